@@ -1,0 +1,53 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Module layout and import rules: see docs/architecture.md (and ../shared/DESIGN.md).
+// Only `ALSA` imports `CALSA`; only `RtMidiBackend` imports `CRtMidi`.
+// `MIDICore`, `RenderCore` and `Synth` import no I/O module.
+let package = Package(
+    name: "midihub",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "midihub", targets: ["midihub"]),
+        .library(name: "MIDICore", targets: ["MIDICore"]),
+        .library(name: "RenderCore", targets: ["RenderCore"]),
+        .library(name: "Synth", targets: ["Synth"]),
+        .library(name: "Sequencer", targets: ["Sequencer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C gates.
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CRtMidi", pkgConfig: "rtmidi", providers: [.apt(["librtmidi-dev"])]),
+
+        // MIDI 1.0 model, byte-stream parser/encoder, SMF, tempo map, text format. No C, no I/O.
+        .target(name: "MIDICore"),
+
+        // Realtime side: RenderEvent, SPSC rings, Node protocol, block executor. No Foundation.
+        .target(name: "RenderCore"),
+
+        // Built-in instrument and effect nodes (DSP), preset model.
+        .target(name: "Synth", dependencies: ["RenderCore", "MIDICore"]),
+
+        // Player, transport, offline renderer (sequence → render events → audio).
+        .target(name: "Sequencer", dependencies: ["MIDICore", "RenderCore", "Synth"]),
+
+        // Typed wrappers over the ALSA sequencer and PCM.
+        .target(name: "ALSA", dependencies: ["CALSA", "MIDICore"]),
+
+        // The one executable.
+        .executableTarget(
+            name: "midihub",
+            dependencies: [
+                "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore"]),
+        .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
+        .testTarget(name: "SynthTests", dependencies: ["Synth", "RenderCore", "MIDICore", "Sequencer"]),
+    ]
+)

@@ -1,0 +1,4 @@
+#ifndef MIDIHUB_CALSA_SHIM_H
+#define MIDIHUB_CALSA_SHIM_H
+#include <alsa/asoundlib.h>
+#endif

@@ -1,0 +1,4 @@
+#ifndef MIDIHUB_CRTMIDI_SHIM_H
+#define MIDIHUB_CRTMIDI_SHIM_H
+#include <rtmidi/rtmidi_c.h>
+#endif

@@ -1,0 +1,1 @@
+// RenderCore: filled in by the render-engine work (issue 3).

@@ -1,0 +1,1 @@
+// Sequencer: filled in by the render-engine work (issue 3).

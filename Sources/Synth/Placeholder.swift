@@ -1,0 +1,1 @@
+// Synth: filled in by the render-engine work (issue 3).
