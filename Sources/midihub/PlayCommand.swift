@@ -32,6 +32,7 @@ struct PlayCommand: ParsableCommand {
     var port: String
 
     func run() throws {
+        SignalTrap.install()
         let midiFile = try Self.load(path: file)
         let session = try SequencerSession()
         let destinations = try session.resolveList(port, as: .destination).map(\.address)
@@ -39,7 +40,6 @@ struct PlayCommand: ParsableCommand {
                                 schedule: try PlaybackSchedule(file: midiFile, portCount: destinations.count),
                                 tempoMap: TempoMap(file: midiFile), destinations: destinations,
                                 statusLine: StatusLine.onTerminal())
-        SignalTrap.install()
         if case .interrupted(let signal) = try player.play() {
             throw ExitCode(128 + signal)
         }
