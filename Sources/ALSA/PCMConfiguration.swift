@@ -72,17 +72,30 @@ public struct PCMConfiguration: Sendable, Equatable {
 /// What a playback device accepted: the values the engine must render with.
 public struct PCMSettings: Sendable, Equatable, CustomStringConvertible {
     /// The name the device was opened with.
-    public var deviceName: String
+    public let deviceName: String
     /// The sample format chosen from ``PCMConfiguration/formats``.
-    public var format: PCMSampleFormat
+    public let format: PCMSampleFormat
     /// Frames per second (the device's nearest to the requested rate).
-    public var sampleRate: Int
+    public let sampleRate: Int
     /// Interleaved channels per frame.
-    public var channels: Int
+    public let channels: Int
     /// Frames per period (the device's nearest to the requested size).
-    public var periodFrames: Int
+    public let periodFrames: Int
     /// Frames in the device ring (the device's nearest to the requested size).
-    public var bufferFrames: Int
+    public let bufferFrames: Int
+
+    /// - Thread: any
+    public init(
+        deviceName: String, format: PCMSampleFormat, sampleRate: Int, channels: Int,
+        periodFrames: Int, bufferFrames: Int
+    ) {
+        self.deviceName = deviceName
+        self.format = format
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.periodFrames = periodFrames
+        self.bufferFrames = bufferFrames
+    }
 
     /// Bytes one interleaved frame takes in the device format.
     public var bytesPerFrame: Int { format.bytesPerSample * channels }

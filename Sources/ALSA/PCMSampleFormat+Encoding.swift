@@ -18,13 +18,12 @@ extension PCMSampleFormat {
             }
         case .signed32LE:
             for (index, sample) in source.enumerated() {
-                // Double: Float cannot hold 2^31 - 1, and rounding it up would overflow.
-                let value = Int32((Double(clipped(sample)) * Double(Int32.max)).rounded())
+                let value = Int32(scaled(sample, by: Int32.max))
                 destination.storeBytes(of: value.littleEndian, toByteOffset: index &* 4, as: Int32.self)
             }
         case .signed24Packed3LE:
             for (index, sample) in source.enumerated() {
-                let value = UInt32(bitPattern: Int32((clipped(sample) * PCMSampleFormat.signed24Max).rounded()))
+                let value = UInt32(bitPattern: Int32(scaled(sample, by: PCMSampleFormat.signed24Max)))
                 let offset = index &* 3
                 destination.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: offset, as: UInt8.self)
                 destination.storeBytes(of: UInt8(truncatingIfNeeded: value >> 8), toByteOffset: offset &+ 1, as: UInt8.self)
@@ -32,14 +31,22 @@ extension PCMSampleFormat {
             }
         case .signed16LE:
             for (index, sample) in source.enumerated() {
-                let value = Int16((clipped(sample) * Float(Int16.max)).rounded())
+                let value = Int16(scaled(sample, by: Int16.max))
                 destination.storeBytes(of: value.littleEndian, toByteOffset: index &* 2, as: Int16.self)
             }
         }
     }
 
-    /// The largest 24-bit sample value, 2^23 - 1 (exact in a Float).
-    private static let signed24Max: Float = 8_388_607
+    /// The largest 24-bit sample value, 2^23 - 1.
+    private static let signed24Max: Int32 = 8_388_607
+
+    /// The clipped sample times `fullScale`, rounded to the nearest integer step.
+    /// In Double: the product is exact there, and a Float cannot even hold 2^31 - 1
+    /// (rounding it up would overflow Int32).
+    @inline(__always)
+    private func scaled<Integer: BinaryInteger>(_ sample: Float, by fullScale: Integer) -> Double {
+        (Double(clipped(sample)) * Double(fullScale)).rounded()
+    }
 
     /// Clips to [-1, 1]; NaN becomes 0 so that integer conversion cannot trap.
     @inline(__always)
