@@ -47,8 +47,8 @@ let package = Package(
         ),
 
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore"]),
-        .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
+        .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
         .testTarget(name: "SynthTests", dependencies: ["Synth", "RenderCore", "MIDICore", "Sequencer"]),
     ]
 )

@@ -11,17 +11,20 @@ extension PCMDevice {
     ) throws(PCMError) -> PCMSettings {
         var hardware: OpaquePointer?
         let allocated = snd_pcm_hw_params_malloc(&hardware)
-        guard allocated >= 0, let hardware else { throw .call(function: "snd_pcm_hw_params_malloc", code: allocated) }
+        guard allocated >= 0, let hardware else {
+            throw .alsa(ALSAError(function: "snd_pcm_hw_params_malloc", code: allocated))
+        }
         defer { snd_pcm_hw_params_free(hardware) }
 
-        func require(_ result: Int32, _ function: StaticString, setting: String) throws(PCMError) {
+        func require(_ result: Int32, _ function: String, setting: String) throws(PCMError) {
             if result < 0 {
-                throw .unsupportedSetting(name: name, setting: setting, function: function, code: result)
+                throw .unsupportedSetting(
+                    name: name, setting: setting, cause: ALSAError(function: function, code: result))
             }
         }
 
         let any = snd_pcm_hw_params_any(pcm, hardware)
-        guard any >= 0 else { throw .call(function: "snd_pcm_hw_params_any", code: any) }
+        guard any >= 0 else { throw .alsa(ALSAError(function: "snd_pcm_hw_params_any", code: any)) }
         try require(
             snd_pcm_hw_params_set_access(pcm, hardware, SND_PCM_ACCESS_RW_INTERLEAVED),
             "snd_pcm_hw_params_set_access", setting: "interleaved writes")
@@ -71,19 +74,19 @@ extension PCMDevice {
         _ pcm: OpaquePointer, startThreshold: snd_pcm_uframes_t, availableMinimum: snd_pcm_uframes_t
     ) throws(PCMError) {
         var software: OpaquePointer?
-        let allocated = snd_pcm_sw_params_malloc(&software)
-        guard allocated >= 0, let software else { throw .call(function: "snd_pcm_sw_params_malloc", code: allocated) }
-        defer { snd_pcm_sw_params_free(software) }
-        func check(_ result: Int32, _ function: StaticString) throws(PCMError) {
-            if result < 0 { throw .call(function: function, code: result) }
+        do throws(ALSAError) {
+            try check("snd_pcm_sw_params_malloc", snd_pcm_sw_params_malloc(&software))
+            defer { snd_pcm_sw_params_free(software) }
+            try check("snd_pcm_sw_params_current", snd_pcm_sw_params_current(pcm, software))
+            try check(
+                "snd_pcm_sw_params_set_start_threshold",
+                snd_pcm_sw_params_set_start_threshold(pcm, software, startThreshold))
+            try check(
+                "snd_pcm_sw_params_set_avail_min", snd_pcm_sw_params_set_avail_min(pcm, software, availableMinimum))
+            try check("snd_pcm_sw_params", snd_pcm_sw_params(pcm, software))
+        } catch {
+            throw .alsa(error)
         }
-        try check(snd_pcm_sw_params_current(pcm, software), "snd_pcm_sw_params_current")
-        try check(
-            snd_pcm_sw_params_set_start_threshold(pcm, software, startThreshold),
-            "snd_pcm_sw_params_set_start_threshold")
-        try check(
-            snd_pcm_sw_params_set_avail_min(pcm, software, availableMinimum), "snd_pcm_sw_params_set_avail_min")
-        try check(snd_pcm_sw_params(pcm, software), "snd_pcm_sw_params")
     }
 }
 

@@ -29,10 +29,11 @@ extension PCMDevice {
     }
 
     private static func openError(name: String, code: Int32) -> PCMError {
-        switch -code {
-        case ENOENT, ENODEV, ENXIO: .unknownDevice(name: name, code: code)
-        case EBUSY: .deviceBusy(name: name, code: code)
-        default: .call(function: "snd_pcm_open", code: code)
+        let cause = ALSAError(function: "snd_pcm_open", code: code)
+        return switch -code {
+        case ENOENT, ENODEV, ENXIO: .unknownDevice(name: name, cause: cause)
+        case EBUSY: .deviceBusy(name: name, cause: cause)
+        default: .alsa(cause)
         }
     }
 
@@ -40,7 +41,7 @@ extension PCMDevice {
     private static func loadConfiguration(_ text: String) throws(PCMError) -> OpaquePointer {
         var top: OpaquePointer?
         var result = snd_config_top(&top)
-        guard result >= 0, let top else { throw .call(function: "snd_config_top", code: result) }
+        guard result >= 0, let top else { throw .alsa(ALSAError(function: "snd_config_top", code: result)) }
         var input: OpaquePointer?
         let bytes = Array(text.utf8)
         result = bytes.withUnsafeBufferPointer { buffer in
@@ -48,13 +49,13 @@ extension PCMDevice {
         }
         guard result >= 0, let input else {
             snd_config_delete(top)
-            throw .call(function: "snd_input_buffer_open", code: result)
+            throw .alsa(ALSAError(function: "snd_input_buffer_open", code: result))
         }
         result = snd_config_load(top, input)
         snd_input_close(input)
         guard result >= 0 else {
             snd_config_delete(top)
-            throw .call(function: "snd_config_load", code: result)
+            throw .alsa(ALSAError(function: "snd_config_load", code: result))
         }
         return top
     }

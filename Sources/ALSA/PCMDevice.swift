@@ -74,8 +74,8 @@ public final class PCMDevice: @unchecked Sendable {
     /// and counted in ``statistics``; a suspended device is resumed.
     ///
     /// - Parameter frames: `settings.channels` interleaved samples per frame.
-    /// - Throws: ``PCMError/deviceGone(name:function:code:)`` when the device
-    ///   disappeared (end playback and show the error), or ``PCMError/call(function:code:)``.
+    /// - Throws: ``PCMError/deviceGone(name:cause:)`` when the device disappeared
+    ///   (end playback and show the error), or ``PCMError/alsa(_:)``.
     /// - Thread: render
     public func write(frames interleaved: UnsafeBufferPointer<Float>) throws(PCMError) {
         guard let pcm = handle else { throw closedError }
@@ -92,7 +92,7 @@ public final class PCMDevice: @unchecked Sendable {
     }
 
     /// Plays out everything written so far, blocking until the device is empty.
-    /// - Throws: ``PCMError/deviceGone(name:function:code:)`` or ``PCMError/call(function:code:)``.
+    /// - Throws: ``PCMError/deviceGone(name:cause:)`` or ``PCMError/alsa(_:)``.
     /// - Thread: render (after the last write), or control once the render thread stopped
     public func drain() throws(PCMError) {
         guard let pcm = handle else { throw closedError }
@@ -150,16 +150,16 @@ public final class PCMDevice: @unchecked Sendable {
     }
 
     /// Classifies an unrecoverable code: the device left, or another failure.
-    private func failure(_ code: Int32, in function: StaticString, _ pcm: OpaquePointer) -> PCMError {
+    private func failure(_ code: Int32, in function: String, _ pcm: OpaquePointer) -> PCMError {
+        let cause = ALSAError(function: function, code: code)
         let gone = code == -ENODEV || code == -ENXIO || code == -EIO
             || snd_pcm_state(pcm) == SND_PCM_STATE_DISCONNECTED
-        return gone
-            ? .deviceGone(name: settings.deviceName, function: function, code: code)
-            : .call(function: function, code: code)
+        return gone ? .deviceGone(name: settings.deviceName, cause: cause) : .alsa(cause)
     }
 
+    /// Writing or draining after ``close()``: a programming error, reported like a bad handle.
     private var closedError: PCMError {
-        .call(function: "PCMDevice (already closed)", code: -EBADFD)
+        .alsa(ALSAError(function: "PCMDevice (closed)", code: -EBADFD))
     }
 
     /// alsa-lib prints its own lines for failures that `PCMError` reports; quiet

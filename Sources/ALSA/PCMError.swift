@@ -1,23 +1,18 @@
-internal import CALSA
-
 /// Why a PCM device could not be opened, configured or written.
 ///
 /// Each case reads as one line that names the device, the failing ALSA call with
-/// its `snd_strerror` text, and the fix. Thrown on the render thread only by
-/// ``PCMDevice/write(frames:)`` and ``PCMDevice/drain()``, without allocating:
-/// payloads are the device name (already stored), static strings and codes.
-///
-/// Note for the merge with `ALSAError`: ``call(function:code:)`` is the generic
-/// "a C call failed" case and maps onto `ALSAError` (function name, code, text).
-public enum PCMError: Error, CustomStringConvertible {
+/// its `snd_strerror` text (from ``ALSAError``), and the fix. On the render thread
+/// only ``PCMDevice/write(frames:)`` and ``PCMDevice/drain()`` throw, and only
+/// when playback has to end: building the error may allocate, the loop stops there.
+public enum PCMError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No PCM of that name: not in the ALSA configuration, or no such card.
-    case unknownDevice(name: String, code: Int32)
+    case unknownDevice(name: String, cause: ALSAError)
     /// The device exists but another program holds it.
-    case deviceBusy(name: String, code: Int32)
+    case deviceBusy(name: String, cause: ALSAError)
     /// The device went away while playing (unplugged, driver unbound): playback ends.
-    case deviceGone(name: String, function: StaticString, code: Int32)
+    case deviceGone(name: String, cause: ALSAError)
     /// The device refuses a setting midihub needs, such as the channel count.
-    case unsupportedSetting(name: String, setting: String, function: StaticString, code: Int32)
+    case unsupportedSetting(name: String, setting: String, cause: ALSAError)
     /// The device offers none of the sample formats midihub can write.
     case noSupportedFormat(name: String, tried: [PCMSampleFormat])
     /// A requested option is outside what midihub supports.
@@ -25,21 +20,21 @@ public enum PCMError: Error, CustomStringConvertible {
     /// A sample format name that is not one of ``PCMSampleFormat``.
     case unknownSampleFormat(String)
     /// Any other failing ALSA call.
-    case call(function: StaticString, code: Int32)
+    case alsa(ALSAError)
 
     public var description: String {
         switch self {
-        case let .unknownDevice(name, code):
-            "no audio device '\(name)' (snd_pcm_open: \(Self.text(code))); choose one with --device "
+        case let .unknownDevice(name, cause):
+            "no audio device '\(name)' (\(Self.text(cause))); choose one with --device "
                 + "(`aplay -L` lists them), or write a WAV file with `midihub render` when there is no sound card"
-        case let .deviceBusy(name, code):
-            "audio device '\(name)' is busy (snd_pcm_open: \(Self.text(code))); close the program using it, "
+        case let .deviceBusy(name, cause):
+            "audio device '\(name)' is busy (\(Self.text(cause))); close the program using it, "
                 + "or play through 'default' which can share the card"
-        case let .deviceGone(name, function, code):
-            "audio device '\(name)' is gone (\(function): \(Self.text(code))); playback stopped, "
+        case let .deviceGone(name, cause):
+            "audio device '\(name)' is gone (\(Self.text(cause))); playback stopped, "
                 + "reconnect it or choose another with --device"
-        case let .unsupportedSetting(name, setting, function, code):
-            "audio device '\(name)' does not accept \(setting) (\(function): \(Self.text(code))); "
+        case let .unsupportedSetting(name, setting, cause):
+            "audio device '\(name)' does not accept \(setting) (\(Self.text(cause))); "
                 + "use a 'plughw:' or 'default' device, which converts"
         case let .noSupportedFormat(name, tried):
             "audio device '\(name)' offers none of the sample formats "
@@ -51,13 +46,13 @@ public enum PCMError: Error, CustomStringConvertible {
             "unknown sample format '\(name)'; use one of "
                 + PCMSampleFormat.preferenceOrder.map(\.alsaName).joined(separator: ", ")
                 + " (or s16, s24, s32, float)"
-        case let .call(function, code):
-            "\(function) failed: \(Self.text(code))"
+        case let .alsa(cause):
+            cause.description
         }
     }
 
-    /// `snd_strerror` text of a negative ALSA or errno code.
-    private static func text(_ code: Int32) -> String {
-        String(cString: snd_strerror(code))
+    /// `snd_pcm_open: No such file or directory`.
+    private static func text(_ cause: ALSAError) -> String {
+        "\(cause.function): \(cause.message)"
     }
 }

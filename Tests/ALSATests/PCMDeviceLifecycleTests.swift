@@ -8,7 +8,7 @@ struct PCMDeviceLifecycleTests {
         #expect {
             _ = try PCMDevice(name: "midihub-no-such-device")
         } throws: { error in
-            guard case PCMError.unknownDevice(name: "midihub-no-such-device", code: _) = error else { return false }
+            guard case PCMError.unknownDevice(name: "midihub-no-such-device", cause: _) = error else { return false }
             let message = "\(error)"
             return message.contains("'midihub-no-such-device'") && message.contains("--device")
                 && message.contains("aplay -L") && message.contains("midihub render")
