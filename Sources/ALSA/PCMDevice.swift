@@ -74,8 +74,9 @@ public final class PCMDevice: @unchecked Sendable {
     /// and counted in ``statistics``; a suspended device is resumed.
     ///
     /// - Parameter frames: `settings.channels` interleaved samples per frame.
-    /// - Throws: ``PCMError/deviceGone(name:cause:)`` when the device disappeared
-    ///   (end playback and show the error), or ``PCMError/alsa(_:)``.
+    /// - Throws: ``PCMError/deviceGone(name:cause:)`` when the device disappeared,
+    ///   ``PCMError/playbackFailed(name:cause:)`` when it failed otherwise: end
+    ///   playback and show the error.
     /// - Thread: render
     public func write(frames interleaved: UnsafeBufferPointer<Float>) throws(PCMError) {
         guard let pcm = handle else { throw closedError }
@@ -92,7 +93,7 @@ public final class PCMDevice: @unchecked Sendable {
     }
 
     /// Plays out everything written so far, blocking until the device is empty.
-    /// - Throws: ``PCMError/deviceGone(name:cause:)`` or ``PCMError/alsa(_:)``.
+    /// - Throws: ``PCMError/deviceGone(name:cause:)`` or ``PCMError/playbackFailed(name:cause:)``.
     /// - Thread: render (after the last write), or control once the render thread stopped
     public func drain() throws(PCMError) {
         guard let pcm = handle else { throw closedError }
@@ -149,12 +150,15 @@ public final class PCMDevice: @unchecked Sendable {
         }
     }
 
-    /// Classifies an unrecoverable code: the device left, or another failure.
+    /// Classifies an unrecoverable code: the device left (unplugged, driver
+    /// unbound: ENODEV, or the stream is marked disconnected), or playback failed
+    /// otherwise (EIO when the driver stops answering, …).
     private func failure(_ code: Int32, in function: String, _ pcm: OpaquePointer) -> PCMError {
         let cause = ALSAError(function: function, code: code)
-        let gone = code == -ENODEV || code == -ENXIO || code == -EIO
-            || snd_pcm_state(pcm) == SND_PCM_STATE_DISCONNECTED
-        return gone ? .deviceGone(name: settings.deviceName, cause: cause) : .alsa(cause)
+        let gone = code == -ENODEV || code == -ENXIO || snd_pcm_state(pcm) == SND_PCM_STATE_DISCONNECTED
+        return gone
+            ? .deviceGone(name: settings.deviceName, cause: cause)
+            : .playbackFailed(name: settings.deviceName, cause: cause)
     }
 
     /// Writing or draining after ``close()``: a programming error, reported like a bad handle.

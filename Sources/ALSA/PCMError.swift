@@ -11,6 +11,8 @@ public enum PCMError: Error, Equatable, Sendable, CustomStringConvertible {
     case deviceBusy(name: String, cause: ALSAError)
     /// The device went away while playing (unplugged, driver unbound): playback ends.
     case deviceGone(name: String, cause: ALSAError)
+    /// Writing failed for another reason (e.g. the driver stopped answering: EIO); playback ends.
+    case playbackFailed(name: String, cause: ALSAError)
     /// The device refuses a setting midihub needs, such as the channel count.
     case unsupportedSetting(name: String, setting: String, cause: ALSAError)
     /// The device offers none of the sample formats midihub can write.
@@ -33,6 +35,9 @@ public enum PCMError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .deviceGone(name, cause):
             "audio device '\(name)' is gone (\(Self.text(cause))); playback stopped, "
                 + "reconnect it or choose another with --device"
+        case let .playbackFailed(name, cause):
+            "playback to audio device '\(name)' failed (\(Self.text(cause))); playback stopped, "
+                + "try a larger buffer size or another --device"
         case let .unsupportedSetting(name, setting, cause):
             "audio device '\(name)' does not accept \(setting) (\(Self.text(cause))); "
                 + "use a 'plughw:' or 'default' device, which converts"

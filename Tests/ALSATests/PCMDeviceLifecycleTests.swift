@@ -1,4 +1,5 @@
 import ALSA
+import Glibc
 import Testing
 
 @Suite("PCM device open, errors and close")
@@ -14,6 +15,15 @@ struct PCMDeviceLifecycleTests {
                 && message.contains("aplay -L") && message.contains("midihub render")
                 && !message.contains("\n")
         }
+    }
+
+    @Test("errors that end playback name the device, the call, its text and the way on")
+    func playbackEndingMessages() {
+        let gone = PCMError.deviceGone(name: "hw:1,0", cause: ALSAError(function: "snd_pcm_writei", code: -ENODEV))
+        #expect("\(gone)" == "audio device 'hw:1,0' is gone (snd_pcm_writei: No such device); playback stopped, "
+            + "reconnect it or choose another with --device")
+        let failed = PCMError.playbackFailed(name: "hw:1,0", cause: ALSAError(function: "snd_pcm_writei", code: -EIO))
+        #expect("\(failed)".hasPrefix("playback to audio device 'hw:1,0' failed (snd_pcm_writei: Input/output error)"))
     }
 
     @Test("options are checked before the device is opened")
