@@ -37,6 +37,9 @@ let package = Package(
         // Typed wrappers over the ALSA sequencer and PCM.
         .target(name: "ALSA", dependencies: ["CALSA", "MIDICore"]),
 
+        // Control API: versioned protocol types, UNIX-socket server and client. Foundation only.
+        .target(name: "Control"),
+
         // The one executable.
         .executableTarget(
             name: "midihub",
@@ -49,6 +52,7 @@ let package = Package(
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
+        .testTarget(name: "ControlTests", dependencies: ["Control"]),
         .testTarget(name: "SynthTests", dependencies: ["Synth", "RenderCore", "MIDICore", "Sequencer"]),
     ]
 )
