@@ -1,5 +1,5 @@
 /// One MIDI port the daemon sees: an ALSA sequencer port or a JACK MIDI port.
-/// The JSON matches `midihub ports --json`.
+/// The JSON has the fields of `midihub ports --json` (absent ones as `null`).
 ///
 /// - Thread: any (a plain value).
 public struct PortSummary: Hashable, Sendable, Codable {
@@ -54,7 +54,7 @@ public struct PortSummary: Hashable, Sendable, Codable {
         case address, client, port, clientName, portName, direction, kind, card, cardName, connectedTo, connectedFrom
     }
 
-    /// Writes every field, absent ones as `null`, like `midihub ports --json`.
+    /// Writes every field, absent ones as `null`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(address, forKey: .address)
