@@ -21,7 +21,7 @@ public final class ReverbNode: EffectNode, @unchecked Sendable {
         super.init(subtype: "mrev", name: "reverb", parameters: [
             ParameterInfo(id: 0, name: "room size", range: 0...1, defaultValue: 0.7, unit: .generic),
             ParameterInfo(id: 1, name: "damping", range: 0...1, defaultValue: 0.5, unit: .generic),
-            ParameterInfo(id: 2, name: "wet", range: 0...1, defaultValue: 0.25, unit: .generic),
+            ParameterInfo(id: 2, name: "wet", range: 0...1, defaultValue: 0.15, unit: .generic),
             ParameterInfo(id: 3, name: "dry", range: 0...1, defaultValue: 1, unit: .generic),
             ParameterInfo(id: 4, name: "width", range: 0...1, defaultValue: 1, unit: .generic),
         ])
