@@ -10,6 +10,11 @@ public struct RenderSchedule: Sendable {
     public struct Entry: Sendable, Equatable {
         public var frame: Int64
         public var event: RenderEvent
+
+        public init(frame: Int64, event: RenderEvent) {
+            self.frame = frame
+            self.event = event
+        }
     }
 
     public let sampleRate: Double
@@ -32,6 +37,16 @@ public struct RenderSchedule: Sendable {
         self.entries = entries
         endFrame = max(Self.frame(seconds: tempoMap.seconds(atTick: file.durationTicks), rate: sampleRate),
                        entries.last?.frame ?? 0)
+    }
+
+    /// A schedule of events already on the sample clock (tests, benchmarks, live capture).
+    /// `entries` must be sorted by frame.
+    /// - Thread: any.
+    public init(entries: [Entry], sampleRate: Double, endFrame: Int64, tempoMap: TempoMap = TempoMap(file: MIDIFile())) {
+        self.sampleRate = sampleRate
+        self.tempoMap = tempoMap
+        self.entries = entries
+        self.endFrame = max(endFrame, entries.last?.frame ?? 0)
     }
 
     /// `round(seconds × rate)`: the frame where an event at `seconds` sounds.
