@@ -16,6 +16,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Counts allocations on the render thread in the zero-allocation test.
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         // C gates.
@@ -48,6 +50,9 @@ let package = Package(
 
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore"]),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
-        .testTarget(name: "SynthTests", dependencies: ["Synth", "RenderCore", "MIDICore", "Sequencer"]),
+        .testTarget(name: "SynthTests", dependencies: [
+            "Synth", "RenderCore", "MIDICore", "Sequencer",
+            .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+        ]),
     ]
 )
