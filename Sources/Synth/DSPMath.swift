@@ -10,7 +10,8 @@ func noteToHertz(_ note: Float) -> Float {
 @inline(__always)
 func exp2Fast(_ x: Float) -> Float {
     let clamped = min(max(x, -60), 60)
-    let whole = clamped.rounded()
+    // Round to nearest by truncating a positive value (no libm call).
+    let whole = Float(Int32(clamped + 64.5) - 64)
     let f = clamped - whole
     // Taylor series of e^(f·ln 2) on [-0.5, 0.5].
     let p = 1 + f * (0.693_147_18 + f * (0.240_226_5 + f * (0.055_504_11 + f * (0.009_618_13

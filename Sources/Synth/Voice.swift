@@ -98,7 +98,7 @@ struct Voice {
         // Control rate: pitch, LFO, filter coefficients, gains.
         let lfo = sinCycle(lfoPhase)
         lfoPhase += timbre.lfoRate * context.inverseSampleRate * n
-        lfoPhase -= lfoPhase.rounded(.down)
+        lfoPhase -= Float(Int32(lfoPhase))
         let vibrato = lfo * (timbre.lfoPitch + timbre.lfoWheelPitch * modulation.wheel) * 0.01
         let note = pitch + modulation.bendSemitones + vibrato + pitchEnvelope
         if pitchEnvelope != 0 {
