@@ -76,3 +76,54 @@ import Testing
         #expect(SequenceText.render(try SequenceText.parse(rendered)) == rendered)
     }
 }
+
+/// Note-heavy random tracks: overlapping equal notes, releases and Note Ons on the
+/// same tick in any order, zero-length notes, both release styles, mid-bar meter changes.
+@Suite struct SequenceTextNoteRoundTripTests {
+    static func noteFile(seed: UInt64) -> MIDIFile {
+        var random = SeededGenerator(seed: seed)
+        var conductor: [TrackEvent] = [TrackEvent(tick: 0, .meta(.tempo(microsecondsPerQuarter: 500_000)))]
+        var tick: UInt64 = 0
+        for _ in 0..<4 {
+            tick += UInt64.random(in: 1...4000, using: &random)
+            let power = UInt8.random(in: 1...4, using: &random)
+            conductor.append(TrackEvent(tick: tick, .meta(.timeSignature(
+                numerator: UInt8.random(in: 1...9, using: &random), denominatorPower: power,
+                clocksPerClick: 96 >> power, thirtySecondsPerQuarter: 8))))
+        }
+        var events: [(tick: UInt64, order: Int, message: MIDIMessage)] = []
+        for order in 0..<300 {
+            let start = UInt64.random(in: 0...8000, using: &random) / 60 * 60
+            let length = [0, 60, 120, 240, 480, UInt64.random(in: 1...999, using: &random)][Int.random(in: 0..<6, using: &random)]
+            let channel = UInt8.random(in: 0...2, using: &random) == 0 ? 9 : UInt8.random(in: 0...1, using: &random)
+            let note = UInt8.random(in: 36...42, using: &random)
+            events.append((start, order, .noteOn(channel: channel, note: note, velocity: UInt8.random(in: 1...127, using: &random))))
+            let release: MIDIMessage = Bool.random(using: &random)
+                ? .noteOn(channel: channel, note: note, velocity: 0)
+                : .noteOff(channel: channel, note: note, velocity: [0, 64, UInt8.random(in: 0...127, using: &random)][Int.random(in: 0..<3, using: &random)])
+            // Most writers put releases first at a tick, in the order the notes started;
+            // some files interleave them.
+            var releaseOrder = Int.random(in: 0..<5, using: &random) == 0 ? Int.random(in: 0..<1000, using: &random) : Int(start) - 10_000
+            if length == 0 { releaseOrder = order + 1 }
+            events.append((start + length, releaseOrder, release))
+        }
+        let sorted = events.sorted { ($0.tick, $0.order) < ($1.tick, $1.order) }
+        let track = MIDITrack(events: sorted.map { TrackEvent(tick: $0.tick, .midi($0.message)) })
+        return MIDIFile(division: .ticksPerQuarter(480), tracks: [MIDITrack(events: conductor), track])
+    }
+
+    @Test(arguments: 0..<30)
+    func noteHeavyFileSurvivesTextRoundTrip(seed: UInt64) throws {
+        let file = Self.noteFile(seed: seed)
+        let text = SequenceText.render(file)
+        let parsed = try SequenceText.parse(text)
+        let identical = parsed == file
+        #expect(identical)
+        // Most notes become note lines (the test would be hollow if everything were raw on/off).
+        let rawLines = text.split(separator: "\n").filter { line in
+            let words = line.split(separator: " ")
+            return words.count > 1 && (words[1] == "on" || words[1] == "off")
+        }.count
+        #expect(rawLines < 200, "\(rawLines) raw note lines")
+    }
+}
