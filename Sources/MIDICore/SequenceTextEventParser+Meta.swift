@@ -1,8 +1,5 @@
 /// Meta events: tempo, time and key signatures, texts, and the rarer ones.
 extension SequenceTextEventParser {
-    /// Keywords of the text meta events, in the order of `MetaEvent`'s text cases.
-    static let textKeywords = ["text", "copyright", "name", "instrument", "lyric", "marker", "cue", "program-name", "device"]
-
     /// The meta event `keyword` starts, nil when `keyword` is not a meta event.
     static func metaEvent(_ keyword: String, _ cursor: inout SequenceTextCursor) throws(SequenceTextError) -> MetaEvent? {
         switch keyword {
