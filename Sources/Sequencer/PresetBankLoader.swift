@@ -8,18 +8,26 @@ public enum PresetBankLoadError: Error, CustomStringConvertible {
     case empty(directory: String)
     case invalid(PresetError)
 
-    public var description: String {
+    /// What went wrong, without the fix.
+    public var problem: String {
         switch self {
-        case .notFound(let searched):
-            "no preset bank found (searched \(searched.joined(separator: ", "))) (fix: pass --preset-bank DIR or set MIDIHUB_PRESETS)"
-        case .unreadable(let path, let reason):
-            "cannot read \(path): \(reason) (fix: check the file's permissions)"
-        case .empty(let directory):
-            "\(directory) holds no .preset files (fix: point --preset-bank at the patches/presets folder)"
-        case .invalid(let error):
-            error.description
+        case .notFound(let searched): "no preset bank found (searched \(searched.joined(separator: ", ")))"
+        case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
+        case .empty(let directory): "\(directory) holds no .preset files"
+        case .invalid(let error): error.line > 0 ? "\(error.file):\(error.line): \(error.message)" : "\(error.file): \(error.message)"
         }
     }
+
+    public var fix: String {
+        switch self {
+        case .notFound: "pass --preset-bank DIR or set MIDIHUB_PRESETS"
+        case .unreadable: "check the file's permissions"
+        case .empty: "point --preset-bank at the patches/presets folder"
+        case .invalid(let error): error.fix
+        }
+    }
+
+    public var description: String { "\(problem) (fix: \(fix))" }
 }
 
 /// Finds and reads the preset bank: the `.preset` files of one folder.

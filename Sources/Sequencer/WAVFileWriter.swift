@@ -10,7 +10,10 @@ public struct WAVWriteError: Error, Equatable, CustomStringConvertible {
     public var reason: String
     public var fix: String
 
-    public var description: String { "cannot write \(path): \(reason) (fix: \(fix))" }
+    /// What went wrong, without the fix.
+    public var problem: String { "cannot write \(path): \(reason)" }
+
+    public var description: String { "\(problem) (fix: \(fix))" }
 }
 
 /// Writes a stereo WAV file safely: audio goes to a temporary file in the same folder; on

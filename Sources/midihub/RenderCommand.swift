@@ -11,7 +11,7 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render a MIDI file through the built-in synth to a WAV file, offline.")
 
-    @Argument(help: "The sequence to render (a Standard MIDI File).")
+    @Argument(help: "The sequence to render: a Standard MIDI File or a text sequence (.song).")
     var file: String
 
     @Option(name: .shortAndLong, help: "The WAV file to write.")
@@ -39,23 +39,35 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let sequence = try RenderInput.load(path: file)
+        let sequence = try SequenceFile.load(path: file)
         let bank: PresetBank
-        do { bank = try PresetBankLoader.load(override: presetBank).bank } catch { throw RenderCommandError(error.description) }
+        do {
+            bank = try PresetBankLoader.load(override: presetBank).bank
+        } catch {
+            throw CLIError(error.problem, fix: error.fix, exitCode: CLIError.badInput)
+        }
         let schedule = RenderSchedule(file: sequence, sampleRate: Double(sampleRate))
         let renderer = OfflineRenderer(schedule: schedule, nodes: StandardGraph.nodes(bank: bank), blockSize: blockSize)
         var writer: WAVFileWriter
-        do { writer = try WAVFileWriter(path: output, format: format, sampleRate: sampleRate) } catch { throw RenderCommandError(error.description) }
+        do {
+            writer = try WAVFileWriter(path: output, format: format, sampleRate: sampleRate)
+        } catch {
+            throw CLIError(error.problem, fix: error.fix)
+        }
 
         let progress = ProgressBar(enabled: isatty(STDERR_FILENO) != 0)
         let started = ContinuousClock.now
         do {
             try renderer.render(into: &writer) { progress.show($0) }
             try writer.finish()
+        } catch let error as WAVWriteError {
+            writer.discard()
+            progress.clear()
+            throw CLIError(error.problem, fix: error.fix)
         } catch {
             writer.discard()
             progress.clear()
-            throw RenderCommandError("\(error)")
+            throw error
         }
         progress.clear()
         let elapsed = ContinuousClock.now - started
@@ -70,26 +82,6 @@ struct RenderCommand: ParsableCommand {
 }
 
 extension WAVSampleFormat: ExpressibleByArgument {}
-
-/// A one-line error of `midihub render`.
-struct RenderCommandError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// Reads the sequence to render. (Until the shared sequence loader lands: SMF only.)
-private enum RenderInput {
-    static func load(path: String) throws -> MIDIFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw RenderCommandError("cannot read \(path): no such file or not readable (fix: check the path)")
-        }
-        do {
-            return try MIDIFile(smf: [UInt8](data))
-        } catch {
-            throw RenderCommandError("\(path): \(error)")
-        }
-    }
-}
 
 /// A one-line progress bar on standard error, drawn only on a terminal.
 private final class ProgressBar {
