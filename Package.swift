@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Counts allocations on the render thread in the zero-allocation test.
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
         // C gates.
@@ -39,6 +40,9 @@ let package = Package(
         // Typed wrappers over the ALSA sequencer and PCM.
         .target(name: "ALSA", dependencies: ["CALSA", "MIDICore"]),
 
+        // Control side: rules, reconciler, node graph, MIDI processors, patches, state.
+        .target(name: "Hub", dependencies: ["MIDICore", "RenderCore", .product(name: "Yams", package: "Yams")]),
+
         // The one executable.
         .executableTarget(
             name: "midihub",
@@ -50,6 +54,7 @@ let package = Package(
 
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
+        .testTarget(name: "HubTests", dependencies: ["Hub"]),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
         .testTarget(name: "SynthTests", dependencies: [
             "Synth", "RenderCore", "MIDICore", "Sequencer",
