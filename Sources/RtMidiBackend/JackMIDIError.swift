@@ -11,6 +11,8 @@ public enum JackMIDIError: Error, Equatable, Sendable, CustomStringConvertible {
     case portNotFound(JackPortName, direction: JackPortDirection, available: [JackPortName])
     /// The name is not in midihub's JACK namespace (`jack:client:port`).
     case notAJackPortName(String)
+    /// The message is longer than RtMidi can carry to JACK in one piece.
+    case messageTooLong(bytes: Int, limit: Int, port: JackPortName)
     /// The port was closed before this call.
     case portClosed(JackPortName)
 
@@ -25,6 +27,8 @@ public enum JackMIDIError: Error, Equatable, Sendable, CustomStringConvertible {
             return "JACK MIDI: no \(direction) port \(name) (\(direction) ports now: \(list)); check the name with `jack_lsp`"
         case .notAJackPortName(let name):
             return "JACK MIDI: '\(name)' is not a JACK port name; write it as jack:CLIENT:PORT, e.g. jack:fluidsynth:midi_00"
+        case .messageTooLong(let bytes, let limit, let port):
+            return "JACK MIDI: a \(bytes)-byte message is too long for \(port) (RtMidi carries at most \(limit) bytes); split the SysEx"
         case .portClosed(let name):
             return "JACK MIDI: port \(name) is closed; open it again"
         }

@@ -4,8 +4,9 @@ import Synchronization
 /// A JACK MIDI output port of midihub's: a virtual port other JACK clients connect
 /// to, or a port connected to an existing destination at open.
 ///
-/// `send` hands the message to RtMidi's ring buffer; JACK's process thread writes it
-/// out in the next period, in send order.
+/// `send` hands the message to RtMidi's 16 KiB ring buffer; JACK's process thread
+/// writes it out in the next period, in send order. When a burst fills the ring,
+/// `send` waits (about a period) until JACK has drained room for the message.
 ///
 /// - Thread: any (sends are serialised by a mutex).
 public final class JackMIDIOutput: Sendable {
@@ -13,6 +14,11 @@ public final class JackMIDIOutput: Sendable {
     public let name: JackPortName
     /// The destination it was connected to at open; `nil` for a virtual port.
     public let connectedDestination: JackPortName?
+
+    /// The longest message, in wire bytes, RtMidi 5 carries: its JACK ring buffer
+    /// (16 384 bytes, one kept free) less the 4-byte length it stores before each
+    /// message. RtMidi silently drops a longer one, so `send` refuses it instead.
+    public static let maxMessageBytes = 16_379
 
     private let device: Mutex<RtMidiDevice?>
 
@@ -28,13 +34,17 @@ public final class JackMIDIOutput: Sendable {
 
     /// Sends one message, encoded with `MIDIMessage.bytes` (full status, SysEx framed
     /// by F0…F7).
-    /// - Throws: `JackMIDIError.portClosed` after `close()`; `.rtMidi` with RtMidi's
-    ///   message when it refuses (e.g. its ring buffer is full).
-    /// - Thread: any.
+    /// - Throws: `JackMIDIError.messageTooLong` past `maxMessageBytes`;
+    ///   `.portClosed` after `close()`; `.rtMidi` with RtMidi's message when it refuses.
+    /// - Thread: any (not JACK's process thread: a full ring waits for it).
     public func send(_ message: MIDIMessage) throws(JackMIDIError) {
+        let bytes = message.bytes
+        guard bytes.count <= Self.maxMessageBytes else {
+            throw .messageTooLong(bytes: bytes.count, limit: Self.maxMessageBytes, port: name)
+        }
         try device.withLock { device throws(JackMIDIError) in
             guard let device else { throw .portClosed(name) }
-            try device.send(message.bytes, describing: name.description)
+            try device.send(bytes, describing: name.description)
         }
     }
 

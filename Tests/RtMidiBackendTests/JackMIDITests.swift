@@ -32,6 +32,7 @@ import Testing
             #expect(!ports.sources.contains(input.name))
 
             try server.connect(output.name.fullName, input.name.fullName)
+            try waitUntilConnected(output, input)
             for message in Self.messages { try output.send(message) }
             #expect(receive(Self.messages.count, from: input) == Self.messages)
             #expect(input.droppedEvents == 0)
@@ -44,6 +45,7 @@ import Testing
             let sink = try client.openVirtualInput(named: "sink")
             let toSink = try client.openOutput(connectedTo: sink.name, portName: "to-sink")
             #expect(toSink.connectedDestination == sink.name)
+            try waitUntilConnected(toSink, sink)
             for message in Self.messages { try toSink.send(message) }
             #expect(receive(Self.messages.count, from: sink) == Self.messages)
 
@@ -51,6 +53,7 @@ import Testing
             let fromSource = try client.openInput(connectedTo: source.name, portName: "from-source")
             #expect(fromSource.connectedSource == source.name)
             #expect(try client.ports().destinations.contains(fromSource.name))
+            try waitUntilConnected(source, fromSource)
             for message in Self.messages.reversed() { try source.send(message) }
             #expect(receive(Self.messages.count, from: fromSource) == Self.messages.reversed())
         }
@@ -64,6 +67,63 @@ import Testing
             #expect(throws: JackMIDIError.portNotFound(missing, direction: .destination, available: [input.name])) {
                 try client.openOutput(connectedTo: missing, portName: "out")
             }
+        }
+    }
+
+    @Test func rtMidiFailuresBecomeTypedErrorsWithItsMessageAndPrintNothing() throws {
+        try withJackServer { _ in
+            let client = try JackMIDIClient(clientName: "midihub-test")
+            let tooLong = String(repeating: "x", count: 400)
+            let (result, printed) = try capturingStandardError { () -> JackMIDIError? in
+                do throws(JackMIDIError) {
+                    _ = try client.openVirtualOutput(named: tooLong)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            guard case .rtMidi(let operation, let message) = result else {
+                Issue.record("expected an RtMidi error, got \(String(describing: result))")
+                return
+            }
+            #expect(operation == "opening virtual JACK port '\(tooLong)'")
+            #expect(message.contains("openVirtualPort"))
+            #expect(printed == "")
+
+        }
+    }
+
+    @Test func theLargestMessageRtMidiCarriesArrivesAndALargerOneIsRefused() throws {
+        try withJackServer { server in
+            let client = try JackMIDIClient(clientName: "midihub-test")
+            let output = try client.openVirtualOutput(named: "out")
+            let input = try client.openVirtualInput(named: "in")
+            try server.connect(output.name.fullName, input.name.fullName)
+            try waitUntilConnected(output, input)
+
+            let largest = MIDIMessage.sysEx((0..<(JackMIDIOutput.maxMessageBytes - 2)).map { UInt8($0 % 128) })
+            let tooLarge = MIDIMessage.sysEx([UInt8](repeating: 0x11, count: JackMIDIOutput.maxMessageBytes - 1))
+            try output.send(largest)
+            #expect(throws: JackMIDIError.messageTooLong(bytes: JackMIDIOutput.maxMessageBytes + 1, limit: JackMIDIOutput.maxMessageBytes, port: output.name)) {
+                try output.send(tooLarge)
+            }
+            try output.send(.stop)
+            #expect(receive(2, from: input) == [largest, .stop])
+        }
+    }
+
+    @Test func aBurstLargerThanRtMidisRingArrivesWhole() throws {
+        try withJackServer { server in
+            let client = try JackMIDIClient(clientName: "midihub-test")
+            let output = try client.openVirtualOutput(named: "out")
+            let input = try client.openVirtualInput(named: "in")
+            try server.connect(output.name.fullName, input.name.fullName)
+            try waitUntilConnected(output, input)
+
+            let burst: [MIDIMessage] = (0..<3000).map { .noteOn(channel: UInt8($0 % 16), note: UInt8($0 % 128), velocity: 1) }
+                + (0..<20).map { _ in .sysEx([UInt8](repeating: 0x22, count: 2000)) }
+            for message in burst { try output.send(message) }
+            #expect(receive(burst.count, from: input) == burst)
         }
     }
 
@@ -104,15 +164,29 @@ import Testing
         #expect(printedByClient == "")
     }
 
-    /// Drains `input` until `count` events arrived or 5 s passed (a deadline, not a timing check).
-    private func receive(_ count: Int, from input: JackMIDIInput) -> [MIDIMessage] {
-        var events: [JackMIDIEvent] = []
+    /// Waits until what `output` sends reaches `input`: a JACK connection takes effect at
+    /// a cycle boundary, and what is sent before then is lost. Sends active sensing
+    /// (which `receive` leaves out) until one arrives, for at most 5 s.
+    private func waitUntilConnected(_ output: JackMIDIOutput, _ input: JackMIDIInput) throws {
         let deadline = ContinuousClock.now + .seconds(5)
-        while events.count < count, ContinuousClock.now < deadline {
-            input.drain(into: &events)
+        while ContinuousClock.now < deadline {
+            try output.send(.activeSensing)
+            usleep(10_000)
+            if input.drain().contains(where: { $0.message == .activeSensing }) { return }
+        }
+        Issue.record("\(output.name) never reached \(input.name)")
+    }
+
+    /// Drains `input` until `count` events other than active sensing arrived or 5 s
+    /// passed (a deadline, not a timing check).
+    private func receive(_ count: Int, from input: JackMIDIInput) -> [MIDIMessage] {
+        var messages: [MIDIMessage] = []
+        let deadline = ContinuousClock.now + .seconds(5)
+        while messages.count < count, ContinuousClock.now < deadline {
+            messages += input.drain().map(\.message).filter { $0 != .activeSensing }
             usleep(5_000)
         }
-        return events.map(\.message)
+        return messages
     }
 
     /// Runs `body` with file descriptor 2 sent to a file and returns what was written there.

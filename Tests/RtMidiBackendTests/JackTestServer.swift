@@ -20,7 +20,7 @@ struct JackTestServer {
         setenv("JACK_NO_START_SERVER", "1", 1)
         let process = Process()
         process.executableURL = jackd
-        process.arguments = ["--no-realtime", "-n", name, "-d", "dummy", "-r", "48000", "-p", "256"]
+        process.arguments = ["--no-realtime", "--sync", "-n", name, "-d", "dummy", "-r", "48000", "-p", "256"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
