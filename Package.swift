@@ -16,6 +16,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Counts allocations on the render thread in the zero-allocation test.
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
         // C gates.
@@ -34,8 +37,21 @@ let package = Package(
         // Player, transport, offline renderer (sequence → render events → audio).
         .target(name: "Sequencer", dependencies: ["MIDICore", "RenderCore", "Synth"]),
 
+        // What RtMidi 5's C API lacks (error routing) and libjack's silencing and server
+        // probe; C++ behind a C header. Only RtMidiBackend imports it.
+        .target(
+            name: "CRtMidiSupport",
+            linkerSettings: [.linkedLibrary("rtmidi"), .linkedLibrary("jack")]
+        ),
+
+        // JACK MIDI ports through RtMidi.
+        .target(name: "RtMidiBackend", dependencies: ["CRtMidi", "CRtMidiSupport", "MIDICore"]),
+
         // Typed wrappers over the ALSA sequencer and PCM.
         .target(name: "ALSA", dependencies: ["CALSA", "MIDICore"]),
+
+        // Control side: rules, reconciler, node graph, MIDI processors, patches, state.
+        .target(name: "Hub", dependencies: ["MIDICore", "RenderCore", .product(name: "Yams", package: "Yams")]),
 
         // Control API: versioned protocol types, UNIX-socket server and client. Foundation only.
         .target(name: "Control"),
@@ -51,8 +67,13 @@ let package = Package(
 
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
+        .testTarget(name: "HubTests", dependencies: ["Hub"]),
+        .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore"]),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
         .testTarget(name: "ControlTests", dependencies: ["Control"]),
-        .testTarget(name: "SynthTests", dependencies: ["Synth", "RenderCore", "MIDICore", "Sequencer"]),
+        .testTarget(name: "SynthTests", dependencies: [
+            "Synth", "RenderCore", "MIDICore", "Sequencer",
+            .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+        ]),
     ]
 )

@@ -33,7 +33,7 @@ struct PlayCommand: ParsableCommand {
 
     func run() throws {
         SignalTrap.install()
-        let midiFile = try Self.load(path: file)
+        let midiFile = try SequenceFile.load(path: file)
         let session = try SequencerSession()
         let destinations = try session.resolveList(port, as: .destination).map(\.address)
         let player = FilePlayer(client: session.client,
@@ -42,18 +42,6 @@ struct PlayCommand: ParsableCommand {
                                 statusLine: StatusLine.onTerminal())
         if case .interrupted(let signal) = try player.play() {
             throw ExitCode(128 + signal)
-        }
-    }
-
-    // Stand-in until SequenceFile.load(path:) (text-format branch) is merged: SMF only.
-    private static func load(path: String) throws -> MIDIFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError("cannot read '\(path)'", fix: "check the path and its permissions")
-        }
-        do {
-            return try MIDIFile(smf: Array(data))
-        } catch {
-            throw CLIError("\(path): \(error)", fix: nil, exitCode: CLIError.badInput)
         }
     }
 }

@@ -1,0 +1,67 @@
+/// A four-character code (`'aumu'`-style) packed big-endian into 32 bits.
+///
+/// - Thread: any (a plain value).
+public struct FourCharCode: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public var rawValue: UInt32
+
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Packs the first four ASCII bytes of `text`; shorter text is padded with spaces.
+    public init(_ text: String) {
+        var bytes = Array(text.utf8.prefix(4))
+        while bytes.count < 4 { bytes.append(0x20) }
+        rawValue = bytes.reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    public init(stringLiteral value: String) { self.init(value) }
+
+    public var description: String {
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: rawValue >> (24 - 8 * $0)) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// What a node does with MIDI and audio (the Inter-App Audio component types).
+public enum NodeKind: String, Hashable, Sendable, CaseIterable {
+    /// No input, produces audio (`aurg`).
+    case generator
+    /// MIDI in, audio out (`auri`).
+    case instrument
+    /// Audio in, audio out (`aurx`).
+    case effect
+    /// MIDI and audio in, audio out (`aurm`).
+    case musicEffect
+    /// MIDI in, MIDI out.
+    case midiProcessor
+
+    /// The Inter-App Audio four-character type code.
+    public var code: FourCharCode {
+        switch self {
+        case .generator: "aurg"
+        case .instrument: "auri"
+        case .effect: "aurx"
+        case .musicEffect: "aurm"
+        case .midiProcessor: "aumi"
+        }
+    }
+}
+
+/// Identifies a node type: kind, subtype, manufacturer, display name and version.
+///
+/// - Thread: any (a plain value).
+public struct NodeDescriptor: Hashable, Sendable {
+    public var kind: NodeKind
+    public var subtype: FourCharCode
+    public var manufacturer: FourCharCode
+    public var name: String
+    /// Packed as `major << 16 | minor << 8 | patch`.
+    public var version: UInt32
+
+    public init(kind: NodeKind, subtype: FourCharCode, manufacturer: FourCharCode, name: String, version: UInt32) {
+        self.kind = kind
+        self.subtype = subtype
+        self.manufacturer = manufacturer
+        self.name = name
+        self.version = version
+    }
+}

@@ -1,1 +1,0 @@
-// RenderCore: filled in by the render-engine work (issue 3).

@@ -1,0 +1,70 @@
+import Synchronization
+
+/// A lock-free single-producer/single-consumer ring of plain values.
+///
+/// One thread pushes, one thread pops. A push into a full ring drops the value and
+/// counts it (`droppedCount`); nothing ever blocks or allocates after `init`.
+///
+/// - Thread: `push` on the producer thread, `pop`/`popAll` on the consumer thread,
+///   counters from any thread.
+public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
+    @usableFromInline let storage: UnsafeMutablePointer<Element>
+    @usableFromInline let mask: Int
+    /// Next slot to read; written only by the consumer.
+    @usableFromInline let head = Atomic<Int>(0)
+    /// Next slot to write; written only by the producer.
+    @usableFromInline let tail = Atomic<Int>(0)
+    @usableFromInline let dropped = Atomic<Int>(0)
+
+    /// Creates a ring holding at least `minimumCapacity` values (rounded up to a power of two).
+    /// - Thread: control (allocates).
+    public init(minimumCapacity: Int) {
+        var capacity = 2
+        while capacity < minimumCapacity { capacity <<= 1 }
+        storage = .allocate(capacity: capacity)
+        mask = capacity - 1
+    }
+
+    deinit { storage.deallocate() }
+
+    public var capacity: Int { mask + 1 }
+
+    /// Values dropped because the ring was full.
+    /// - Thread: any.
+    public var droppedCount: Int { dropped.load(ordering: .relaxed) }
+
+    /// Values waiting to be popped (a snapshot).
+    /// - Thread: any.
+    public var count: Int { tail.load(ordering: .acquiring) - head.load(ordering: .acquiring) }
+
+    /// Appends `value`, or drops and counts it when the ring is full.
+    /// - Returns: false when the value was dropped.
+    /// - Thread: producer.
+    @inlinable @discardableResult
+    public func push(_ value: Element) -> Bool {
+        let t = tail.load(ordering: .relaxed)
+        if t - head.load(ordering: .acquiring) > mask {
+            dropped.add(1, ordering: .relaxed)
+            return false
+        }
+        storage[t & mask] = value
+        tail.store(t + 1, ordering: .releasing)
+        return true
+    }
+
+    /// Removes the oldest value, or returns nil when the ring is empty.
+    /// - Thread: consumer.
+    @inlinable
+    public func pop() -> Element? {
+        let h = head.load(ordering: .relaxed)
+        if h == tail.load(ordering: .acquiring) { return nil }
+        let value = storage[h & mask]
+        head.store(h + 1, ordering: .releasing)
+        return value
+    }
+
+    /// True when a push would succeed now.
+    /// - Thread: producer.
+    @inlinable
+    public var hasSpace: Bool { tail.load(ordering: .relaxed) - head.load(ordering: .acquiring) <= mask }
+}

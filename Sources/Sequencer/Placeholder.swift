@@ -1,1 +1,0 @@
-// Sequencer: filled in by the render-engine work (issue 3).

@@ -1,0 +1,64 @@
+import RenderCore
+
+/// A stereo chorus: each side reads a short delay swept by a sine LFO, the sides a quarter
+/// cycle apart.
+///
+/// - Thread: `init`, `prepare` on control; `process` on render.
+public final class ChorusNode: EffectNode, @unchecked Sendable {
+    public enum Parameter: UInt32, CaseIterable {
+        /// LFO rate in hertz.
+        case rate = 0
+        /// Sweep depth in milliseconds.
+        case depth
+        /// Centre delay in milliseconds.
+        case delay
+        case mix
+    }
+
+    private var lines: [DelayLine] = []
+    private var lfoPhase: Float = 0
+
+    /// - Thread: control.
+    public init() {
+        super.init(subtype: "mcho", name: "chorus", parameters: [
+            ParameterInfo(id: 0, name: "rate", range: 0.05...5, defaultValue: 0.6, unit: .hertz),
+            ParameterInfo(id: 1, name: "depth", range: 0...10, defaultValue: 2.5, unit: .milliseconds),
+            ParameterInfo(id: 2, name: "delay", range: 2...30, defaultValue: 12, unit: .milliseconds),
+            ParameterInfo(id: 3, name: "mix", range: 0...1, defaultValue: 0.5, unit: .generic),
+        ])
+    }
+
+    deinit { lines.forEach { $0.deallocate() } }
+
+    override func allocate(format: RenderFormat) {
+        lines.forEach { $0.deallocate() }
+        let length = Int(0.045 * format.sampleRate) + 2
+        lines = [DelayLine(length: length), DelayLine(length: length)]
+        lfoPhase = 0
+    }
+
+    override func render(_ bus: AudioBus, frames: Int, host: HostSync) {
+        let rate = values.advance(Parameter.rate, frames: frames)
+        let depth = values.advance(Parameter.depth, frames: frames) * 0.001 * sampleRate
+        let centre = values.advance(Parameter.delay, frames: frames) * 0.001 * sampleRate
+        let mix = values.advance(Parameter.mix, frames: frames)
+        let increment = rate / sampleRate
+        var phase = lfoPhase
+        lines.withUnsafeMutableBufferPointer { lines in
+            for i in 0..<frames {
+                phase += increment
+                phase = phase >= 1 ? phase - 1 : phase
+                var other = phase + 0.25
+                other = other >= 1 ? other - 1 : other
+                let inLeft = bus.left[i], inRight = bus.right[i]
+                lines[0].write(inLeft)
+                lines[1].write(inRight)
+                let wetLeft = lines[0].read(delay: max(1, centre + depth * sinCycle(phase)))
+                let wetRight = lines[1].read(delay: max(1, centre + depth * sinCycle(other)))
+                bus.left[i] = inLeft + mix * (wetLeft - inLeft)
+                bus.right[i] = inRight + mix * (wetRight - inRight)
+            }
+        }
+        lfoPhase = phase
+    }
+}

@@ -1,0 +1,77 @@
+// Small, deterministic approximations used in the render loops (no libm calls per sample).
+
+/// Frequency in hertz of a (fractional) MIDI note number, A4 = 69 = 440 Hz.
+@inline(__always)
+func noteToHertz(_ note: Float) -> Float {
+    440 * exp2Fast((note - 69) * (1 / 12))
+}
+
+/// 2^x, accurate to about 3e-7 relative for |x| ≤ 60.
+@inline(__always)
+func exp2Fast(_ x: Float) -> Float {
+    let clamped = min(max(x, -60), 60)
+    // Round to nearest by truncating a positive value (no libm call).
+    let whole = Float(Int32(clamped + 64.5) - 64)
+    let f = clamped - whole
+    // Taylor series of e^(f·ln 2) on [-0.5, 0.5].
+    let p = 1 + f * (0.693_147_18 + f * (0.240_226_5 + f * (0.055_504_11 + f * (0.009_618_13
+        + f * (0.001_333_55 + f * 0.000_154_03)))))
+    return p * Float(bitPattern: UInt32(Int32(whole) + 127) << 23)
+}
+
+/// sin(π/2 · y) for y in [-1, 1] (Taylor to y⁹, error < 4e-6).
+@inline(__always)
+func sinQuarter(_ y: Float) -> Float {
+    let y2 = y * y
+    return y * (1.570_796_3 + y2 * (-0.645_964_1 + y2 * (0.079_692_6 + y2 * (-0.004_681_75 + y2 * 0.000_160_44))))
+}
+
+/// sin(2π · phase) for phase in [0, 1).
+@inline(__always)
+func sinCycle(_ phase: Float) -> Float {
+    var r = phase + 0.25
+    r = r >= 1 ? r - 1 : r
+    return sinQuarter(1 - 2 * abs(2 * r - 1))
+}
+
+/// tan(x) for x in [0, 1.45] via sin/cos series (relative error < 1e-5).
+@inline(__always)
+func tanSmall(_ x: Float) -> Float {
+    let x2 = x * x
+    let s = x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42 * (1 - x2 / 72 * (1 - x2 / 110)))))
+    let c = 1 - x2 / 2 * (1 - x2 / 12 * (1 - x2 / 30 * (1 - x2 / 56 * (1 - x2 / 90 * (1 - x2 / 132)))))
+    return s / c
+}
+
+/// The polynomial band-limited step correction for a discontinuity at phase 0.
+@inline(__always)
+func polyBLEP(_ t: Float, _ dt: Float, _ invDt: Float) -> Float {
+    if t < dt {
+        let x = t * invDt
+        return x + x - x * x - 1
+    }
+    if t > 1 - dt {
+        let x = (t - 1) * invDt
+        return x * x + x + x + 1
+    }
+    return 0
+}
+
+/// Flushes values too small to matter to exactly zero, so feedback paths never reach
+/// subnormal numbers (which are very slow on x86).
+@inline(__always)
+func flushTiny(_ x: Float) -> Float {
+    (x + 1e-18) - 1e-18
+}
+
+/// Linear gain of a level in decibels.
+@inline(__always)
+func decibelsToGain(_ dB: Float) -> Float {
+    exp2Fast(dB * (3.321_928_1 / 20))
+}
+
+/// The per-frame multiplier of an exponential segment that shrinks its distance to the
+/// target 1000-fold (−60 dB) in `frames` frames.
+func sixtyDecibelCoefficient(frames: Float) -> Float {
+    frames < 1 ? 0 : exp2Fast(-9.965_784 / frames)
+}

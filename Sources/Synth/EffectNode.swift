@@ -1,0 +1,87 @@
+import RenderCore
+
+/// Shared shell of the stereo effect nodes: descriptor, smoothed parameters, and a
+/// `process` that applies parameter events at their frames and hands the effect chunks
+/// of at most `chunkFrames` frames (the control period of parameter smoothing).
+///
+/// Subclasses override `allocate(format:)`, `reset()` and `render(_:frames:host:)`.
+/// - Thread: `init`, `prepare` on control; `process` on render.
+public class EffectNode: Node, @unchecked Sendable {
+    static let chunkFrames = 32
+
+    public let descriptor: NodeDescriptor
+    public var parameters: [ParameterInfo] { values.infos }
+    public let outputs: [OutputInfo] = []
+    public let outputValues = OutputValues()
+    public private(set) var preparedFormat: RenderFormat?
+    let values: NodeParameterValues
+    var sampleRate: Float = 48_000
+
+    init(subtype: FourCharCode, name: String, parameters: [ParameterInfo]) {
+        descriptor = NodeDescriptor(kind: .effect, subtype: subtype, manufacturer: "mhub", name: name, version: 0x01_00_00)
+        values = NodeParameterValues(parameters)
+    }
+
+    public func prepare(format: RenderFormat) {
+        sampleRate = Float(format.sampleRate)
+        values.prepare(rampFrames: max(1, Int(0.02 * sampleRate)))
+        allocate(format: format)
+        preparedFormat = format
+    }
+
+    /// Allocates delay memory for `format` (called by `prepare`).
+    func allocate(format: RenderFormat) {}
+
+    /// Renders `frames` (≤ chunkFrames) frames of `bus` in place.
+    func render(_ bus: AudioBus, frames: Int, host: HostSync) {}
+
+    public func process(_ context: ProcessContext) {
+        guard preparedFormat != nil else { return }
+        context.forEachSegment(apply: { event in values.apply(event) }, render: { start, count in
+            var offset = start
+            while offset < start + count {
+                let n = min(start + count - offset, Self.chunkFrames)
+                render(AudioBus(left: context.bus.left + offset, right: context.bus.right + offset), frames: n,
+                       host: context.host)
+                offset += n
+            }
+        })
+    }
+}
+
+/// A circular buffer of samples with a fixed length, allocated once.
+/// - Thread: render (owned by one effect; `deallocate` on control).
+struct DelayLine {
+    private(set) var data: UnsafeMutablePointer<Float>
+    let length: Int
+    private(set) var index = 0
+
+    init(length: Int) {
+        self.length = max(1, length)
+        data = .allocate(capacity: self.length)
+        data.initialize(repeating: 0, count: self.length)
+    }
+
+    func deallocate() { data.deallocate() }
+
+    /// The sample written `length` frames ago.
+    @inline(__always) var oldest: Float { data[index] }
+
+    @inline(__always)
+    mutating func write(_ x: Float) {
+        data[index] = x
+        index += 1
+        if index == length { index = 0 }
+    }
+
+    /// The sample written `delay` frames ago (1 ≤ delay < length), linearly interpolated.
+    @inline(__always)
+    func read(delay: Float) -> Float {
+        let position = Float(index) - delay
+        let wrapped = position < 0 ? position + Float(length) : position
+        let i0 = Int(wrapped)
+        let frac = wrapped - Float(i0)
+        let i1 = i0 + 1 == length ? 0 : i0 + 1
+        return data[i0] + frac * (data[i1] - data[i0])
+    }
+}

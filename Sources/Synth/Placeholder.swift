@@ -1,1 +1,0 @@
-// Synth: filled in by the render-engine work (issue 3).

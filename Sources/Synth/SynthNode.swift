@@ -1,0 +1,161 @@
+import RenderCore
+
+/// The built-in instrument: a polyphonic, 16-channel multi-timbral subtractive synth with a
+/// synthesized General MIDI drum kit on channel 10. Sounds come from a `PresetBank`.
+///
+/// Everything the render thread touches is allocated in `prepare`: voices, channel state,
+/// a copy of the bank's timbres and scratch buffers. `process` never allocates.
+///
+/// - Thread: `init`, `prepare` on control; `process` on render; descriptors any.
+public final class SynthNode: Node, @unchecked Sendable {
+    public enum Parameter: UInt32, CaseIterable {
+        /// Output level in dB.
+        case masterGain = 0
+        /// Voices that may sound at once (beyond it, the oldest are stolen).
+        case voiceLimit = 1
+    }
+
+    public enum Output: Int, CaseIterable {
+        case activeVoices = 0, peakLeft = 1, peakRight = 2
+    }
+
+    public static let nodeDescriptor = NodeDescriptor(kind: .instrument, subtype: "msyn", manufacturer: "mhub",
+                                                      name: "midihub synth", version: 0x01_00_00)
+    public var descriptor: NodeDescriptor { Self.nodeDescriptor }
+    public let parameters: [ParameterInfo]
+    public let outputs: [OutputInfo] = [
+        OutputInfo(id: 0, name: "active voices", unit: .count),
+        OutputInfo(id: 1, name: "peak left", unit: .generic),
+        OutputInfo(id: 2, name: "peak right", unit: .generic),
+    ]
+    public let outputValues = OutputValues()
+    public private(set) var preparedFormat: RenderFormat?
+
+    /// The most voices that can sound at once (the upper bound of `voiceLimit`).
+    public let voiceCapacity: Int
+    let bank: PresetBank
+
+    /// Frames between updates of pitch, filter coefficients and gains.
+    static let controlInterval = 64
+    /// Seconds a stolen or silenced voice takes to fade out.
+    static let fadeSeconds: Float = 0.005
+
+    // Render-thread state, allocated in prepare.
+    var voices: UnsafeMutablePointer<Voice>?
+    var activeVoices: UnsafeMutablePointer<Int32>?
+    var freeVoices: UnsafeMutablePointer<Int32>?
+    var channels: UnsafeMutablePointer<ChannelState>?
+    var timbres: UnsafeMutablePointer<Timbre>?
+    var programTimbre: UnsafeMutablePointer<Int32>?
+    var drumTimbre: UnsafeMutablePointer<Int32>?
+    var scratch: UnsafeMutablePointer<Float>?
+    var poolSize = 0
+    var activeCount = 0
+    var freeCount = 0
+    /// Active voices that are not fading (what the voice limit counts).
+    var soundingCount = 0
+    var voiceLimit: Int
+    var nextAge: UInt64 = 0
+    var masterGain = SmoothedValue(decibelsToGain(-10))
+    var sampleRate: Float = 48_000
+    var fadeFrames = 240
+
+    /// - Parameters:
+    ///   - bank: the sounds; channel 10 plays its drum notes.
+    ///   - voiceCapacity: the largest voice limit (memory is reserved for it in `prepare`).
+    /// - Thread: control.
+    public init(bank: PresetBank, voiceCapacity: Int = 256) {
+        self.bank = bank
+        self.voiceCapacity = max(1, voiceCapacity)
+        voiceLimit = self.voiceCapacity
+        parameters = [
+            ParameterInfo(id: Parameter.masterGain.rawValue, name: "master gain", range: -60...12, defaultValue: -10, unit: .decibels),
+            ParameterInfo(id: Parameter.voiceLimit.rawValue, name: "voice limit", range: 1...Float(self.voiceCapacity),
+                          defaultValue: Float(self.voiceCapacity), unit: .count),
+        ]
+    }
+
+    deinit { deallocate() }
+
+    /// - Thread: control.
+    public func prepare(format: RenderFormat) {
+        deallocate()
+        sampleRate = Float(format.sampleRate)
+        fadeFrames = max(16, Int(Self.fadeSeconds * sampleRate))
+        poolSize = voiceCapacity + max(32, voiceCapacity / 4)
+        voices = .allocate(capacity: poolSize)
+        voices!.initialize(repeating: Voice(), count: poolSize)
+        activeVoices = .allocate(capacity: poolSize)
+        freeVoices = .allocate(capacity: poolSize)
+        for slot in 0..<poolSize { freeVoices![slot] = Int32(poolSize - 1 - slot) }
+        activeCount = 0
+        freeCount = poolSize
+        soundingCount = 0
+        channels = .allocate(capacity: 16)
+        channels!.initialize(repeating: ChannelState(), count: 16)
+        timbres = .allocate(capacity: bank.timbres.count)
+        timbres!.initialize(from: bank.timbres, count: bank.timbres.count)
+        programTimbre = .allocate(capacity: 128)
+        drumTimbre = .allocate(capacity: 128)
+        for i in 0..<128 {
+            programTimbre![i] = Int32(bank.programTimbre[i])
+            drumTimbre![i] = Int32(bank.drumTimbre[i])
+        }
+        scratch = .allocate(capacity: 2 * Self.controlInterval)
+        masterGain.rampFrames = max(1, Int(0.01 * sampleRate))
+        masterGain.reset(decibelsToGain(-10))
+        voiceLimit = voiceCapacity
+        nextAge = 0
+        preparedFormat = format
+    }
+
+    private func deallocate() {
+        voices?.deallocate(); voices = nil
+        activeVoices?.deallocate(); activeVoices = nil
+        freeVoices?.deallocate(); freeVoices = nil
+        channels?.deallocate(); channels = nil
+        timbres?.deallocate(); timbres = nil
+        programTimbre?.deallocate(); programTimbre = nil
+        drumTimbre?.deallocate(); drumTimbre = nil
+        scratch?.deallocate(); scratch = nil
+        preparedFormat = nil
+    }
+
+    /// - Thread: render.
+    public func process(_ context: ProcessContext) {
+        guard preparedFormat != nil else { return }
+        let bus = context.bus
+        context.forEachSegment(apply: { event in apply(event) },
+                               render: { start, count in renderVoices(into: bus, start: start, count: count) })
+        applyMasterGain(bus: bus, frames: context.frames)
+        outputValues.store(Float(activeCount), at: Output.activeVoices.rawValue)
+    }
+
+    /// Voices currently sounding or fading.
+    /// - Thread: render (use `outputValues` from other threads).
+    public var activeVoiceCount: Int { activeCount }
+
+    private func applyMasterGain(bus: AudioBus, frames: Int) {
+        var peakLeft: Float = 0, peakRight: Float = 0
+        let left = bus.left, right = bus.right
+        if masterGain.isRamping {
+            for i in 0..<frames {
+                let g = masterGain.next()
+                left[i] *= g
+                right[i] *= g
+            }
+        } else {
+            let g = masterGain.current
+            for i in 0..<frames {
+                left[i] *= g
+                right[i] *= g
+            }
+        }
+        for i in 0..<frames {
+            peakLeft = max(peakLeft, abs(left[i]))
+            peakRight = max(peakRight, abs(right[i]))
+        }
+        outputValues.store(peakLeft, at: Output.peakLeft.rawValue)
+        outputValues.store(peakRight, at: Output.peakRight.rawValue)
+    }
+}

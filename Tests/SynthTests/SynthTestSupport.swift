@@ -1,0 +1,60 @@
+import Foundation
+import MIDICore
+import RenderCore
+import Sequencer
+@testable import Synth
+
+/// A sound whose waveform and envelope are easy to analyse.
+func testTimbre(_ wave: Waveform = .sine, attack: Float = 0.0001, decay: Float = 0.1, sustain: Float = 1,
+                release: Float = 0.05) -> Timbre {
+    var timbre = Timbre()
+    timbre.osc1Wave = wave
+    timbre.osc1Level = 1
+    timbre.osc2Level = 0
+    timbre.filterCutoff = 20_000
+    timbre.filterKeytrack = 0
+    timbre.lfoWheelPitch = 0
+    timbre.ampAttack = attack
+    timbre.ampDecay = decay
+    timbre.ampSustain = sustain
+    timbre.ampRelease = release
+    timbre.velocitySensitivity = 0
+    return timbre
+}
+
+/// Renders events (absolute frames) through `nodes` with the offline renderer.
+func render(_ events: [(frame: Int64, event: RenderEvent)], frames: Int64, nodes: [any Node],
+            sampleRate: Double = 48_000, blockSize: Int = 64) -> MemorySink {
+    let schedule = RenderSchedule(entries: events.map { .init(frame: $0.frame, event: $0.event) }
+        .sorted { $0.frame < $1.frame }, sampleRate: sampleRate, endFrame: frames)
+    let renderer = OfflineRenderer(schedule: schedule, nodes: nodes, blockSize: blockSize, tailSeconds: 0)
+    var sink = MemorySink()
+    try! renderer.render(into: &sink)
+    return sink
+}
+
+func synth(_ timbre: Timbre, drums: [Int: Timbre] = [:], voices: Int = 64) -> SynthNode {
+    SynthNode(bank: PresetBank(timbre: timbre, drums: drums), voiceCapacity: voices)
+}
+
+/// Frequency from the first and last upward zero crossings (linearly interpolated) in `range`.
+func measureFrequency(_ samples: [Float], in range: Range<Int>, sampleRate: Double) -> Double {
+    var first: Double?, last = 0.0, count = 0
+    for i in range.lowerBound..<(range.upperBound - 1) where samples[i] <= 0 && samples[i + 1] > 0 {
+        let crossing = Double(i) + Double(samples[i]) / Double(samples[i] - samples[i + 1])
+        if first == nil { first = crossing }
+        last = crossing
+        count += 1
+    }
+    guard let first, count > 1 else { return 0 }
+    return Double(count - 1) / (last - first) * sampleRate
+}
+
+func cents(_ frequency: Double, from reference: Double) -> Double {
+    1200 * log2(frequency / reference)
+}
+
+/// Largest |sample| in `range`.
+func peak(_ samples: [Float], _ range: Range<Int>) -> Float {
+    samples[range].reduce(0) { max($0, abs($1)) }
+}

@@ -1,0 +1,90 @@
+import Glibc
+import MallocInterposerSwift
+import RenderCore
+import Sequencer
+import Synchronization
+import Testing
+@testable import Synth
+
+/// The thread whose allocations are counted, and the count.
+private let watchedThread = Atomic<UInt>(0)
+private let watchedAllocations = Atomic<Int>(0)
+
+private let countWatchedThread: @convention(c) (Int) -> Void = { _ in
+    if UInt(pthread_self()) == watchedThread.load(ordering: .relaxed) {
+        watchedAllocations.add(1, ordering: .relaxed)
+    }
+}
+
+@Suite(.serialized) struct ZeroAllocationTests {
+    /// Counts the allocations `body` makes on the calling thread.
+    private func allocations(_ body: () -> Void) -> Int {
+        watchedAllocations.store(0, ordering: .relaxed)
+        MallocInterposerSwift.setAllocationHook(countWatchedThread)
+        MallocInterposerSwift.hook()
+        watchedThread.store(UInt(pthread_self()), ordering: .relaxed)
+        body()
+        watchedThread.store(0, ordering: .relaxed)
+        MallocInterposerSwift.unhook()
+        MallocInterposerSwift.setAllocationHook(nil)
+        return watchedAllocations.load(ordering: .relaxed)
+    }
+
+    @Test func theCounterSeesAllocations() {
+        let counted = allocations {
+            let array = [Int](repeating: 7, count: Int.random(in: 100...200))
+            #expect(array.count >= 100)
+        }
+        #expect(counted > 0, "the malloc interposer is not active, so the zero-allocation test would prove nothing")
+    }
+
+    @Test func renderingTenThousandBlocksAllocatesNothing() throws {
+        let folder = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
+        let bank = try PresetBankLoader.load(directory: "/" + folder + "/patches/presets")
+        let nodes: [any Node] = [SynthNode(bank: bank, voiceCapacity: 64), ChorusNode(), StereoDelayNode(), ReverbNode()]
+        let frames = 64
+        let engine = RenderEngine(ringCapacity: 256)
+        let program = RenderProgram(nodes: nodes, format: RenderFormat(sampleRate: 48_000, maxFrames: frames))
+        engine.install(program)
+        let output = AudioBuffer(channels: 2, capacity: frames)
+        // Everything the loop sends is made up front; the loop only copies plain values.
+        var script: [RenderEvent] = []
+        for i in 0..<40_000 {
+            let channel = UInt8(i % 16), note = UInt8(30 + (i * 7) % 70)
+            let frame = UInt32((i * 13) % frames)
+            switch i % 8 {
+            case 0, 3, 5: script.append(.noteOn(channel: channel, note: note, velocity: UInt8(20 + i % 100), frame: frame))
+            case 1, 6: script.append(.noteOff(channel: channel, note: UInt8(30 + ((i - 1) * 7) % 70), frame: frame))
+            case 2: script.append(.controlChange(channel: channel, controller: [1, 7, 10, 11, 64, 121][i / 8 % 6],
+                                                 value: UInt8(i % 128), frame: frame))
+            case 4: script.append(.pitchBend(channel: channel, value: UInt16((i * 97) % 16384), frame: frame))
+            default:
+                let node = UInt16(i / 8 % 4)
+                script.append(.parameter(node: node, id: UInt32(i / 32 % 3), value: Float(i % 100) / 100, frame: frame))
+            }
+        }
+        var host = HostSync(transport: .playing)
+        // One warm-up block: the Swift runtime instantiates generic type metadata lazily, once
+        // per process, on first use. Later program swaps happen inside the counted region.
+        engine.render(frames: frames, bus: output.bus, host: host)
+        let swapped = RenderProgram(nodes: nodes.reversed().dropLast() + [nodes[0]], format: RenderFormat(sampleRate: 48_000, maxFrames: frames))
+        let counted = allocations {
+            script.withUnsafeBufferPointer { script in
+                for block in 0..<10_000 {
+                    if block % 2_500 == 0 {
+                        // Control side, not counted: publish a recompiled graph; the render call adopts it.
+                        watchedThread.store(0, ordering: .relaxed)
+                        engine.install(block % 5_000 == 0 ? swapped : program)
+                        watchedThread.store(UInt(pthread_self()), ordering: .relaxed)
+                    }
+                    for offset in 0..<4 { engine.events.push(script[block * 4 + offset]) }
+                    engine.render(frames: frames, bus: output.bus, host: host)
+                    host = host.advanced(by: frames)
+                }
+            }
+        }
+        #expect(counted == 0, "the render path allocated \(counted) times")
+        #expect(engine.renderedBlocks == 10_001)
+        #expect(nodes[0].outputValues.load(SynthNode.Output.activeVoices.rawValue) > 0)
+    }
+}
