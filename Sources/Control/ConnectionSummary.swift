@@ -15,38 +15,29 @@ public struct ConnectionSummary: Hashable, Sendable, Codable {
 
 /// A connection rule: which ports the daemon connects by itself when they appear,
 /// or which connections it must never make. The last matching rule wins.
+/// `source` and `destination` are port selectors in the rule syntax of the `Hub`
+/// module: `[hardware:|app:|any:]PATTERN`, PATTERN being `*` or `"client:port"` with
+/// `*`/`?` globs or `/regex/` halves, e.g. `hardware:*`, `"Launchkey*:*"`, `24:0`.
 ///
 /// - Thread: any (a plain value).
-public struct RuleSummary: Hashable, Sendable, Codable {
+public struct RuleSummary: Hashable, Sendable, Codable, CustomStringConvertible {
     /// `connect` makes matching connections; `disallow` forbids them.
     public enum Action: String, Hashable, Sendable, Codable {
         case connect, disallow
     }
 
     public var action: Action
-    public var source: PortPattern
-    public var destination: PortPattern
+    public var source: String
+    public var destination: String
 
-    public init(action: Action, source: PortPattern, destination: PortPattern) {
+    public init(action: Action, source: String, destination: String) {
         self.action = action
         self.source = source
         self.destination = destination
     }
-}
 
-/// Matches ports by a name pattern (shell-style `*` and `?`, case-insensitive, against
-/// `client name:port name`, the address or a node id) and optionally by kind.
-///
-/// - Thread: any (a plain value).
-public struct PortPattern: Hashable, Sendable, Codable {
-    public var name: String
-    /// Only hardware or only app ports; `nil` matches both.
-    public var kind: PortSummary.Kind?
-
-    public init(name: String, kind: PortSummary.Kind? = nil) {
-        self.name = name
-        self.kind = kind
-    }
+    /// The rule as one line of rule text, e.g. `connect hardware:* -> "midihub:synth"`.
+    public var description: String { "\(action.rawValue) \(source) -> \(destination)" }
 }
 
 /// The daemon's whole setup after a patch load: nodes, connections and rules.

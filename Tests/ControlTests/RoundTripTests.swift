@@ -66,12 +66,12 @@ struct RoundTripTests {
         let socket = try TestSocket()
         let client = try socket.client()
         let rules = [
-            RuleSummary(action: .connect, source: PortPattern(name: "*", kind: .hardware),
-                        destination: PortPattern(name: "node:lead")),
-            RuleSummary(action: .disallow, source: PortPattern(name: "Midi Through*"), destination: PortPattern(name: "*")),
+            RuleSummary(action: .connect, source: "hardware:*", destination: #""midihub:synth""#),
+            RuleSummary(action: .disallow, source: #""Midi Through*:*""#, destination: "*"),
         ]
         #expect(try client.setRules(rules) == rules)
         #expect(try client.rules() == rules)
+        #expect(rules[0].description == #"connect hardware:* -> "midihub:synth""#)
     }
 
     @Test func responsesEchoNumberAndStringIDs() throws {

@@ -23,8 +23,7 @@ struct WireFormatTests {
             .replaceNode(NodeReplacement(node: "lead", with: NodeSpec(type: "synth"))),
             .setParameter(ParameterAssignment(node: "lead", parameter: "gain", value: .infinity)),
             .loadPatch(PatchSource(path: "/p.yaml")), .listRules,
-            .setRules(RuleList(rules: [RuleSummary(action: .disallow, source: PortPattern(name: "*"),
-                                                   destination: PortPattern(name: "x", kind: .app))])),
+            .setRules(RuleList(rules: [RuleSummary(action: .disallow, source: "*", destination: #"app:"/FLUID.*/:*""#)])),
             .subscribe(SubscriptionFilter(events: [.log])), .subscribe(SubscriptionFilter()),
         ]
         #expect(Set(requests.map(\.kind)) == Set(ControlRequestKind.allCases))
