@@ -1,0 +1,217 @@
+# Helpers for the kernel-ALSA tests; every Tests/Integration/vm/*.test.sh sources this.
+# Runs inside the VM, as root. inside.sh sets:
+#   MIDIHUB   the midihub binary under test      REPO  the repository root (read-only)
+#   WORK      a fresh writable folder for this test (kept in the results folder)
+# A failed assertion prints "FAIL: ..." and ends the test with status 1; peers
+# started with start_peer are stopped on exit. Never assert timings here: the VM
+# is 5–20× slower than the host, so wait for conditions with wait_for_* instead.
+
+set -uo pipefail
+
+DEFAULT_TIMEOUT=${DEFAULT_TIMEOUT:-30}
+declare -A PEER_PIDS=()
+
+# --- failing and asserting -------------------------------------------------------
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+step() {
+    echo "--- $*"
+}
+
+assert_eq() { # EXPECTED ACTUAL MESSAGE
+    [[ $1 == "$2" ]] || fail "$3: expected '$1', got '$2'"
+}
+
+assert_match() { # REGEX ACTUAL MESSAGE
+    [[ $2 =~ $1 ]] || fail "$3: expected to match /$1/, got '$2'"
+}
+
+assert_file_has() { # FILE REGEX MESSAGE
+    grep -Eq -- "$2" "$1" || fail "$3: no line matching /$2/ in $1: $(tail -n 5 "$1" | tr '\n' '|')"
+}
+
+assert_file_lacks() { # FILE REGEX MESSAGE
+    ! grep -Eq -- "$2" "$1" || fail "$3: unexpected line matching /$2/ in $1: $(grep -E -- "$2" "$1" | head -n 3 | tr '\n' '|')"
+}
+
+assert_same_files() { # EXPECTED_FILE ACTUAL_FILE MESSAGE
+    diff -u "$1" "$2" >"$WORK/diff.out" || fail "$3: differs (- expected $1, + actual $2):
+$(head -n 40 "$WORK/diff.out")"
+}
+
+# Runs COMMAND..., keeping stdout in $WORK/out and stderr in $WORK/err, and checks
+# its exit status. Use "$(<"$WORK/err")" afterwards to check the message.
+assert_exit() { # STATUS COMMAND...
+    local expected=$1 status=0
+    shift
+    "$@" >"$WORK/out" 2>"$WORK/err" || status=$?
+    [[ $status == "$expected" ]] || fail "'$*' exited $status, expected $expected; stderr: $(head -c 400 "$WORK/err")"
+}
+
+# The stderr of the last assert_exit is exactly one line matching REGEX.
+assert_one_line_error() { # REGEX
+    local lines
+    lines=$(wc -l <"$WORK/err")
+    [[ $lines == 1 ]] || fail "expected one line on stderr, got $lines: $(head -c 400 "$WORK/err")"
+    assert_match "$1" "$(<"$WORK/err")" "error message"
+}
+
+# --- waiting ----------------------------------------------------------------------
+
+# Polls COMMAND... every 0.1 s until it succeeds (status 0) or TIMEOUT seconds pass (1).
+poll_until() { # TIMEOUT COMMAND...
+    local deadline=$((SECONDS + $1))
+    shift
+    until "$@" >/dev/null 2>&1; do
+        ((SECONDS < deadline)) || return 1
+        sleep 0.1
+    done
+}
+
+wait_for() { # DESCRIPTION TIMEOUT COMMAND...
+    local description=$1 timeout=$2
+    shift 2
+    poll_until "$timeout" "$@" || fail "timed out after ${timeout}s waiting for $description"
+}
+
+wait_for_line() { # FILE REGEX [TIMEOUT]
+    wait_for "/$2/ in $1" "${3:-$DEFAULT_TIMEOUT}" grep -Eq -- "$2" "$1"
+}
+
+wait_for_lines() { # FILE COUNT [TIMEOUT]  waits until FILE has at least COUNT lines
+    wait_for "$2 lines in $1" "${3:-$DEFAULT_TIMEOUT}" has_lines "$1" "$2"
+}
+
+has_lines() {
+    [[ -f $1 ]] && (($(wc -l <"$1") >= $2))
+}
+
+# --- kernel modules -----------------------------------------------------------------
+
+load_modules() { # MODULE [MODULE...]  e.g. snd-virmidi snd-seq-dummy
+    local module
+    for module in "$@"; do
+        modprobe "$module" || fail "modprobe $module failed"
+    done
+    wait_for "/dev/snd/seq" "$DEFAULT_TIMEOUT" test -c /dev/snd/seq
+}
+
+# The ALSA card number of the first card whose /proc/asound/cards line matches NAME.
+card_number() { # NAME
+    local number
+    number=$(awk -v name="$1" '$0 ~ name && /^ *[0-9]+ \[/ { print $1; exit }' /proc/asound/cards)
+    [[ -n $number ]] || fail "no sound card matching '$1' in /proc/asound/cards"
+    echo "$number"
+}
+
+# The sequencer client number of the client named exactly NAME.
+client_number() { # NAME
+    local number
+    number=$(aconnect -l | sed -n "s/^client \([0-9]*\): '$1' .*/\1/p" | head -n 1)
+    [[ -n $number ]] || fail "no sequencer client named '$1': $(aconnect -l | grep '^client' | tr '\n' '|')"
+    echo "$number"
+}
+
+wait_for_client() { # NAME [TIMEOUT]
+    wait_for "sequencer client '$1'" "${2:-$DEFAULT_TIMEOUT}" bash -c "aconnect -l | grep -q \"^client [0-9]*: '$1' \""
+}
+
+# --- background peers ---------------------------------------------------------------
+
+# Starts COMMAND... in the background; its stdout goes to $WORK/NAME.out and its
+# stderr to $WORK/NAME.err. stop_peer NAME ends it (SIGINT, then SIGKILL).
+start_peer() { # NAME COMMAND...
+    local name=$1
+    shift
+    "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
+    PEER_PIDS[$name]=$!
+}
+
+peer_out() { # NAME
+    echo "$WORK/$1.out"
+}
+
+peer_err() { # NAME
+    echo "$WORK/$1.err"
+}
+
+# Stops a peer with SIGNAL (default INT; KILL after $DEFAULT_TIMEOUT s) and sets
+# PEER_STATUS to its exit status. Not in $(...): the peer is a child of this shell.
+stop_peer() { # NAME [SIGNAL]
+    local pid=${PEER_PIDS[$1]:-}
+    [[ -n $pid ]] || fail "no peer named '$1'"
+    kill -"${2:-INT}" "$pid" 2>/dev/null
+    poll_until "$DEFAULT_TIMEOUT" peer_gone "$pid" || kill -KILL "$pid" 2>/dev/null
+    PEER_STATUS=0
+    wait "$pid" 2>/dev/null || PEER_STATUS=$?
+    unset "PEER_PIDS[$1]"
+}
+
+# Waits until a peer ends by itself (at most TIMEOUT s) and sets PEER_STATUS.
+wait_peer() { # NAME [TIMEOUT]
+    local pid=${PEER_PIDS[$1]:-}
+    [[ -n $pid ]] || fail "no peer named '$1'"
+    wait_for "peer '$1' to finish" "${2:-$DEFAULT_TIMEOUT}" peer_gone "$pid"
+    PEER_STATUS=0
+    wait "$pid" 2>/dev/null || PEER_STATUS=$?
+    unset "PEER_PIDS[$1]"
+}
+
+peer_gone() {
+    ! kill -0 "$1" 2>/dev/null
+}
+
+stop_all_peers() {
+    local name
+    for name in "${!PEER_PIDS[@]}"; do
+        kill -KILL "${PEER_PIDS[$name]}" 2>/dev/null
+        wait "${PEER_PIDS[$name]}" 2>/dev/null
+    done
+    PEER_PIDS=()
+}
+
+trap stop_all_peers EXIT
+
+# --- the program under test --------------------------------------------------------
+
+midihub() {
+    "$MIDIHUB" "$@"
+}
+
+# --- rawmidi devices ---------------------------------------------------------------
+
+# Waits until process PID holds the input side of rawmidi device hw:CARD,DEVICE
+# open (amidi -d prints nothing when it is ready; the kernel's /proc file tells).
+wait_for_rawmidi_reader() { # CARD DEVICE PID
+    wait_for_line "/proc/asound/card$1/midi$2" "Owner PID +: $3$"
+}
+
+# The hex bytes in FILE (amidi -d output or a hex string), upper case, one space apart.
+hex_bytes() { # FILE
+    tr -cd '0-9A-Fa-f' <"$1" | tr 'a-f' 'A-F' | sed 's/../& /g; s/ $//'
+}
+
+# Writes a Standard MIDI File from midicsv's CSV on stdin (an independent writer,
+# so files do not depend on midihub's own SMF code).
+csv_to_midi() { # OUT.mid
+    csvmidi >"$1" || fail "csvmidi could not write $1"
+}
+
+# Starts aseqdump (line-buffered, so its file fills as events arrive) as peer NAME
+# and waits until it listens. ARGS are aseqdump's (e.g. -p 16:0); without -p it
+# only has its own port, "aseqdump:0", for others to connect to.
+start_aseqdump() { # NAME [ARGS...]
+    local name=$1
+    shift
+    start_peer "$name" stdbuf -oL aseqdump "$@"
+    wait_for_line "$(peer_out "$name")" "Waiting for data"
+}
+
+# aseqdump's event lines in FILE without the source column ("Note on 0, note 60, ...").
+aseqdump_events() { # FILE
+    grep -E '^ *[0-9]+:[0-9]+ ' "$1" | sed -E 's/^ *[0-9]+:[0-9]+ +//; s/  +/ /g'
+}
