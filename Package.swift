@@ -47,6 +47,7 @@ let package = Package(
         ),
 
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore"]),
+        .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
         .testTarget(name: "SynthTests", dependencies: ["Synth", "RenderCore", "MIDICore", "Sequencer"]),
     ]

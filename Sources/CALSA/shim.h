@@ -1,4 +1,43 @@
 #ifndef MIDIHUB_CALSA_SHIM_H
 #define MIDIHUB_CALSA_SHIM_H
 #include <alsa/asoundlib.h>
+
+/*
+ * Static inline wrappers for the ALSA sequencer macros that Swift cannot import
+ * (function-like macros). Names mirror the macro with a `midihub_` prefix.
+ * Only the Swift module `ALSA` imports this header.
+ */
+
+/* ---- event header ---- */
+
+static inline void midihub_seq_ev_clear(snd_seq_event_t *ev) { snd_seq_ev_clear(ev); }
+static inline void midihub_seq_ev_set_source(snd_seq_event_t *ev, unsigned char port) { snd_seq_ev_set_source(ev, port); }
+static inline void midihub_seq_ev_set_dest(snd_seq_event_t *ev, unsigned char client, unsigned char port) { snd_seq_ev_set_dest(ev, client, port); }
+static inline void midihub_seq_ev_set_subs(snd_seq_event_t *ev) { snd_seq_ev_set_subs(ev); }
+static inline void midihub_seq_ev_set_direct(snd_seq_event_t *ev) { snd_seq_ev_set_direct(ev); }
+static inline void midihub_seq_ev_schedule_tick(snd_seq_event_t *ev, int queue, int relative, snd_seq_tick_time_t tick) {
+    snd_seq_ev_schedule_tick(ev, queue, relative, tick);
+}
+static inline void midihub_seq_ev_set_fixed(snd_seq_event_t *ev) { snd_seq_ev_set_fixed(ev); }
+static inline void midihub_seq_ev_set_sysex(snd_seq_event_t *ev, unsigned int len, void *data) { snd_seq_ev_set_sysex(ev, len, data); }
+static inline int midihub_seq_ev_is_variable(const snd_seq_event_t *ev) { return snd_seq_ev_is_variable(ev); }
+static inline int midihub_seq_ev_is_real(const snd_seq_event_t *ev) { return snd_seq_ev_is_real(ev); }
+
+/* ---- channel voice ---- */
+
+static inline void midihub_seq_ev_set_noteon(snd_seq_event_t *ev, int ch, int key, int vel) { snd_seq_ev_set_noteon(ev, ch, key, vel); }
+static inline void midihub_seq_ev_set_noteoff(snd_seq_event_t *ev, int ch, int key, int vel) { snd_seq_ev_set_noteoff(ev, ch, key, vel); }
+static inline void midihub_seq_ev_set_keypress(snd_seq_event_t *ev, int ch, int key, int vel) { snd_seq_ev_set_keypress(ev, ch, key, vel); }
+static inline void midihub_seq_ev_set_controller(snd_seq_event_t *ev, int ch, int cc, int val) { snd_seq_ev_set_controller(ev, ch, cc, val); }
+static inline void midihub_seq_ev_set_pgmchange(snd_seq_event_t *ev, int ch, int val) { snd_seq_ev_set_pgmchange(ev, ch, val); }
+static inline void midihub_seq_ev_set_chanpress(snd_seq_event_t *ev, int ch, int val) { snd_seq_ev_set_chanpress(ev, ch, val); }
+static inline void midihub_seq_ev_set_pitchbend(snd_seq_event_t *ev, int ch, int val) { snd_seq_ev_set_pitchbend(ev, ch, val); }
+
+/* ---- queue control ---- */
+
+static inline void midihub_seq_ev_set_queue_tempo(snd_seq_event_t *ev, int queue, int tempo) { snd_seq_ev_set_queue_tempo(ev, queue, tempo); }
+static inline void midihub_seq_ev_set_queue_stop(snd_seq_event_t *ev, int queue) { snd_seq_ev_set_queue_stop(ev, queue); }
+static inline int midihub_seq_start_queue(snd_seq_t *seq, int queue) { return snd_seq_start_queue(seq, queue, NULL); }
+static inline int midihub_seq_stop_queue(snd_seq_t *seq, int queue) { return snd_seq_stop_queue(seq, queue, NULL); }
+
 #endif

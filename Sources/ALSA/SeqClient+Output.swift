@@ -1,0 +1,94 @@
+internal import CALSA
+import Glibc
+import MIDICore
+
+/// When an outgoing event takes effect.
+///
+/// - Thread: any (a plain value).
+public enum SeqSchedule: Hashable, Sendable {
+    /// Delivered at once, bypassing queues.
+    case direct
+    /// Delivered when the queue reaches the tick.
+    case tick(SeqQueue, UInt32)
+}
+
+extension SeqClient {
+    /// Puts one message into the output buffer (nothing reaches the kernel until
+    /// the buffer fills or `drainOutput` runs).
+    ///
+    /// - Parameters:
+    ///   - destination: a port to address directly, or `nil` for every subscriber of `port`.
+    /// - Returns: `false` when a non-blocking client's pool is full: nothing was
+    ///   queued; wait with `waitUntilWritable` and call again.
+    /// - Thread: the owning thread.
+    public func output(_ message: MIDIMessage, from port: SeqPort, to destination: SeqAddress?,
+                       schedule: SeqSchedule = .direct) throws(ALSAError) -> Bool {
+        try SeqEventCodec.withEvent(for: message) { (event: inout snd_seq_event_t) throws(ALSAError) in
+            address(&event, from: port, to: destination, schedule: schedule)
+            return try output(&event)
+        }
+    }
+
+    /// Puts a tempo change for `queue` into the output buffer, to take effect at
+    /// `schedule` (a tick on the same queue, or at once).
+    /// - Returns: `false` when the pool is full, as `output(_:from:to:schedule:)`.
+    /// - Thread: the owning thread.
+    public func outputTempo(_ microsecondsPerQuarter: UInt32, for queue: SeqQueue, from port: SeqPort,
+                            schedule: SeqSchedule) throws(ALSAError) -> Bool {
+        var event = snd_seq_event_t()
+        midihub_seq_ev_clear(&event)
+        midihub_seq_ev_set_queue_tempo(&event, queue.id, Int32(clamping: microsecondsPerQuarter))
+        address(&event, from: port, to: .systemTimer, schedule: schedule)
+        return try output(&event)
+    }
+
+    /// Sends one message at once and waits until it has left the output buffer.
+    /// - Thread: the owning thread.
+    public func send(_ message: MIDIMessage, from port: SeqPort, to destination: SeqAddress?) throws(ALSAError) {
+        while try !output(message, from: port, to: destination) {
+            _ = try waitUntilWritable(milliseconds: 100)
+        }
+        try drainOutputBlocking()
+    }
+
+    /// Hands the output buffer to the kernel as far as it takes it.
+    /// - Returns: `true` when the buffer is empty, `false` when bytes remain
+    ///   (non-blocking client with a full pool: wait with `waitUntilWritable`).
+    /// - Thread: the owning thread.
+    public func drainOutput() throws(ALSAError) -> Bool {
+        let remaining = snd_seq_drain_output(handle)
+        if remaining == -EAGAIN { return false }
+        return try check("snd_seq_drain_output", remaining) == 0
+    }
+
+    /// Drains the whole output buffer, waiting for room as needed.
+    /// - Thread: the owning thread.
+    public func drainOutputBlocking() throws(ALSAError) {
+        while try !drainOutput() {
+            _ = try waitUntilWritable(milliseconds: 100)
+        }
+    }
+
+    private func address(_ event: inout snd_seq_event_t, from port: SeqPort, to destination: SeqAddress?,
+                         schedule: SeqSchedule) {
+        midihub_seq_ev_set_source(&event, port.address.port)
+        if let destination {
+            midihub_seq_ev_set_dest(&event, destination.client, destination.port)
+        } else {
+            midihub_seq_ev_set_subs(&event)
+        }
+        switch schedule {
+        case .direct:
+            midihub_seq_ev_set_direct(&event)
+        case .tick(let queue, let tick):
+            midihub_seq_ev_schedule_tick(&event, queue.id, 0, tick)
+        }
+    }
+
+    private func output(_ event: inout snd_seq_event_t) throws(ALSAError) -> Bool {
+        let result = snd_seq_event_output(handle, &event)
+        if result == -EAGAIN { return false }
+        try check("snd_seq_event_output", result)
+        return true
+    }
+}
