@@ -215,3 +215,32 @@ start_aseqdump() { # NAME [ARGS...]
 aseqdump_events() { # FILE
     grep -E '^ *[0-9]+:[0-9]+ ' "$1" | sed -E 's/^ *[0-9]+:[0-9]+ +//; s/  +/ /g'
 }
+
+# --- JSON (jq) ---------------------------------------------------------------------
+
+# Line N of FILE as compact JSON with sorted keys, "time" removed (it is checked apart).
+json_without_time() { # FILE N
+    sed -n "$2p" "$1" | jq -cS 'del(.time)' 2>/dev/null || fail "line $2 of $1 is not JSON: $(sed -n "$2p" "$1")"
+}
+
+# The sequencer connections as "SRC>DST" lines, sorted, as aconnect -l shows them.
+connections_by_aconnect() {
+    aconnect -l | awk '
+        /^client [0-9]+:/ { client = $2; sub(":", "", client) }
+        /^    [0-9]+ / { port = $1 }
+        /^\t(Connecting To|Connected From):/ {
+            to = ($1 == "Connecting")
+            line = $0; sub(/^[^:]*: /, "", line)
+            n = split(line, peers, ", ")
+            for (i = 1; i <= n; i++) {
+                peer = peers[i]; sub(/\[.*/, "", peer)
+                print (to ? client ":" port ">" peer : peer ">" client ":" port)
+            }
+        }' | sort -u
+}
+
+# The same set as midihub ports --json reports it.
+connections_by_midihub() {
+    midihub ports --json | jq -r '.[] | .address as $a
+        | (.connectedTo[] | "\($a)>\(.)"), (.connectedFrom[] | "\(.)>\($a)")' | sort -u
+}
