@@ -25,6 +25,7 @@ public final class SeqClient {
     ///   `description` names the fix.
     /// - Thread: any; the new client belongs to the calling thread.
     public init(name: String, blocking: Bool = false) throws(ALSAError) {
+        midihub_silence_alsa_messages()
         var seq: OpaquePointer?
         try check("snd_seq_open", snd_seq_open(&seq, "default", SND_SEQ_OPEN_DUPLEX, blocking ? 0 : SND_SEQ_NONBLOCK))
         guard let seq else { throw ALSAError(function: "snd_seq_open", code: -ENOMEM) }

@@ -8,6 +8,16 @@
  * Only the Swift module `ALSA` imports this header.
  */
 
+/* ---- library messages ---- */
+
+/* alsa-lib prints its own diagnostics to stderr ("ALSA lib seq_hw.c:…"); midihub
+   reports every failure itself as a typed error, so those lines are dropped.
+   (The handler is variadic, which Swift cannot define.) */
+static void midihub_ignore_alsa_message(const char *file, int line, const char *function, int err, const char *fmt, ...) {
+    (void)file; (void)line; (void)function; (void)err; (void)fmt;
+}
+static inline void midihub_silence_alsa_messages(void) { snd_lib_error_set_handler(midihub_ignore_alsa_message); }
+
 /* ---- event header ---- */
 
 static inline void midihub_seq_ev_clear(snd_seq_event_t *ev) { snd_seq_ev_clear(ev); }

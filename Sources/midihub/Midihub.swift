@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+
+/// The `midihub` command: the root lists the subcommands; each lives in its own file.
+@main
+struct Midihub: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "midihub",
+        abstract: "A Linux MIDI hub and sequencer on the ALSA sequencer.",
+        discussion: """
+            Ports are named as aconnect names them: 'client:port' numbers (20:0), a client \
+            number alone (20 = 20:0), a client or port name, 'client name:port', or an \
+            unambiguous prefix of a name, ignoring case ('virt' for 'Virtual Raw MIDI 1-0').
+
+            Errors are one line on stderr: 'midihub: <problem> (fix: <what to do>)'. \
+            Exit codes: 0 success, 1 runtime failure (device, I/O), 2 bad input \
+            (unknown or ambiguous port, malformed file, bad hex).
+
+            Examples:
+              midihub ports
+              midihub connect 'Virtual Raw MIDI 1-0' 'Midi Through'
+              midihub monitor --json
+              midihub send 20:0 90 3c 64 80 3c 00
+              midihub play sequences/example.mid --port 14:0
+            """,
+        subcommands: [
+            PortsCommand.self, ConnectCommand.self, DisconnectCommand.self,
+            MonitorCommand.self, SendCommand.self, PlayCommand.self,
+        ]
+    )
+
+    /// Runs the parsed command; errors the CLI knows become one line and an exit code.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if let cliError = CLIError(error) { cliError.exit() }
+            exit(withError: error)
+        }
+    }
+}

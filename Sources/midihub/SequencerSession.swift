@@ -1,0 +1,50 @@
+import ALSA
+
+/// What every sequencer subcommand starts with: an open client named `midihub`
+/// and aconnect-style port names resolved against the current port list.
+///
+/// - Thread: the main thread (it owns the client).
+struct SequencerSession {
+    let client: SeqClient
+
+    init() throws {
+        client = try SeqClient(name: "midihub")
+    }
+
+    /// Every port except this client's own.
+    func otherPorts() throws -> [SeqPortInfo] {
+        try client.ports().filter { $0.address.client != client.clientID }
+    }
+
+    /// The port `name` means, checked to work in `role`.
+    /// - Throws: `PortResolutionError` (exit 2) or a `CLIError` when the port has the wrong direction.
+    func resolve(_ name: String, as role: PortRole) throws -> SeqPortInfo {
+        let port = try PortResolver(ports: otherPorts()).resolve(name)
+        let fits = role == .source ? port.isReadable : port.isWritable
+        guard fits else {
+            throw CLIError("\(port.address) '\(port.portName)' is not a \(role) port (\(port.direction.rawValue))",
+                           fix: "pick a \(role) port; 'midihub ports' shows each port's direction",
+                           exitCode: CLIError.badInput)
+        }
+        return port
+    }
+
+    /// Resolves a comma-separated list (`20:0,Synth`), in order, without duplicates.
+    func resolveList(_ names: String, as role: PortRole) throws -> [SeqPortInfo] {
+        var ports: [SeqPortInfo] = []
+        for name in names.split(separator: ",") {
+            let port = try resolve(String(name), as: role)
+            if !ports.contains(where: { $0.address == port.address }) { ports.append(port) }
+        }
+        return ports
+    }
+
+    enum PortRole: String, CustomStringConvertible {
+        /// Readable: MIDI comes out of it.
+        case source
+        /// Writable: MIDI goes into it.
+        case destination
+
+        var description: String { rawValue }
+    }
+}
