@@ -124,10 +124,12 @@ wait_for_client() { # NAME [TIMEOUT]
 
 # Starts COMMAND... in the background; its stdout goes to $WORK/NAME.out and its
 # stderr to $WORK/NAME.err. stop_peer NAME ends it (SIGINT, then SIGKILL).
+# A non-interactive shell starts background commands with SIGINT ignored; env
+# restores the default, so SIGINT reaches the peer as Ctrl-C in a terminal would.
 start_peer() { # NAME COMMAND...
     local name=$1
     shift
-    "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
+    env --default-signal=INT "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
     PEER_PIDS[$name]=$!
 }
 
@@ -149,6 +151,21 @@ stop_peer() { # NAME [SIGNAL]
     PEER_STATUS=0
     wait "$pid" 2>/dev/null || PEER_STATUS=$?
     unset "PEER_PIDS[$1]"
+}
+
+# Waits for a line matching REGEX in FILE written by peer NAME; fails at once,
+# with the peer's stderr, if the peer ends before writing it.
+wait_for_peer_line() { # NAME FILE REGEX [TIMEOUT]
+    local pid=${PEER_PIDS[$1]:-}
+    [[ -n $pid ]] || fail "no peer named '$1'"
+    poll_until "${4:-$DEFAULT_TIMEOUT}" line_or_gone "$2" "$3" "$pid" \
+        || fail "timed out after ${4:-$DEFAULT_TIMEOUT}s waiting for /$3/ in $2"
+    grep -Eq -- "$3" "$2" \
+        || fail "peer '$1' ended before writing /$3/; its stderr: $(head -c 400 "$(peer_err "$1")")"
+}
+
+line_or_gone() { # FILE REGEX PID
+    grep -Eq -- "$2" "$1" || peer_gone "$3"
 }
 
 # Waits until a peer ends by itself (at most TIMEOUT s) and sets PEER_STATUS.
@@ -178,9 +195,9 @@ trap stop_all_peers EXIT
 
 # --- the program under test --------------------------------------------------------
 
-midihub() {
-    "$MIDIHUB" "$@"
-}
+# `midihub` on PATH is the binary under test (a link, so env and peers find it too).
+mkdir -p "$WORK/bin" && ln -sf "$MIDIHUB" "$WORK/bin/midihub"
+PATH=$WORK/bin:$PATH
 
 # --- rawmidi devices ---------------------------------------------------------------
 
@@ -208,12 +225,14 @@ start_aseqdump() { # NAME [ARGS...]
     local name=$1
     shift
     start_peer "$name" stdbuf -oL aseqdump "$@"
-    wait_for_line "$(peer_out "$name")" "Waiting for data"
+    wait_for_peer_line "$name" "$(peer_out "$name")" "Waiting for data"
 }
 
-# aseqdump's event lines in FILE without the source column ("Note on 0, note 60, ...").
+# aseqdump's MIDI event lines in FILE without the source column ("Note on 0, note
+# 60, ..."); the announcements of subscriptions to aseqdump's port are left out.
 aseqdump_events() { # FILE
-    grep -E '^ *[0-9]+:[0-9]+ ' "$1" | sed -E 's/^ *[0-9]+:[0-9]+ +//; s/  +/ /g'
+    grep -E '^ *[0-9]+:[0-9]+ ' "$1" | sed -E 's/^ *[0-9]+:[0-9]+ +//; s/  +/ /g' \
+        | grep -Ev '^Port (un)?subscribed '
 }
 
 # --- JSON (jq) ---------------------------------------------------------------------

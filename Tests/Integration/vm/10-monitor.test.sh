@@ -8,7 +8,7 @@ client=$(client_number "Virtual Raw MIDI $card-0")
 
 step "monitor $client:0 --json, amidi writes one message of each kind"
 start_peer mon midihub monitor "$client:0" --json
-wait_for_line "$(peer_err mon)" "^midihub: monitoring "
+wait_for_peer_line mon "$(peer_err mon)" "^midihub: monitoring "
 assert_eq "midihub: monitoring $client:0" "$(head -n 1 "$(peer_err mon)")" "ready line"
 
 amidi -p "hw:$card,0" -S '90 3C 64 80 3C 00 A2 3C 20 B0 07 64 C5 05 D1 40 E0 00 40 E0 7F 7F E0 00 00 F0 7E 7F 06 01 F7' \
@@ -43,7 +43,7 @@ jq -s -e '[.[].time] as $t | $t == ($t | sort)' "$(peer_out mon)" >/dev/null \
 
 step "monitor with no port follows the virmidi clients too; SIGTERM ends it cleanly"
 start_peer all midihub monitor --json
-wait_for_line "$(peer_err all)" "^midihub: monitoring "
+wait_for_peer_line all "$(peer_err all)" "^midihub: monitoring "
 assert_match "[ ,]$client:0(,|$)" "$(head -n 1 "$(peer_err all)")" "ready line of monitor without ports"
 amidi -p "hw:$card,0" -S 'B0 40 7F' || fail "amidi -S failed"
 wait_for_lines "$(peer_out all)" 1

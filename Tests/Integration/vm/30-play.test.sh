@@ -1,6 +1,7 @@
 # Issue 2, kernel test 3: `midihub play FILE --port` delivers the same events in
 # the same order as aplaymidi does for the same file, as recorded by aseqdump,
-# for every .mid file in sequences/ and one written here by csvmidi.
+# for every .mid file in sequences/ and one written here by csvmidi; and to a
+# hardware port (snd-virmidi, read back as bytes with amidi -d) the same bytes.
 
 load_modules snd-virmidi
 card=$(card_number VirMIDI)
@@ -75,4 +76,38 @@ for file in "$WORK/generated.mid" "${songs[@]}"; do
     assert_same_files "$WORK/$name.aplaymidi.events" "$WORK/$name.midihub.events" "$name: events (- aplaymidi, + midihub play)"
     echo "$name: $(wc -l <"$WORK/$name.midihub.events") events identical"
 done
+step "generated: to a hardware port, bytes read back with amidi -d"
+# Kernel MIDI ports (snd-virmidi, USB MIDI) only take events from senders
+# subscribed to them, as aplaymidi is; a direct send is dropped.
+record_bytes() { # PLAYER
+    local hardware_client
+    hardware_client=$(client_number "Virtual Raw MIDI $card-1")
+    start_peer raw amidi -p "hw:$card,1" -d
+    wait_for_rawmidi_reader "$card" 1 "${PEER_PIDS[raw]}"
+    if [[ $1 == aplaymidi ]]; then
+        aplaymidi -p "$hardware_client:0" "$WORK/generated.mid" || fail "aplaymidi failed"
+    else
+        midihub play "$WORK/generated.mid" --port "$hardware_client:0" </dev/null >/dev/null 2>"$WORK/play.err" \
+            || fail "midihub play exited $?: $(tail -n 3 "$WORK/play.err")"
+    fi
+    # A marker note played after the file shows that every byte before it is read.
+    aplaymidi -p "$hardware_client:0" "$WORK/marker.mid" || fail "aplaymidi failed on the marker"
+    wait_for "the marker from amidi -d" 20 bytes_end_with_marker "$(peer_out raw)"
+    stop_peer raw
+    hex_bytes "$(peer_out raw)" | sed 's/ *9F 7F 7F$//' >"$WORK/generated.$1.bytes"
+}
+bytes_end_with_marker() {
+    [[ $(hex_bytes "$1") == *"9F 7F 7F" ]]
+}
+csv_to_midi "$WORK/marker.mid" <<'CSV'
+0, 0, Header, 0, 1, 96
+1, 0, Start_track
+1, 0, Note_on_c, 15, 127, 127
+1, 0, End_track
+0, 0, End_of_file
+CSV
+record_bytes aplaymidi
+record_bytes midihub
+assert_same_files "$WORK/generated.aplaymidi.bytes" "$WORK/generated.midihub.bytes" "bytes on the hardware port (- aplaymidi, + midihub play)"
+
 ((${#songs[@]})) || fail "no .mid file in $REPO/sequences (the test plays the project's songs too)"
