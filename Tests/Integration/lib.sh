@@ -263,3 +263,29 @@ connections_by_midihub() {
     midihub ports --json | jq -r '.[] | .address as $a
         | (.connectedTo[] | "\($a)>\(.)"), (.connectedFrom[] | "\(.)>\($a)")' | sort -u
 }
+
+# --- audio through snd-aloop (for the synth's tests) ------------------------------
+# load_modules snd-aloop gives card "Loopback": what is played to hw:Loopback,0,N
+# can be recorded from hw:Loopback,1,N.
+
+# Records SECONDS of 48 kHz stereo S16 from the loopback's capture side, as peer NAME.
+start_loopback_recording() { # NAME OUT.wav SECONDS [SUBDEVICE]
+    start_peer "$1" arecord -q -D "hw:Loopback,1,${4:-0}" -f S16_LE -r 48000 -c 2 -d "$3" "$2"
+}
+
+# The frequency (Hz, integer) of the strongest spectral peak of FILE, from sox.
+dominant_frequency() { # FILE
+    sox "$1" -n remix - stat -freq 2>&1 | awk 'NF == 2 && $1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9.e+-]+$/ && $2 > best { best = $2; frequency = $1 }
+        END { if (frequency == "") exit 1; printf "%d\n", frequency + 0.5 }'
+}
+
+# The peak amplitude of FILE, 0…1, from sox.
+peak_amplitude() { # FILE
+    sox "$1" -n stat 2>&1 | awk '/^Maximum amplitude/ { print $3 }'
+}
+
+# Succeeds when ACTUAL Hz is within CENTS of EXPECTED Hz.
+assert_frequency() { # EXPECTED ACTUAL CENTS MESSAGE
+    awk -v e="$1" -v a="$2" -v c="$3" 'BEGIN { d = 1200 * log(a / e) / log(2); exit !(d <= c && d >= -c) }' \
+        || fail "$4: expected ${1} Hz within $3 cents, got ${2} Hz"
+}
