@@ -1,6 +1,7 @@
 #ifndef MIDIHUB_CALSA_SHIM_H
 #define MIDIHUB_CALSA_SHIM_H
 #include <alsa/asoundlib.h>
+#include "pcm_shim.h"
 
 /*
  * Static inline wrappers for the ALSA sequencer macros that Swift cannot import

@@ -13,6 +13,7 @@ struct SMFByteReader {
     }
 
     var isAtEnd: Bool { offset >= end }
+    var remaining: Int { end - offset }
 
     mutating func readByte() throws(SMFError) -> UInt8 {
         guard offset < end else { throw SMFError(offset: offset, reason: .trackEndsMidEvent) }
@@ -22,7 +23,6 @@ struct SMFByteReader {
 
     /// Reads the `length` bytes of a SysEx or meta event after checking that the chunk holds them.
     mutating func readBytes(_ length: UInt32) throws(SMFError) -> [UInt8] {
-        let remaining = end - offset
         guard Int(length) <= remaining else {
             throw SMFError(offset: offset, reason: .eventExceedsTrack(length: length, remaining: remaining))
         }

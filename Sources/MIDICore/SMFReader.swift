@@ -88,6 +88,9 @@ extension MIDITrack {
     /// Reads the events of one `MTrk` chunk, up to End of Track or the chunk's end.
     init(reading reader: inout SMFByteReader) throws(SMFError) {
         var events: [TrackEvent] = []
+        // A dense track averages 3–4 bytes per event. The chunk's size was checked
+        // against the file, so this reserve is bounded by the bytes actually present.
+        events.reserveCapacity(reader.remaining / 4)
         var tick: UInt64 = 0
         var runningStatus: UInt8 = 0
         while !reader.isAtEnd {

@@ -43,7 +43,7 @@ struct CLIError: Error, CustomStringConvertible {
 
     /// Prints the line to stderr and exits with the code.
     func exit() -> Never {
-        FileHandle.standardError.write(Data((description + "\n").utf8))
+        printError(description)
         Foundation.exit(exitCode)
     }
 }

@@ -9,6 +9,8 @@ struct JSONObject {
         case number(Double, decimals: Int)
         case null
         case array([Value])
+        /// Already-rendered JSON, e.g. a nested `JSONObject(...).rendered`.
+        case rendered(String)
     }
 
     private(set) var fields: [(key: String, value: Value)] = []
@@ -32,6 +34,7 @@ struct JSONObject {
         case .number(let number, let decimals): formatFixed(number, decimals: decimals)
         case .null: "null"
         case .array(let values): "[" + values.map(render).joined(separator: ",") + "]"
+        case .rendered(let json): json
         }
     }
 

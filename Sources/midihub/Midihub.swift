@@ -26,6 +26,7 @@ struct Midihub: ParsableCommand {
         subcommands: [
             PortsCommand.self, ConnectCommand.self, DisconnectCommand.self,
             MonitorCommand.self, SendCommand.self, PlayCommand.self,
+            InfoCommand.self, ConvertCommand.self,
         ]
     )
 

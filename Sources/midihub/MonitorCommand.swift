@@ -33,6 +33,7 @@ struct MonitorCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        SignalTrap.install()
         let session = try SequencerSession()
         let client = session.client
         let queue = try client.makeQueue(name: "midihub monitor")
@@ -42,7 +43,6 @@ struct MonitorCommand: ParsableCommand {
         for source in sources {
             try client.subscribe(sender: source, destination: input.address)
         }
-        SignalTrap.install()
         printError("midihub: monitoring " + (sources.isEmpty ? "no ports" : sources.map(\.description).joined(separator: ", ")))
         if !json { emit(EventFormatter.textHeader) }
         while SignalTrap.caught == nil {

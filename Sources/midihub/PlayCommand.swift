@@ -32,28 +32,16 @@ struct PlayCommand: ParsableCommand {
     var port: String
 
     func run() throws {
-        let midiFile = try Self.load(path: file)
+        SignalTrap.install()
+        let midiFile = try SequenceFile.load(path: file)
         let session = try SequencerSession()
         let destinations = try session.resolveList(port, as: .destination).map(\.address)
         let player = FilePlayer(client: session.client,
                                 schedule: try PlaybackSchedule(file: midiFile, portCount: destinations.count),
                                 tempoMap: TempoMap(file: midiFile), destinations: destinations,
                                 statusLine: StatusLine.onTerminal())
-        SignalTrap.install()
         if case .interrupted(let signal) = try player.play() {
             throw ExitCode(128 + signal)
-        }
-    }
-
-    // Stand-in until SequenceFile.load(path:) (text-format branch) is merged: SMF only.
-    private static func load(path: String) throws -> MIDIFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError("cannot read '\(path)'", fix: "check the path and its permissions")
-        }
-        do {
-            return try MIDIFile(smf: Array(data))
-        } catch {
-            throw CLIError("\(path): \(error)", fix: nil, exitCode: CLIError.badInput)
         }
     }
 }

@@ -1,0 +1,112 @@
+import Testing
+import MIDICore
+
+@Suite struct TempoMapTests {
+    private func file(division: MIDIFile.Division = .ticksPerQuarter(480), _ tracks: [[TrackEvent]]) -> MIDIFile {
+        MIDIFile(format: 1, division: division, tracks: tracks.map { MIDITrack(events: $0) })
+    }
+
+    private func tempo(_ tick: UInt64, bpm: UInt32) -> TrackEvent {
+        TrackEvent(tick: tick, .meta(.tempo(microsecondsPerQuarter: 60_000_000 / bpm)))
+    }
+
+    private func meter(_ tick: UInt64, _ numerator: UInt8, _ power: UInt8) -> TrackEvent {
+        TrackEvent(tick: tick, .meta(.timeSignature(numerator: numerator, denominatorPower: power, clocksPerClick: 24, thirtySecondsPerQuarter: 8)))
+    }
+
+    @Test func defaultsTo120BPMAndFourFour() {
+        let map = TempoMap(file: file([[]]))
+        #expect(map.seconds(atTick: 480) == 0.5)
+        #expect(map.tempoChanges == [TempoChange(tick: 0, microsecondsPerQuarter: 500_000)])
+        #expect(map.timeSignatures.map { [Int($0.tick), $0.numerator, $0.denominator] } == [[0, 4, 4]])
+        #expect(map.ticksPerQuarter == 480)
+    }
+
+    @Test func tempoChangeFrom120To60() {
+        // 960 ticks at 120 BPM = 1 s, then 480 ticks at 60 BPM = 1 s more.
+        let map = TempoMap(file: file([[tempo(0, bpm: 120), tempo(960, bpm: 60)]]))
+        #expect(map.seconds(atTick: 960) == 1.0)
+        #expect(map.seconds(atTick: 1200) == 1.5)
+        #expect(map.seconds(atTick: 1440) == 2.0)
+        #expect(map.tick(atSeconds: 1.5) == 1200)
+        #expect(map.tick(atSeconds: 3.0) == 1920)
+        #expect(map.tick(atSeconds: 0.25) == 240)
+        #expect(map.tick(atSeconds: -1) == 0)
+    }
+
+    @Test func secondsAndTicksInvertEachOtherAcrossManyChanges() {
+        var random = SeededGenerator(seed: 42)
+        var events: [TrackEvent] = []
+        var tick: UInt64 = 0
+        for _ in 0..<200 {
+            tick += UInt64.random(in: 1...2000, using: &random)
+            events.append(TrackEvent(tick: tick, .meta(.tempo(microsecondsPerQuarter: UInt32.random(in: 200_000...2_000_000, using: &random)))))
+        }
+        let map = TempoMap(file: file(division: .ticksPerQuarter(96), [events]))
+        for change in map.tempoChanges {
+            #expect(abs(map.tick(atSeconds: map.seconds(atTick: change.tick)) - Double(change.tick)) < 1e-6)
+            #expect(map.seconds(atTick: change.tick + 1) > map.seconds(atTick: change.tick))
+        }
+    }
+
+    @Test func tempoEventsComeFromAllTracksAndTheLaterTrackWinsATie() {
+        let map = TempoMap(file: file([[tempo(0, bpm: 100), tempo(480, bpm: 90)], [tempo(480, bpm: 60)]]))
+        #expect(map.tempoChanges == [
+            TempoChange(tick: 0, microsecondsPerQuarter: 600_000), TempoChange(tick: 480, microsecondsPerQuarter: 1_000_000),
+        ])
+        #expect(map.seconds(atTick: 960) == 0.6 + 1.0)
+    }
+
+    @Test func smpteDivisionIgnoresTempo() {
+        // 25 fps × 40 ticks per frame = 1000 ticks per second.
+        let map = TempoMap(file: file(division: .smpte(framesPerSecond: 25, ticksPerFrame: 40), [[tempo(0, bpm: 60)]]))
+        #expect(map.seconds(atTick: 1000) == 1.0)
+        #expect(map.seconds(atTick: 2500) == 2.5)
+        #expect(map.tick(atSeconds: 0.5) == 500)
+        #expect(map.ticksPerQuarter == 1000)  // one quarter at 60 BPM
+    }
+
+    @Test func smpte29MeansDropFrame2997() {
+        let map = TempoMap(file: file(division: .smpte(framesPerSecond: 29, ticksPerFrame: 10), [[]]))
+        #expect(abs(map.seconds(atTick: 2997) - 10.0) < 1e-9)
+    }
+
+    @Test func barsAndBeatsInFourFour() {
+        let map = TempoMap(file: file([[]]))
+        #expect(map.barBeat(atTick: 0) == BarBeat(bar: 1, beat: 1, tick: 0))
+        #expect(map.barBeat(atTick: 479) == BarBeat(bar: 1, beat: 1, tick: 479))
+        #expect(map.barBeat(atTick: 480 * 3) == BarBeat(bar: 1, beat: 4, tick: 0))
+        #expect(map.barBeat(atTick: 1920 + 80) == BarBeat(bar: 2, beat: 1, tick: 80))
+        #expect(map.tick(bar: 3, beat: 2) == 2 * 1920 + 480)
+        #expect(BarBeat(bar: 2, beat: 1, tick: 80).description == "2:1+80")
+    }
+
+    @Test func barsAreCountedAcrossTimeSignatureChanges() {
+        // 4/4 for two bars (3840 ticks), then 3/4 (1440-tick bars), then 6/8 from bar 5 (240-tick beats).
+        let map = TempoMap(file: file([[meter(0, 4, 2), meter(3840, 3, 2), meter(3840 + 2 * 1440, 6, 3)]]))
+        #expect(map.barBeat(atTick: 3840) == BarBeat(bar: 3, beat: 1, tick: 0))
+        #expect(map.barBeat(atTick: 3840 + 1440 + 500) == BarBeat(bar: 4, beat: 2, tick: 20))
+        let sixEight: UInt64 = 3840 + 2880
+        #expect(map.barBeat(atTick: sixEight) == BarBeat(bar: 5, beat: 1, tick: 0))
+        #expect(map.barBeat(atTick: sixEight + 1440 + 250) == BarBeat(bar: 6, beat: 2, tick: 10))
+        #expect(map.tick(bar: 4, beat: 3) == 3840 + 1440 + 960)
+        #expect(map.tick(bar: 6, beat: 2) == sixEight + 1440 + 240)
+        #expect(map.timeSignatures.map(\.denominator) == [4, 4, 8])
+    }
+
+    @Test func aTimeSignatureInsideABarStartsANewBar() {
+        // 4/4, then 2/4 at tick 2400 (bar 2 is cut short at 480 ticks).
+        let map = TempoMap(file: file([[meter(2400, 2, 2)]]))
+        #expect(map.barBeat(atTick: 2399) == BarBeat(bar: 2, beat: 1, tick: 479))
+        #expect(map.barBeat(atTick: 2400) == BarBeat(bar: 3, beat: 1, tick: 0))
+        #expect(map.tick(bar: 3, beat: 1) == 2400)
+    }
+
+    @Test func hostileTimeSignaturesAreSanitised() {
+        let map = TempoMap(file: file([[meter(0, 0, 255)]]))
+        #expect(map.timeSignatures[0].numerator == 1)
+        #expect(map.timeSignatures[0].denominator == 256)
+        #expect(map.barBeat(atTick: UInt64.max).bar > 1)
+        #expect(map.tick(bar: Int.max, beat: Int.min) > 0)
+    }
+}

@@ -1,0 +1,16 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Benchmarks: `bench/run` builds this in release (scratch path .build-bench) and
+// prints a Markdown table. See docs/benchmarks.md.
+let package = Package(
+    name: "midihub-bench",
+    platforms: [.macOS(.v14)],
+    dependencies: [.package(name: "midihub", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "midihub-bench",
+            dependencies: [.product(name: "MIDICore", package: "midihub")]
+        ),
+    ]
+)

@@ -1,0 +1,79 @@
+import Foundation
+
+/// One row of the table: a named measurement of midihub against an anchor measured
+/// in the same run. To add a row, write a `static func` returning `BenchmarkResult`
+/// in its own file (`extension BenchmarkRow`) and list it in `all`.
+struct BenchmarkRow: Sendable {
+    var name: String
+    var run: @Sendable (BenchmarkContext) throws -> BenchmarkResult
+
+    static let all: [BenchmarkRow] = [
+        BenchmarkRow(name: "smf-read", run: smfRead),
+    ]
+}
+
+/// Where a row finds the repository and puts generated inputs.
+struct BenchmarkContext: Sendable {
+    var repository: URL
+    var dataFolder: URL
+}
+
+/// A row's numbers: higher is better for both; the ratio is midihub ÷ anchor.
+struct BenchmarkResult {
+    var title: String
+    var unit: String
+    var midihub: Double
+    var anchorName: String
+    var anchor: Double
+
+    var markdown: String {
+        let ratio = anchor > 0 ? String(format: "%.1f×", midihub / anchor) : "n/a"
+        return "| \(title) | \(format(midihub)) \(unit) | \(anchorName): \(format(anchor)) \(unit) | \(ratio) |"
+    }
+
+    private func format(_ value: Double) -> String {
+        String(format: value >= 100 ? "%.0f" : "%.1f", value)
+    }
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    var description: String
+}
+
+enum Timing {
+    /// The fastest of `repetitions` runs of `body`, in seconds.
+    static func best(of repetitions: Int, _ body: () throws -> Void) rethrows -> Double {
+        var best = Double.infinity
+        for _ in 0..<repetitions {
+            let start = ContinuousClock.now
+            try body()
+            let elapsed = ContinuousClock.now - start
+            best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        }
+        return best
+    }
+
+    /// Runs `executable` with `arguments`, output discarded; throws unless it exits 0.
+    static func runQuietly(_ executable: URL, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchmarkError(description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+        }
+    }
+
+    /// `name` on PATH, or an error naming the install fix.
+    static func executable(_ name: String, package: String) throws -> URL {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let url = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        throw BenchmarkError(description: "\(name) is not on PATH (fix: install the Debian package '\(package)')")
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Runs the benchmark rows named on the command line (all when none is) and prints
+/// one Markdown table.
+///
+/// Arguments: `--repository DIR` (the repo root, for `sequences/`), `--data DIR`
+/// (where generated inputs go), then row names.
+@main
+struct MidihubBench {
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let repository = URL(fileURLWithPath: take("--repository", from: &arguments) ?? FileManager.default.currentDirectoryPath)
+        let data = URL(fileURLWithPath: take("--data", from: &arguments) ?? NSTemporaryDirectory() + "midihub-bench")
+        let context = BenchmarkContext(repository: repository, dataFolder: data)
+
+        let unknown = arguments.filter { name in !BenchmarkRow.all.contains { $0.name == name } }
+        guard unknown.isEmpty else {
+            let names = BenchmarkRow.all.map(\.name).joined(separator: ", ")
+            fail("unknown benchmark row '\(unknown[0])' (fix: choose from \(names))")
+        }
+        let selected = arguments.isEmpty ? BenchmarkRow.all : BenchmarkRow.all.filter { arguments.contains($0.name) }
+
+        print("| benchmark | midihub | anchor | ratio |")
+        print("| --- | ---: | ---: | ---: |")
+        for row in selected {
+            do {
+                print(try row.run(context).markdown)
+            } catch {
+                fail("benchmark \(row.name) failed: \(error)")
+            }
+        }
+    }
+
+    private static func take(_ option: String, from arguments: inout [String]) -> String? {
+        guard let index = arguments.firstIndex(of: option), index + 1 < arguments.count else { return nil }
+        let value = arguments[index + 1]
+        arguments.removeSubrange(index...index + 1)
+        return value
+    }
+
+    private static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("midihub-bench: \(message)\n".utf8))
+        exit(1)
+    }
+}
