@@ -39,11 +39,14 @@ let package = Package(
         // Typed wrappers over the ALSA sequencer and PCM.
         .target(name: "ALSA", dependencies: ["CALSA", "MIDICore"]),
 
+        // Live audio: the render thread that plays an engine to ALSA PCM, with live input.
+        .target(name: "AudioHost", dependencies: ["ALSA", "RenderCore", "Sequencer", "MIDICore"]),
+
         // The one executable.
         .executableTarget(
             name: "midihub",
             dependencies: [
-                "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer",
+                "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer", "AudioHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,6 +54,7 @@ let package = Package(
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
+        .testTarget(name: "AudioHostTests", dependencies: ["AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore"]),
         .testTarget(name: "SynthTests", dependencies: [
             "Synth", "RenderCore", "MIDICore", "Sequencer",
             .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
