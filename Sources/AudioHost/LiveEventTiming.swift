@@ -5,7 +5,7 @@ import RenderCore
 ///
 /// The render thread calls `collect` at the start of every block with the time it
 /// started. Block *k* starts at time `T[k]`; an event that arrived at `t` with
-/// `T[k-1] <= t < T[k]` is delivered in block *k* at offset `(t − T[k-1]) × rate`.
+/// `T[k-1] <= t < T[k]` is delivered in block *k* at offset `⌊(t − T[k-1]) × rate⌋`.
 /// Since blocks start one period apart once the device paces the loop, an event sounds
 /// exactly one block after it arrived, whatever its position inside the block: the
 /// latency is constant and there is no jitter from block quantization.
@@ -51,10 +51,11 @@ struct LiveEventTiming {
         return dropped
     }
 
-    /// Frames between the start of the previous block and the arrival (0 when earlier).
+    /// Whole frames between the start of the previous block and the arrival (0 when earlier):
+    /// the frame during which the event arrived.
     private func offset(arrival: UInt64, windowStart: UInt64) -> UInt32 {
         guard arrival > windowStart else { return 0 }
-        let frames = (Double(arrival - windowStart) * sampleRate / 1e9).rounded()
+        let frames = (Double(arrival - windowStart) * sampleRate / 1e9).rounded(.down)
         return UInt32(min(frames, Double(UInt32.max)))
     }
 

@@ -44,7 +44,7 @@ struct LiveEventTimingTests {
         let delivered = deliver(arrivals, blocks: 22).filter { $0.event.kind == .noteOn }
         #expect(delivered.count == arrivals.count)
         for (arrival, delivery) in zip(arrivals, delivered) {
-            let arrivalFrame = Int((Double(arrival - Self.firstBlockStart) * Self.rate / 1e9).rounded())
+            let arrivalFrame = Int((Double(arrival - Self.firstBlockStart) * Self.rate / 1e9).rounded(.down))
             #expect(delivery.frame - arrivalFrame == Self.blockFrames, "arrival frame \(arrivalFrame)")
         }
     }
