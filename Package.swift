@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Counts allocations on the render thread in the zero-allocation test.
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
         // C gates.
@@ -36,11 +37,24 @@ let package = Package(
         // Player, transport, offline renderer (sequence → render events → audio).
         .target(name: "Sequencer", dependencies: ["MIDICore", "RenderCore", "Synth"]),
 
+        // What RtMidi 5's C API lacks (error routing) and libjack's silencing and server
+        // probe; C++ behind a C header. Only RtMidiBackend imports it.
+        .target(
+            name: "CRtMidiSupport",
+            linkerSettings: [.linkedLibrary("rtmidi"), .linkedLibrary("jack")]
+        ),
+
+        // JACK MIDI ports through RtMidi.
+        .target(name: "RtMidiBackend", dependencies: ["CRtMidi", "CRtMidiSupport", "MIDICore"]),
+
         // Typed wrappers over the ALSA sequencer and PCM.
         .target(name: "ALSA", dependencies: ["CALSA", "MIDICore"]),
 
         // Live audio: the render thread that plays an engine to ALSA PCM, with live input.
         .target(name: "AudioHost", dependencies: ["ALSA", "RenderCore", "Sequencer", "MIDICore"]),
+
+        // Control side: rules, reconciler, node graph, MIDI processors, patches, state.
+        .target(name: "Hub", dependencies: ["MIDICore", "RenderCore", .product(name: "Yams", package: "Yams")]),
 
         // The one executable.
         .executableTarget(
@@ -53,6 +67,8 @@ let package = Package(
 
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
+        .testTarget(name: "HubTests", dependencies: ["Hub"]),
+        .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore"]),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
         .testTarget(name: "AudioHostTests", dependencies: ["AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore"]),
         .testTarget(name: "SynthTests", dependencies: [

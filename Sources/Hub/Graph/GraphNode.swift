@@ -1,0 +1,123 @@
+import RenderCore
+
+/// A node's name in the graph, unique within it (as written in patches: `keys`, `piano`).
+public typealias NodeID = String
+
+/// The two kinds of signal that flow along routes.
+public enum Signal: String, Hashable, Codable, Sendable {
+    case midi = "MIDI"
+    case audio
+}
+
+/// Another application's port (or a hardware synth's) used as a node, addressed by name.
+///
+/// - Thread: any (a plain value).
+public struct ExternalNode: Hashable, Sendable {
+    public enum Role: String, Hashable, Codable, Sendable {
+        /// Takes MIDI; its sound goes elsewhere (e.g. `fluidsynth -m alsa_seq`).
+        case instrument
+        /// Takes MIDI and sends MIDI back from a port of the same client.
+        case processor
+    }
+
+    /// Which port to send to (and, for a processor, to read back from the same client).
+    public var port: PortSelector
+    public var role: Role
+
+    public init(port: PortSelector, role: Role = .instrument) {
+        self.port = port
+        self.role = role
+    }
+}
+
+/// What a graph node is.
+///
+/// - Thread: any (a plain value).
+public enum NodeBody: Hashable, Sendable {
+    /// MIDI arriving from the ports the selector matches (keyboards, apps).
+    case source(PortSelector)
+    /// A built-in MIDI processor.
+    case processor(ProcessorConfig)
+    /// A render node of the registry (built-in synth or effect), identified by its descriptor.
+    case unit(NodeDescriptor)
+    /// Another app's port registered as an instrument or processor.
+    case external(ExternalNode)
+    /// The audio output (a PCM device name such as `default`).
+    case output(String)
+
+    /// A word for error messages and listings: source, processor, instrument, effect, …, external, output.
+    public var kindName: String {
+        switch self {
+        case .source: "source"
+        case .processor: "processor"
+        case .unit(let descriptor): descriptor.kind.rawValue
+        case .external(let node): "external \(node.role.rawValue)"
+        case .output: "output"
+        }
+    }
+
+    /// The signals the node accepts.
+    public var inputs: Set<Signal> {
+        switch self {
+        case .source: []
+        case .processor, .external: [.midi]
+        case .output: [.audio]
+        case .unit(let descriptor):
+            switch descriptor.kind {
+            case .generator: []
+            case .instrument, .midiProcessor: [.midi]
+            case .effect: [.audio]
+            case .musicEffect: [.midi, .audio]
+            }
+        }
+    }
+
+    /// The signal the node produces, `nil` for sinks.
+    public var output: Signal? {
+        switch self {
+        case .source, .processor: .midi
+        case .external(let node): node.role == .processor ? .midi : nil
+        case .output: nil
+        case .unit(let descriptor): descriptor.kind == .midiProcessor ? .midi : .audio
+        }
+    }
+}
+
+/// One node of the graph with its initial parameter values (by parameter name).
+///
+/// - Thread: any (a plain value).
+public struct GraphNode: Hashable, Sendable {
+    public var id: NodeID
+    public var body: NodeBody
+    public var parameters: [String: Float]
+
+    public init(id: NodeID, body: NodeBody, parameters: [String: Float] = [:]) {
+        self.id = id
+        self.body = body
+        self.parameters = parameters
+    }
+}
+
+/// A route: the output of `from` feeds `to`. MIDI routes may pass only some channels.
+///
+/// - Thread: any (a plain value).
+public struct Route: Hashable, Codable, Sendable, CustomStringConvertible {
+    public var from: NodeID
+    public var to: NodeID
+    /// 1-based MIDI channels that pass; `nil` passes all.
+    public var channels: Set<Int>?
+
+    public init(_ from: NodeID, _ to: NodeID, channels: Set<Int>? = nil) {
+        self.from = from
+        self.to = to
+        self.channels = channels
+    }
+
+    public var description: String { "\(from) -> \(to)" }
+
+    /// Whether a message on `channel` (0-based; `nil` for system messages) passes this route.
+    public func passes(channel: UInt8?) -> Bool {
+        guard let channels, let channel else { return true }
+        return channels.contains(Int(channel) + 1)
+    }
+}

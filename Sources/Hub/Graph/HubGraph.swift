@@ -1,0 +1,113 @@
+/// The hub's graph: MIDI sources → MIDI processors → instruments / music effects → effects → output.
+/// An immutable, validated value: every way to build or edit one checks it first, so a
+/// `HubGraph` in hand is always valid (unique names, known nodes, matching signals, no loops).
+///
+/// - Thread: any (a plain value); edits are made on the control side.
+public struct HubGraph: Hashable, Sendable {
+    /// In definition order.
+    public let nodes: [GraphNode]
+    /// In definition order.
+    public let routes: [Route]
+
+    public static let empty = HubGraph(validated: [], routes: [])
+
+    /// - Throws: ``GraphError`` naming the first problem.
+    public init(nodes: [GraphNode], routes: [Route]) throws(GraphError) {
+        try Self.validate(nodes: nodes, routes: routes)
+        self.init(validated: nodes, routes: routes)
+    }
+
+    private init(validated nodes: [GraphNode], routes: [Route]) {
+        self.nodes = nodes
+        self.routes = routes
+    }
+
+    public func node(_ id: NodeID) -> GraphNode? { nodes.first { $0.id == id } }
+
+    public func routes(from id: NodeID) -> [Route] { routes.filter { $0.from == id } }
+
+    public func routes(to id: NodeID) -> [Route] { routes.filter { $0.to == id } }
+
+    /// The source nodes with a path to `id`.
+    public func sources(reaching id: NodeID) -> Set<NodeID> {
+        reachable(from: id, forward: false).filter { if case .source? = node($0)?.body { true } else { false } }
+    }
+
+    /// The nodes and routes that lie on some path from `source` to `target` (empty when none).
+    public func paths(from source: NodeID, to target: NodeID) -> (nodes: Set<NodeID>, routes: [Route]) {
+        let between = reachable(from: source, forward: true).intersection(reachable(from: target, forward: false))
+        return (between, routes.filter { between.contains($0.from) && between.contains($0.to) })
+    }
+
+    /// `id` and every node reachable from it along routes (against them when not `forward`).
+    private func reachable(from id: NodeID, forward: Bool) -> Set<NodeID> {
+        var visited: Set<NodeID> = []
+        var stack = [id]
+        while let current = stack.popLast() {
+            guard visited.insert(current).inserted else { continue }
+            stack += forward ? routes(from: current).map(\.to) : routes(to: current).map(\.from)
+        }
+        return visited
+    }
+
+    /// Node ids in an order where every route goes forward (sources first).
+    public var topologicalOrder: [NodeID] {
+        var indegree = Dictionary(uniqueKeysWithValues: nodes.map { ($0.id, 0) })
+        for route in routes { indegree[route.to, default: 0] += 1 }
+        var ready = nodes.map(\.id).filter { indegree[$0] == 0 }
+        var order: [NodeID] = []
+        while !ready.isEmpty {
+            let id = ready.removeFirst()
+            order.append(id)
+            for route in routes(from: id) {
+                indegree[route.to, default: 0] -= 1
+                if indegree[route.to] == 0 { ready.append(route.to) }
+            }
+        }
+        return order
+    }
+
+    private static func validate(nodes: [GraphNode], routes: [Route]) throws(GraphError) {
+        var byID: [NodeID: GraphNode] = [:]
+        for node in nodes {
+            guard byID.updateValue(node, forKey: node.id) == nil else { throw .duplicateNode(node.id) }
+        }
+        var seen: Set<Route> = []
+        for route in routes {
+            guard let from = byID[route.from] else { throw .unknownNode(route.from, route: route) }
+            guard let to = byID[route.to] else { throw .unknownNode(route.to, route: route) }
+            guard seen.insert(route).inserted else { throw .duplicateRoute(route) }
+            guard let signal = from.body.output else { throw .producesNothing(route, kind: from.body.kindName) }
+            guard to.body.inputs.contains(signal) else {
+                throw .signalMismatch(route, sends: signal, toKind: to.body.kindName, accepts: to.body.inputs)
+            }
+            if let bad = route.channels?.first(where: { !(1...16).contains($0) }) { throw .badChannel(route, bad) }
+        }
+        if let cycle = findCycle(ids: nodes.map(\.id), routes: routes) { throw .cycle(cycle) }
+    }
+
+    /// A loop as a path that starts and ends at the same node, or `nil`.
+    private static func findCycle(ids: [NodeID], routes: [Route]) -> [NodeID]? {
+        var next: [NodeID: [NodeID]] = [:]
+        for route in routes { next[route.from, default: []].append(route.to) }
+        enum Mark { case visiting, done }
+        var marks: [NodeID: Mark] = [:]
+        var path: [NodeID] = []
+        func visit(_ id: NodeID) -> [NodeID]? {
+            if marks[id] == .done { return nil }
+            if marks[id] == .visiting, let start = path.firstIndex(of: id) { return Array(path[start...]) + [id] }
+            marks[id] = .visiting
+            path.append(id)
+            for successor in next[id] ?? [] {
+                if let cycle = visit(successor) { return cycle }
+            }
+            path.removeLast()
+            marks[id] = .done
+            return nil
+        }
+        for id in ids {
+            if let cycle = visit(id) { return cycle }
+        }
+        return nil
+    }
+}

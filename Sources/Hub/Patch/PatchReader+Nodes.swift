@@ -1,0 +1,100 @@
+import RenderCore
+import Yams
+
+/// YAMLNode definitions: exactly one of the body keys, plus `parameters` and body-specific keys.
+extension PatchReader {
+    static let bodyKeys = ["source", "processor", "instrument", "effect", "generator", "musicEffect", "external", "output"]
+
+    func node(id: NodeID, _ definition: YAMLNode) throws(PatchError) -> GraphNode {
+        let fields = try mapping(definition, "node '\(id)'")
+        let present = fields.keys.filter { Self.bodyKeys.contains($0.scalar?.string ?? "") }
+        guard present.count == 1, let bodyKey = present.first, let kind = bodyKey.scalar?.string,
+              let value = fields[bodyKey] else {
+            throw error(at: present.dropFirst().first ?? definition,
+                        "node '\(id)' needs exactly one of \(Self.bodyKeys.joined(separator: ", "))",
+                        fix: "write e.g. `processor: transpose` or `instrument: Synth`")
+        }
+        let body: NodeBody
+        var allowed = [kind, "parameters"]
+        switch kind {
+        case "source":
+            body = .source(try selector(value))
+        case "processor":
+            let config = try processor(value, fields)
+            allowed += Self.extraKeys(config)
+            body = .processor(config)
+        case "external":
+            allowed.append("role")
+            var role = ExternalNode.Role.instrument
+            if let roleNode = fields["role"] {
+                guard let parsed = ExternalNode.Role(rawValue: try string(roleNode, "a role")) else {
+                    throw error(at: roleNode, "unknown role '\(roleNode.scalar?.string ?? "")'", fix: "write instrument or processor")
+                }
+                role = parsed
+            }
+            body = .external(ExternalNode(port: try selector(value), role: role))
+        case "output":
+            body = .output(try string(value, "an audio device name"))
+        default:
+            body = .unit(try unit(kind: kind, value))
+        }
+        try expectKeys(fields, allowed)
+        let parameters = try fields["parameters"].map { node throws(PatchError) in try self.parameters(node, of: body, id: id) }
+        return GraphNode(id: id, body: body, parameters: parameters ?? [:])
+    }
+
+    private func unit(kind: String, _ value: YAMLNode) throws(PatchError) -> NodeDescriptor {
+        let name = try string(value, "a node type name")
+        let known = registry.types.map(\.descriptor.name).joined(separator: ", ")
+        guard let type = registry.type(named: name) else {
+            throw error(at: value, "unknown \(kind) '\(name)'", fix: known.isEmpty ? "no node types are registered" : "use one of \(known)")
+        }
+        guard type.descriptor.kind.rawValue == kind else {
+            throw error(at: value, "'\(name)' is \(Self.withArticle(type.descriptor.kind.rawValue)), not \(Self.withArticle(kind))",
+                        fix: "write `\(type.descriptor.kind.rawValue): \(name)`")
+        }
+        return type.descriptor
+    }
+
+    private func selector(_ value: YAMLNode) throws(PatchError) -> PortSelector {
+        let text = try string(value, "a port selector")
+        do throws(SelectorSyntaxError) {
+            return try PortSelector(parsing: text)
+        } catch {
+            let (line, column) = position(value)
+            let quoted = value.scalar?.style == .doubleQuoted || value.scalar?.style == .singleQuoted ? 1 : 0
+            throw PatchError(file: file, line: line, column: column + quoted + error.offset,
+                             reason: error.reason, fix: error.fix)
+        }
+    }
+
+    private func parameters(_ node: YAMLNode, of body: NodeBody, id: NodeID) throws(PatchError) -> [String: Float] {
+        let known = registry.parameters(of: body)
+        var values: [String: Float] = [:]
+        for (key, valueNode) in try mapping(node, "parameters") {
+            let name = try string(key, "a parameter name")
+            let value = try number(valueNode, "parameter '\(name)'")
+            if let known {
+                guard let info = known.first(where: { $0.name == name }) else {
+                    throw error(at: key, "node '\(id)' has no parameter '\(name)'",
+                                fix: known.isEmpty ? "remove it" : "use one of \(known.map(\.name).joined(separator: ", "))")
+                }
+                guard info.range.contains(Float(value)) else {
+                    throw error(at: valueNode, "parameter '\(name)' = \(valueNode.scalar?.string ?? "") is outside "
+                                    + "\(Self.format(info.range.lowerBound))…\(Self.format(info.range.upperBound))",
+                                fix: "write a value in that range")
+                }
+            }
+            values[name] = Float(value)
+        }
+        return values
+    }
+
+    private static func withArticle(_ word: String) -> String {
+        ("aeiou".contains(word.first ?? "x") ? "an " : "a ") + word
+    }
+
+    private static func format(_ value: Float) -> String {
+        value.rounded() == value ? String(Int(value)) : String(value)
+    }
+}

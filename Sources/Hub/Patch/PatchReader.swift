@@ -1,0 +1,168 @@
+import Yams
+
+typealias YAMLNode = Yams.Node
+
+/// Turns a composed YAML tree into a ``Patch``, reporting the first problem at its YAML position.
+struct PatchReader {
+    let file: String
+    let registry: NodeRegistry
+
+    func patch(_ root: YAMLNode) throws(PatchError) -> Patch {
+        let top = try mapping(root, "the patch")
+        var nodeMarks: [NodeID: YAMLNode] = [:]
+        var nodes: [GraphNode] = []
+        var routes: [(Route, YAMLNode)] = []
+        var rules: [ConnectionRule] = []
+        for (key, value) in top {
+            switch try string(key, "a top-level key") {
+            case "version":
+                guard value.scalar?.string == "1" else {
+                    throw error(at: value, "unsupported patch version \(value.scalar?.string ?? "?")", fix: "write `version: 1`")
+                }
+            case "name", "description":
+                _ = try string(value, "a text")
+            case "nodes":
+                for (idNode, definition) in try mapping(value, "nodes") {
+                    let id = try string(idNode, "a node name")
+                    guard nodeMarks.updateValue(idNode, forKey: id) == nil else {
+                        throw error(at: idNode, "node '\(id)' is defined twice", fix: "give each node its own name")
+                    }
+                    nodes.append(try node(id: id, definition))
+                }
+            case "routes":
+                for item in try sequence(value, "routes") { routes.append((try route(item), item)) }
+            case "rules":
+                for item in try sequence(value, "rules") { rules.append(try rule(item)) }
+            case let name where Patch.reservedKeys.contains(name):
+                continue
+            case let name:
+                throw error(at: key, "unknown top-level key '\(name)'",
+                            fix: "use \(Patch.knownKeys.joined(separator: ", "))")
+            }
+        }
+        do {
+            return Patch(graph: try HubGraph(nodes: nodes, routes: routes.map(\.0)), rules: rules)
+        } catch {
+            throw self.error(at: position(of: error, nodes: nodeMarks, routes: routes), error.reason, fix: error.fix)
+        }
+    }
+
+    /// The YAML node to blame for a graph error.
+    private func position(of error: GraphError, nodes: [NodeID: YAMLNode], routes: [(Route, YAMLNode)]) -> YAMLNode? {
+        func routeNode(_ route: Route) -> YAMLNode? { routes.last { $0.0 == route }?.1 }
+        switch error {
+        case .duplicateNode(let id), .unknownNode(let id, nil): return nodes[id]
+        case .unknownNode(_, let route?), .duplicateRoute(let route), .unknownRoute(let route),
+             .producesNothing(let route, _), .signalMismatch(let route, _, _, _), .badChannel(let route, _):
+            return routeNode(route)
+        case .cycle(let path):
+            return routes.last { $0.0.from == path[path.count - 2] && $0.0.to == path[path.count - 1] }?.1
+        }
+    }
+
+    private func route(_ item: YAMLNode) throws(PatchError) -> Route {
+        if let text = item.scalar?.string {
+            let parts = text.split(separator: "->", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw error(at: item, "route '\(text)' is not `FROM -> TO`", fix: "write a route like `keys -> piano`")
+            }
+            return Route(parts[0], parts[1])
+        }
+        let fields = try mapping(item, "a route")
+        try expectKeys(fields, ["from", "to", "channels"])
+        guard let from = fields["from"], let to = fields["to"] else {
+            throw error(at: item, "a route needs `from` and `to`", fix: "write `{from: keys, to: piano}` or `keys -> piano`")
+        }
+        var channels: Set<Int>?
+        if let list = fields["channels"] {
+            channels = []
+            for channel in try sequence(list, "channels") { channels?.insert(try integer(channel, in: 1...16, "a channel")) }
+        }
+        return Route(try string(from, "a node name"), try string(to, "a node name"), channels: channels)
+    }
+
+    private func rule(_ item: YAMLNode) throws(PatchError) -> ConnectionRule {
+        let text = try string(item, "a rule")
+        do {
+            return try ConnectionRule(parsing: text)
+        } catch {
+            let quoted = item.scalar?.style == .doubleQuoted || item.scalar?.style == .singleQuoted ? 1 : 0
+            let (line, column) = position(item)
+            throw PatchError(file: file, line: line, column: column + quoted + error.column - 1,
+                             reason: error.reason, fix: error.fix)
+        }
+    }
+}
+
+// MARK: - Typed access with positions
+
+extension PatchReader {
+    func error(at node: YAMLNode?, _ reason: String, fix: String) -> PatchError {
+        let (line, column) = position(node)
+        return PatchError(file: file, line: line, column: column, reason: reason, fix: fix)
+    }
+
+    /// The 1-based line and column where `node` starts (1:1 when unknown).
+    func position(_ node: YAMLNode?) -> (line: Int, column: Int) {
+        node?.mark.map { ($0.line, $0.column) } ?? (1, 1)
+    }
+
+    func error(_ yaml: YamlError) -> PatchError {
+        switch yaml {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+             .composer(_, let problem, let mark, _):
+            PatchError(file: file, line: mark.line, column: mark.column, reason: "YAML: \(problem)",
+                       fix: "check indentation, colons and quotes near here")
+        default:
+            PatchError(file: file, line: 1, column: 1, reason: "YAML: \(yaml)", fix: "check that the file is YAML text")
+        }
+    }
+
+    func mapping(_ node: YAMLNode, _ what: String) throws(PatchError) -> YAMLNode.Mapping {
+        guard let mapping = node.mapping else {
+            throw error(at: node, "\(what) must be a mapping of `key: value` lines", fix: "indent the entries under it as `key: value`")
+        }
+        return mapping
+    }
+
+    func sequence(_ node: YAMLNode, _ what: String) throws(PatchError) -> [YAMLNode] {
+        guard let sequence = node.sequence else {
+            throw error(at: node, "\(what) must be a list", fix: "write each entry on its own line starting with `- `")
+        }
+        return Array(sequence)
+    }
+
+    func string(_ node: YAMLNode, _ what: String) throws(PatchError) -> String {
+        guard let text = node.scalar?.string, !text.isEmpty else {
+            throw error(at: node, "expected \(what) here", fix: "write \(what) as plain text")
+        }
+        return text
+    }
+
+    func number(_ node: YAMLNode, _ what: String) throws(PatchError) -> Double {
+        guard let text = node.scalar?.string, let value = Double(text), value.isFinite else {
+            throw error(at: node, "expected a number for \(what), found '\(node.scalar?.string ?? "a structure")'",
+                        fix: "write a number like 12 or 0.5")
+        }
+        return value
+    }
+
+    func integer(_ node: YAMLNode, in range: ClosedRange<Int>, _ what: String) throws(PatchError) -> Int {
+        let value = try number(node, what)
+        guard value.rounded() == value, range.contains(Int(value)) else {
+            throw error(at: node, "\(what) \(node.scalar?.string ?? "") is outside \(range.lowerBound)…\(range.upperBound)",
+                        fix: "write a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return Int(value)
+    }
+
+    func expectKeys(_ mapping: YAMLNode.Mapping, _ allowed: [String]) throws(PatchError) {
+        for key in mapping.keys {
+            let name = key.scalar?.string ?? ""
+            guard allowed.contains(name) else {
+                throw error(at: key, "unknown key '\(name)'", fix: "use \(allowed.joined(separator: ", "))")
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import RenderCore
+
+/// Filters and remaps MIDI channels. Parameter `chN` (N = 1…16) is the output channel (1…16)
+/// for input channel N, or 0 to drop that channel. System messages pass unchanged.
+///
+/// - Thread: MIDI input.
+public struct ChannelMap: MIDIProcessor {
+    public var parameters = ParameterValues((0..<16).map {
+        ParameterInfo(id: UInt32($0), name: "ch\($0 + 1)", range: 0...16, defaultValue: Float($0 + 1), unit: .generic)
+    })
+    private var held = HeldNoteMap(fanout: 1)
+
+    public init() {}
+
+    /// Passes only `channels` (1-based), each to its own channel.
+    public init(passing channels: Set<Int>) {
+        for index in 0..<16 where !channels.contains(index + 1) { parameters.set(id: index, to: 0) }
+    }
+
+    public mutating func process(_ event: TimedMIDI, into output: inout [TimedMIDI]) {
+        let parameters = parameters
+        func target(_ channel: UInt8) -> UInt8? {
+            let mapped = Int(parameters[Int(channel & 0x0F)].rounded())
+            return mapped == 0 ? nil : UInt8(mapped - 1)
+        }
+        let handled = held.route(event, into: &output) { channel, note, emit in
+            if let mapped = target(channel) { emit(mapped, note) }
+        }
+        guard !handled else { return }
+        guard let channel = event.message.channel else { return output.append(event) }
+        if let mapped = target(channel) {
+            output.append(TimedMIDI(time: event.time, message: event.message.onChannel(mapped)))
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import RenderCore
+
+/// Plays a chord for every note: the note itself plus up to four intervals (parameters
+/// `interval1`…`interval4`, semitones; 0 = slot unused). Duplicate and out-of-range notes are skipped.
+///
+/// - Thread: MIDI input.
+public struct ChordGenerator: MIDIProcessor {
+    public static let slots = 4
+    public var parameters: ParameterValues
+    private var held = HeldNoteMap(fanout: 1 + slots)
+
+    /// `intervals`: semitones above (or below) the played note; at most four are used.
+    public init(intervals: [Int]) {
+        parameters = ParameterValues((0..<Self.slots).map { slot in
+            ParameterInfo(id: UInt32(slot), name: "interval\(slot + 1)", range: -24...24,
+                          defaultValue: slot < intervals.count ? Float(intervals[slot]) : 0, unit: .semitones)
+        })
+    }
+
+    public mutating func process(_ event: TimedMIDI, into output: inout [TimedMIDI]) {
+        let parameters = parameters
+        let handled = held.route(event, into: &output) { channel, note, emit in
+            emit(channel, note)
+            for slot in 0..<Self.slots {
+                let interval = Int(parameters[slot].rounded())
+                guard interval != 0, let chordNote = UInt8.midiData(Int(note) + interval),
+                      !(0..<slot).contains(where: { Int(parameters[$0].rounded()) == interval }) else { continue }
+                emit(channel, chordNote)
+            }
+        }
+        if !handled { output.append(event) }
+    }
+}

@@ -1,0 +1,86 @@
+import RenderCore
+
+/// A MIDI → MIDI stage of the hub's graph (transpose, split, arpeggiator, …).
+///
+/// `process` appends its output to a caller-owned buffer, so a caller that clears it with
+/// `removeAll(keepingCapacity: true)` between events allocates nothing per event.
+/// Events keep their input timestamps; only generators (the arpeggiator) produce new times.
+public protocol MIDIProcessor: Sendable {
+    /// The processor's parameters and their current values.
+    var parameters: ParameterValues { get set }
+
+    /// Handles one live or sequenced event.
+    /// - Thread: MIDI input (one thread per processor instance).
+    mutating func process(_ event: TimedMIDI, into output: inout [TimedMIDI])
+
+    /// Appends the events the processor generates by itself in `[start, end)` (seconds).
+    /// Processors that only react to input do nothing here.
+    /// - Thread: MIDI input.
+    mutating func generate(from start: Double, to end: Double, clock: TempoClock, into output: inout [TimedMIDI])
+}
+
+extension MIDIProcessor {
+    public mutating func generate(from start: Double, to end: Double, clock: TempoClock,
+                                  into output: inout [TimedMIDI]) {}
+
+    /// Sets a parameter by name, clamped to its range.
+    /// - Throws: ``ParameterError/unknown(_:known:)`` for a name the processor does not have.
+    /// - Thread: the processor's thread.
+    public mutating func set(_ name: String, to value: Float) throws(ParameterError) {
+        try parameters.set(name, to: value)
+    }
+}
+
+/// The parameter list of a processor with its current values, indexed by parameter id.
+///
+/// - Thread: any (a plain value).
+public struct ParameterValues: Hashable, Sendable {
+    public let infos: [ParameterInfo]
+    public private(set) var values: [Float]
+
+    /// Parameter ids must be 0, 1, 2, … in order.
+    public init(_ infos: [ParameterInfo]) {
+        precondition(infos.indices.allSatisfy { infos[$0].id == UInt32($0) }, "parameter ids must be 0..<count")
+        self.infos = infos
+        self.values = infos.map(\.defaultValue)
+    }
+
+    @inlinable
+    public subscript(id: Int) -> Float { values[id] }
+
+    /// Sets a value by id, clamped to the parameter's range.
+    public mutating func set(id: Int, to value: Float) {
+        values[id] = infos[id].clamp(value)
+    }
+
+    public func info(named name: String) -> ParameterInfo? { infos.first { $0.name == name } }
+
+    public func value(named name: String) -> Float? { info(named: name).map { values[Int($0.id)] } }
+
+    public mutating func set(_ name: String, to value: Float) throws(ParameterError) {
+        guard let info = info(named: name) else { throw ParameterError.unknown(name, known: infos.map(\.name)) }
+        guard value.isFinite else { throw ParameterError.notFinite(name) }
+        set(id: Int(info.id), to: value)
+    }
+}
+
+/// A parameter could not be set.
+public enum ParameterError: Error, Hashable, Sendable, CustomStringConvertible {
+    case unknown(String, known: [String])
+    case notFinite(String)
+
+    public var description: String {
+        switch self {
+        case .unknown(let name, let known):
+            "unknown parameter '\(name)' (fix: use one of \(known.joined(separator: ", ")))"
+        case .notFinite(let name):
+            "parameter '\(name)' needs a finite number (fix: write a number like 0.5)"
+        }
+    }
+}
+
+extension UInt8 {
+    /// `value` as a MIDI data byte when it lies in 0…127.
+    @inlinable
+    static func midiData(_ value: Int) -> UInt8? { (0...127).contains(value) ? UInt8(value) : nil }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import RenderCore
+
+/// Reshapes note-on velocities: `out = 127 × (scale × v / 127) ^ curve`, rounded and limited to `min…max`
+/// (`min` ≥ 1, so a note-on never turns into a note-off). `curve` > 1 softens, < 1 hardens. Other messages pass.
+///
+/// - Thread: MIDI input.
+public struct VelocityCurve: MIDIProcessor {
+    public enum Parameter: Int { case curve, scale, minimum, maximum }
+
+    public var parameters = ParameterValues([
+        ParameterInfo(id: 0, name: "curve", range: 0.25...4, defaultValue: 1, unit: .generic),
+        ParameterInfo(id: 1, name: "scale", range: 0...4, defaultValue: 1, unit: .generic),
+        ParameterInfo(id: 2, name: "min", range: 1...127, defaultValue: 1, unit: .generic),
+        ParameterInfo(id: 3, name: "max", range: 1...127, defaultValue: 127, unit: .generic),
+    ])
+
+    public init() {}
+
+    /// The output velocity for input velocity `velocity` (1…127).
+    public func map(_ velocity: UInt8) -> UInt8 {
+        let curve = parameters[Parameter.curve.rawValue], scale = parameters[Parameter.scale.rawValue]
+        let low = parameters[Parameter.minimum.rawValue], high = max(low, parameters[Parameter.maximum.rawValue])
+        let normalized = min(1, scale * Float(velocity) / 127)
+        let shaped = (127 * pow(normalized, curve)).rounded()
+        return UInt8(min(high, max(low, shaped)))
+    }
+
+    public mutating func process(_ event: TimedMIDI, into output: inout [TimedMIDI]) {
+        if case .noteOn(let channel, let note, let velocity) = event.message, velocity > 0 {
+            output.append(TimedMIDI(time: event.time, message: .noteOn(channel: channel, note: note, velocity: map(velocity))))
+        } else {
+            output.append(event)
+        }
+    }
+}

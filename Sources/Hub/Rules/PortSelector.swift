@@ -1,0 +1,120 @@
+/// Selects ports by class and by client and port name patterns.
+///
+/// Text form: `[hardware:|app:|any:]PATTERN`, where PATTERN is `*`, or `"client:port"` (quoted or bare),
+/// each half a ``NamePattern``; a missing port half means `*`. Examples: `hardware:*`,
+/// `"Launchkey*:*"`, `app:"/FLUID.*/:*"`, `24:0`.
+///
+/// - Thread: any (a plain value).
+public struct PortSelector: Hashable, Sendable, CustomStringConvertible {
+    /// `nil` matches both classes.
+    public var portClass: PortClass?
+    public var client: NamePattern
+    public var port: NamePattern
+
+    public init(portClass: PortClass? = nil, client: NamePattern = .any, port: NamePattern = .any) {
+        self.portClass = portClass
+        self.client = client
+        self.port = port
+    }
+
+    /// Every port of every class.
+    public static let any = PortSelector()
+
+    public func matches(_ descriptor: PortDescriptor) -> Bool {
+        if let portClass, portClass != descriptor.portClass { return false }
+        return client.matches(descriptor.clientName, number: descriptor.address.client)
+            && port.matches(descriptor.portName, number: descriptor.address.port)
+    }
+
+    public var description: String {
+        let classPrefix = portClass.map { "\($0.rawValue):" } ?? ""
+        if client.isAny && port.isAny { return classPrefix + "*" }
+        let body = port.isAny ? client.description : "\(client):\(port)"
+        return classPrefix + "\"" + body.replacingQuotes() + "\""
+    }
+}
+
+extension PortSelector {
+    /// Parses the text form (see the type's documentation).
+    /// - Throws: ``SelectorSyntaxError`` with the offset (in characters) of the problem within `text`.
+    public init(parsing text: String) throws(SelectorSyntaxError) {
+        var rest = Substring(text)
+        var portClass: PortClass?
+        if let (prefix, value) = Self.classPrefixes.first(where: { rest.hasPrefix($0.0) }) {
+            portClass = value
+            rest = rest.dropFirst(prefix.count)
+        }
+        let bodyOffset = text.count - rest.count
+        let body: String
+        if rest.hasPrefix("\"") {
+            guard let unquoted = rest.unquoted() else {
+                throw SelectorSyntaxError(offset: bodyOffset, reason: "malformed quoted name \(rest)",
+                                          fix: "close the name with a double quote (write \\\" for a quote inside)")
+            }
+            body = unquoted
+        } else {
+            body = String(rest)
+        }
+        guard !body.isEmpty else {
+            throw SelectorSyntaxError(offset: bodyOffset, reason: "empty port selector",
+                                      fix: "write a pattern like \"Launchkey*:*\", hardware:* or 24:0")
+        }
+        let (clientText, portText) = Self.splitClientPort(body)
+        do {
+            self.init(portClass: portClass, client: try NamePattern(parsing: clientText),
+                      port: try portText.map { text throws(NamePatternError) in try NamePattern(parsing: text) } ?? .any)
+        } catch {
+            throw SelectorSyntaxError(offset: bodyOffset, reason: "invalid regular expression /\(error.pattern)/: \(error.reason)",
+                                      fix: "correct the expression, or use a glob with * and ?")
+        }
+    }
+
+    private static let classPrefixes: [(String, PortClass?)] = [("hardware:", .hardware), ("app:", .app), ("any:", nil)]
+
+    /// Splits at the first `:` after a leading `/regex/` client pattern (if any).
+    private static func splitClientPort(_ body: String) -> (String, String?) {
+        let chars = Array(body)
+        var start = 0
+        if chars.first == "/" {
+            var index = 1
+            while index < chars.count, chars[index] != "/" { index += chars[index] == "\\" ? 2 : 1 }
+            start = min(index + 1, chars.count)
+        }
+        guard let colon = chars[start...].firstIndex(of: ":") else { return (body, nil) }
+        return (String(chars[..<colon]), String(chars[(colon + 1)...]))
+    }
+}
+
+/// A port selector's text could not be parsed.
+public struct SelectorSyntaxError: Error, Hashable, Sendable {
+    /// Character offset within the selector text.
+    public var offset: Int
+    public var reason: String
+    public var fix: String
+}
+
+extension StringProtocol {
+    /// `"` escaped as `\"` for a quoted name.
+    func replacingQuotes() -> String { String(self).replacing("\"", with: "\\\"") }
+
+    /// The text between a leading and a trailing quote, with `\"` unescaped; `nil` if not exactly one quoted string.
+    func unquoted() -> String? {
+        guard first == "\"" else { return nil }
+        var out = ""
+        var escaping = false
+        for (offset, c) in dropFirst().enumerated() {
+            if escaping {
+                if c != "\"" { out.append("\\") }
+                out.append(c)
+                escaping = false
+            } else if c == "\\" {
+                escaping = true
+            } else if c == "\"" {
+                return offset == count - 2 ? out : nil
+            } else {
+                out.append(c)
+            }
+        }
+        return nil
+    }
+}

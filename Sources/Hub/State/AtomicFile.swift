@@ -1,0 +1,90 @@
+import Glibc
+
+/// Replaces a file atomically: write `PATH.tmp` in the same directory, fsync it, rename it over
+/// `PATH`, fsync the directory. A crash (even `kill -9`) at any moment leaves `PATH` holding either
+/// the old or the new complete contents; a stale `PATH.tmp` is overwritten by the next save.
+/// One writer per path.
+public enum AtomicFile {
+    /// The system call that failed.
+    public enum Step: String, Hashable, Sendable {
+        case open, write, fsync, close, rename
+        case openDirectory = "open directory"
+        case fsyncDirectory = "fsync directory"
+    }
+
+    /// Writes `bytes` to `path` atomically.
+    /// - Throws: ``StateError/writeFailed(path:step:code:)``.
+    /// - Thread: control (blocking I/O).
+    public static func write(_ bytes: [UInt8], to path: String) throws(StateError) {
+        let directory = Self.directory(of: path)
+        let failure: (Step, Int32)? = bytes.withUnsafeBytes { buffer in
+            path.withCString { target in
+                (path + ".tmp").withCString { temporary in
+                    directory.withCString { dir in write(buffer, target: target, temporary: temporary, directory: dir) }
+                }
+            }
+        }
+        if let (step, code) = failure { throw .writeFailed(path: path, step: step, code: code) }
+    }
+
+    /// The system-call-only core: no allocation, so it is also safe in a forked child.
+    /// Returns the failing step and errno, or `nil` on success.
+    static func write(_ bytes: UnsafeRawBufferPointer, target: UnsafePointer<CChar>, temporary: UnsafePointer<CChar>,
+                      directory: UnsafePointer<CChar>) -> (Step, Int32)? {
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return (.open, errno) }
+        var written = 0
+        while written < bytes.count {
+            let result = Glibc.write(fd, bytes.baseAddress! + written, bytes.count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(fd)
+                return (.write, code)
+            }
+            written += result
+        }
+        guard fsync(fd) == 0 else {
+            let code = errno
+            close(fd)
+            return (.fsync, code)
+        }
+        guard close(fd) == 0 else { return (.close, errno) }
+        guard rename(temporary, target) == 0 else { return (.rename, errno) }
+        let dirFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dirFD >= 0 else { return (.openDirectory, errno) }
+        defer { close(dirFD) }
+        guard fsync(dirFD) == 0 else { return (.fsyncDirectory, errno) }
+        return nil
+    }
+
+    /// Reads the whole file; `nil` when it does not exist.
+    /// - Throws: ``StateError/unreadable(path:code:)``.
+    /// - Thread: control (blocking I/O).
+    public static func read(_ path: String) throws(StateError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .unreadable(path: path, code: errno)
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, code: errno)
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func message(_ code: Int32) -> String { String(cString: strerror(code)) }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import RenderCore
+
+/// What the daemon keeps across restarts: the graph, the rules and the connections made or broken
+/// by hand at runtime.
+///
+/// - Thread: any (a plain value).
+public struct HubState: Hashable, Sendable {
+    public static let formatVersion = 1
+
+    public var graph: HubGraph
+    public var rules: [ConnectionRule]
+    public var runtimeEdits: [RuntimeEdit]
+
+    public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], runtimeEdits: [RuntimeEdit] = []) {
+        self.graph = graph
+        self.rules = rules
+        self.runtimeEdits = runtimeEdits
+    }
+
+    /// Nothing: what the daemon starts with when there is no usable state.
+    public static let defaults = HubState()
+
+    /// Pretty-printed JSON with sorted keys (stable, diff-friendly).
+    /// - Thread: control.
+    public func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.nonConformingFloatEncodingStrategy = Self.floatStrategy.encoding
+        // Plain records of strings and numbers (non-finite floats as strings) always encode.
+        return Array((try? encoder.encode(StateRecord(self))) ?? Data())
+    }
+
+    /// Decodes and validates a state file's contents.
+    /// - Throws: ``StateError/corrupt(path:reason:)`` naming the problem.
+    /// - Thread: control.
+    public init(decoding bytes: [UInt8], path: String) throws(StateError) {
+        let record: StateRecord
+        do {
+            let decoder = JSONDecoder()
+            decoder.nonConformingFloatDecodingStrategy = Self.floatStrategy.decoding
+            record = try decoder.decode(StateRecord.self, from: Data(bytes))
+        } catch {
+            throw .corrupt(path: path, reason: Self.describe(error))
+        }
+        guard record.format == Self.formatVersion else {
+            throw .corrupt(path: path, reason: "format \(record.format) is not \(Self.formatVersion)")
+        }
+        do {
+            self = try record.state()
+        } catch {
+            throw .corrupt(path: path, reason: error.description)
+        }
+    }
+
+    private static let floatStrategy = (
+        encoding: JSONEncoder.NonConformingFloatEncodingStrategy.convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"),
+        decoding: JSONDecoder.NonConformingFloatDecodingStrategy.convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"))
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context): "not complete JSON (\(context.debugDescription))"
+        case DecodingError.keyNotFound(let key, _): "missing field '\(key.stringValue)'"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "wrong value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        default: "\(error)"
+        }
+    }
+}

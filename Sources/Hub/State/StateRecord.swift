@@ -1,0 +1,116 @@
+import RenderCore
+
+/// The JSON shape of ``HubState``: plain strings and numbers, selectors and rules in their text form.
+struct StateRecord: Codable {
+    struct NodeRecord: Codable {
+        var id: NodeID
+        /// source, processor, unit, external or output.
+        var type: String
+        var port: String?
+        var processor: ProcessorConfig?
+        var descriptor: DescriptorRecord?
+        var role: ExternalNode.Role?
+        var device: String?
+        var parameters: [String: Float]
+    }
+
+    struct DescriptorRecord: Codable {
+        var kind: String
+        var subtype: String
+        var manufacturer: String
+        var name: String
+        var version: UInt32
+    }
+
+    var format: Int
+    var nodes: [NodeRecord]
+    var routes: [Route]
+    var rules: [String]
+    var runtimeEdits: [RuntimeEdit]
+
+    init(_ state: HubState) {
+        format = HubState.formatVersion
+        nodes = state.graph.nodes.map(Self.record)
+        routes = state.graph.routes
+        rules = state.rules.map(\.description)
+        runtimeEdits = state.runtimeEdits
+    }
+
+    private static func record(_ node: GraphNode) -> NodeRecord {
+        var record = NodeRecord(id: node.id, type: "", parameters: node.parameters)
+        switch node.body {
+        case .source(let selector):
+            record.type = "source"
+            record.port = selector.description
+        case .processor(let config):
+            record.type = "processor"
+            record.processor = config
+        case .unit(let descriptor):
+            record.type = "unit"
+            record.descriptor = DescriptorRecord(kind: descriptor.kind.rawValue, subtype: descriptor.subtype.description,
+                                                 manufacturer: descriptor.manufacturer.description,
+                                                 name: descriptor.name, version: descriptor.version)
+        case .external(let external):
+            record.type = "external"
+            record.port = external.port.description
+            record.role = external.role
+        case .output(let device):
+            record.type = "output"
+            record.device = device
+        }
+        return record
+    }
+
+    /// Rebuilds and validates the state; the error text names the bad part.
+    func state() throws(RecordError) -> HubState {
+        var graphNodes: [GraphNode] = []
+        for record in nodes { graphNodes.append(GraphNode(id: record.id, body: try body(record), parameters: record.parameters)) }
+        var connectionRules: [ConnectionRule] = []
+        for text in rules {
+            do {
+                connectionRules.append(try ConnectionRule(parsing: text))
+            } catch {
+                throw RecordError(description: "rule '\(text)': \(error.reason)")
+            }
+        }
+        do {
+            return HubState(graph: try HubGraph(nodes: graphNodes, routes: routes), rules: connectionRules,
+                            runtimeEdits: runtimeEdits)
+        } catch {
+            throw RecordError(description: "graph: \(error.reason)")
+        }
+    }
+
+    private func body(_ record: NodeRecord) throws(RecordError) -> NodeBody {
+        func selector() throws(RecordError) -> PortSelector {
+            do {
+                return try PortSelector(parsing: record.port ?? "")
+            } catch {
+                throw RecordError(description: "node '\(record.id)': \(error.reason)")
+            }
+        }
+        func missing(_ field: String) -> RecordError {
+            RecordError(description: "node '\(record.id)' lacks '\(field)'")
+        }
+        switch record.type {
+        case "source": return .source(try selector())
+        case "processor":
+            guard let config = record.processor else { throw missing("processor") }
+            return .processor(config)
+        case "unit":
+            guard let d = record.descriptor, let kind = NodeKind(rawValue: d.kind) else { throw missing("descriptor") }
+            return .unit(NodeDescriptor(kind: kind, subtype: FourCharCode(d.subtype), manufacturer: FourCharCode(d.manufacturer),
+                                        name: d.name, version: d.version))
+        case "external": return .external(ExternalNode(port: try selector(), role: record.role ?? .instrument))
+        case "output":
+            guard let device = record.device else { throw missing("device") }
+            return .output(device)
+        default:
+            throw RecordError(description: "node '\(record.id)' has unknown type '\(record.type)'")
+        }
+    }
+
+    struct RecordError: Error, CustomStringConvertible {
+        var description: String
+    }
+}

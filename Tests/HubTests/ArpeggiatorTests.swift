@@ -1,0 +1,86 @@
+import MIDICore
+import Testing
+@testable import Hub
+
+@Suite struct ArpeggiatorTests {
+    /// 120 BPM: a beat is 0.5 s; rate 2 → a step every 0.25 s.
+    let clock = TempoClock(beatsPerMinute: 120)
+
+    func window(_ arp: inout Arpeggiator, _ start: Double, _ end: Double, clock: TempoClock? = nil) -> [TimedMIDI] {
+        var out: [TimedMIDI] = []
+        arp.generate(from: start, to: end, clock: clock ?? self.clock, into: &out)
+        return out
+    }
+
+    func noteOns(_ events: [TimedMIDI]) -> [(Double, UInt8)] {
+        events.compactMap { if case .noteOn(_, let note, _) = $0.message { ($0.time, note) } else { nil } }
+    }
+
+    @Test func playsUpOnTheGridAndConsumesHeldNotes() {
+        var arp = Arpeggiator()
+        #expect(run(&arp, [on(64, 0.1), on(60, 0.1), on(67, 0.1)]).isEmpty)
+        let out = window(&arp, 0, 1.0)
+        #expect(noteOns(out).map(\.0) == [0.25, 0.5, 0.75])
+        #expect(noteOns(out).map(\.1) == [60, 64, 67])
+        let offs = out.filter { if case .noteOff = $0.message { true } else { false } }
+        #expect(offs.map(\.time) == [0.375, 0.625, 0.875])
+    }
+
+    @Test func windowsSplitAnywhereGiveTheSameEvents() {
+        var whole = Arpeggiator(), pieces = Arpeggiator()
+        let held = [on(60, 0), on(63, 0), on(67, 0)]
+        _ = run(&whole, held)
+        _ = run(&pieces, held)
+        let expected = window(&whole, 0, 3)
+        var got: [TimedMIDI] = []
+        var start = 0.0
+        for end in stride(from: 0.07, through: 3.0, by: 0.07) + [3.0] {
+            got += window(&pieces, start, end)
+            start = end
+        }
+        #expect(got == expected)
+        #expect(noteOns(expected).count == 12)
+    }
+
+    @Test func patternsAndOctaves() throws {
+        func notes(pattern: Arpeggiator.Pattern, octaves: Float) throws -> [UInt8] {
+            var arp = Arpeggiator()
+            try arp.set("pattern", to: Float(pattern.rawValue))
+            try arp.set("octaves", to: octaves)
+            _ = run(&arp, [on(67, 0), on(60, 0), on(64, 0)])
+            return noteOns(window(&arp, 0, 1.9)).map(\.1)
+        }
+        #expect(try notes(pattern: .up, octaves: 1) == [60, 64, 67, 60, 64, 67, 60, 64])
+        #expect(try notes(pattern: .down, octaves: 1) == [67, 64, 60, 67, 64, 60, 67, 64])
+        #expect(try notes(pattern: .upDown, octaves: 1) == [60, 64, 67, 64, 60, 64, 67, 64])
+        #expect(try notes(pattern: .asPlayed, octaves: 1) == [67, 60, 64, 67, 60, 64, 67, 60])
+        #expect(try notes(pattern: .up, octaves: 2) == [60, 64, 67, 72, 76, 79, 60, 64])
+    }
+
+    @Test func followsTempoChanges() {
+        var arp = Arpeggiator()
+        _ = run(&arp, [on(60, 0)])
+        let first = noteOns(window(&arp, 0, 1))
+        #expect(first.map(\.0) == [0, 0.25, 0.5, 0.75])
+        let faster = clock.changingTempo(to: 240, atSeconds: 1)
+        let second = noteOns(window(&arp, 1, 1.5, clock: faster))
+        #expect(second.map(\.0) == [1, 1.125, 1.25, 1.375])
+    }
+
+    @Test func releaseStopsStepsButEndsTheSoundingNote() {
+        var arp = Arpeggiator()
+        _ = run(&arp, [on(60, 0)])
+        let before = window(&arp, 0, 0.3)
+        _ = run(&arp, [off(60, 0.3)])
+        let after = window(&arp, 0.3, 2)
+        #expect(noteOns(before).count == 2)
+        #expect(noteOns(after).isEmpty)
+        #expect(after == [TimedMIDI(time: 0.375, message: .noteOff(channel: 0, note: 60, velocity: 0))])
+    }
+
+    @Test func otherMessagesPassWithTheirTime() {
+        var arp = Arpeggiator()
+        let bend = TimedMIDI(time: 0.123, message: .pitchBend(channel: 0, value: 100))
+        #expect(run(&arp, [bend]) == [bend])
+    }
+}

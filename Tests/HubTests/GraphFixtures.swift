@@ -1,0 +1,26 @@
+import RenderCore
+@testable import Hub
+
+enum GraphFixtures {
+    static let synth = NodeDescriptor(kind: .instrument, subtype: "msyn", manufacturer: "mhub", name: "midihub synth", version: 0x10000)
+    static let reverb = NodeDescriptor(kind: .effect, subtype: "rvb1", manufacturer: "mdhb", name: "Reverb", version: 0x10000)
+    static let registry = NodeRegistry([
+        NodeType(descriptor: synth, parameters: [ParameterInfo(id: 0, name: "cutoff", range: 20...20000,
+                                                               defaultValue: 8000, unit: .hertz)]),
+        NodeType(descriptor: reverb, parameters: [ParameterInfo(id: 0, name: "mix", range: 0...1, defaultValue: 0.3,
+                                                                unit: .generic)]),
+    ])
+
+    static let keys = GraphNode(id: "keys", body: .source(PortSelector(portClass: .hardware)))
+    static let transpose = GraphNode(id: "up", body: .processor(.transpose), parameters: ["semitones": 12])
+    static let piano = GraphNode(id: "piano", body: .unit(synth))
+    static let verb = GraphNode(id: "verb", body: .unit(reverb))
+    static let out = GraphNode(id: "out", body: .output("default"))
+    static let fluid = GraphNode(id: "fluid", body: .external(ExternalNode(port: PortSelector(client: NamePattern(glob: "FLUID*")))))
+
+    /// keys → up → piano → verb → out
+    static func chain() throws -> HubGraph {
+        try HubGraph(nodes: [keys, transpose, piano, verb, out],
+                     routes: [Route("keys", "up"), Route("up", "piano"), Route("piano", "verb"), Route("verb", "out")])
+    }
+}

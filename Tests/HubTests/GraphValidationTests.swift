@@ -1,0 +1,70 @@
+import Testing
+@testable import Hub
+
+@Suite struct GraphValidationTests {
+    typealias F = GraphFixtures
+
+    @Test func validChainHasForwardOrder() throws {
+        let graph = try F.chain()
+        #expect(graph.topologicalOrder == ["keys", "up", "piano", "verb", "out"])
+        #expect(graph.sources(reaching: "out") == ["keys"])
+    }
+
+    @Test func refusesUnknownNodes() {
+        #expect(throws: GraphError.unknownNode("organ", route: Route("keys", "organ"))) {
+            try HubGraph(nodes: [F.keys], routes: [Route("keys", "organ")])
+        }
+    }
+
+    @Test func refusesDuplicates() {
+        #expect(throws: GraphError.duplicateNode("keys")) { try HubGraph(nodes: [F.keys, F.keys], routes: []) }
+        #expect(throws: GraphError.duplicateRoute(Route("keys", "piano"))) {
+            try HubGraph(nodes: [F.keys, F.piano], routes: [Route("keys", "piano"), Route("keys", "piano")])
+        }
+    }
+
+    @Test func refusesSignalMismatches() throws {
+        do {
+            _ = try HubGraph(nodes: [F.keys, F.verb], routes: [Route("keys", "verb")])
+            Issue.record("expected a mismatch")
+        } catch {
+            #expect(error == .signalMismatch(Route("keys", "verb"), sends: .midi, toKind: "effect", accepts: [.audio]))
+            #expect(error.description == "route keys -> verb: 'keys' sends MIDI but 'verb' (effect) takes audio only "
+                + "(fix: send MIDI to a processor, instrument or external node)")
+        }
+        #expect(throws: GraphError.producesNothing(Route("fluid", "piano"), kind: "external instrument")) {
+            try HubGraph(nodes: [F.fluid, F.piano], routes: [Route("fluid", "piano")])
+        }
+        #expect(throws: GraphError.self) { try HubGraph(nodes: [F.piano, F.keys], routes: [Route("piano", "keys")]) }
+    }
+
+    @Test func refusesLoops() {
+        let a = GraphNode(id: "a", body: .processor(.transpose)), b = GraphNode(id: "b", body: .processor(.chord(intervals: [7])))
+        do {
+            _ = try HubGraph(nodes: [F.keys, a, b], routes: [Route("keys", "a"), Route("a", "b"), Route("b", "a")])
+            Issue.record("expected a loop")
+        } catch {
+            #expect(error == .cycle(["a", "b", "a"]))
+            #expect(error.description.contains("a -> b -> a"))
+        }
+    }
+
+    @Test func refusesBadChannels() {
+        #expect(throws: GraphError.badChannel(Route("keys", "piano", channels: [17]), 17)) {
+            try HubGraph(nodes: [F.keys, F.piano], routes: [Route("keys", "piano", channels: [17])])
+        }
+    }
+
+    @Test func routeChannelFilter() {
+        let route = Route("a", "b", channels: [1, 2])
+        #expect(route.passes(channel: 0) && route.passes(channel: 1) && !route.passes(channel: 2))
+        #expect(route.passes(channel: nil))
+    }
+
+    @Test func registryLooksUpByNameAndDescriptor() {
+        #expect(F.registry.type(named: "MIDIHUB Synth")?.descriptor == F.synth)
+        #expect(F.registry.type(for: F.reverb)?.parameters.map(\.name) == ["mix"])
+        #expect(F.registry.parameters(of: .processor(.transpose))?.map(\.name) == ["semitones"])
+        #expect(F.registry.parameters(of: .output("default")) == nil)
+    }
+}

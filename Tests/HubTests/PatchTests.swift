@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+@testable import Hub
+
+@Suite struct PatchTests {
+    let registry = GraphFixtures.registry
+
+    func parse(_ yaml: String) throws(PatchError) -> Patch {
+        try Patch.parse(yaml: yaml, file: "test.yaml", registry: registry)
+    }
+
+    func error(_ yaml: String) -> PatchError? {
+        do {
+            _ = try parse(yaml)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    static let examples = ["keyboard-synth.yaml", "keyboard-split.yaml", "arpeggio-fluidsynth.yaml"]
+
+    @Test(arguments: examples) func examplePatchesLoad(name: String) throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../patches/\(name)").standardizedFileURL.path
+        let patch = try Patch.load(contentsOf: path, registry: registry)
+        #expect(!patch.graph.nodes.isEmpty && !patch.graph.routes.isEmpty && !patch.rules.isEmpty)
+    }
+
+    @Test func splitPatchBuildsZonesAndChannelRoutes() throws {
+        let patch = try parse("""
+            nodes:
+              keys: { source: hardware:* }
+              split:
+                processor: zones
+                zones:
+                  - { low: C-1, high: B3, channel: 1, transpose: 12 }
+                  - { low: 60, high: G9, channel: 2 }
+              bass: { instrument: midihub synth, parameters: { cutoff: 400 } }
+            routes:
+              - keys -> split
+              - { from: split, to: bass, channels: [1] }
+            rules:
+              - disallow app:* -> "midihub:in"
+            """)
+        #expect(patch.graph.node("split")?.body == .processor(.keyZones([KeyZone(low: 0, high: 59, channel: 1, transpose: 12),
+                                                                          KeyZone(low: 60, high: 127, channel: 2)])))
+        #expect(patch.graph.node("bass")?.parameters == ["cutoff": 400])
+        #expect(patch.graph.routes == [Route("keys", "split"), Route("split", "bass", channels: [1])])
+        #expect(patch.rules == [ConnectionRule(.disallow, from: PortSelector(portClass: .app),
+                                               to: PortSelector(client: NamePattern(glob: "midihub"), port: NamePattern(glob: "in")))])
+    }
+
+    @Test func yamlSyntaxErrorsCarryPosition() {
+        let problem = error("nodes:\n  keys: [unclosed\n")
+        #expect(problem?.file == "test.yaml")
+        #expect(problem?.line == 3)
+        #expect(problem?.description.hasPrefix("test.yaml:3:") == true)
+    }
+
+    @Test func unknownNodeInRouteIsPositionedAtTheRoute() {
+        let problem = error("""
+            nodes:
+              keys: { source: "*" }
+            routes:
+              - keys -> organ
+            """)
+        #expect(problem == PatchError(file: "test.yaml", line: 4, column: 5,
+                                      reason: "route keys -> organ names an unknown node 'organ'",
+                                      fix: "define 'organ' under nodes, or correct the name"))
+    }
+
+    @Test func kindMismatchAndUnknownTypes() {
+        let effectAsInstrument = error("nodes:\n  x: { instrument: Reverb }\n")
+        #expect(effectAsInstrument?.reason == "'Reverb' is an effect, not an instrument")
+        #expect(effectAsInstrument?.fix == "write `effect: Reverb`")
+        #expect(effectAsInstrument.map { ($0.line, $0.column) } ?? (0, 0) == (2, 20))
+        let unknown = error("nodes:\n  x: { processor: transpoze }\n")
+        #expect(unknown?.reason == "unknown processor 'transpoze'")
+        let twoBodies = error("nodes:\n  x: { processor: transpose, output: default }\n")
+        #expect(twoBodies?.reason.contains("exactly one of") == true)
+    }
+
+    @Test func parameterNamesAndRangesAreChecked() {
+        let unknown = error("nodes:\n  t: { processor: transpose, parameters: { semis: 3 } }\n")
+        #expect(unknown?.reason == "node 't' has no parameter 'semis'")
+        #expect(unknown?.fix == "use one of semitones")
+        let outside = error("nodes:\n  t:\n    processor: transpose\n    parameters:\n      semitones: 99\n")
+        #expect(outside?.reason == "parameter 'semitones' = 99 is outside -48…48")
+        #expect(outside.map { ($0.line, $0.column) } ?? (0, 0) == (5, 18))
+        #expect(error("nodes:\n  t: { processor: transpose, parameters: { semitones: lots } }\n")?.reason
+            .hasPrefix("expected a number") == true)
+    }
+
+    @Test func ruleErrorsPointIntoTheRuleText() {
+        let problem = error("rules:\n  - 'connect \"/(bad/:*\" -> x'\n")
+        #expect(problem?.line == 2)
+        #expect(problem?.column == 14)
+        #expect(problem?.reason.contains("invalid regular expression") == true)
+    }
+
+    @Test func loopsAndUnknownKeysAreRefused() {
+        let loop = error("""
+            nodes:
+              a: { processor: transpose }
+              b: { processor: velocity }
+            routes:
+              - a -> b
+              - b -> a
+            """)
+        #expect(loop?.reason == "routes form a loop a -> b -> a")
+        #expect(loop?.line == 6)
+        #expect(error("nodez: {}\n")?.reason == "unknown top-level key 'nodez'")
+        #expect(error("version: 2\n")?.fix == "write `version: 1`")
+        #expect(error("")?.reason == "the patch is empty")
+    }
+
+    @Test func reservedSectionsAreSkipped() throws {
+        let patch = try parse("mappings: []\nwidgets: {}\nnodes:\n  k: { source: '*' }\n")
+        #expect(patch.graph.nodes.map(\.id) == ["k"])
+    }
+
+    @Test func missingFileIsATypedError() {
+        #expect(throws: PatchError.self) { try Patch.load(contentsOf: "/nonexistent/p.yaml", registry: registry) }
+    }
+
+    @Test func noteNames() {
+        #expect(NoteName.number("C4") == 60)
+        #expect(NoteName.number("C-1") == 0)
+        #expect(NoteName.number("G9") == 127)
+        #expect(NoteName.number("F#3") == 54)
+        #expect(NoteName.number("Bb-1") == 10)
+        #expect(NoteName.number("H2") == nil)
+        #expect(NoteName.number("G#9") == nil)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+import Testing
+@testable import Hub
+
+/// A fresh directory under /tmp for one test.
+func temporaryDirectory() -> String {
+    let path = NSTemporaryDirectory() + "midihub-hub-\(UUID().uuidString)"
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+@Suite struct StateTests {
+    func sampleState() throws -> HubState {
+        let graph = try GraphFixtures.chain().adding(GraphFixtures.fluid, routes: [Route("up", "fluid", channels: [1, 2])]).new
+        let split = GraphNode(id: "split", body: .processor(.keyZones([KeyZone(low: 0, high: 59, channel: 1)])))
+        let withSplit = try graph.adding(split, routes: [Route("keys", "split")]).new
+        return HubState(graph: withSplit, rules: try ConnectionRule.parseList(#"connect hardware:* -> "midihub:in""#),
+                        runtimeEdits: [RuntimeEdit(source: PortIdentity(device: "usb:1-2", portName: "MIDI 1"),
+                                                   destination: PortIdentity(device: "client:FLUID", portName: "in"),
+                                                   connected: true)])
+    }
+
+    @Test func roundTripsThroughTheFile() throws {
+        let store = StateStore(path: temporaryDirectory() + "/sub/state.json")
+        #expect(try store.load() == nil)
+        let state = try sampleState()
+        try store.save(state)
+        #expect(try store.load() == state)
+        #expect(!FileManager.default.fileExists(atPath: store.path + ".tmp"))
+    }
+
+    @Test func corruptFileGivesDefaultsAndAClearProblem() throws {
+        let store = StateStore(path: temporaryDirectory() + "/state.json")
+        try store.save(try sampleState())
+        let bytes = try #require(try AtomicFile.read(store.path))
+        for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)) {
+            try Data(bytes[..<length]).write(to: URL(fileURLWithPath: store.path))
+            let (state, problem) = store.restore()
+            #expect(state == .defaults)
+            guard case .corrupt(let path, _)? = problem else {
+                Issue.record("length \(length): expected corrupt, got \(String(describing: problem))")
+                continue
+            }
+            #expect(path == store.path)
+            #expect(problem?.description.contains("starting with defaults (fix: delete or move the file away") == true)
+        }
+    }
+
+    @Test func semanticallyInvalidStateIsCorrupt() throws {
+        let store = StateStore(path: temporaryDirectory() + "/state.json")
+        let json = #"{"format":1,"nodes":[{"id":"a","type":"source","port":"*","parameters":{}}],"routes":[{"from":"a","to":"b"}],"rules":[],"runtimeEdits":[]}"#
+        try Data(json.utf8).write(to: URL(fileURLWithPath: store.path))
+        #expect(throws: StateError.corrupt(path: store.path, reason: "graph: route a -> b names an unknown node 'b'")) {
+            try store.load()
+        }
+        try Data(#"{"format":7}"#.utf8).write(to: URL(fileURLWithPath: store.path))
+        #expect(throws: StateError.self) { try store.load() }
+    }
+
+    @Test func writeFailureIsTyped() {
+        #expect(throws: StateError.self) { try AtomicFile.write([1, 2, 3], to: "/proc/nonexistent-dir/state.json") }
+        #expect(StateStore.defaultPath(environment: ["XDG_STATE_HOME": "/x"]) == "/x/midihub/state.json")
+        #expect(StateStore.defaultPath(environment: ["HOME": "/home/u"]) == "/home/u/.local/state/midihub/state.json")
+    }
+
+    /// A forked child rewrites the file in a loop (system calls only) and is killed with SIGKILL at
+    /// random moments; after every kill the file holds one complete version.
+    @Test func killDuringWritesNeverLeavesAPartialFile() throws {
+        let directory = temporaryDirectory()
+        let path = directory + "/state.json"
+        // Large versions make the window inside write() wide.
+        let versions: [[UInt8]] = (0..<3).map { version in
+            Array(repeating: UInt8(ascii: "a") + UInt8(version), count: 1 << 20) + [UInt8(version)]
+        }
+        try AtomicFile.write(versions[0], to: path)
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<12 {
+            let pid = path.withCString { target in
+                (path + ".tmp").withCString { temporary in
+                    directory.withCString { dir in
+                        versions[1].withUnsafeBytes { first in
+                            versions[2].withUnsafeBytes { second in
+                                let pid = fork()
+                                if pid == 0 {
+                                    var index = 0
+                                    while true {
+                                        _ = AtomicFile.write(index % 2 == 0 ? first : second,
+                                                             target: target, temporary: temporary, directory: dir)
+                                        index += 1
+                                    }
+                                }
+                                return pid
+                            }
+                        }
+                    }
+                }
+            }
+            try #require(pid > 0)
+            usleep(UInt32.random(in: 2_000...40_000, using: &generator))
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            let contents = try #require(try AtomicFile.read(path))
+            let version = versions.firstIndex(of: contents)
+            #expect(version != nil, "round \(round): \(contents.count) bytes on disk is not a whole version")
+        }
+    }
+}
