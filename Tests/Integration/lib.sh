@@ -214,6 +214,16 @@ hex_bytes() { # FILE
     tr -cd '0-9A-Fa-f' <"$1" | tr 'a-f' 'A-F' | sed 's/../& /g; s/ $//'
 }
 
+# Waits until amidi -d, running as peer NAME, has printed at least COUNT bytes.
+wait_for_bytes() { # NAME COUNT [TIMEOUT]
+    poll_until "${3:-$DEFAULT_TIMEOUT}" has_bytes "$(peer_out "$1")" "$2" \
+        || fail "timed out after ${3:-$DEFAULT_TIMEOUT}s waiting for $2 bytes from '$1'; got: '$(hex_bytes "$(peer_out "$1")")'"
+}
+
+has_bytes() { # FILE COUNT
+    (($(hex_bytes "$1" | wc -w) >= $2))
+}
+
 # Writes a Standard MIDI File from midicsv's CSV on stdin (an independent writer,
 # so files do not depend on midihub's own SMF code).
 csv_to_midi() { # OUT.mid
