@@ -56,7 +56,7 @@ final class RenderLoop: @unchecked Sendable {
         fadeFrames = max(1, Int(options.fadeOutSeconds * sampleRate))
         output = AudioBuffer(channels: 2, capacity: blockFrames)
         interleaved = .allocate(capacity: blockFrames * device.settings.channels)
-        eventCapacity = max(options.maxEventsPerBlock, 16 * 2)
+        eventCapacity = max(options.maxEventsPerBlock, 16)  // room for All Sound Off on 16 channels
         events = .allocate(capacity: eventCapacity)
     }
 
