@@ -50,6 +50,9 @@ let package = Package(
         // Typed wrappers over the ALSA sequencer and PCM.
         .target(name: "ALSA", dependencies: ["CALSA", "MIDICore"]),
 
+        // Live audio: the render thread that plays an engine to ALSA PCM, with live input.
+        .target(name: "AudioHost", dependencies: ["ALSA", "RenderCore", "Sequencer", "MIDICore"]),
+
         // Control side: rules, reconciler, node graph, MIDI processors, patches, state.
         .target(name: "Hub", dependencies: ["MIDICore", "RenderCore", .product(name: "Yams", package: "Yams")]),
 
@@ -60,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "midihub",
             dependencies: [
-                "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer",
+                "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer", "AudioHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -71,6 +74,7 @@ let package = Package(
         .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore"]),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
         .testTarget(name: "ControlTests", dependencies: ["Control"]),
+        .testTarget(name: "AudioHostTests", dependencies: ["AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore"]),
         .testTarget(name: "SynthTests", dependencies: [
             "Synth", "RenderCore", "MIDICore", "Sequencer",
             .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
