@@ -7,7 +7,8 @@ import MIDICore
 ///
 /// - Thread: the main thread (it owns the client).
 struct FilePlayer {
-    let client: SeqClient
+    let session: SequencerSession
+    var client: SeqClient { session.client }
     let schedule: PlaybackSchedule
     let tempoMap: TempoMap
     let destinations: [SeqAddress]
@@ -20,7 +21,7 @@ struct FilePlayer {
     }
 
     func play() throws -> Outcome {
-        let port = try client.createPort(name: "play", capabilities: .source)
+        let port = try session.makeSendingPort(name: "play", connectedTo: destinations)
         let queue = try client.makeQueue(name: "midihub play")
         defer { try? client.free(queue) }
         try client.setTempo(queue, microsecondsPerQuarter: schedule.initialTempo, ticksPerQuarter: schedule.ticksPerQuarter)

@@ -54,7 +54,7 @@ struct PlayCommand: ParsableCommand {
         }
         let session = try SequencerSession()
         let destinations = try session.resolveList(port, as: .destination).map(\.address)
-        let player = FilePlayer(client: session.client,
+        let player = FilePlayer(session: session,
                                 schedule: try PlaybackSchedule(file: midiFile, portCount: destinations.count),
                                 tempoMap: TempoMap(file: midiFile), destinations: destinations,
                                 statusLine: StatusLine.onTerminal())

@@ -10,7 +10,7 @@ struct SendCommand: ParsableCommand {
         discussion: """
             Bytes are two hex digits each, separated by spaces or joined ("903C64"). They \
             are parsed as a MIDI byte stream (running status allowed) and every message \
-            goes straight to the port. Incomplete or stray bytes are an error and nothing \
+            goes to the port through a connection (like aplaymidi). Incomplete or stray bytes are an error and nothing \
             is sent.
 
             Examples:
@@ -30,7 +30,7 @@ struct SendCommand: ParsableCommand {
         let messages = try Self.messages(fromHex: hex)
         let session = try SequencerSession()
         let destination = try session.resolve(port, as: .destination)
-        let ownPort = try session.client.createPort(name: "send", capabilities: .source)
+        let ownPort = try session.makeSendingPort(name: "send", connectedTo: [destination.address])
         for message in messages {
             try session.client.send(message, from: ownPort, to: destination.address)
         }

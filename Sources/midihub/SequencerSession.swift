@@ -39,6 +39,18 @@ struct SequencerSession {
         return ports
     }
 
+    /// A new source port of this client, connected to every destination, as
+    /// `aplaymidi` does: kernel MIDI ports (snd-virmidi, USB MIDI) open their
+    /// device only while subscribed, and drop events from unconnected senders.
+    /// The connections end with the client.
+    func makeSendingPort(name: String, connectedTo destinations: [SeqAddress]) throws -> SeqPort {
+        let port = try client.createPort(name: name, capabilities: .source)
+        for destination in destinations {
+            try client.subscribe(sender: port.address, destination: destination)
+        }
+        return port
+    }
+
     enum PortRole: String, CustomStringConvertible {
         /// Readable: MIDI comes out of it.
         case source
