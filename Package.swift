@@ -43,6 +43,9 @@ let package = Package(
         // Control side: rules, reconciler, node graph, MIDI processors, patches, state.
         .target(name: "Hub", dependencies: ["MIDICore", "RenderCore", .product(name: "Yams", package: "Yams")]),
 
+        // Control API: versioned protocol types, UNIX-socket server and client. Foundation only.
+        .target(name: "Control"),
+
         // The one executable.
         .executableTarget(
             name: "midihub",
@@ -56,6 +59,7 @@ let package = Package(
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
         .testTarget(name: "HubTests", dependencies: ["Hub"]),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
+        .testTarget(name: "ControlTests", dependencies: ["Control"]),
         .testTarget(name: "SynthTests", dependencies: [
             "Synth", "RenderCore", "MIDICore", "Sequencer",
             .product(name: "MallocInterposerSwift", package: "malloc-interposer"),

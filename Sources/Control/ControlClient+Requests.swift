@@ -1,0 +1,64 @@
+/// One typed method per request, for callers that know what they ask for.
+///
+/// - Thread: the client's thread.
+extension ControlClient {
+    public func ports() throws(ControlClientError) -> [PortSummary] {
+        try expect(.listPorts) { if case .ports(let ports) = $0 { ports } else { nil } }
+    }
+
+    public func connections() throws(ControlClientError) -> [ConnectionSummary] {
+        try expect(.listConnections) { if case .connections(let connections) = $0 { connections } else { nil } }
+    }
+
+    public func nodes() throws(ControlClientError) -> [NodeSummary] {
+        try expect(.listNodes) { if case .nodes(let nodes) = $0 { nodes } else { nil } }
+    }
+
+    public func connect(_ source: String, to destination: String) throws(ControlClientError) {
+        _ = try request(.connect(ConnectionSummary(source: source, destination: destination)))
+    }
+
+    public func disconnect(_ source: String, from destination: String) throws(ControlClientError) {
+        _ = try request(.disconnect(ConnectionSummary(source: source, destination: destination)))
+    }
+
+    public func addNode(_ spec: NodeSpec) throws(ControlClientError) -> NodeSummary {
+        try expect(.addNode(spec)) { if case .node(let node) = $0 { node } else { nil } }
+    }
+
+    public func removeNode(_ id: String) throws(ControlClientError) {
+        _ = try request(.removeNode(NodeReference(node: id)))
+    }
+
+    public func replaceNode(_ id: String, with spec: NodeSpec) throws(ControlClientError) -> NodeSummary {
+        try expect(.replaceNode(NodeReplacement(node: id, with: spec))) { if case .node(let node) = $0 { node } else { nil } }
+    }
+
+    public func setParameter(_ parameter: String, of node: String, to value: Double) throws(ControlClientError)
+        -> ParameterSummary
+    {
+        let assignment = ParameterAssignment(node: node, parameter: parameter, value: value)
+        return try expect(.setParameter(assignment)) { if case .parameter(let parameter) = $0 { parameter } else { nil } }
+    }
+
+    public func loadPatch(_ source: PatchSource) throws(ControlClientError) -> GraphSummary {
+        try expect(.loadPatch(source)) { if case .graph(let graph) = $0 { graph } else { nil } }
+    }
+
+    public func rules() throws(ControlClientError) -> [RuleSummary] {
+        try expect(.listRules) { if case .rules(let rules) = $0 { rules } else { nil } }
+    }
+
+    public func setRules(_ rules: [RuleSummary]) throws(ControlClientError) -> [RuleSummary] {
+        try expect(.setRules(RuleList(rules: rules))) { if case .rules(let rules) = $0 { rules } else { nil } }
+    }
+
+    func expect<Value>(_ request: ControlRequest, _ extract: (ControlResult) -> Value?)
+        throws(ControlClientError) -> Value
+    {
+        guard let value = extract(try self.request(request)) else {
+            throw .malformedLine("'\(request.kind.rawValue)' answered with another result")
+        }
+        return value
+    }
+}

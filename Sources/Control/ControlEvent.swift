@@ -1,0 +1,119 @@
+/// The name of an event on the wire (`"event":"port-appeared"`).
+///
+/// - Thread: any (a plain value).
+public enum ControlEventKind: String, Hashable, Sendable, Codable, CaseIterable {
+    case portAppeared = "port-appeared"
+    case portLeft = "port-left"
+    case connected
+    case disconnected
+    case parameterChanged = "parameter-changed"
+    case nodeGone = "node-gone"
+    case log
+    /// The server dropped events for this subscriber because it read too slowly.
+    case dropped
+}
+
+/// Why a node left the graph.
+public enum NodeGoneReason: String, Hashable, Sendable, Codable {
+    case removed
+    case deviceUnplugged = "device-unplugged"
+    case overloaded
+}
+
+/// How important a log line is.
+public enum LogLevel: String, Hashable, Sendable, Codable {
+    case debug, info, warning, error
+}
+
+/// A change the daemon tells its subscribers about. On the wire one object per line,
+/// named by `event`:
+///
+///     {"event":"port-appeared","port":{…PortSummary…}}
+///     {"event":"connected","connection":{"source":"20:0","destination":"node:lead"}}
+///     {"event":"parameter-changed","node":"lead","parameter":"cutoff","value":1200}
+///     {"event":"node-gone","node":"fluid","reason":"device-unplugged"}
+///     {"event":"log","level":"info","message":"loaded patches/split.yaml"}
+///     {"event":"dropped","count":17}
+///
+/// - Thread: any (a plain value).
+public enum ControlEvent: Hashable, Sendable {
+    case portAppeared(PortSummary)
+    case portLeft(PortSummary)
+    case connected(ConnectionSummary)
+    case disconnected(ConnectionSummary)
+    case parameterChanged(node: String, parameter: String, value: Double)
+    case nodeGone(node: String, reason: NodeGoneReason)
+    case log(level: LogLevel, message: String)
+    case dropped(count: Int)
+
+    public var kind: ControlEventKind {
+        switch self {
+        case .portAppeared: .portAppeared
+        case .portLeft: .portLeft
+        case .connected: .connected
+        case .disconnected: .disconnected
+        case .parameterChanged: .parameterChanged
+        case .nodeGone: .nodeGone
+        case .log: .log
+        case .dropped: .dropped
+        }
+    }
+}
+
+extension ControlEvent: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case event, port, connection, node, parameter, value, reason, level, message, count
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(ControlEventKind.self, forKey: .event) {
+        case .portAppeared:
+            self = .portAppeared(try container.decode(PortSummary.self, forKey: .port))
+        case .portLeft:
+            self = .portLeft(try container.decode(PortSummary.self, forKey: .port))
+        case .connected:
+            self = .connected(try container.decode(ConnectionSummary.self, forKey: .connection))
+        case .disconnected:
+            self = .disconnected(try container.decode(ConnectionSummary.self, forKey: .connection))
+        case .parameterChanged:
+            self = .parameterChanged(
+                node: try container.decode(String.self, forKey: .node),
+                parameter: try container.decode(String.self, forKey: .parameter),
+                value: try container.decode(Double.self, forKey: .value))
+        case .nodeGone:
+            self = .nodeGone(
+                node: try container.decode(String.self, forKey: .node),
+                reason: try container.decode(NodeGoneReason.self, forKey: .reason))
+        case .log:
+            self = .log(
+                level: try container.decode(LogLevel.self, forKey: .level),
+                message: try container.decode(String.self, forKey: .message))
+        case .dropped:
+            self = .dropped(count: try container.decode(Int.self, forKey: .count))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .event)
+        switch self {
+        case .portAppeared(let port), .portLeft(let port):
+            try container.encode(port, forKey: .port)
+        case .connected(let connection), .disconnected(let connection):
+            try container.encode(connection, forKey: .connection)
+        case .parameterChanged(let node, let parameter, let value):
+            try container.encode(node, forKey: .node)
+            try container.encode(parameter, forKey: .parameter)
+            try container.encode(value, forKey: .value)
+        case .nodeGone(let node, let reason):
+            try container.encode(node, forKey: .node)
+            try container.encode(reason, forKey: .reason)
+        case .log(let level, let message):
+            try container.encode(level, forKey: .level)
+            try container.encode(message, forKey: .message)
+        case .dropped(let count):
+            try container.encode(count, forKey: .count)
+        }
+    }
+}

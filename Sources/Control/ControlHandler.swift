@@ -1,0 +1,37 @@
+/// What the daemon does for each request. The server decodes requests, answers
+/// `hello` and `subscribe` itself, calls one of these methods for every other request
+/// and writes the result back. Throw `ControlError` to refuse a request with a code
+/// (`unknown-node`, `invalid-patch`, …); any other error becomes code `failed` with
+/// the error's description.
+///
+/// Changes the daemon makes (a connection made, a parameter set) are announced with
+/// `ControlServer.publish(_:)`, which handlers may call.
+///
+/// - Thread: control (every method is called on the server's loop thread, one at a
+///   time; while a method runs, the server answers no other client).
+public protocol ControlHandler: AnyObject, Sendable {
+    /// `ports.list`: every MIDI port the daemon sees.
+    func ports() throws -> [PortSummary]
+    /// `connections.list`: every connection between ports and nodes.
+    func connections() throws -> [ConnectionSummary]
+    /// `nodes.list`: every node with its parameters.
+    func nodes() throws -> [NodeSummary]
+    /// `connect`: makes a connection.
+    func connect(_ connection: ConnectionSummary) throws
+    /// `disconnect`: removes a connection.
+    func disconnect(_ connection: ConnectionSummary) throws
+    /// `nodes.add`: creates a node; returns it as it now is.
+    func addNode(_ spec: NodeSpec) throws -> NodeSummary
+    /// `nodes.remove`: removes the node with this id.
+    func removeNode(_ id: String) throws
+    /// `nodes.replace`: puts a new node in the place of the node with this id.
+    func replaceNode(_ id: String, with spec: NodeSpec) throws -> NodeSummary
+    /// `parameters.set`: sets an input parameter; returns it with its new value.
+    func setParameter(_ assignment: ParameterAssignment) throws -> ParameterSummary
+    /// `patch.load`: validates and loads a patch; returns the setup now running.
+    func loadPatch(_ source: PatchSource) throws -> GraphSummary
+    /// `rules.list`: the connection rules in order.
+    func rules() throws -> [RuleSummary]
+    /// `rules.set`: replaces all rules; returns the rules now in force.
+    func setRules(_ rules: [RuleSummary]) throws -> [RuleSummary]
+}

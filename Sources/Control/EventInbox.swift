@@ -1,0 +1,76 @@
+import Glibc
+import Synchronization
+
+/// The hand-off between publishers (any thread) and the server's loop thread:
+/// encoded event lines and the stop request, plus a pipe that wakes the loop's `poll`.
+/// Holds at most `capacity` events; more are dropped and counted for every subscriber.
+///
+/// - Thread: any.
+final class EventInbox: Sendable {
+    struct Batch {
+        var events: [(kind: ControlEventKind, line: [UInt8])] = []
+        var overflow = 0
+        var stop = false
+    }
+
+    static let capacity = 65_536
+
+    private let batch = Mutex(Batch())
+    /// The loop polls this end.
+    let wakeReader: Int32
+    private let wakeWriter: Int32
+
+    init() throws(SocketError) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw SocketError("pipe") }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        }
+        wakeReader = ends[0]
+        wakeWriter = ends[1]
+    }
+
+    deinit {
+        close(wakeReader)
+        close(wakeWriter)
+    }
+
+    func post(_ kind: ControlEventKind, line: [UInt8]) {
+        batch.withLock { batch in
+            if batch.events.count < Self.capacity {
+                batch.events.append((kind, line))
+            } else {
+                batch.overflow += 1
+            }
+        }
+        wake()
+    }
+
+    func requestStop() {
+        batch.withLock { $0.stop = true }
+        wake()
+    }
+
+    /// Everything posted since the last call.
+    func take() -> Batch {
+        batch.withLock { batch in
+            defer {
+                batch.events.removeAll()
+                batch.overflow = 0
+            }
+            return batch
+        }
+    }
+
+    /// Empties the wake pipe after `poll` reported it readable.
+    func drainWakeups() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(wakeReader, &bytes, bytes.count) > 0 {}
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWriter, &byte, 1)
+    }
+}

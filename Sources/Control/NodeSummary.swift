@@ -1,0 +1,56 @@
+/// One node of the daemon's graph with its descriptor and parameters.
+///
+/// - Thread: any (a plain value).
+public struct NodeSummary: Hashable, Sendable, Codable {
+    /// The node's handle in requests (`nodes.remove`, `parameters.set`), unique in the daemon.
+    public var id: String
+    /// The display name from the descriptor, e.g. "midihub Synth".
+    public var name: String
+    /// `generator`, `instrument`, `effect`, `musicEffect` or `midiProcessor`.
+    public var kind: String
+    /// Four-character subtype code, e.g. "syn1".
+    public var subtype: String
+    /// Four-character manufacturer code, e.g. "mdhb".
+    public var manufacturer: String
+    /// "major.minor.patch".
+    public var version: String
+    /// For an external node: the ALSA or JACK port it stands for; `nil` for built-in nodes.
+    public var port: String?
+    public var parameters: [ParameterSummary]
+
+    public init(
+        id: String, name: String, kind: String, subtype: String, manufacturer: String, version: String,
+        port: String? = nil, parameters: [ParameterSummary] = []
+    ) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.subtype = subtype
+        self.manufacturer = manufacturer
+        self.version = version
+        self.port = port
+        self.parameters = parameters
+    }
+}
+
+/// What to create for `nodes.add` and `nodes.replace`.
+///
+/// - Thread: any (a plain value).
+public struct NodeSpec: Hashable, Sendable, Codable {
+    /// A node type the daemon knows, e.g. `synth`, `transpose`, `arpeggiator`,
+    /// or `external-instrument` / `external-processor` together with `port`.
+    public var type: String
+    /// The id wanted for the new node; the daemon picks one when `nil`.
+    public var id: String?
+    /// The ALSA or JACK port of an external node.
+    public var port: String?
+    /// Initial parameter values by parameter name.
+    public var parameters: [String: Double]?
+
+    public init(type: String, id: String? = nil, port: String? = nil, parameters: [String: Double]? = nil) {
+        self.type = type
+        self.id = id
+        self.port = port
+        self.parameters = parameters
+    }
+}

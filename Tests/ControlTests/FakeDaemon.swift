@@ -1,0 +1,120 @@
+import Synchronization
+
+@testable import Control
+
+/// A `ControlHandler` with a small in-memory setup, so round trips change state that
+/// later requests can see.
+final class FakeDaemon: ControlHandler {
+    struct State {
+        var connections: [ConnectionSummary] = []
+        var nodes: [NodeSummary] = [FakeDaemon.synth]
+        var rules: [RuleSummary] = []
+        var loadedPatches: [PatchSource] = []
+    }
+
+    struct Explosion: Error, CustomStringConvertible {
+        var description: String { "the fake daemon exploded" }
+    }
+
+    static let keyboard = PortSummary(
+        address: "20:0", client: 20, port: 0, clientName: "Virtual Raw MIDI 1-0", portName: "VirMIDI 1-0",
+        direction: .duplex, kind: .hardware, card: 1, cardName: "VirMIDI", connectedTo: ["128:0"])
+    static let jackPort = PortSummary(
+        address: "jack:system:midi_capture_1", clientName: "system", portName: "midi_capture_1",
+        direction: .source, kind: .app)
+
+    static func gain(_ value: Double) -> ParameterSummary {
+        ParameterSummary(id: 0, name: "gain", min: -60, max: 12, default: 0, unit: "decibels", value: value)
+    }
+
+    static let synth = NodeSummary(
+        id: "lead", name: "midihub Synth", kind: "instrument", subtype: "syn1", manufacturer: "mdhb",
+        version: "1.0.0", parameters: [gain(0), ParameterSummary(
+            id: 1, name: "voices", direction: .output, min: nil, max: nil, default: nil, unit: "count", value: 3)])
+
+    let state = Mutex(State())
+
+    func ports() throws -> [PortSummary] { [Self.keyboard, Self.jackPort] }
+
+    func connections() throws -> [ConnectionSummary] { state.withLock { $0.connections } }
+
+    func nodes() throws -> [NodeSummary] { state.withLock { $0.nodes } }
+
+    func connect(_ connection: ConnectionSummary) throws {
+        if connection.source == "explode" { throw Explosion() }
+        guard connection.source == "20:0" || connection.source.hasPrefix("node:") else {
+            throw ControlError(.unknownPort, "no port matches '\(connection.source)'", fix: "run 'midihub ports'")
+        }
+        state.withLock { $0.connections.append(connection) }
+    }
+
+    func disconnect(_ connection: ConnectionSummary) throws {
+        try state.withLock { state in
+            guard let index = state.connections.firstIndex(of: connection) else {
+                throw ControlError(.unknownPort, "\(connection.source) is not connected to \(connection.destination)")
+            }
+            state.connections.remove(at: index)
+        }
+    }
+
+    func addNode(_ spec: NodeSpec) throws -> NodeSummary {
+        guard spec.type == "synth" else { throw ControlError(.unknownNodeType, "no node type '\(spec.type)'") }
+        var node = Self.synth
+        node.id = spec.id ?? "synth\(state.withLock { $0.nodes.count })"
+        node.parameters[0].value = spec.parameters?["gain"] ?? 0
+        state.withLock { $0.nodes.append(node) }
+        return node
+    }
+
+    func removeNode(_ id: String) throws {
+        try state.withLock { state in
+            guard let index = state.nodes.firstIndex(where: { $0.id == id }) else { throw Self.unknownNode(id) }
+            state.nodes.remove(at: index)
+        }
+    }
+
+    func replaceNode(_ id: String, with spec: NodeSpec) throws -> NodeSummary {
+        try removeNode(id)
+        var replacement = spec
+        replacement.id = spec.id ?? id
+        return try addNode(replacement)
+    }
+
+    func setParameter(_ assignment: ParameterAssignment) throws -> ParameterSummary {
+        try state.withLock { state in
+            guard let node = state.nodes.firstIndex(where: { $0.id == assignment.node }) else {
+                throw Self.unknownNode(assignment.node)
+            }
+            guard let parameter = state.nodes[node].parameters.firstIndex(where: { $0.name == assignment.parameter })
+            else { throw ControlError(.unknownParameter, "node '\(assignment.node)' has no parameter '\(assignment.parameter)'") }
+            let info = state.nodes[node].parameters[parameter]
+            guard info.direction == .input, let min = info.min, let max = info.max, (min...max).contains(assignment.value)
+            else { throw ControlError(.invalidValue, "\(assignment.value) is outside \(info.name)'s range") }
+            state.nodes[node].parameters[parameter].value = assignment.value
+            return state.nodes[node].parameters[parameter]
+        }
+    }
+
+    func loadPatch(_ source: PatchSource) throws -> GraphSummary {
+        if source.text?.contains("bad") == true {
+            throw ControlError(.invalidPatch, "patch:3:7: unknown node type 'synthh'", fix: "use one of: synth")
+        }
+        return state.withLock { state in
+            state.loadedPatches.append(source)
+            return GraphSummary(nodes: state.nodes, connections: state.connections, rules: state.rules)
+        }
+    }
+
+    func rules() throws -> [RuleSummary] { state.withLock { $0.rules } }
+
+    func setRules(_ rules: [RuleSummary]) throws -> [RuleSummary] {
+        state.withLock { state in
+            state.rules = rules
+            return state.rules
+        }
+    }
+
+    private static func unknownNode(_ id: String) -> ControlError {
+        ControlError(.unknownNode, "no node '\(id)'", fix: "run 'midihub nodes' to list nodes")
+    }
+}

@@ -1,0 +1,88 @@
+import Testing
+
+@testable import Control
+
+@Suite("Subscriptions and event fan-out")
+struct SubscriptionTests {
+    static let events: [ControlEvent] = [
+        .portAppeared(FakeDaemon.keyboard),
+        .connected(ConnectionSummary(source: "20:0", destination: "node:lead")),
+        .parameterChanged(node: "lead", parameter: "gain", value: -3),
+        .nodeGone(node: "fluid", reason: .deviceUnplugged),
+        .disconnected(ConnectionSummary(source: "20:0", destination: "node:lead")),
+        .portLeft(FakeDaemon.keyboard),
+        .log(level: .warning, message: "no JACK server; JACK ports are absent"),
+    ]
+
+    @Test func everySubscriberGetsEveryEventInOrder() throws {
+        let socket = try TestSocket()
+        let first = try socket.client(), second = try socket.client()
+        let firstStream = try first.subscribe(), secondStream = try second.subscribe()
+        for event in Self.events { socket.server?.publish(event) }
+        for stream in [firstStream, secondStream] {
+            let received = try Self.events.map { _ in try stream.next(timeout: 10) }
+            #expect(received == Self.events)
+        }
+    }
+
+    @Test func filterLimitsTheKinds() throws {
+        let socket = try TestSocket()
+        let stream = try socket.client().subscribe(SubscriptionFilter(events: [.nodeGone, .log]))
+        for event in Self.events { socket.server?.publish(event) }
+        #expect(try stream.next(timeout: 10) == .nodeGone(node: "fluid", reason: .deviceUnplugged))
+        #expect(try stream.next(timeout: 10) == .log(level: .warning, message: "no JACK server; JACK ports are absent"))
+    }
+
+    @Test func requestsStillWorkOnASubscribedConnection() throws {
+        let socket = try TestSocket()
+        let client = try socket.client()
+        let stream = try client.subscribe()
+        socket.server?.publish(.nodeGone(node: "lead", reason: .removed))
+        #expect(try stream.next(timeout: 10) == .nodeGone(node: "lead", reason: .removed))
+        socket.server?.publish(.log(level: .info, message: "between"))
+        #expect(try client.nodes() == [FakeDaemon.synth])
+        #expect(try stream.next(timeout: 10) == .log(level: .info, message: "between"))
+    }
+
+    @Test func nonSubscribersGetNoEvents() throws {
+        let socket = try TestSocket()
+        let raw = try socket.raw()
+        _ = try raw.exchange(#"{"id":1,"request":"hello","params":{"protocolVersion":1}}"#)
+        for event in Self.events { socket.server?.publish(event) }
+        let next = try #require(try raw.exchange(#"{"id":2,"request":"rules.list"}"#))
+        #expect(next["id"] as? Int == 2 && next["event"] == nil)
+    }
+
+    @Test func aSlowSubscriberMissesEventsButIsToldHowMany() throws {
+        let socket = try TestSocket()
+        let slow = try socket.client()
+        let stream = try slow.subscribe(SubscriptionFilter(events: [.log]))
+        let message = String(repeating: "m", count: 1000)
+        let published = 5000
+        for index in 0..<published { socket.server?.publish(.log(level: .debug, message: "\(index) \(message)")) }
+        // The server takes every published event before it answers a later request.
+        _ = try socket.client().ports()
+
+        var delivered: [Int] = []
+        var dropped = 0
+        while delivered.count + dropped < published {
+            switch try stream.next(timeout: 10) {
+            case .log(_, let text)?: delivered.append(Int(text.prefix { $0 != " " })!)
+            case .dropped(let count)?: dropped += count
+            case let other: Issue.record("unexpected \(String(describing: other))"); return
+            }
+        }
+        #expect(dropped > 0)
+        #expect(delivered == Array(0..<delivered.count))
+        socket.server?.publish(.log(level: .info, message: "caught up"))
+        #expect(try stream.next(timeout: 10) == .log(level: .info, message: "caught up"))
+    }
+
+    @Test func subscriptionEndsWhenTheDaemonStops() throws {
+        let socket = try TestSocket()
+        var stream = try socket.client().subscribe()
+        socket.server?.stop()
+        #expect(stream.next() == nil)
+        #expect(stream.error == nil)
+    }
+}

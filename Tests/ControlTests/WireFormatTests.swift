@@ -1,0 +1,96 @@
+import Testing
+
+@testable import Control
+
+@Suite("JSON lines on the wire")
+struct WireFormatTests {
+    private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    @Test func requestsAreWrittenAsDocumented() throws {
+        #expect(text(try ControlRequest.listPorts.encodedLine(id: 1)) == #"{"id":1,"request":"ports.list"}"# + "\n")
+        let set = ControlRequest.setParameter(ParameterAssignment(node: "lead", parameter: "cutoff", value: 1200))
+        #expect(text(try set.encodedLine(id: 2))
+            == #"{"id":2,"params":{"node":"lead","parameter":"cutoff","value":1200},"request":"parameters.set"}"# + "\n")
+    }
+
+    @Test func everyRequestSurvivesARoundTrip() throws {
+        let requests: [ControlRequest] = [
+            .hello(Hello(client: "t")), .listPorts, .listConnections, .listNodes,
+            .connect(ConnectionSummary(source: "a", destination: "b")),
+            .disconnect(ConnectionSummary(source: "a", destination: "b")),
+            .addNode(NodeSpec(type: "external-instrument", id: "fluid", port: "FLUID Synth")),
+            .removeNode(NodeReference(node: "fluid")),
+            .replaceNode(NodeReplacement(node: "lead", with: NodeSpec(type: "synth"))),
+            .setParameter(ParameterAssignment(node: "lead", parameter: "gain", value: .infinity)),
+            .loadPatch(PatchSource(path: "/p.yaml")), .listRules,
+            .setRules(RuleList(rules: [RuleSummary(action: .disallow, source: PortPattern(name: "*"),
+                                                   destination: PortPattern(name: "x", kind: .app))])),
+            .subscribe(SubscriptionFilter(events: [.log])), .subscribe(SubscriptionFilter()),
+        ]
+        #expect(Set(requests.map(\.kind)) == Set(ControlRequestKind.allCases))
+        for request in requests {
+            var line = try request.encodedLine(id: .string("x"))
+            line.removeLast()
+            let (id, decoded) = ControlRequest.decode(line: line)
+            #expect(id == .string("x"))
+            #expect(try decoded.get() == request)
+        }
+    }
+
+    @Test func responsesAndEventsLookAsDocumented() throws {
+        let ok = ControlResponse(id: 1, outcome: .success(.done))
+        #expect(text(try JSONLine.encode(ok)) == #"{"id":1,"ok":true,"result":{}}"# + "\n")
+        let refused = ControlResponse(id: 2, outcome: .failure(ControlError(.unknownNode, "no node 'x'")))
+        #expect(text(try JSONLine.encode(refused))
+            == #"{"error":{"code":"unknown-node","message":"no node 'x'"},"id":2,"ok":false}"# + "\n")
+        #expect(text(try JSONLine.encode(ControlEvent.nodeGone(node: "fluid", reason: .deviceUnplugged)))
+            == #"{"event":"node-gone","node":"fluid","reason":"device-unplugged"}"# + "\n")
+    }
+
+    @Test func portsHaveTheCLIsFieldsWithNulls() throws {
+        let line = text(try JSONLine.encode(FakeDaemon.jackPort))
+        #expect(line == #"{"address":"jack:system:midi_capture_1","card":null,"cardName":null,"client":null,"#
+            + #""clientName":"system","connectedFrom":[],"connectedTo":[],"direction":"source","kind":"app","#
+            + #""port":null,"portName":"midi_capture_1"}"# + "\n")
+        #expect(try JSONLine.decode(PortSummary.self, from: Array(line.utf8)) == FakeDaemon.jackPort)
+    }
+
+    @Test func everyEventSurvivesARoundTrip() throws {
+        let events = SubscriptionTests.events + [.dropped(count: 4)]
+        #expect(Set(events.map(\.kind)) == Set(ControlEventKind.allCases))
+        for event in events {
+            #expect(try JSONLine.decode(ControlEvent.self, from: JSONLine.encode(event)) == event)
+        }
+    }
+
+    @Test func resultsDecodeByRequestKind() throws {
+        let nodes = ControlResponse(id: 5, outcome: .success(.nodes([FakeDaemon.synth])))
+        #expect(try ControlRequestKind.listNodes.decodeResult(from: JSONLine.encode(nodes)) == .nodes([FakeDaemon.synth]))
+    }
+}
+
+@Suite("Cutting a byte stream into lines")
+struct LineSplitterTests {
+    @Test func linesSplitAcrossReadsAndCRLF() {
+        var splitter = LineSplitter(maxLength: 100)
+        splitter.append(ArraySlice("{\"a\"".utf8))
+        #expect(splitter.next() == nil)
+        splitter.append(ArraySlice(":1}\r\n\n{\"b\":2}\n{\"c\"".utf8))
+        #expect(splitter.next() == .line(Array("{\"a\":1}".utf8)))
+        #expect(splitter.next() == .line(Array("{\"b\":2}".utf8)))
+        #expect(splitter.next() == nil)
+        #expect(splitter.finish() == .line(Array("{\"c\"".utf8)))
+        #expect(splitter.finish() == nil)
+    }
+
+    @Test func tooLongWithAndWithoutNewline() {
+        var complete = LineSplitter(maxLength: 4)
+        complete.append(ArraySlice("12345\n".utf8))
+        #expect(complete.next() == .tooLong)
+        var unterminated = LineSplitter(maxLength: 4)
+        unterminated.append(ArraySlice("1234".utf8))
+        #expect(unterminated.next() == nil)
+        unterminated.append(ArraySlice("5".utf8))
+        #expect(unterminated.next() == .tooLong)
+    }
+}
