@@ -46,11 +46,14 @@ let package = Package(
         // Control API: versioned protocol types, UNIX-socket server and client. Foundation only.
         .target(name: "Control"),
 
+        // Live audio: the render thread that plays an engine to ALSA PCM, with live input.
+        .target(name: "AudioHost", dependencies: ["ALSA", "RenderCore", "Sequencer", "MIDICore"]),
+
         // The one executable.
         .executableTarget(
             name: "midihub",
             dependencies: [
-                "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer",
+                "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer", "AudioHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -60,6 +63,7 @@ let package = Package(
         .testTarget(name: "HubTests", dependencies: ["Hub"]),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
         .testTarget(name: "ControlTests", dependencies: ["Control"]),
+        .testTarget(name: "AudioHostTests", dependencies: ["AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore"]),
         .testTarget(name: "SynthTests", dependencies: [
             "Synth", "RenderCore", "MIDICore", "Sequencer",
             .product(name: "MallocInterposerSwift", package: "malloc-interposer"),

@@ -19,7 +19,7 @@ public final class OfflineRenderer {
     /// Frames rendered after the file's end so releases and reverb can ring out.
     public let tailFrames: Int64
     public private(set) var position: Int64 = 0
-    private var nextEntry = 0
+    private var cursor: ScheduleCursor
     private let output: AudioBuffer
     private let blockEvents: UnsafeMutablePointer<RenderEvent>
     private let blockEventCapacity = 8192
@@ -32,6 +32,7 @@ public final class OfflineRenderer {
         self.schedule = schedule
         self.blockSize = min(max(blockSize, RenderFormat.blockSizes.lowerBound), RenderFormat.blockSizes.upperBound)
         tailFrames = Int64(tailSeconds * schedule.sampleRate)
+        cursor = ScheduleCursor(schedule: schedule)
         engine = RenderEngine(maxEventsPerBlock: blockEventCapacity)
         engine.install(RenderProgram(nodes: nodes, format: RenderFormat(sampleRate: schedule.sampleRate, maxFrames: self.blockSize)))
         output = AudioBuffer(channels: 2, capacity: self.blockSize)
@@ -50,19 +51,10 @@ public final class OfflineRenderer {
     public func renderNextBlock() -> (left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int)? {
         guard !isFinished else { return nil }
         let frames = Int(min(Int64(blockSize), totalFrames - position))
-        let end = position + Int64(frames)
-        var count = 0
-        let entries = schedule.entries
-        while nextEntry < entries.count && entries[nextEntry].frame < end && count < blockEventCapacity {
-            var event = entries[nextEntry].event
-            event.frame = UInt32(max(entries[nextEntry].frame - position, 0))
-            blockEvents[count] = event
-            count += 1
-            nextEntry += 1
-        }
+        let count = cursor.events(from: position, frames: frames, into: blockEvents, capacity: blockEventCapacity)
         engine.render(frames: frames, bus: output.bus, host: schedule.hostSync(atFrame: position),
                       sequenced: UnsafeBufferPointer(start: blockEvents, count: count))
-        position = end
+        position += Int64(frames)
         return (UnsafePointer(output.left), UnsafePointer(output.right), frames)
     }
 

@@ -22,11 +22,12 @@ struct Midihub: ParsableCommand {
               midihub monitor --json
               midihub send 20:0 90 3c 64 80 3c 00
               midihub play sequences/example.mid --port 14:0
+              midihub synth --connect 'Virtual Raw MIDI 1-0'
             """,
         subcommands: [
             PortsCommand.self, ConnectCommand.self, DisconnectCommand.self,
             MonitorCommand.self, SendCommand.self, PlayCommand.self,
-            InfoCommand.self, ConvertCommand.self, RenderCommand.self,
+            InfoCommand.self, ConvertCommand.self, RenderCommand.self, SynthCommand.self,
         ]
     )
 

@@ -3,13 +3,20 @@ import ArgumentParser
 import Foundation
 import MIDICore
 
-/// `midihub play FILE --port PORT[,PORT]`: plays a file to ports through an ALSA queue.
+/// `midihub play FILE`: plays a file through the built-in synth to an ALSA PCM device, or
+/// with `--port PORT[,PORT]` to sequencer ports through an ALSA queue.
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play a MIDI file to sequencer ports through an ALSA queue (like aplaymidi).",
+        abstract: "Play a sequence through the built-in synth, or to sequencer ports with --port.",
         discussion: """
-            The kernel delivers every event at its tick with the file's tempo map, as \
+            Without --port the built-in synth plays the file to an ALSA PCM device \
+            (--device, default 'default'); every event sounds at its exact frame. On a \
+            terminal a status line shows position / duration, bar:beat, active voices and \
+            underruns. Ctrl-C fades out, silences every channel and exits with status 130. \
+            Without a sound card, write a WAV file with 'midihub render' instead.
+
+            With --port, the kernel delivers every event at its tick with the file's tempo map, as \
             aplaymidi does. With several ports, each track goes to the port its MIDI Port \
             meta event picks (0 = the first; none = the first). On a terminal a \
             'position / duration' line shows progress.
@@ -19,21 +26,32 @@ struct PlayCommand: ParsableCommand {
             off (CC 64 = 0); the exit status is then 130 (143 for SIGTERM).
 
             Examples:
+              midihub play sequences/example.mid
+              midihub play sequences/example.mid --device plughw:1,0 --period 128
               midihub play sequences/example.mid --port 14:0
               midihub play song.mid --port 'FLUID Synth'
               midihub play multi.mid --port 20:0,21:0
             """
     )
 
-    @Argument(help: "The file to play (Standard MIDI File).")
+    @Argument(help: "The file to play: a Standard MIDI File or a text sequence (.song).")
     var file: String
 
-    @Option(help: "Destination port(s), comma-separated: 20:0, a client or port name, or a prefix.")
-    var port: String
+    @Option(help: "Destination port(s), comma-separated: 20:0, a client or port name, or a prefix. Without it, the built-in synth plays.")
+    var port: String?
+
+    @OptionGroup(title: "Built-in synth (without --port)")
+    var audio: AudioOutputArguments
 
     func run() throws {
         SignalTrap.install()
         let midiFile = try SequenceFile.load(path: file)
+        guard let port else {
+            if case .interrupted(let signal) = try SynthPlayback(file: midiFile, audio: audio).play() {
+                throw ExitCode(128 + signal)
+            }
+            return
+        }
         let session = try SequencerSession()
         let destinations = try session.resolveList(port, as: .destination).map(\.address)
         let player = FilePlayer(client: session.client,

@@ -7,8 +7,8 @@ import ALSA
 struct SequencerSession {
     let client: SeqClient
 
-    init() throws {
-        client = try SeqClient(name: "midihub")
+    init(name: String = "midihub") throws {
+        client = try SeqClient(name: name)
     }
 
     /// Every port except this client's own.

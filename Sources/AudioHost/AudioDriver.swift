@@ -1,0 +1,135 @@
+import ALSA
+import Dispatch
+import RenderCore
+import Sequencer
+
+/// Plays a `RenderEngine` live to an ALSA PCM device from its own render thread.
+///
+/// Each period the render thread takes the live events that arrived through `live`
+/// (delivered one period after arrival, at their exact offset: constant latency), the
+/// block's events of an optional `RenderSchedule` (at their exact frame: the frame clock
+/// is frames rendered), renders the engine's program and writes the block; the blocking
+/// write paces the loop. It asks for `SCHED_FIFO` first.
+///
+/// Use:
+/// ```swift
+/// let driver = try AudioDriver(device: "default", options: AudioDriverOptions())
+/// engine.install(RenderProgram(nodes: nodes, format: driver.renderFormat))
+/// if case .denied(let warning) = try driver.start(engine: engine) { print(warning) }
+/// driver.live.push(.noteOn(channel: 0, note: 69, velocity: 100))   // from the MIDI input thread
+/// try driver.stop()                                                // fade out, drain, close
+/// ```
+///
+/// - Thread: control for `init`, `start`, `stop`; `live` from one producer thread;
+///   `isRunning` and `counters` from any thread.
+public final class AudioDriver: @unchecked Sendable {
+    /// What the device accepted.
+    public let settings: PCMSettings
+    public let options: AudioDriverOptions
+    /// Frames per engine block: the device period (at most `RenderFormat.blockSizes`' upper bound).
+    public let blockFrames: Int
+    /// Live events into the render thread (one producer).
+    public let live: LiveInput
+
+    private let device: PCMDevice
+    private let state = DriverState()
+    private var engine: RenderEngine?
+    private var voiceMeter: VoiceMeter?
+    private var loop: RenderLoop?
+    private var thread: RenderThread?
+
+    /// Opens and configures the playback device `device` (`default`, `hw:1,0`, `plughw:…`).
+    /// - Throws: `PCMError` naming the device and the fix (unknown, busy, refused settings).
+    /// - Thread: control.
+    public init(device name: String, options: AudioDriverOptions = AudioDriverOptions()) throws(PCMError) {
+        self.options = options
+        device = try PCMDevice(name: name, configuration: options.pcm, alsaConfiguration: options.alsaConfiguration)
+        settings = device.settings
+        blockFrames = min(settings.periodFrames, RenderFormat.blockSizes.upperBound)
+        live = LiveInput(capacity: options.liveEventCapacity)
+    }
+
+    deinit {
+        try? stop()
+    }
+
+    /// The format to prepare the engine's program for: the device's rate, one period per block.
+    /// - Thread: any.
+    public var renderFormat: RenderFormat {
+        RenderFormat(sampleRate: Double(settings.sampleRate), maxFrames: blockFrames)
+    }
+
+    /// Starts the render thread on `engine`, whose installed program must be prepared for
+    /// `renderFormat`. With a `schedule`, its events play at their exact frames and
+    /// playback ends by itself after its end plus `options.tailSeconds`; without, the
+    /// driver plays live input until `stop()`.
+    ///
+    /// - Parameter voiceMeter: where `counters.activeVoices` comes from.
+    /// - Returns: the realtime priority the render thread got, or nil when not asked for;
+    ///   show `.denied`'s warning to the user.
+    /// - Throws: `RenderThreadError` when no thread can be started.
+    /// - Thread: control (once).
+    @discardableResult
+    public func start(engine: RenderEngine, schedule: RenderSchedule? = nil,
+                      voiceMeter: VoiceMeter? = nil) throws(RenderThreadError) -> PCMRealtimePriority? {
+        precondition(thread == nil, "AudioDriver.start called twice")
+        let loop = RenderLoop(device: device, engine: engine, live: live, state: state, schedule: schedule,
+                              blockFrames: blockFrames, options: options)
+        self.engine = engine
+        self.voiceMeter = voiceMeter
+        self.loop = loop
+        let started = DispatchSemaphore(value: 0)
+        let priority = PriorityResult()
+        let wantsRealtime = options.realtimePriority
+        state.running.store(true, ordering: .releasing)
+        do {
+            thread = try RenderThread {
+                if wantsRealtime { priority.value = PCMRealtimePriority.requestForCurrentThread() }
+                started.signal()
+                loop.run()
+            }
+        } catch {
+            state.running.store(false, ordering: .releasing)
+            throw error
+        }
+        started.wait()
+        return priority.value
+    }
+
+    /// False once the render thread has ended: the schedule finished, the device failed,
+    /// or a stop completed.
+    /// - Thread: any.
+    public var isRunning: Bool { state.running.load(ordering: .acquiring) }
+
+    /// - Thread: any.
+    public var counters: AudioDriverCounters {
+        AudioDriverCounters(framesRendered: state.framesRendered.load(ordering: .relaxed),
+                            underruns: device.statistics.underruns,
+                            droppedEvents: state.droppedEvents.load(ordering: .relaxed) + live.droppedCount
+                                + (engine?.droppedEvents ?? 0),
+                            activeVoices: voiceMeter?.voices ?? 0)
+    }
+
+    /// Ends playback: a short fade (`options.fadeOutSeconds`), All Sound Off on every
+    /// channel, then the device plays out what it holds; waits for the render thread and
+    /// closes the device. After a natural end it only waits and closes. Calling it again
+    /// does nothing.
+    /// - Throws: the `PCMError` that ended playback early (device gone, write failed).
+    /// - Thread: control.
+    public func stop() throws(PCMError) {
+        state.stopRequested.store(true, ordering: .releasing)
+        thread?.join()
+        thread = nil
+        device.close()
+        if let failure = loop?.failure {
+            loop = nil
+            throw failure
+        }
+    }
+}
+
+/// The render thread's priority result, handed to `start` (written before the
+/// semaphore is signalled, read after it was waited for).
+private final class PriorityResult: @unchecked Sendable {
+    var value: PCMRealtimePriority?
+}

@@ -1,0 +1,170 @@
+import ALSA
+import RenderCore
+import Sequencer
+
+/// The render thread's work: per period, gather the block's events (sequenced ones at
+/// their exact frame, live ones one block after arrival), render them through the
+/// engine's program, and write the block to the device, whose blocking write paces it.
+///
+/// Owns everything it touches in the loop (preallocated on control in `init`); shares
+/// only `DriverState` atomics. Nothing in `run`'s loop allocates, locks or calls the
+/// system, except the PCM write.
+///
+/// - Thread: `init` on control; `run` on the render thread; `failure` is read on control
+///   after the thread was joined.
+final class RenderLoop: @unchecked Sendable {
+    private enum Phase: Equatable {
+        case playing
+        /// Fading out after a stop request: frames left until silence.
+        case fading(remaining: Int)
+        /// Faded out: one more block carries All Sound Off, then the device drains.
+        case silencing
+    }
+
+    private let device: PCMDevice
+    private let engine: RenderEngine
+    private let live: LiveInput
+    private let state: DriverState
+    private var timing: LiveEventTiming
+    private var cursor: ScheduleCursor?
+    /// Frame where playback ends by itself (a sequence's end plus its tail); nil: live.
+    private let endFrame: Int64?
+    private let blockFrames: Int
+    private let fadeFrames: Int
+    private let sampleRate: Double
+    private let output: AudioBuffer
+    private let interleaved: UnsafeMutablePointer<Float>
+    private let events: UnsafeMutablePointer<RenderEvent>
+    private let eventCapacity: Int
+    private var position: Int64 = 0
+    private var phase = Phase.playing
+    /// Why playback ended early (device gone, write failed); read after join.
+    private(set) var failure: PCMError?
+
+    /// - Thread: control (allocates).
+    init(device: PCMDevice, engine: RenderEngine, live: LiveInput, state: DriverState,
+         schedule: RenderSchedule?, blockFrames: Int, options: AudioDriverOptions) {
+        self.device = device
+        self.engine = engine
+        self.live = live
+        self.state = state
+        self.blockFrames = blockFrames
+        sampleRate = Double(device.settings.sampleRate)
+        timing = LiveEventTiming(sampleRate: sampleRate)
+        cursor = schedule.map(ScheduleCursor.init(schedule:))
+        endFrame = schedule.map { $0.endFrame + Int64(options.tailSeconds * Double(device.settings.sampleRate)) }
+        fadeFrames = max(1, Int(options.fadeOutSeconds * sampleRate))
+        output = AudioBuffer(channels: 2, capacity: blockFrames)
+        interleaved = .allocate(capacity: blockFrames * device.settings.channels)
+        eventCapacity = max(options.maxEventsPerBlock, 16 * 2)
+        events = .allocate(capacity: eventCapacity)
+    }
+
+    deinit {
+        interleaved.deallocate()
+        events.deallocate()
+    }
+
+    /// Plays until the sequence ends, a stop request has faded out, or the device fails;
+    /// then drains the device (not after a failure).
+    /// - Thread: render.
+    func run() {
+        defer { state.running.store(false, ordering: .releasing) }
+        do {
+            while try renderAndWriteBlock() {}
+            try device.drain()
+        } catch {
+            failure = error
+        }
+    }
+
+    /// One period. Returns false once playback is over.
+    private func renderAndWriteBlock() throws(PCMError) -> Bool {
+        if phase == .playing {
+            if state.stopRequested.load(ordering: .acquiring) {
+                phase = .fading(remaining: fadeFrames)
+            } else if let endFrame, position >= endFrame {
+                return false
+            }
+        }
+        let blockStart = MonotonicClock.nanoseconds()
+        var count = cursor?.events(from: position, frames: blockFrames, into: events, capacity: eventCapacity) ?? 0
+        var dropped = timing.collect(from: live.ring, blockStart: blockStart, frames: blockFrames,
+                                     into: events, count: &count, capacity: eventCapacity)
+        if phase == .silencing { dropped += appendAllSoundOff(count: &count) }
+        if dropped > 0 { state.droppedEvents.add(dropped, ordering: .relaxed) }
+
+        engine.render(frames: blockFrames, bus: output.bus, host: hostSync(),
+                      sequenced: UnsafeBufferPointer(start: events, count: count))
+        applyFade()
+        interleave()
+        try device.write(frames: UnsafeBufferPointer(start: interleaved, count: blockFrames * device.settings.channels))
+        position += Int64(blockFrames)
+        state.framesRendered.store(position, ordering: .relaxed)
+        return advancePhase()
+    }
+
+    private func hostSync() -> HostSync {
+        cursor?.schedule.hostSync(atFrame: position)
+            ?? HostSync(samplePosition: position, sampleRate: sampleRate, transport: .playing)
+    }
+
+    /// Ramps the block down while fading; silence once the fade is over.
+    private func applyFade() {
+        switch phase {
+        case .playing:
+            return
+        case .fading(let remaining):
+            let step = 1 / Float(fadeFrames)
+            for i in 0..<blockFrames {
+                let gain = max(0, Float(remaining - i) * step)
+                output.left[i] *= gain
+                output.right[i] *= gain
+            }
+        case .silencing:
+            output.bus.clear(frames: blockFrames)
+        }
+    }
+
+    /// Moves the fade on by one block. Returns false after the silencing block.
+    private func advancePhase() -> Bool {
+        switch phase {
+        case .playing:
+            return true
+        case .fading(let remaining):
+            phase = remaining > blockFrames ? .fading(remaining: remaining - blockFrames) : .silencing
+            return true
+        case .silencing:
+            return false
+        }
+    }
+
+    /// All Sound Off (CC 120) on every channel at frame 0 of this block, so the
+    /// instrument is silent when the engine is used again.
+    private func appendAllSoundOff(count: inout Int) -> Int {
+        var dropped = 0
+        for channel in 0..<UInt8(16) {
+            guard count < eventCapacity else { dropped += 1; continue }
+            // Frame 0 sorts before everything already in the buffer: shift it up by one.
+            (events + 1).update(from: events, count: count)
+            events[0] = .controlChange(channel: channel, controller: 120, value: 0)
+            count += 1
+        }
+        return dropped
+    }
+
+    /// Stereo bus → the device's interleaved channels: mono gets the average, channels
+    /// past the second get silence.
+    private func interleave() {
+        let channels = device.settings.channels
+        if channels == 1 {
+            for i in 0..<blockFrames { interleaved[i] = 0.5 * (output.left[i] + output.right[i]) }
+            return
+        }
+        interleaved.update(repeating: 0, count: blockFrames * channels)
+        for i in 0..<blockFrames {
+            interleaved[i * channels] = output.left[i]
+            interleaved[i * channels + 1] = output.right[i]
+        }
+    }
+}

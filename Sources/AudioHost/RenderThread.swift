@@ -1,0 +1,45 @@
+import Glibc
+
+/// A joinable POSIX thread running one closure: the render thread of an `AudioDriver`.
+/// (Foundation's `Thread` cannot be joined; the driver needs to know the thread is done
+/// before it closes the device and reads the outcome.)
+///
+/// - Thread: control (start and join).
+final class RenderThread {
+    private let thread: pthread_t
+
+    /// Starts `body` on a new thread.
+    /// - Throws: `RenderThreadError` when the system refuses a new thread.
+    init(body: @escaping @Sendable () -> Void) throws(RenderThreadError) {
+        final class Box {
+            let body: @Sendable () -> Void
+            init(body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        let context = Unmanaged.passRetained(Box(body: body)).toOpaque()
+        var created = pthread_t()
+        let result = pthread_create(&created, nil, { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, context)
+        guard result == 0 else {
+            Unmanaged<Box>.fromOpaque(context).release()
+            throw RenderThreadError(code: result)
+        }
+        thread = created
+    }
+
+    /// Waits until the thread's closure has returned.
+    func join() {
+        pthread_join(thread, nil)
+    }
+}
+
+/// The system refused to start the render thread (`pthread_create`).
+public struct RenderThreadError: Error, Equatable, CustomStringConvertible {
+    public var code: Int32
+
+    public var description: String {
+        "cannot start the render thread (pthread_create: \(String(cString: strerror(code))))"
+    }
+}

@@ -1,0 +1,68 @@
+@testable import AudioHost
+import RenderCore
+import Testing
+
+/// Live events are delivered one block after they arrive, at their exact offset.
+@Suite("Live event timing")
+struct LiveEventTimingTests {
+    static let rate = 48_000.0
+    static let blockFrames = 480
+    /// 480 frames at 48 kHz.
+    static let blockNanoseconds: UInt64 = 10_000_000
+    static let firstBlockStart: UInt64 = 5_000_000_000
+
+    /// Runs `blocks` blocks starting one period apart and returns every delivered event
+    /// with its absolute frame (block index × block frames + offset).
+    private func deliver(_ arrivals: [UInt64], blocks: Int, sequenced: [RenderEvent] = []) -> [(frame: Int, event: RenderEvent)] {
+        let ring = SPSCRing<LiveEvent>(minimumCapacity: 1024)
+        for (index, arrival) in arrivals.enumerated() {
+            ring.push(LiveEvent(event: .noteOn(channel: 0, note: UInt8(index % 128), velocity: 100), arrival: arrival))
+        }
+        var timing = LiveEventTiming(sampleRate: Self.rate)
+        let buffer = UnsafeMutablePointer<RenderEvent>.allocate(capacity: 1024)
+        defer { buffer.deallocate() }
+        var delivered: [(Int, RenderEvent)] = []
+        for block in 0..<blocks {
+            var count = 0
+            if block == 1 {
+                for event in sequenced { buffer[count] = event; count += 1 }
+            }
+            let dropped = timing.collect(from: ring, blockStart: Self.firstBlockStart + UInt64(block) * Self.blockNanoseconds,
+                                         frames: Self.blockFrames, into: buffer, count: &count, capacity: 1024)
+            #expect(dropped == 0)
+            let frames = (0..<count).map { Int(buffer[$0].frame) }
+            #expect(frames == frames.sorted(), "block \(block) is not sorted by frame")
+            delivered += (0..<count).map { (block * Self.blockFrames + Int(buffer[$0].frame), buffer[$0]) }
+        }
+        return delivered
+    }
+
+    @Test func everyEventSoundsExactlyOneBlockAfterItArrived() {
+        var generator = SystemRandomNumberGenerator()
+        let span = 20 * Self.blockNanoseconds
+        let arrivals = (0..<300).map { _ in Self.firstBlockStart + UInt64.random(in: 0..<span, using: &generator) }.sorted()
+        let delivered = deliver(arrivals, blocks: 22).filter { $0.event.kind == .noteOn }
+        #expect(delivered.count == arrivals.count)
+        for (arrival, delivery) in zip(arrivals, delivered) {
+            let arrivalFrame = Int((Double(arrival - Self.firstBlockStart) * Self.rate / 1e9).rounded())
+            #expect(delivery.frame - arrivalFrame == Self.blockFrames, "arrival frame \(arrivalFrame)")
+        }
+    }
+
+    @Test func anEventArrivingMidBlockWaitsForTheNextBlockAtItsOffset() {
+        // 2.5 ms after block 0 started → block 1, frame 120; 7 ms into block 1 → block 2, frame 336.
+        let delivered = deliver([Self.firstBlockStart + 2_500_000, Self.firstBlockStart + 17_000_000], blocks: 3)
+        #expect(delivered.map(\.frame) == [480 + 120, 960 + 336])
+    }
+
+    @Test func lateEventsLandAtFrameZeroAndSequencedEventsComeFirstOnTies() {
+        let sequenced = [RenderEvent.controlChange(channel: 0, controller: 7, value: 1, frame: 0),
+                         RenderEvent.controlChange(channel: 0, controller: 7, value: 2, frame: 200)]
+        // Arrived before the window of block 0 (a stalled thread): its frame 0. Arrived as
+        // block 0 started: block 1, frame 0, after the sequenced event there.
+        let delivered = deliver([Self.firstBlockStart - 50_000_000, Self.firstBlockStart, Self.firstBlockStart + 5_000_000],
+                                blocks: 2, sequenced: sequenced)
+        #expect(delivered.map(\.frame) == [0, 480, 480, 680, 720])
+        #expect(delivered.map(\.event.kind) == [.noteOn, .controlChange, .noteOn, .controlChange, .noteOn])
+    }
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The guest side of vm-run: runs inside the VM, as root, once per boot.
+# Usage: inside.sh RESULTS_DIR   (RESULTS_DIR/run.env lists the tests; see vm-run)
+# Writes RESULTS_DIR/results.tap (TAP 13) and RESULTS_DIR/logs/NAME.log per test;
+# the host reads them back. Each test runs in its own session with a time limit,
+# after every sound module is unloaded, so it starts from a clean kernel state.
+set -uo pipefail
+
+RESULTS=$1
+# shellcheck source=/dev/null
+source "$RESULTS/run.env"  # MIDIHUB, REPO, TEST_TIMEOUT, TESTS=(paths)
+export MIDIHUB REPO
+TAP="$RESULTS/results.tap"
+HERE=$(dirname "$(readlink -f "$0")")
+
+# Unloads every sound module (leaves last) and unhides /dev/snd, so the next test
+# sees the kernel as freshly booted.
+reset_sound_state() {
+    while mountpoint -q /dev/snd 2>/dev/null; do umount /dev/snd; done
+    local pass module
+    for pass in 1 2 3 4 5 6; do
+        local loaded=()
+        while read -r module _ refs _; do
+            [[ $module == snd* && $refs == 0 ]] && loaded+=("$module")
+        done </proc/modules
+        ((${#loaded[@]})) || break
+        rmmod "${loaded[@]}" 2>/dev/null || for module in "${loaded[@]}"; do rmmod "$module" 2>/dev/null; done
+    done
+    if grep -q '^snd' /proc/modules; then
+        echo "# warning: sound modules still loaded: $(grep -o '^snd[^ ]*' /proc/modules | tr '\n' ' ')" >>"$TAP"
+    fi
+}
+
+echo "TAP version 13" >"$TAP"
+echo "1..${#TESTS[@]}" >>"$TAP"
+echo "# kernel $(uname -r)" >>"$TAP"
+mkdir -p "$RESULTS/logs" "$RESULTS/work"
+
+number=0
+for test in "${TESTS[@]}"; do
+    number=$((number + 1))
+    name=$(basename "$test" .test.sh)
+    work="$RESULTS/work/$name"
+    log="$RESULTS/logs/$name.log"
+    mkdir -p "$work"
+    reset_sound_state
+    start=$SECONDS
+    # setsid + timeout: the test and every peer it started share one process
+    # group, which is killed afterwards whatever the test left running.
+    WORK=$work setsid timeout -k 5 "$TEST_TIMEOUT" \
+        bash -c 'cd "$WORK" && source "$1" && source "$2"' _ "$HERE/lib.sh" "$test" \
+        </dev/null >"$log" 2>&1 &
+    group=$!
+    status=0
+    wait "$group" || status=$?
+    kill -KILL -- "-$group" 2>/dev/null
+    elapsed=$((SECONDS - start))
+    if [[ $status == 0 ]]; then
+        echo "ok $number - $name (${elapsed}s)" >>"$TAP"
+    else
+        [[ $status == 124 ]] && echo "FAIL: timed out after ${TEST_TIMEOUT}s" >>"$log"
+        echo "not ok $number - $name (exit $status, ${elapsed}s)" >>"$TAP"
+    fi
+done
+reset_sound_state
+echo "# done" >>"$TAP"
