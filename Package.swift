@@ -37,6 +37,16 @@ let package = Package(
         // Player, transport, offline renderer (sequence → render events → audio).
         .target(name: "Sequencer", dependencies: ["MIDICore", "RenderCore", "Synth"]),
 
+        // What RtMidi 5's C API lacks (error routing) and libjack's silencing and server
+        // probe; C++ behind a C header. Only RtMidiBackend imports it.
+        .target(
+            name: "CRtMidiSupport",
+            linkerSettings: [.linkedLibrary("rtmidi"), .linkedLibrary("jack")]
+        ),
+
+        // JACK MIDI ports through RtMidi.
+        .target(name: "RtMidiBackend", dependencies: ["CRtMidi", "CRtMidiSupport", "MIDICore"]),
+
         // Typed wrappers over the ALSA sequencer and PCM.
         .target(name: "ALSA", dependencies: ["CALSA", "MIDICore"]),
 
@@ -61,6 +71,7 @@ let package = Package(
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
         .testTarget(name: "HubTests", dependencies: ["Hub"]),
+        .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore"]),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
         .testTarget(name: "ControlTests", dependencies: ["Control"]),
         .testTarget(name: "AudioHostTests", dependencies: ["AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore"]),

@@ -1,0 +1,84 @@
+import Foundation
+
+/// A `jackd -d dummy` server of a test's own, under a unique server name that this
+/// process's libjack (and RtMidi) use through `JACK_DEFAULT_SERVER`.
+///
+/// The JACK tests need jackd: when it is missing they fail, naming the install step.
+struct JackTestServer {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let name: String
+    private let process: Process
+
+    /// Starts the server and waits until `jack_lsp` answers on it.
+    static func start() throws -> JackTestServer {
+        let jackd = try tool("jackd")
+        let name = "midihub-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        setenv("JACK_DEFAULT_SERVER", name, 1)
+        setenv("JACK_NO_START_SERVER", "1", 1)
+        let process = Process()
+        process.executableURL = jackd
+        process.arguments = ["--no-realtime", "--sync", "-n", name, "-d", "dummy", "-r", "48000", "-p", "256"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let server = JackTestServer(name: name, process: process)
+        try server.waitUntilAnswering()
+        return server
+    }
+
+    /// Stops the server and waits for it to exit.
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// Connects two ports by their JACK names with `jack_connect`.
+    func connect(_ source: String, _ destination: String) throws {
+        let status = try Self.run("jack_connect", [source, destination])
+        guard status == 0 else {
+            throw Failure(description: "jack_connect \(source) \(destination) exited with \(status)")
+        }
+    }
+
+    private func waitUntilAnswering() throws {
+        for _ in 0..<200 {
+            guard process.isRunning else {
+                throw Failure(description: "jackd -n \(name) -d dummy exited with \(process.terminationStatus) at start")
+            }
+            if try Self.run("jack_lsp", []) == 0 { return }
+            usleep(50_000)
+        }
+        stop()
+        throw Failure(description: "jackd -n \(name) did not answer jack_lsp within 10 s")
+    }
+
+    private static func run(_ toolName: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = try tool(toolName)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    private static func tool(_ name: String) throws -> URL {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return URL(fileURLWithPath: candidate) }
+        }
+        throw Failure(description: "\(name) not found: the JACK tests need jackd2 — run scripts/install-deps (or apt-get install jackd2)")
+    }
+}
+
+/// Runs `body` against a fresh JACK server and stops the server afterwards.
+func withJackServer<T>(_ body: (JackTestServer) throws -> T) throws -> T {
+    let server = try JackTestServer.start()
+    defer { server.stop() }
+    return try body(server)
+}
