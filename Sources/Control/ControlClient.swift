@@ -3,9 +3,17 @@ import Glibc
 /// A connection to the daemon's control socket. Requests are answered in order;
 /// events that arrive while waiting for a response are kept for `nextEvent`.
 ///
-///     let client = try ControlClient()          // .daemonNotRunning → work alone
-///     try client.hello()                        // .versionMismatch → refuse
-///     let nodes = try client.nodes()
+///     do {
+///         let client = try ControlClient()      // .daemonNotRunning → work alone
+///         try client.hello()                    // .versionMismatch → refuse
+///         let nodes = try client.nodes()
+///     } catch {
+///         guard error.isDaemonNotRunning else { throw error }
+///         …                                     // no daemon: do it directly
+///     }
+///
+/// (Catch everything and rethrow as above: Swift 6.3.1 crashes compiling a partial typed
+/// catch, `catch where …`, followed by a loop in the same function.)
 ///
 /// - Thread: one thread at a time (not shared).
 public final class ControlClient {

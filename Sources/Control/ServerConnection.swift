@@ -46,7 +46,7 @@ final class ServerConnection {
         lines.append(scratch[0..<count])
         while let item = lines.next() { items.append(item) }
         if count == 0 {
-            lines.finish().map { items.append($0) }
+            if let last = lines.finish() { items.append(last) }
             closing = true
         }
         return items

@@ -90,6 +90,16 @@ struct ProtocolErrorTests {
         #expect(try socket.client().nodes() == [FakeDaemon.synth])
     }
 
+    @Test func aClientVanishingMidRequestDoesNotHurtTheServer() throws {
+        let socket = try TestSocket()
+        for _ in 0..<20 {
+            let raw = try socket.raw()
+            raw.send(#"{"id":1,"request":"ports.list"}"#)
+            raw.send(#"{"id":2,"request":"nodes.list"}"#)
+        }
+        #expect(try socket.client().ports().count == 2)
+    }
+
     @Test func lineJustUnderTheLimitIsServed() throws {
         let socket = try TestSocket()
         let raw = try socket.raw()
