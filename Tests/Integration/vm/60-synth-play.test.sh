@@ -4,7 +4,7 @@
 # Underruns are tolerated (the VM is emulated); no timing is asserted.
 
 source "$REPO/Tests/Integration/synth-audio.sh"
-load_modules snd-aloop
+load_modules snd-seq snd-aloop  # load_modules waits for /dev/snd/seq, which snd-aloop alone does not create
 write_a4_sequence "$WORK/a4.mid" 3
 
 start_loopback_recording rec "$WORK/recorded.wav" 20

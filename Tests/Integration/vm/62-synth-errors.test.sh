@@ -3,7 +3,7 @@
 # that disappears while playing (snd-aloop unbound: "is gone").
 
 source "$REPO/Tests/Integration/synth-audio.sh"
-load_modules snd-aloop
+load_modules snd-seq snd-aloop  # load_modules waits for /dev/snd/seq, which snd-aloop alone does not create
 write_a4_sequence "$WORK/a4.mid" 60
 bank=(--preset-bank "$REPO/patches/presets")
 
