@@ -44,10 +44,13 @@ for test in "${TESTS[@]}"; do
     log="$RESULTS/logs/$name.log"
     mkdir -p "$work"
     reset_sound_state
+    # A test may raise its limit with a line "# timeout: SECONDS".
+    limit=$(sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$test" | head -n 1)
+    limit=${limit:-$TEST_TIMEOUT}
     start=$SECONDS
     # setsid + timeout: the test and every peer it started share one process
     # group, which is killed afterwards whatever the test left running.
-    WORK=$work setsid timeout -k 5 "$TEST_TIMEOUT" \
+    WORK=$work setsid timeout -k 5 "$limit" \
         bash -c 'cd "$WORK" && source "$1" && source "$2"' _ "$HERE/lib.sh" "$test" \
         </dev/null >"$log" 2>&1 &
     group=$!
@@ -58,7 +61,7 @@ for test in "${TESTS[@]}"; do
     if [[ $status == 0 ]]; then
         echo "ok $number - $name (${elapsed}s)" >>"$TAP"
     else
-        [[ $status == 124 ]] && echo "FAIL: timed out after ${TEST_TIMEOUT}s" >>"$log"
+        [[ $status == 124 ]] && echo "FAIL: timed out after ${limit}s" >>"$log"
         echo "not ok $number - $name (exit $status, ${elapsed}s)" >>"$TAP"
     fi
 done

@@ -97,7 +97,9 @@ load_modules() { # MODULE [MODULE...]  e.g. snd-virmidi snd-seq-dummy
     for module in "$@"; do
         modprobe "$module" || fail "modprobe $module failed"
     done
-    wait_for "/dev/snd/seq" "$DEFAULT_TIMEOUT" test -c /dev/snd/seq
+    if [[ -d /sys/module/snd_seq ]]; then
+        wait_for "/dev/snd/seq" "$DEFAULT_TIMEOUT" test -c /dev/snd/seq
+    fi
 }
 
 # The ALSA card number of the first card whose /proc/asound/cards line matches NAME.
@@ -210,6 +212,16 @@ wait_for_rawmidi_reader() { # CARD DEVICE PID
 # The hex bytes in FILE (amidi -d output or a hex string), upper case, one space apart.
 hex_bytes() { # FILE
     tr -cd '0-9A-Fa-f' <"$1" | tr 'a-f' 'A-F' | sed 's/../& /g; s/ $//'
+}
+
+# Waits until amidi -d, running as peer NAME, has printed at least COUNT bytes.
+wait_for_bytes() { # NAME COUNT [TIMEOUT]
+    poll_until "${3:-$DEFAULT_TIMEOUT}" has_bytes "$(peer_out "$1")" "$2" \
+        || fail "timed out after ${3:-$DEFAULT_TIMEOUT}s waiting for $2 bytes from '$1'; got: '$(hex_bytes "$(peer_out "$1")")'"
+}
+
+has_bytes() { # FILE COUNT
+    (($(hex_bytes "$1" | wc -w) >= $2))
 }
 
 # Writes a Standard MIDI File from midicsv's CSV on stdin (an independent writer,

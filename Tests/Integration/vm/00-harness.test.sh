@@ -28,6 +28,6 @@ CSV
 start_peer raw amidi -p "hw:$card,1" -d
 wait_for_rawmidi_reader "$card" 1 "${PEER_PIDS[raw]}"
 aplaymidi -p "$((client + 1)):0" "$WORK/note.mid" || fail "aplaymidi failed"
-wait_for "6 bytes from amidi -d" 10 test "$(hex_bytes "$(peer_out raw)" | wc -w)" -ge 6
+wait_for_bytes raw 6
 assert_eq "90 3C 64 80 3C 00" "$(hex_bytes "$(peer_out raw)")" "bytes read by amidi -d"
 stop_peer raw

@@ -2,6 +2,7 @@
 # the same order as aplaymidi does for the same file, as recorded by aseqdump,
 # for every .mid file in sequences/ and one written here by csvmidi; and to a
 # hardware port (snd-virmidi, read back as bytes with amidi -d) the same bytes.
+# timeout: 600
 
 load_modules snd-virmidi
 card=$(card_number VirMIDI)

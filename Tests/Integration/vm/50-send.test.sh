@@ -1,5 +1,7 @@
 # `midihub send PORT HEX...` delivers exactly those bytes: read back from the
-# virmidi rawmidi device with amidi -d, and decoded by aseqdump.
+# virmidi rawmidi device with amidi -d, and decoded by aseqdump. Kernel MIDI ports
+# (snd-virmidi as USB MIDI) drop events from senders not subscribed to them, so
+# this fails for a sender that does not connect to the port first.
 
 load_modules snd-virmidi
 card=$(card_number VirMIDI)
@@ -12,7 +14,7 @@ assert_exit 0 midihub send "$client:0" 90 3c 64 80 3c 00
 assert_exit 0 midihub send "Virtual Raw MIDI $card-0" F07E7F0601F7
 assert_exit 0 midihub send "$client" b0 07 64
 expected="90 3C 64 80 3C 00 F0 7E 7F 06 01 F7 B0 07 64"
-wait_for "15 bytes from amidi -d" 20 test "$(hex_bytes "$(peer_out raw)" | wc -w)" -ge 15
+wait_for_bytes raw 15
 stop_peer raw
 assert_eq "$expected" "$(hex_bytes "$(peer_out raw)")" "bytes read by amidi -d"
 
