@@ -225,7 +225,7 @@ public enum DaemonError: Error, CustomStringConvertible {
         switch self {
         case .sequencer(let text): "cannot open the ALSA sequencer: \(text)"
         case .badSetup(let text): text
-        case .control(let text): "cannot open the control socket: \(text)"
+        case .control(let text): text
         }
     }
 }

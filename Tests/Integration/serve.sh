@@ -1,9 +1,10 @@
 # Helpers for the daemon's kernel-ALSA tests (vm/4*-serve-*.test.sh), on top of lib.sh.
 # Source after lib.sh has been loaded (inside.sh does).
 
-# A private socket directory and state file, so tests never meet a user's daemon.
-export XDG_RUNTIME_DIR=$WORK/run
-mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+# A private socket directory and state file, so tests never meet a user's daemon. The
+# socket lives on the guest's own tmpfs: the shared results folder cannot hold sockets.
+XDG_RUNTIME_DIR=$(mktemp -d /dev/shm/midihub-run.XXXXXX) || fail "cannot create a runtime directory in /dev/shm"
+export XDG_RUNTIME_DIR
 SERVE_STATE=$WORK/state.json
 SERVE_SOCKET=$XDG_RUNTIME_DIR/midihub/control.sock
 
