@@ -32,3 +32,14 @@ fd_count() { # PID
 rss_kb() { # PID
     awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
 }
+
+# Unplugs / plugs back the snd-virmidi card the way a USB disconnect does: through the
+# driver's sysfs unbind/bind. (`rmmod snd-virmidi` is refused while a port is subscribed:
+# a subscription holds the module.)
+VIRMIDI_DEVICE=snd_virmidi.0
+unplug_virmidi() {
+    echo "$VIRMIDI_DEVICE" >/sys/bus/platform/drivers/snd_virmidi/unbind || fail "unbind $VIRMIDI_DEVICE failed"
+}
+plug_virmidi() {
+    echo "$VIRMIDI_DEVICE" >/sys/bus/platform/drivers/snd_virmidi/bind || fail "bind $VIRMIDI_DEVICE failed"
+}
