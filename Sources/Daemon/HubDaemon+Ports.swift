@@ -26,7 +26,10 @@ extension HubDaemon {
     }
 
     /// Compares the port list before and after: departed ports release every note they
-    /// hold (note-offs and sustain-off at each node they fed), new ports get the rules.
+    /// hold (note-offs and sustain-off at each node they fed) at once; the rules are applied
+    /// a moment later (`settleSeconds`), when the burst of announcements is over. (While a
+    /// card is being removed, its remaining ports have lost their subscriptions but still
+    /// exist; subscribing to them again then can block in the kernel.)
     private func portsChanged() {
         let before = ports.descriptors
         refreshPorts()
@@ -49,8 +52,11 @@ extension HubDaemon {
             log.info("port appeared: \(describe(new))")
             log.publish(.portAppeared(summary(new)))
         }
-        reconcile()
+        reconcileDue = Self.now() + Self.settleSeconds
     }
+
+    /// How long the announcements must be quiet before the rules are applied.
+    static let settleSeconds = 0.25
 
     /// A subscription appeared or vanished. Ours are expected; any other one was made by
     /// hand (`midihub connect`, `aconnect`, another app) and is remembered as a runtime edit.

@@ -30,6 +30,8 @@ public final class HubDaemon: @unchecked Sendable {
     var audio: AudioRack?
     /// Connections the daemon made or broke itself, whose announcements are not hand edits.
     var ownChanges: [Connection: Bool] = [:]
+    /// When to apply the rules after ports came or went (monotonic seconds), see `portsChanged`.
+    var reconcileDue: Double?
     private var control: ControlServer?
     private var inputThread: Thread?
     private let stopping = Atomic<Bool>(false)
@@ -113,6 +115,7 @@ public final class HubDaemon: @unchecked Sendable {
                         handled += 1
                     }
                     generate()
+                    reconcileIfDue()
                 }
             } catch {
                 log.error("reading the sequencer failed: \(error) — retrying")
@@ -134,6 +137,15 @@ public final class HubDaemon: @unchecked Sendable {
         case .unsupported:
             return
         }
+    }
+
+    /// Applies the rules once the announcements of a burst (a card with several ports
+    /// leaving or arriving) have settled.
+    private func reconcileIfDue() {
+        guard let due = reconcileDue, Self.now() >= due else { return }
+        reconcileDue = nil
+        refreshPorts()
+        reconcile()
     }
 
     private func generate() {
