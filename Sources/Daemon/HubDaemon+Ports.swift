@@ -17,7 +17,7 @@ extension HubDaemon {
     func handle(_ announcement: SeqAnnouncement) {
         switch announcement {
         case .portStart, .portExit, .clientExit, .portChange, .clientChange, .clientStart:
-            portsChanged()
+            portsDirty = true
         case .subscribed(let sender, let destination):
             connectionChanged(Connection(PortAddress(sender), PortAddress(destination)), connected: true)
         case .unsubscribed(let sender, let destination):
@@ -30,12 +30,16 @@ extension HubDaemon {
     /// a moment later (`settleSeconds`), when the burst of announcements is over. (While a
     /// card is being removed, its remaining ports have lost their subscriptions but still
     /// exist; subscribing to them again then can block in the kernel.)
-    private func portsChanged() {
+    ///
+    /// Called once per batch of announcements (and after lost input), so a card leaving
+    /// with many ports costs one listing, and a missed announcement is caught up.
+    func syncPorts() {
         let before = ports.descriptors
         refreshPorts()
         let after = ports.descriptors
         let afterSet = Set(after.map(\.address)), beforeSet = Set(before.map(\.address))
         for gone in before where !afterSet.contains(gone.address) || ports.descriptor(at: gone.address)?.identity != gone.identity {
+            pendingEdits.removeAll { $0.connection.source == gone.address || $0.connection.destination == gone.address }
             var sink = makeSink()
             let released = router.unplug(gone.identity, at: Self.now(), into: &sink)
             flush(sink)
@@ -52,25 +56,36 @@ extension HubDaemon {
             log.info("port appeared: \(describe(new))")
             log.publish(.portAppeared(summary(new)))
         }
-        reconcileDue = Self.now() + Self.settleSeconds
+        if before != after { reconcileDue = Self.now() + Self.settleSeconds }
     }
 
     /// How long the announcements must be quiet before the rules are applied.
     static let settleSeconds = 0.25
 
-    /// A subscription appeared or vanished. Ours are expected; any other one was made by
-    /// hand (`midihub connect`, `aconnect`, another app) and is remembered as a runtime edit.
+    /// A subscription appeared or vanished. Ours are expected; any other one may have been
+    /// made by hand (`midihub connect`, `aconnect`, another app) — or by the kernel tearing a
+    /// departing card down — so it is confirmed once ports have settled (`confirmHandEdits`).
     private func connectionChanged(_ connection: Connection, connected: Bool) {
-        let ownChange = ownChanges.removeValue(forKey: connection) == connected
-        refreshPorts()
-        guard let source = ports.descriptor(at: connection.source),
-              let destination = ports.descriptor(at: connection.destination) else { return }
-        let text = "\(describe(source)) -> \(describe(destination))"
         log.publish(connected ? .connected(connectionSummary(connection)) : .disconnected(connectionSummary(connection)))
-        guard !ownChange else { return }
-        log.info("\(connected ? "connected" : "disconnected") by hand: \(text) (kept as a runtime edit)")
-        reconciler.record(connected: connected, source: source, destination: destination)
-        saveState()
+        guard ownChanges.removeValue(forKey: connection) != connected,
+              ports.descriptor(at: connection.source) != nil, ports.descriptor(at: connection.destination) != nil else { return }
+        pendingEdits.append((connection, connected))
+        reconcileDue = Self.now() + Self.settleSeconds
+    }
+
+    /// Remembers as runtime edits the pending changes whose ports both still exist and whose
+    /// state still holds (a departing card's vanished subscriptions are not edits).
+    func confirmHandEdits() {
+        let edits = pendingEdits
+        pendingEdits = []
+        for edit in edits {
+            guard let source = ports.descriptor(at: edit.connection.source),
+                  let destination = ports.descriptor(at: edit.connection.destination),
+                  ports.connections.contains(edit.connection) == edit.connected else { continue }
+            log.info("\(edit.connected ? "connected" : "disconnected") by hand: \(describe(source)) -> \(describe(destination)) (kept as a runtime edit)")
+            reconciler.record(connected: edit.connected, source: source, destination: destination)
+            saveState()
+        }
     }
 
     /// Makes and breaks connections so they follow the rules and runtime edits.

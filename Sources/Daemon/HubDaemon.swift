@@ -30,8 +30,13 @@ public final class HubDaemon: @unchecked Sendable {
     var audio: AudioRack?
     /// Connections the daemon made or broke itself, whose announcements are not hand edits.
     var ownChanges: [Connection: Bool] = [:]
-    /// When to apply the rules after ports came or went (monotonic seconds), see `portsChanged`.
+    /// When to apply the rules after ports came or went (monotonic seconds), see `syncPorts`.
     var reconcileDue: Double?
+    /// Set by port and client announcements; the port list is compared once per batch.
+    var portsDirty = false
+    /// Connections changed by someone else, confirmed as hand edits once ports have settled.
+    var pendingEdits: [(connection: Connection, connected: Bool)] = []
+    private var knownOverruns = 0
     private var control: ControlServer?
     private var inputThread: Thread?
     private let stopping = Atomic<Bool>(false)
@@ -114,6 +119,11 @@ public final class HubDaemon: @unchecked Sendable {
                         handle(event)
                         handled += 1
                     }
+                    if portsDirty || client.inputOverruns != knownOverruns {
+                        knownOverruns = client.inputOverruns
+                        portsDirty = false
+                        syncPorts()
+                    }
                     generate()
                     reconcileIfDue()
                 }
@@ -144,7 +154,8 @@ public final class HubDaemon: @unchecked Sendable {
     private func reconcileIfDue() {
         guard let due = reconcileDue, Self.now() >= due else { return }
         reconcileDue = nil
-        refreshPorts()
+        syncPorts()
+        confirmHandEdits()
         reconcile()
     }
 

@@ -19,12 +19,15 @@ public struct PortCatalog: Sendable {
     }
 
     /// Replaces the catalogue with `ports` (a `SeqClient.ports()` listing). Ports that are
-    /// neither readable nor writable, and the System client's, are left out.
+    /// neither readable nor writable, the System client's, and those of a card that is being
+    /// removed (no longer in `/proc/asound/cards`: its identity is about to change) are left out.
     public mutating func update(_ ports: [SeqPortInfo]) {
-        let usable = ports.filter { $0.direction != .none && !$0.isSystem }
-        let liveCards = Set(usable.compactMap(\.card))
-        cards = cards.filter { liveCards.contains($0.key) }
-        descriptors = usable.map { descriptor(for: $0) }
+        let listed = ports.filter { $0.direction != .none && !$0.isSystem }
+        let liveCards = Set(listed.compactMap(\.card))
+        cards = cards.filter { liveCards.contains($0.key) && $0.value.longName != nil }
+        let described = listed.map { ($0, descriptor(for: $0)) }
+        let usable = described.filter { port, _ in port.card.map { cards[$0]?.longName != nil } ?? true }.map(\.0)
+        descriptors = described.filter { port, _ in usable.contains(port) }.map(\.1)
         infos = Dictionary(uniqueKeysWithValues: usable.map { (PortAddress($0.address), $0) })
         connections = Set(usable.flatMap { port in
             port.connectedTo.map { Connection(PortAddress(port.address), PortAddress($0)) }
