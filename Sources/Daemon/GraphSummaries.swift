@@ -38,34 +38,23 @@ public enum GraphSummaries {
     public static func rules(_ rules: [ConnectionRule]) -> [RuleSummary] {
         rules.map { rule in
             RuleSummary(action: rule.action == .connect ? .connect : .disallow,
-                        source: pattern(rule.source), destination: pattern(rule.destination))
+                        source: rule.source.description, destination: rule.destination.description)
         }
     }
 
-    /// Rules from the wire; each pattern's `name` uses the selector syntax of docs/rules.md.
+    /// Rules from the wire; `source` and `destination` use the selector syntax of docs/rules.md.
     /// - Throws: `ControlError` (`invalid-rule`) naming the rule and the problem.
     public static func connectionRules(_ summaries: [RuleSummary]) throws(ControlError) -> [ConnectionRule] {
         var rules: [ConnectionRule] = []
         for (index, summary) in summaries.enumerated() {
-            let text = "\(summary.action.rawValue) \(selectorText(summary.source)) -> \(selectorText(summary.destination))"
-            do {
+            let text = summary.description
+            do throws(RuleSyntaxError) {
                 rules.append(try ConnectionRule(parsing: text))
             } catch {
                 throw ControlError(.invalidRule, "rule \(index + 1) '\(text)': \(error.reason)", fix: error.fix)
             }
         }
         return rules
-    }
-
-    private static func pattern(_ selector: PortSelector) -> PortPattern {
-        var unclassed = selector
-        unclassed.portClass = nil
-        return PortPattern(name: unclassed.description,
-                           kind: selector.portClass.map { $0 == .hardware ? .hardware : .app })
-    }
-
-    private static func selectorText(_ pattern: PortPattern) -> String {
-        (pattern.kind.map { "\($0.rawValue):" } ?? "") + pattern.name
     }
 
     private static func describe(_ body: NodeBody)

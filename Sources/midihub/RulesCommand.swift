@@ -23,8 +23,7 @@ struct RulesCommand: ParsableCommand {
             return
         }
         for rule in view.rules {
-            let side = { (pattern: Control.PortPattern) in (pattern.kind.map { "\($0.rawValue):" } ?? "") + pattern.name }
-            print("\(rule.action.rawValue) \(side(rule.source)) -> \(side(rule.destination))")
+            print(rule)
         }
     }
 }
