@@ -4,9 +4,6 @@ struct VoiceRenderContext {
     var inverseSampleRate: Float
     /// Highest filter cutoff, just below Nyquist.
     var maxCutoff: Float
-    /// Scratch for the oscillator/filter signal and the amplitude envelope.
-    var signal: UnsafeMutablePointer<Float>
-    var envelope: UnsafeMutablePointer<Float>
 }
 
 /// What a voice reads from its channel for one control period.
@@ -89,13 +86,13 @@ struct Voice {
         amp.fade(frames: frames)
     }
 
-    /// Adds `count` frames (≤ the scratch size) into `left`/`right`.
-    /// - Returns: false when the voice has finished and can be freed.
+    /// Control-rate work for the next `count` frames: advances pitch, LFO and filter
+    /// envelope, writes the oscillator and noise signal into `signal`, and returns the
+    /// filter coefficients and pan gains the per-sample loop (`VoiceGroup`) needs.
     @inline(__always)
-    mutating func render(count: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
-                         modulation: ChannelModulation, context: VoiceRenderContext) -> Bool {
+    mutating func beginPeriod(count: Int, modulation: ChannelModulation, context: VoiceRenderContext,
+                              signal: UnsafeMutablePointer<Float>) -> VoicePeriod {
         let n = Float(count)
-        // Control rate: pitch, LFO, filter coefficients, gains.
         let lfo = sinCycle(lfoPhase)
         lfoPhase += timbre.lfoRate * context.inverseSampleRate * n
         lfoPhase -= Float(Int32(lfoPhase))
@@ -108,7 +105,6 @@ struct Voice {
                          context.maxCutoff)
         filterEnvelope.skip(count)
 
-        let signal = context.signal
         signal.update(repeating: 0, count: count)
         if timbre.osc1Level > 0 {
             let dt = min(noteToHertz(note + timbre.osc1Semitones + timbre.osc1Cents * 0.01) * context.inverseSampleRate, 0.45)
@@ -123,44 +119,9 @@ struct Voice {
         if timbre.noiseLevel > 0 {
             Oscillator.addNoise(level: timbre.noiseLevel, state: &noiseState, into: signal, count: count)
         }
-        filter(signal, count: count, cutoff: cutoff, inverseSampleRate: context.inverseSampleRate)
 
-        amp.render(into: context.envelope, count: count)
-        mix(count: count, left: left, right: right, modulation: modulation, signal: signal, envelope: context.envelope)
-        return !amp.isFinished
-    }
-
-    /// Topology-preserving-transform state-variable filter (Zavalishin), in place.
-    @inline(__always)
-    private mutating func filter(_ signal: UnsafeMutablePointer<Float>, count: Int, cutoff: Float, inverseSampleRate: Float) {
-        let g = tanSmall(Float.pi * cutoff * inverseSampleRate)
-        let k = 2 - 2 * timbre.filterResonance
-        let a1 = 1 / (1 + g * (g + k))
-        let a2 = g * a1
-        let a3 = g * a2
-        let mode = timbre.filterMode
-        let low: Float = mode == .lowpass ? 1 : 0
-        let band: Float = mode == .bandpass ? 1 : 0
-        let high: Float = mode == .highpass ? 1 : 0
-        var s1 = filterState1, s2 = filterState2
-        for i in 0..<count {
-            let x = signal[i]
-            let v3 = x - s2
-            let v1 = a1 * s1 + a2 * v3
-            let v2 = s2 + a2 * s1 + a3 * v3
-            s1 = 2 * v1 - s1
-            s2 = 2 * v2 - s2
-            signal[i] = low * v2 + band * v1 + high * (x - k * v1 - v2)
-        }
-        filterState1 = flushTiny(s1)
-        filterState2 = flushTiny(s2)
-    }
-
-    /// Applies the amplitude envelope and the (ramped) constant-power pan gains.
-    @inline(__always)
-    private mutating func mix(count: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
-                              modulation: ChannelModulation, signal: UnsafeMutablePointer<Float>,
-                              envelope: UnsafeMutablePointer<Float>) {
+        var period = VoicePeriod(filter: FilterCoefficients(cutoff: cutoff, resonance: timbre.filterResonance,
+                                                             mode: timbre.filterMode, inverseSampleRate: context.inverseSampleRate))
         let position = (min(max(modulation.pan + timbre.pan, -1), 1) + 1) * 0.5
         let gain = velocityGain * modulation.gain
         let targetLeft = gain * sinQuarter(1 - position)
@@ -170,17 +131,41 @@ struct Voice {
             gainRight = targetRight
             hasRendered = true
         }
-        let stepLeft = (targetLeft - gainLeft) / Float(count)
-        let stepRight = (targetRight - gainRight) / Float(count)
-        let startLeft = gainLeft, startRight = gainRight
-        for i in 0..<count {
-            let s = signal[i] * envelope[i]
-            let t = Float(i + 1)
-            left[i] += s * (startLeft + stepLeft * t)
-            right[i] += s * (startRight + stepRight * t)
-        }
+        period.gainLeft = gainLeft
+        period.gainRight = gainRight
+        period.stepLeft = (targetLeft - gainLeft) / n
+        period.stepRight = (targetRight - gainRight) / n
         gainLeft = targetLeft
         gainRight = targetRight
+        return period
+    }
+}
+
+/// What the per-sample loop needs from one voice for one control period.
+struct VoicePeriod {
+    var filter: FilterCoefficients
+    /// Pan gains at the period's start and their per-frame ramp steps.
+    var gainLeft: Float = 0
+    var gainRight: Float = 0
+    var stepLeft: Float = 0
+    var stepRight: Float = 0
+}
+
+/// Coefficients of the topology-preserving-transform state-variable filter (Zavalishin)
+/// and the output mix that selects its response.
+struct FilterCoefficients {
+    var a1: Float, a2: Float, a3: Float, k: Float
+    var low: Float, band: Float, high: Float
+
+    init(cutoff: Float, resonance: Float, mode: FilterMode, inverseSampleRate: Float) {
+        let g = tanSmall(Float.pi * cutoff * inverseSampleRate)
+        k = 2 - 2 * resonance
+        a1 = 1 / (1 + g * (g + k))
+        a2 = g * a1
+        a3 = g * a2
+        low = mode == .lowpass ? 1 : 0
+        band = mode == .bandpass ? 1 : 0
+        high = mode == .highpass ? 1 : 0
     }
 }
 
