@@ -18,7 +18,8 @@ extension SynthNode {
             while first < activeCount {
                 VoiceGroup.render(voices: voices, slots: active + first, count: min(VoiceGroup.width, activeCount - first),
                                   channels: channels, frames: n, context: context, signal: scratch!,
-                                  columnStride: Self.controlInterval, mixLeft: mixLeft, mixRight: mixRight)
+                                  columnStride: Self.controlInterval, lanes: laneFields!,
+                                  mixLeft: mixLeft, mixRight: mixRight)
                 first += VoiceGroup.width
             }
             if activeCount > 0 {

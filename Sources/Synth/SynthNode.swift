@@ -52,6 +52,8 @@ public final class SynthNode: Node, @unchecked Sendable {
     var scratch: UnsafeMutablePointer<Float>?
     /// Per-frame lane sums of the voice groups: left then right, `controlInterval` each.
     var laneMix: UnsafeMutablePointer<VoiceGroup.Lanes>?
+    /// The per-lane fields of the voice group being rendered (`LaneField`).
+    var laneFields: UnsafeMutablePointer<VoiceGroup.Lanes>?
     var poolSize = 0
     var activeCount = 0
     var freeCount = 0
@@ -106,6 +108,7 @@ public final class SynthNode: Node, @unchecked Sendable {
         }
         scratch = .allocate(capacity: VoiceGroup.width * Self.controlInterval)
         laneMix = .allocate(capacity: 2 * Self.controlInterval)
+        laneFields = .allocate(capacity: LaneField.count)
         masterGain.rampFrames = max(1, Int(0.01 * sampleRate))
         masterGain.reset(decibelsToGain(-10))
         voiceLimit = voiceCapacity
@@ -123,6 +126,7 @@ public final class SynthNode: Node, @unchecked Sendable {
         drumTimbre?.deallocate(); drumTimbre = nil
         scratch?.deallocate(); scratch = nil
         laneMix?.deallocate(); laneMix = nil
+        laneFields?.deallocate(); laneFields = nil
         preparedFormat = nil
     }
 

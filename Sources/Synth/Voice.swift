@@ -151,21 +151,33 @@ struct VoicePeriod {
     var stepRight: Float = 0
 }
 
-/// Coefficients of the topology-preserving-transform state-variable filter (Zavalishin)
-/// and the output mix that selects its response.
+/// The topology-preserving-transform state-variable filter (Zavalishin) for one control
+/// period, written as a state-space update so one sample's serial chain is short:
+/// `s1' = b11·s1 + b12·s2 + d1·x`, `s2' = b21·s1 + b22·s2 + d2·x`, and the output
+/// `y = e0·x + e1·s1 + e2·s2` mixes low-, band- and high-pass by the filter mode.
 struct FilterCoefficients {
-    var a1: Float, a2: Float, a3: Float, k: Float
-    var low: Float, band: Float, high: Float
+    var b11: Float, b12: Float, b21: Float, b22: Float, d1: Float, d2: Float
+    var e0: Float, e1: Float, e2: Float
 
     init(cutoff: Float, resonance: Float, mode: FilterMode, inverseSampleRate: Float) {
         let g = tanSmall(Float.pi * cutoff * inverseSampleRate)
-        k = 2 - 2 * resonance
-        a1 = 1 / (1 + g * (g + k))
-        a2 = g * a1
-        a3 = g * a2
-        low = mode == .lowpass ? 1 : 0
-        band = mode == .bandpass ? 1 : 0
-        high = mode == .highpass ? 1 : 0
+        let k = 2 - 2 * resonance
+        let a1 = 1 / (1 + g * (g + k))
+        let a2 = g * a1
+        let a3 = g * a2
+        // TPT: v3 = x − s2, v1 = a1·s1 + a2·v3, v2 = s2 + a2·s1 + a3·v3, s1' = 2·v1 − s1, s2' = 2·v2 − s2.
+        b11 = 2 * a1 - 1; b12 = -2 * a2; d1 = 2 * a2
+        b21 = 2 * a2; b22 = 1 - 2 * a3; d2 = 2 * a3
+        // low = v2, band = v1, high = x − k·v1 − v2.
+        let (low, band, high): (Float, Float, Float) = switch mode {
+        case .lowpass: (1, 0, 0)
+        case .bandpass: (0, 1, 0)
+        case .highpass: (0, 0, 1)
+        }
+        let c1 = band - high * k, c2 = low - high  // y = high·x + c1·v1 + c2·v2
+        e0 = high + c1 * a2 + c2 * a3
+        e1 = c1 * a1 + c2 * a2
+        e2 = -c1 * a2 + c2 * (1 - a3)
     }
 }
 

@@ -15,13 +15,16 @@ enum VoiceGroup {
 
     /// Adds `frames` frames (≤ `columnStride`) of the voices at `slots[0..<count]`
     /// (`count` ≤ `width`) into the lane accumulators `mixLeft`/`mixRight`.
-    /// - Parameter signal: scratch of `width × columnStride` floats.
+    /// - Parameters:
+    ///   - signal: scratch of `width × columnStride` floats.
+    ///   - lanes: scratch of `LaneField.count` lane vectors.
     @inline(__always)
     static func render(voices: UnsafeMutablePointer<Voice>, slots: UnsafePointer<Int32>, count: Int,
                        channels: UnsafePointer<ChannelState>, frames: Int, context: VoiceRenderContext,
-                       signal: UnsafeMutablePointer<Float>, columnStride: Int,
+                       signal: UnsafeMutablePointer<Float>, columnStride: Int, lanes: UnsafeMutablePointer<Lanes>,
                        mixLeft: UnsafeMutablePointer<Lanes>, mixRight: UnsafeMutablePointer<Lanes>) {
-        var state = LaneState()
+        let fields = LaneFields(base: lanes)
+        fields.clear()
         for lane in 0..<width {
             let column = signal + lane * columnStride
             guard lane < count else {
@@ -33,7 +36,7 @@ enum VoiceGroup {
             let modulation = ChannelModulation(bendSemitones: channel.bendSemitones, wheel: channel.wheel,
                                                gain: channel.gain, pan: channel.pan)
             let period = voice.pointee.beginPeriod(count: frames, modulation: modulation, context: context, signal: column)
-            state.load(period, filterState: (voice.pointee.filterState1, voice.pointee.filterState2), lane: lane)
+            fields.load(period, filterState: (voice.pointee.filterState1, voice.pointee.filterState2), lane: lane)
         }
 
         var done = 0
@@ -43,72 +46,87 @@ enum VoiceGroup {
             for lane in 0..<count {
                 let segment = voices[Int(slots[lane])].amp.segment
                 length = min(length, segment.remaining)
-                state.level[lane] = segment.level
-                state.mul[lane] = segment.mul
-                state.add[lane] = segment.add
+                fields.set(.level, lane, segment.level)
+                fields.set(.mul, lane, segment.mul)
+                fields.set(.add, lane, segment.add)
             }
-            state.run(signal: signal, columnStride: columnStride, range: done..<done + length,
-                      mixLeft: mixLeft, mixRight: mixRight)
+            fields.run(signal: signal, columnStride: columnStride, range: done..<done + length,
+                       mixLeft: mixLeft, mixRight: mixRight)
             for lane in 0..<count {
-                voices[Int(slots[lane])].amp.advance(frames: length, level: state.level[lane])
+                voices[Int(slots[lane])].amp.advance(frames: length, level: fields.get(.level, lane))
             }
             done += length
         }
 
         for lane in 0..<count {
             let voice = voices + Int(slots[lane])
-            voice.pointee.filterState1 = flushTiny(state.s1[lane])
-            voice.pointee.filterState2 = flushTiny(state.s2[lane])
+            voice.pointee.filterState1 = flushTiny(fields.get(.s1, lane))
+            voice.pointee.filterState2 = flushTiny(fields.get(.s2, lane))
         }
     }
 }
 
-/// The per-sample state of a group of voices, one per lane; idle lanes stay at zero
-/// (zero signal, level and gains), so they add nothing.
-private struct LaneState {
-    typealias Lanes = VoiceGroup.Lanes
-    var a1 = Lanes(), a2 = Lanes(), a3 = Lanes(), k = Lanes()
-    var low = Lanes(), band = Lanes(), high = Lanes()
-    var s1 = Lanes(), s2 = Lanes()
-    var level = Lanes(), mul = Lanes(repeating: 1), add = Lanes()
-    var gainLeft = Lanes(), gainRight = Lanes(), stepLeft = Lanes(), stepRight = Lanes()
+/// The per-lane values of a voice group, one vector per field, in scratch memory: voices
+/// write their lane with scalar stores, the sample loop reads whole vectors. Idle lanes
+/// stay at zero (zero signal, level and gains), so they add nothing.
+enum LaneField: Int {
+    case b11, b12, b21, b22, d1, d2, e0, e1, e2, s1, s2
+    case gainLeft, gainRight, stepLeft, stepRight, level, mul, add
 
-    @inline(__always)
-    mutating func load(_ period: VoicePeriod, filterState: (Float, Float), lane: Int) {
-        let f = period.filter
-        a1[lane] = f.a1; a2[lane] = f.a2; a3[lane] = f.a3; k[lane] = f.k
-        low[lane] = f.low; band[lane] = f.band; high[lane] = f.high
-        s1[lane] = filterState.0; s2[lane] = filterState.1
-        gainLeft[lane] = period.gainLeft; gainRight[lane] = period.gainRight
-        stepLeft[lane] = period.stepLeft; stepRight[lane] = period.stepRight
+    static let count = LaneField.add.rawValue + 1
+}
+
+private struct LaneFields {
+    typealias Lanes = VoiceGroup.Lanes
+    let base: UnsafeMutablePointer<Lanes>
+
+    @inline(__always) func clear() { base.update(repeating: .zero, count: LaneField.count) }
+
+    @inline(__always) func set(_ field: LaneField, _ lane: Int, _ value: Float) {
+        UnsafeMutableRawPointer(base + field.rawValue).storeBytes(of: value, toByteOffset: lane * 4, as: Float.self)
     }
 
-    /// Filter (TPT state-variable), envelope and pan ramp for the frames in `range`.
+    @inline(__always) func get(_ field: LaneField, _ lane: Int) -> Float {
+        UnsafeRawPointer(base + field.rawValue).load(fromByteOffset: lane * 4, as: Float.self)
+    }
+
+    @inline(__always) subscript(_ field: LaneField) -> Lanes {
+        get { base[field.rawValue] }
+        nonmutating set { base[field.rawValue] = newValue }
+    }
+
     @inline(__always)
-    mutating func run(signal: UnsafeMutablePointer<Float>, columnStride: Int, range: Range<Int>,
-                      mixLeft: UnsafeMutablePointer<Lanes>, mixRight: UnsafeMutablePointer<Lanes>) {
+    func load(_ period: VoicePeriod, filterState: (Float, Float), lane: Int) {
+        let f = period.filter
+        set(.b11, lane, f.b11); set(.b12, lane, f.b12); set(.b21, lane, f.b21); set(.b22, lane, f.b22)
+        set(.d1, lane, f.d1); set(.d2, lane, f.d2); set(.e0, lane, f.e0); set(.e1, lane, f.e1); set(.e2, lane, f.e2)
+        set(.s1, lane, filterState.0); set(.s2, lane, filterState.1)
+        set(.gainLeft, lane, period.gainLeft); set(.gainRight, lane, period.gainRight)
+        set(.stepLeft, lane, period.stepLeft); set(.stepRight, lane, period.stepRight)
+    }
+
+    /// Filter, envelope and pan ramp for the frames in `range`.
+    @inline(__always)
+    func run(signal: UnsafeMutablePointer<Float>, columnStride: Int, range: Range<Int>,
+             mixLeft: UnsafeMutablePointer<Lanes>, mixRight: UnsafeMutablePointer<Lanes>) {
         let c0 = signal, c1 = c0 + columnStride, c2 = c1 + columnStride, c3 = c2 + columnStride
         let c4 = c3 + columnStride, c5 = c4 + columnStride, c6 = c5 + columnStride, c7 = c6 + columnStride
-        var s1 = self.s1, s2 = self.s2, l = level, gl = gainLeft, gr = gainRight
+        let b11 = self[.b11], b12 = self[.b12], b21 = self[.b21], b22 = self[.b22], d1 = self[.d1], d2 = self[.d2]
+        let e0 = self[.e0], e1 = self[.e1], e2 = self[.e2]
+        let mul = self[.mul], add = self[.add], stepLeft = self[.stepLeft], stepRight = self[.stepRight]
+        var s1 = self[.s1], s2 = self[.s2], level = self[.level], gainLeft = self[.gainLeft], gainRight = self[.gainRight]
         for i in range {
             let x = Lanes(c0[i], c1[i], c2[i], c3[i], c4[i], c5[i], c6[i], c7[i])
-            let v3 = x - s2
-            let v1 = a1 * s1 + a2 * v3
-            let v2 = s2 + a2 * s1 + a3 * v3
-            s1 = 2 * v1 - s1
-            s2 = 2 * v2 - s2
-            let y = low * v2 + band * v1 + high * (x - k * v1 - v2)
-            l = l * mul + add
-            gl += stepLeft
-            gr += stepRight
-            let s = y * l
-            mixLeft[i] += s * gl
-            mixRight[i] += s * gr
+            let y = e0 * x + e1 * s1 + e2 * s2
+            (s1, s2) = (b11 * s1 + (b12 * s2 + d1 * x), b22 * s2 + (b21 * s1 + d2 * x))
+            level = level * mul + add
+            gainLeft += stepLeft
+            gainRight += stepRight
+            let out = y * level
+            mixLeft[i] += out * gainLeft
+            mixRight[i] += out * gainRight
         }
-        self.s1 = s1
-        self.s2 = s2
-        level = l
-        gainLeft = gl
-        gainRight = gr
+        self[.s1] = s1; self[.s2] = s2; self[.level] = level
+        self[.gainLeft] = gainLeft; self[.gainRight] = gainRight
     }
 }
