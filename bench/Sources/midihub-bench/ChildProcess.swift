@@ -1,14 +1,12 @@
 import Foundation
 
-/// Runs a program as a child process and reports its wall time, CPU time and peak memory
-/// (user + system time and maximum resident set size from `wait4`, for that child alone).
+/// Runs a program as a child process and reports its wall time and CPU time (user +
+/// system from `wait4`, for that child alone).
 enum ChildProcess {
     struct Usage {
         var seconds: Double
         /// User plus system CPU time: unlike wall time, not inflated by other load on the machine.
         var cpuSeconds: Double
-        /// Peak resident memory in megabytes (10⁶ bytes).
-        var peakMegabytes: Double
     }
 
     /// Runs `executable` with `arguments` (output discarded) and waits for it; throws
@@ -38,18 +36,16 @@ enum ChildProcess {
         }
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) * 1e-6 }
         return Usage(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18,
-                     cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime),
-                     peakMegabytes: Double(usage.ru_maxrss) * 1024 / 1_000_000)
+                     cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime))
     }
 
-    /// The fastest of `repetitions` runs, with the largest peak memory seen.
+    /// The fastest of `repetitions` runs.
     static func best(of repetitions: Int, _ executable: URL, _ arguments: [String]) throws -> Usage {
-        var best = Usage(seconds: .infinity, cpuSeconds: .infinity, peakMegabytes: 0)
+        var best = Usage(seconds: .infinity, cpuSeconds: .infinity)
         for _ in 0..<repetitions {
             let usage = try run(executable, arguments)
             best.seconds = min(best.seconds, usage.seconds)
             best.cpuSeconds = min(best.cpuSeconds, usage.cpuSeconds)
-            best.peakMegabytes = max(best.peakMegabytes, usage.peakMegabytes)
         }
         return best
     }

@@ -134,7 +134,8 @@ extension BenchmarkRow {
         for index in 0..<count {
             let channel = channels[index % channels.count]
             let note = UInt8(36 + (index / channels.count * 7) % 60)
-            events.append(TrackEvent(tick: 0, .midi(.noteOn(channel: channel, note: note, velocity: 100))))
+            // At most 2048 note-ons per 64-frame block (a block carries up to 4096 events per node).
+            events.append(TrackEvent(tick: UInt64(index / 2048) * 2, .midi(.noteOn(channel: channel, note: note, velocity: 100))))
             events.append(TrackEvent(tick: end, .midi(.noteOff(channel: channel, note: note, velocity: 0))))
         }
         return MIDIFile(format: 0, division: .ticksPerQuarter(480), tracks: [MIDITrack(events: events, endTick: end)])
