@@ -41,6 +41,17 @@ public enum PCMRealtimePriority: Equatable, Sendable {
         }
     }
 
+    /// Returns the calling thread to normal scheduling (`SCHED_OTHER`): for a render thread
+    /// that cannot keep up, whose realtime priority would starve the rest of the system.
+    /// - Returns: false when the system refused (the thread keeps its priority).
+    /// - Thread: the thread to demote (the render thread)
+    @discardableResult
+    public static func dropForCurrentThread() -> Bool {
+        var parameters = sched_param()
+        parameters.sched_priority = 0
+        return pthread_setschedparam(pthread_self(), SCHED_OTHER, &parameters) == 0
+    }
+
     private static func setFIFO(_ priority: Int32) -> Int32 {
         var parameters = sched_param()
         parameters.sched_priority = priority

@@ -9,7 +9,9 @@ import Sequencer
 /// (delivered one period after arrival, at their exact offset: constant latency), the
 /// block's events of an optional `RenderSchedule` (at their exact frame: the frame clock
 /// is frames rendered), renders the engine's program and writes the block; the blocking
-/// write paces the loop. It asks for `SCHED_FIFO` first.
+/// write paces the loop. It asks for `SCHED_FIFO` first, and drops back to normal
+/// scheduling when its blocks keep rendering slower than they play (`OverrunWatchdog`):
+/// a realtime thread that never waits in the write would starve the machine.
 ///
 /// Use:
 /// ```swift
@@ -84,7 +86,10 @@ public final class AudioDriver: @unchecked Sendable {
         state.running.store(true, ordering: .releasing)
         do {
             thread = try RenderThread {
-                if wantsRealtime { priority.value = PCMRealtimePriority.requestForCurrentThread() }
+                if wantsRealtime {
+                    priority.value = PCMRealtimePriority.requestForCurrentThread()
+                    if case .granted = priority.value { loop.watchOverruns() }
+                }
                 started.signal()
                 loop.run()
             }
@@ -100,6 +105,26 @@ public final class AudioDriver: @unchecked Sendable {
     /// or a stop completed.
     /// - Thread: any.
     public var isRunning: Bool { state.running.load(ordering: .acquiring) }
+
+    /// True once the render thread left realtime priority because its blocks kept rendering
+    /// slower than they play (it keeps playing, with dropouts, at normal priority); show
+    /// `realtimeDroppedWarning` once.
+    /// - Thread: any.
+    public var realtimeDropped: Bool { state.realtimeDropped.load(ordering: .acquiring) }
+
+    /// The one-line warning for `realtimeDropped`.
+    public var realtimeDroppedWarning: String {
+        "audio: rendering is slower than playback (\(OverrunWatchdog.defaultLimit) blocks of \(blockFrames) frames in a row), "
+            + "dropped realtime priority so the rest of the system keeps running "
+            + "(fix: a larger --period, fewer voices or effects, or a release build)"
+    }
+
+    /// Why the render thread ended early (device gone, write failed); nil while it runs
+    /// or after a normal end.
+    /// - Thread: control.
+    public var failure: PCMError? {
+        isRunning ? nil : loop?.failure
+    }
 
     /// - Thread: any.
     public var counters: AudioDriverCounters {

@@ -76,4 +76,6 @@ final class DriverState: Sendable {
     let running = Atomic<Bool>(false)
     let framesRendered = Atomic<Int64>(0)
     let droppedEvents = Atomic<Int>(0)
+    /// The render thread could not keep up and left realtime priority (`OverrunWatchdog`).
+    let realtimeDropped = Atomic<Bool>(false)
 }

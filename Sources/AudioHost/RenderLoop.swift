@@ -8,7 +8,8 @@ import Sequencer
 ///
 /// Owns everything it touches in the loop (preallocated on control in `init`); shares
 /// only `DriverState` atomics. Nothing in `run`'s loop allocates, locks or calls the
-/// system, except the PCM write.
+/// system, except the PCM write (and, once, the drop from realtime priority when the
+/// `OverrunWatchdog` fires).
 ///
 /// - Thread: `init` on control; `run` on the render thread; `failure` is read on control
 ///   after the thread was joined.
@@ -38,6 +39,7 @@ final class RenderLoop: @unchecked Sendable {
     private let eventCapacity: Int
     private var position: Int64 = 0
     private var phase = Phase.playing
+    private var watchdog: OverrunWatchdog
     /// Why playback ended early (device gone, write failed); read after join.
     private(set) var failure: PCMError?
 
@@ -58,11 +60,19 @@ final class RenderLoop: @unchecked Sendable {
         interleaved = .allocate(capacity: blockFrames * device.settings.channels)
         eventCapacity = max(options.maxEventsPerBlock, 16)  // room for All Sound Off on 16 channels
         events = .allocate(capacity: eventCapacity)
+        watchdog = OverrunWatchdog(blockFrames: blockFrames, sampleRate: sampleRate)
     }
 
     deinit {
         interleaved.deallocate()
         events.deallocate()
+    }
+
+    /// Watches for blocks that render slower than they play, from now on (the thread got
+    /// realtime priority).
+    /// - Thread: render, before `run`.
+    func watchOverruns() {
+        watchdog.arm()
     }
 
     /// Plays until the sequence ends, a stop request has faded out, or the device fails;
@@ -98,6 +108,9 @@ final class RenderLoop: @unchecked Sendable {
                       sequenced: UnsafeBufferPointer(start: events, count: count))
         applyFade()
         interleave()
+        if watchdog.record(renderNanoseconds: MonotonicClock.nanoseconds() - blockStart) {
+            state.realtimeDropped.store(PCMRealtimePriority.dropForCurrentThread(), ordering: .releasing)
+        }
         try device.write(frames: UnsafeBufferPointer(start: interleaved, count: blockFrames * device.settings.channels))
         position += Int64(blockFrames)
         state.framesRendered.store(position, ordering: .relaxed)

@@ -22,6 +22,8 @@ final class AudioRack {
     private(set) var indices: [NodeID: UInt16] = [:]
     /// Parameter values set so far, by node and name (the rest are at their defaults).
     private var values: [NodeID: [String: Float]] = [:]
+    /// Whether the daemon has logged that the render thread left realtime priority.
+    var reportedRealtimeDrop = false
 
     init(driver: AudioDriver, catalog: NodeCatalog) {
         self.driver = driver

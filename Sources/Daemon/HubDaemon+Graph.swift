@@ -38,6 +38,7 @@ extension HubDaemon {
         }
         for route in change.addedRoutes { log.info("route \(route) added") }
         for route in change.removedRoutes { log.info("route \(route) removed") }
+        linkExternalNodes()
         saveState()
     }
 

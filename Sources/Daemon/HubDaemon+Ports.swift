@@ -88,14 +88,17 @@ extension HubDaemon {
         }
     }
 
-    /// Makes and breaks connections so they follow the rules and runtime edits.
+    /// Makes and breaks connections so they follow the rules and runtime edits, and links
+    /// midihub:out to the external nodes' ports.
     /// - Thread: under the lock.
     func reconcile() {
         let plan = reconciler.plan(ports: ports.descriptors, current: ports.connections)
-        guard !plan.isEmpty else { return }
-        for connection in plan.toBreak { apply(connection, connected: false, reason: "by rule") }
-        for connection in plan.toMake { apply(connection, connected: true, reason: "by rule") }
-        refreshPorts()
+        if !plan.isEmpty {
+            for connection in plan.toBreak { apply(connection, connected: false, reason: "by rule") }
+            for connection in plan.toMake { apply(connection, connected: true, reason: "by rule") }
+            refreshPorts()
+        }
+        linkExternalNodes()
     }
 
     /// Subscribes or unsubscribes; logs the outcome.

@@ -36,6 +36,10 @@ public final class HubDaemon: @unchecked Sendable {
     var portsDirty = false
     /// Connections changed by someone else, confirmed as hand edits once ports have settled.
     var pendingEdits: [(connection: Connection, connected: Bool)] = []
+    /// Connections from midihub:out to external nodes' ports that the daemon made (`linkExternalNodes`).
+    var externalLinks: Set<Connection> = []
+    /// When to try opening the audio device again after it failed (`watchAudio`).
+    var audioRetryDue: Double?
     private var knownOverruns = 0
     private var control: ControlServer?
     private var inputThread: Thread?
@@ -126,6 +130,7 @@ public final class HubDaemon: @unchecked Sendable {
                     }
                     generate()
                     reconcileIfDue()
+                    watchAudio()
                 }
             } catch {
                 log.error("reading the sequencer failed: \(error) — retrying")
