@@ -14,8 +14,10 @@ import RenderCore
 ///
 /// - Thread: control, under the daemon's lock (`live` pushes are serialized by it too).
 final class AudioRack {
-    let driver: AudioDriver
+    private(set) var driver: AudioDriver
     private let engine = RenderEngine()
+    /// The nodes of the installed program, in program order.
+    private var programNodes: [any Node] = []
     private let catalog: NodeCatalog
     private var instances: [NodeID: any Node] = [:]
     /// Program index of each unit node of the running program.
@@ -50,12 +52,27 @@ final class AudioRack {
         instances = instances.filter { newIndices[$0.key] != nil }
         values = values.filter { newIndices[$0.key] != nil }
         engine.install(RenderProgram(nodes: nodes, format: driver.renderFormat))
+        programNodes = nodes
         indices = newIndices
         for node in graph.nodes where values[node.id] == nil {
             values[node.id] = [:]
             for (name, value) in node.parameters { setParameter(node.id, name, to: value) }
         }
         guard !driver.isRunning else { return nil }
+        if case .denied(let warning) = try driver.start(engine: engine) { return warning }
+        return nil
+    }
+
+    /// Opens the device again after playback failed, and plays the same engine on it: the
+    /// nodes keep their voices and parameters.
+    /// - Returns: a warning to log (realtime priority refused), if any.
+    /// - Throws: `PCMError` when the device cannot be opened (the rack stays silent).
+    func reopen() throws -> String? {
+        try? driver.stop()
+        let format = driver.renderFormat
+        driver = try AudioDriver(device: driver.settings.deviceName, options: driver.options)
+        reportedRealtimeDrop = false
+        if driver.renderFormat != format { engine.install(RenderProgram(nodes: programNodes, format: driver.renderFormat)) }
         if case .denied(let warning) = try driver.start(engine: engine) { return warning }
         return nil
     }

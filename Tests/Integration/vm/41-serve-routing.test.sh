@@ -1,6 +1,9 @@
 # Issue 4, kernel test: routing and hot-plug through `midihub serve` (MIDI-only).
 # A snd-virmidi "controller" → midihub (rule connects it) → transpose +12 → an
-# external node (aseqdump, registered by name) receives the transposed notes.
+# external node (aseqdump, registered by name) receives the transposed notes, and so
+# does a kernel MIDI port as external node (snd-virmidi's second port, read back from its
+# rawmidi device with amidi -d): the daemon connects midihub:out to it, since kernel
+# ports drop events from unconnected senders.
 # Unplugging the controller (sysfs unbind, as a USB disconnect; rmmod is refused
 # while subscribed) with a note held gives aseqdump the exact
 # note-off at once; plugging it back (bind) brings the route back. Twenty
@@ -21,9 +24,11 @@ nodes:
     processor: transpose
     parameters: { semitones: 12 }
   dump: { external: '"aseqdump"' }
+  hwsynth: { external: '"Virtual Raw MIDI *-1"' }
 routes:
   - keys -> up
   - up -> dump
+  - up -> hwsynth
 rules:
   - connect hardware:* -> "midihub:in"
 YAML
@@ -32,10 +37,17 @@ start_serve hub --no-audio --patch "$WORK/patch.yaml"
 hub_pid=${PEER_PIDS[hub]}
 hub_client=$(client_number midihub)
 
-step "the rule connected the controller; a note arrives transposed"
+step "the rule connected the controller; a note arrives transposed, at aseqdump and at the kernel port"
 wait_for "virmidi -> midihub" 20 bash -c "aconnect -l | grep -A3 \"'Virtual Raw MIDI $card-0'\" | grep -q \"Connecting To: .*$hub_client:0\""
+wait_for "midihub:out -> virmidi port 1 (external node)" 20 bash -c \
+    "aconnect -l | grep -A3 \"'Virtual Raw MIDI $card-1'\" | grep -q \"Connected From: .*$hub_client:1\""
+start_peer hwsynth amidi -p "hw:$card,1" -d
+wait_for_rawmidi_reader "$card" 1 "${PEER_PIDS[hwsynth]}"
 amidi -p "hw:$card,0" -S '90 3C 64' || fail "amidi -S failed"
 wait_for_line "$dump" "^ *$hub_client:1 +Note on +0, note 72, velocity 100$"
+wait_for_bytes hwsynth 3
+assert_eq "90 48 64" "$(hex_bytes "$(peer_out hwsynth)")" "bytes at the external kernel port (amidi -d)"
+stop_peer hwsynth
 
 step "unplug with the note held: aseqdump gets its note-off"
 unplug_virmidi
