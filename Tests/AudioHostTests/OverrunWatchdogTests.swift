@@ -26,8 +26,10 @@ struct OverrunWatchdogTests {
     @Test func aBlockInTimeStartsTheCountAgain() {
         var watchdog = armedWatchdog()
         let pattern = [Self.slow, Self.slow, Self.slow, Self.inTime, Self.slow, Self.slow, Self.slow]
-        #expect(pattern.map { watchdog.record(renderNanoseconds: $0) }.allSatisfy { !$0 })
-        #expect(watchdog.record(renderNanoseconds: Self.slow))
+        let fired = pattern.map { watchdog.record(renderNanoseconds: $0) }
+        #expect(fired.allSatisfy { !$0 })
+        let firedAtTheFourthInARow = watchdog.record(renderNanoseconds: Self.slow)
+        #expect(firedAtTheFourthInARow)
     }
 
     @Test func firesOnlyOnce() {
@@ -38,6 +40,7 @@ struct OverrunWatchdogTests {
 
     @Test func neverFiresWithoutRealtimePriority() {
         var watchdog = OverrunWatchdog(blockFrames: 480, sampleRate: 48_000, limit: 2)
-        #expect((0..<10).map { _ in watchdog.record(renderNanoseconds: Self.slow) }.allSatisfy { !$0 })
+        let fired = (0..<10).map { _ in watchdog.record(renderNanoseconds: Self.slow) }
+        #expect(fired.allSatisfy { !$0 })
     }
 }
