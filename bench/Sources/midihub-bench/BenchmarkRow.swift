@@ -20,6 +20,8 @@ struct BenchmarkRow: Sendable {
 struct BenchmarkContext: Sendable {
     var repository: URL
     var dataFolder: URL
+    /// The VM run's work folder (`bench/run-vm`), which the `inVM` rows read.
+    var vmResults: URL?
 }
 
 /// A row's numbers. The ratio is how many times better midihub is: midihub ÷ anchor,
