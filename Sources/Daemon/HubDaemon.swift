@@ -115,10 +115,13 @@ public final class HubDaemon: @unchecked Sendable {
                 _ = try client.waitForInput(milliseconds: 10)
                 try lock.withLock {
                     var handled = 0
+                    var wroteOutput = false
                     while handled < 512, let event = try client.receive(milliseconds: 0) {
-                        handle(event)
+                        wroteOutput = handle(event) || wroteOutput
                         handled += 1
                     }
+                    // One write for the whole batch: routing a burst costs one syscall, not one per event.
+                    if wroteOutput { _ = try? client.drainOutput() }
                     if portsDirty || client.inputOverruns != knownOverruns {
                         knownOverruns = client.inputOverruns
                         portsDirty = false
@@ -134,18 +137,21 @@ public final class HubDaemon: @unchecked Sendable {
         }
     }
 
-    /// Routes one event. - Thread: input, under the lock.
-    private func handle(_ event: SeqEvent) {
+    /// Routes one event.
+    /// - Returns: whether it left output for ALSA in the buffer (the caller drains it).
+    /// - Thread: input, under the lock.
+    private func handle(_ event: SeqEvent) -> Bool {
         switch event {
         case .message(let message, let source, _):
-            guard let port = ports.descriptor(at: PortAddress(source)) else { return }
+            guard let port = ports.descriptor(at: PortAddress(source)) else { return false }
             var sink = makeSink()
             router.route(message, from: port, time: Self.now(), into: &sink)
-            flush(sink)
+            return sink.wroteOutput
         case .announce(let announcement, _):
             handle(announcement)
+            return false
         case .unsupported:
-            return
+            return false
         }
     }
 

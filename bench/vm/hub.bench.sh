@@ -24,6 +24,8 @@ load_modules snd-seq
 
 # Runs seq-probe as clients PREFIX-tx/PREFIX-rx with ARGS; with "direct", subscribes tx
 # to rx by aconnect once the probe is ready. Appends "RUN <probe's result line>".
+# Each direct run has its own PREFIX: the daemon remembers an aconnect as a hand edit and
+# would remake it when ports of the same names return.
 run_probe() { # RUN PREFIX direct|hub ARGS...
     local run=$1 prefix=$2 path=$3
     shift 3
@@ -51,9 +53,9 @@ start_serve hub --no-audio --patch "$WORK/patch.yaml"
 hub_pid=${PEER_PIDS[hub]}
 
 throughput_events=$((THROUGHPUT_RATE * THROUGHPUT_SECONDS))
-run_probe direct-latency direct direct --count "$LATENCY_EVENTS" --rate 1000
+run_probe direct-latency latency direct --count "$LATENCY_EVENTS" --rate 1000
 run_probe hub-latency hubbench hub --count "$LATENCY_EVENTS" --rate 1000
-run_probe direct-throughput direct direct --count "$throughput_events" --rate "$THROUGHPUT_RATE"
+run_probe direct-throughput throughput direct --count "$throughput_events" --rate "$THROUGHPUT_RATE"
 rss_before=$(rss_kb "$hub_pid")
 run_probe hub-throughput hubbench hub --count "$throughput_events" --rate "$THROUGHPUT_RATE"
 rss_after=$(rss_kb "$hub_pid")
