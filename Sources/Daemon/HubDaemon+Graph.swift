@@ -5,9 +5,10 @@ import RenderCore
 /// Graph edits, parameters, patches and rules at runtime (control thread, under the lock).
 extension HubDaemon {
     /// Applies a graph change: note-offs for what it cuts off (removed built-in nodes get
-    /// note-offs and then All Sound Off so their voices fade in a few ms; removed external
-    /// nodes get all-notes-off and sustain-off), then the new render program is compiled
-    /// here and swapped in, the processors follow, and the state is saved.
+    /// note-offs for their held notes, removed external nodes all-notes-off and
+    /// sustain-off), then the new render program is compiled here and swapped in — the
+    /// engine crossfades, so removed nodes fade out (and still receive those note-offs)
+    /// while new ones fade in — the processors follow, and the state is saved.
     /// - Throws: `ControlError` when a processor parameter is unknown (nothing changed).
     func applyGraphChange(_ change: GraphChange, reason: NodeGoneReason = .removed) throws(ControlError) {
         guard !change.isEmpty else { return }
@@ -18,7 +19,6 @@ extension HubDaemon {
             throw ControlError(.unknownParameter, error.description)
         }
         flush(sink)
-        audio?.fadeOut(change.stopped.map(\.id))
         if let audio {
             do {
                 if let warning = try audio.install(change.new, stopped: change.stopped) { log.warning(warning) }

@@ -67,7 +67,10 @@ private let countWatchedThread: @convention(c) (Int) -> Void = { _ in
         // One warm-up block: the Swift runtime instantiates generic type metadata lazily, once
         // per process, on first use. Later program swaps happen inside the counted region.
         engine.render(frames: frames, bus: output.bus, host: host)
-        let swapped = RenderProgram(nodes: nodes.reversed().dropLast() + [nodes[0]], format: RenderFormat(sampleRate: 48_000, maxFrames: frames))
+        // The swaps crossfade (the engine's default 15 ms): a replaced instrument, a removed
+        // effect and a reordered chain, so both programs render inside the counted region.
+        let swapped = RenderProgram(nodes: [SynthNode(bank: bank, voiceCapacity: 64), nodes[3], nodes[1]],
+                                    format: RenderFormat(sampleRate: 48_000, maxFrames: frames))
         let counted = allocations {
             script.withUnsafeBufferPointer { script in
                 for block in 0..<10_000 {
