@@ -27,7 +27,8 @@ final class RenderTransition: @unchecked Sendable {
     /// previous transition (which owns it) alive until the crossfade is over.
     unowned(unsafe) let previous: RenderProgram?
     let fadeFrames: Int
-    private let steps: [Step]
+    private let steps: UnsafeMutablePointer<Step>
+    private let stepCount: Int
     private let fadeIn: UnsafeMutablePointer<Float>
     private let scratch: AudioBuffer
 
@@ -36,7 +37,10 @@ final class RenderTransition: @unchecked Sendable {
         self.program = program
         self.previous = previous
         fadeFrames = previous == nil ? 0 : crossfade.frames(sampleRate: program.format.sampleRate)
-        steps = previous.map { Self.plan(from: $0, to: program) } ?? []
+        let plan = previous.map { Self.plan(from: $0, to: program) } ?? []
+        stepCount = plan.count
+        steps = .allocate(capacity: max(1, plan.count))
+        steps.initialize(from: plan, count: plan.count)
         let table = crossfade.fadeInTable(frames: fadeFrames)
         fadeIn = .allocate(capacity: table.count)
         fadeIn.initialize(from: table, count: table.count)
@@ -45,6 +49,7 @@ final class RenderTransition: @unchecked Sendable {
 
     deinit {
         fadeIn.deallocate()
+        steps.deallocate()
     }
 
     /// Renders one crossfade block whose first frame is `position` frames into the fade.
@@ -57,18 +62,18 @@ final class RenderTransition: @unchecked Sendable {
         _ = previous.dispatch(events)  // the old nodes' lists; drops are counted once, by the new program
         bus.clear(frames: frames)
         let side = AudioBus(left: scratch.left, right: scratch.right, channelCount: bus.channelCount)
-        for step in steps {
+        for stepIndex in 0..<stepCount {
+            let step = steps[stepIndex]
             let source = step.side == .new ? program : previous
             let node = source.nodes[step.index]
             let list = source.events(for: step.index)
-            switch (step.fade, step.isEffect) {
-            case (.none, _):
+            if step.fade == .none {
                 node.process(ProcessContext(frames: frames, events: list, bus: bus, host: host))
-            case (_, false):
+            } else if !step.isEffect {
                 side.clear(frames: frames)
                 node.process(ProcessContext(frames: frames, events: list, bus: side, host: host))
                 mix(side, into: bus, frames: frames, position: position, fade: step.fade)
-            case (_, true):
+            } else {
                 copy(bus, to: side, frames: frames)
                 node.process(ProcessContext(frames: frames, events: list, bus: bus, host: host))
                 blend(wet: bus, dry: side, frames: frames, position: position, fade: step.fade)
