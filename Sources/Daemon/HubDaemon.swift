@@ -139,7 +139,12 @@ public final class HubDaemon: @unchecked Sendable {
     private func handle(_ event: SeqEvent) {
         switch event {
         case .message(let message, let source, _):
-            guard let port = ports.descriptor(at: PortAddress(source)) else { return }
+            if ports.sender(at: PortAddress(source)) == nil, portsDirty {
+                // A new app's port and its first events arrive in one batch (aplaymidi sends at once).
+                portsDirty = false
+                syncPorts()
+            }
+            guard let port = ports.sender(at: PortAddress(source)) else { return }
             var sink = makeSink()
             router.route(message, from: port, time: Self.now(), into: &sink)
             flush(sink)
