@@ -13,10 +13,15 @@ declare -A PEER_PIDS=()
 
 # --- failing and asserting -------------------------------------------------------
 
+# In a command substitution (card=$(card_number ...)) `exit` would only end the
+# subshell, and the test would go on with an empty value: fail ends the test's
+# own shell too, through SIGUSR1.
 fail() {
     echo "FAIL: $*" >&2
+    [[ $BASHPID == "$$" ]] || kill -USR1 "$$"
     exit 1
 }
+trap 'exit 1' USR1
 
 step() {
     echo "--- $*"
