@@ -50,20 +50,25 @@ let package = Package(
         // Typed wrappers over the ALSA sequencer and PCM.
         .target(name: "ALSA", dependencies: ["CALSA", "MIDICore"]),
 
-        // Live audio: the render thread that plays an engine to ALSA PCM, with live input.
-        .target(name: "AudioHost", dependencies: ["ALSA", "RenderCore", "Sequencer", "MIDICore"]),
-
         // Control side: rules, reconciler, node graph, MIDI processors, patches, state.
         .target(name: "Hub", dependencies: ["MIDICore", "RenderCore", .product(name: "Yams", package: "Yams")]),
 
         // Control API: versioned protocol types, UNIX-socket server and client. Foundation only.
         .target(name: "Control"),
 
+        // Live audio: the render thread that plays an engine to ALSA PCM, with live input.
+        .target(name: "AudioHost", dependencies: ["ALSA", "RenderCore", "Sequencer", "MIDICore"]),
+
+        // The hub service (`midihub serve`): sequencer client, routing, hot-plug, audio, control socket.
+        .target(name: "Daemon", dependencies: [
+            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "RenderCore", "Sequencer", "Synth",
+        ]),
+
         // The one executable.
         .executableTarget(
             name: "midihub",
             dependencies: [
-                "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer", "AudioHost",
+                "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer", "AudioHost", "Control", "Hub", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -74,6 +79,7 @@ let package = Package(
         .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore"]),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
         .testTarget(name: "ControlTests", dependencies: ["Control"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Hub", "Control", "ALSA", "MIDICore", "RenderCore"]),
         .testTarget(name: "AudioHostTests", dependencies: ["AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore"]),
         .testTarget(name: "SynthTests", dependencies: [
             "Synth", "RenderCore", "MIDICore", "Sequencer",

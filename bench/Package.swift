@@ -10,7 +10,11 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "midihub-bench",
-            dependencies: [.product(name: "MIDICore", package: "midihub")]
+            dependencies: [
+                .product(name: "MIDICore", package: "midihub"),
+                .product(name: "Synth", package: "midihub"),
+                .product(name: "Sequencer", package: "midihub"),
+            ]
         ),
     ]
 )

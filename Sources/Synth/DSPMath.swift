@@ -43,18 +43,34 @@ func tanSmall(_ x: Float) -> Float {
     return s / c
 }
 
-/// The polynomial band-limited step correction for a discontinuity at phase 0.
+/// The polynomial band-limited step correction for a discontinuity at phase 0
+/// (branch-free: both polynomials are computed and selected).
 @inline(__always)
 func polyBLEP(_ t: Float, _ dt: Float, _ invDt: Float) -> Float {
-    if t < dt {
-        let x = t * invDt
-        return x + x - x * x - 1
+    let x = t * invDt
+    let y = (t - 1) * invDt
+    let rising = x + x - x * x - 1
+    let falling = y * y + y + y + 1
+    return t < dt ? rising : (t > 1 - dt ? falling : 0)
+}
+
+/// The nearest integer to x for 0 ≤ x < 2²², with float operations only (adding and
+/// removing 2²³ drops the fraction), so loops using it vectorize.
+@inline(__always)
+func roundToNearest(_ x: Float) -> Float {
+    (x + 8_388_608) - 8_388_608
+}
+
+/// x raised to a non-negative integer power, by squaring (control-rate use).
+@inline(__always)
+func power(_ x: Float, _ n: Int) -> Float {
+    var result: Float = 1, base = x, e = n
+    while e > 0 {
+        if e & 1 != 0 { result *= base }
+        base *= base
+        e >>= 1
     }
-    if t > 1 - dt {
-        let x = (t - 1) * invDt
-        return x * x + x + x + 1
-    }
-    return 0
+    return result
 }
 
 /// Flushes values too small to matter to exactly zero, so feedback paths never reach

@@ -2,7 +2,7 @@
 /// exponential release (each exponential stage covers 60 dB in its time), and a linear
 /// fade used when a voice is stolen or silenced.
 ///
-/// Every stage is `level = level × mul + add`, so the inner loop is one multiply-add.
+/// Every stage is `level = level × mul + add`, so a renderer's inner loop is one multiply-add.
 /// - Thread: render (a plain value inside a voice).
 struct Envelope {
     enum Stage: UInt8 { case attack, decay, release, fade, done }
@@ -61,21 +61,18 @@ struct Envelope {
         stage == .done || ((stage == .release || (stage == .decay && sustain < Envelope.silence)) && level < Envelope.silence)
     }
 
-    /// Writes the next `count` levels into `output`.
+    /// The current stage as a recurrence: each frame `level = level × mul + add`, for
+    /// `remaining` more frames (`Int.max` for open-ended stages). Renderers run it
+    /// themselves (several voices at once) and report back with `advance`.
+    var segment: (level: Float, mul: Float, add: Float, remaining: Int) { (level, mul, add, remaining) }
+
+    /// Records that `frames` frames (≤ `segment.remaining`) of the current segment were
+    /// rendered, ending at `level`; moves to the next stage when the segment is used up.
     @inline(__always)
-    mutating func render(into output: UnsafeMutablePointer<Float>, count: Int) {
-        var done = 0
-        while done < count {
-            let n = min(count - done, remaining)
-            var l = level
-            let m = mul, a = add
-            for i in 0..<n {
-                l = l * m + a
-                output[done + i] = l
-            }
-            level = l
-            done += n
-            remaining -= n
+    mutating func advance(frames: Int, level: Float) {
+        self.level = level
+        if remaining != .max {
+            remaining -= frames
             if remaining == 0 { advanceStage() }
         }
     }
@@ -89,9 +86,9 @@ struct Envelope {
             if mul == 1 {
                 level += add * Float(n)
             } else {
-                var l = level
-                for _ in 0..<n { l = l * mul + add }
-                level = l
+                // n steps of l·mul + add approach add / (1 − mul) geometrically.
+                let target = add / (1 - mul)
+                level = target + (level - target) * power(mul, n)
             }
             done += n
             remaining -= n

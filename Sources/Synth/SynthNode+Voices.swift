@@ -1,32 +1,45 @@
 import RenderCore
 
 extension SynthNode {
-    /// Renders every active voice for `count` frames at `start`, in control periods;
-    /// frees voices that have finished.
+    /// Renders every active voice for `count` frames at `start`, in control periods and
+    /// in groups of `VoiceGroup.width`; frees voices that have finished.
     /// - Thread: render.
     func renderVoices(into bus: AudioBus, start: Int, count: Int) {
         let voices = voices!, active = activeVoices!, channels = channels!
         let context = VoiceRenderContext(sampleRate: sampleRate, inverseSampleRate: 1 / sampleRate,
-                                         maxCutoff: 0.45 * sampleRate, signal: scratch!,
-                                         envelope: scratch! + Self.controlInterval)
+                                         maxCutoff: 0.45 * sampleRate)
+        let mixLeft = laneMix!, mixRight = laneMix! + Self.controlInterval
         var offset = start
         let end = start + count
         while offset < end {
             let n = min(end - offset, Self.controlInterval)
-            let left = bus.left + offset, right = bus.right + offset
-            var i = 0
-            while i < activeCount {
-                let slot = Int(active[i])
-                let channel = channels[Int(voices[slot].channel)]
-                let modulation = ChannelModulation(bendSemitones: channel.bendSemitones, wheel: channel.wheel,
-                                                   gain: channel.gain, pan: channel.pan)
-                if voices[slot].render(count: n, left: left, right: right, modulation: modulation, context: context) {
-                    i += 1
-                } else {
-                    finishVoice(at: i)
-                }
+            mixLeft.update(repeating: .zero, count: 2 * Self.controlInterval)
+            var first = 0
+            while first < activeCount {
+                VoiceGroup.render(voices: voices, slots: active + first, count: min(VoiceGroup.width, activeCount - first),
+                                  channels: channels, frames: n, context: context, signal: scratch!,
+                                  columnStride: Self.controlInterval, lanes: laneFields!,
+                                  mixLeft: mixLeft, mixRight: mixRight)
+                first += VoiceGroup.width
+            }
+            if activeCount > 0 {
+                sumLanes(mixLeft, into: bus.left + offset, count: n)
+                sumLanes(mixRight, into: bus.right + offset, count: n)
+            }
+            // Backwards, so the voice `finishVoice` moves into a freed index was already checked.
+            for index in stride(from: activeCount - 1, through: 0, by: -1) where voices[Int(active[index])].amp.isFinished {
+                finishVoice(at: index)
             }
             offset += n
+        }
+    }
+
+    /// Adds the sum of each frame's lanes into `output`.
+    private func sumLanes(_ lanes: UnsafeMutablePointer<VoiceGroup.Lanes>, into output: UnsafeMutablePointer<Float>, count: Int) {
+        for i in 0..<count {
+            let half = lanes[i].lowHalf + lanes[i].highHalf
+            let quarter = half.lowHalf + half.highHalf
+            output[i] += quarter[0] + quarter[1]
         }
     }
 

@@ -48,7 +48,12 @@ public final class SynthNode: Node, @unchecked Sendable {
     var timbres: UnsafeMutablePointer<Timbre>?
     var programTimbre: UnsafeMutablePointer<Int32>?
     var drumTimbre: UnsafeMutablePointer<Int32>?
+    /// Oscillator signal columns of one voice group (`VoiceGroup.width × controlInterval`).
     var scratch: UnsafeMutablePointer<Float>?
+    /// Per-frame lane sums of the voice groups: left then right, `controlInterval` each.
+    var laneMix: UnsafeMutablePointer<VoiceGroup.Lanes>?
+    /// The per-lane fields of the voice group being rendered (`LaneField`).
+    var laneFields: UnsafeMutablePointer<VoiceGroup.Lanes>?
     var poolSize = 0
     var activeCount = 0
     var freeCount = 0
@@ -101,7 +106,9 @@ public final class SynthNode: Node, @unchecked Sendable {
             programTimbre![i] = Int32(bank.programTimbre[i])
             drumTimbre![i] = Int32(bank.drumTimbre[i])
         }
-        scratch = .allocate(capacity: 2 * Self.controlInterval)
+        scratch = .allocate(capacity: VoiceGroup.width * Self.controlInterval)
+        laneMix = .allocate(capacity: 2 * Self.controlInterval)
+        laneFields = .allocate(capacity: LaneField.count)
         masterGain.rampFrames = max(1, Int(0.01 * sampleRate))
         masterGain.reset(decibelsToGain(-10))
         voiceLimit = voiceCapacity
@@ -118,6 +125,8 @@ public final class SynthNode: Node, @unchecked Sendable {
         programTimbre?.deallocate(); programTimbre = nil
         drumTimbre?.deallocate(); drumTimbre = nil
         scratch?.deallocate(); scratch = nil
+        laneMix?.deallocate(); laneMix = nil
+        laneFields?.deallocate(); laneFields = nil
         preparedFormat = nil
     }
 

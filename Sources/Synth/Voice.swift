@@ -4,9 +4,6 @@ struct VoiceRenderContext {
     var inverseSampleRate: Float
     /// Highest filter cutoff, just below Nyquist.
     var maxCutoff: Float
-    /// Scratch for the oscillator/filter signal and the amplitude envelope.
-    var signal: UnsafeMutablePointer<Float>
-    var envelope: UnsafeMutablePointer<Float>
 }
 
 /// What a voice reads from its channel for one control period.
@@ -89,13 +86,13 @@ struct Voice {
         amp.fade(frames: frames)
     }
 
-    /// Adds `count` frames (≤ the scratch size) into `left`/`right`.
-    /// - Returns: false when the voice has finished and can be freed.
+    /// Control-rate work for the next `count` frames: advances pitch, LFO and filter
+    /// envelope, writes the oscillator and noise signal into `signal`, and returns the
+    /// filter coefficients and pan gains the per-sample loop (`VoiceGroup`) needs.
     @inline(__always)
-    mutating func render(count: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
-                         modulation: ChannelModulation, context: VoiceRenderContext) -> Bool {
+    mutating func beginPeriod(count: Int, modulation: ChannelModulation, context: VoiceRenderContext,
+                              signal: UnsafeMutablePointer<Float>) -> VoicePeriod {
         let n = Float(count)
-        // Control rate: pitch, LFO, filter coefficients, gains.
         let lfo = sinCycle(lfoPhase)
         lfoPhase += timbre.lfoRate * context.inverseSampleRate * n
         lfoPhase -= Float(Int32(lfoPhase))
@@ -108,7 +105,6 @@ struct Voice {
                          context.maxCutoff)
         filterEnvelope.skip(count)
 
-        let signal = context.signal
         signal.update(repeating: 0, count: count)
         if timbre.osc1Level > 0 {
             let dt = min(noteToHertz(note + timbre.osc1Semitones + timbre.osc1Cents * 0.01) * context.inverseSampleRate, 0.45)
@@ -123,44 +119,9 @@ struct Voice {
         if timbre.noiseLevel > 0 {
             Oscillator.addNoise(level: timbre.noiseLevel, state: &noiseState, into: signal, count: count)
         }
-        filter(signal, count: count, cutoff: cutoff, inverseSampleRate: context.inverseSampleRate)
 
-        amp.render(into: context.envelope, count: count)
-        mix(count: count, left: left, right: right, modulation: modulation, signal: signal, envelope: context.envelope)
-        return !amp.isFinished
-    }
-
-    /// Topology-preserving-transform state-variable filter (Zavalishin), in place.
-    @inline(__always)
-    private mutating func filter(_ signal: UnsafeMutablePointer<Float>, count: Int, cutoff: Float, inverseSampleRate: Float) {
-        let g = tanSmall(Float.pi * cutoff * inverseSampleRate)
-        let k = 2 - 2 * timbre.filterResonance
-        let a1 = 1 / (1 + g * (g + k))
-        let a2 = g * a1
-        let a3 = g * a2
-        let mode = timbre.filterMode
-        let low: Float = mode == .lowpass ? 1 : 0
-        let band: Float = mode == .bandpass ? 1 : 0
-        let high: Float = mode == .highpass ? 1 : 0
-        var s1 = filterState1, s2 = filterState2
-        for i in 0..<count {
-            let x = signal[i]
-            let v3 = x - s2
-            let v1 = a1 * s1 + a2 * v3
-            let v2 = s2 + a2 * s1 + a3 * v3
-            s1 = 2 * v1 - s1
-            s2 = 2 * v2 - s2
-            signal[i] = low * v2 + band * v1 + high * (x - k * v1 - v2)
-        }
-        filterState1 = flushTiny(s1)
-        filterState2 = flushTiny(s2)
-    }
-
-    /// Applies the amplitude envelope and the (ramped) constant-power pan gains.
-    @inline(__always)
-    private mutating func mix(count: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
-                              modulation: ChannelModulation, signal: UnsafeMutablePointer<Float>,
-                              envelope: UnsafeMutablePointer<Float>) {
+        var period = VoicePeriod(filter: FilterCoefficients(cutoff: cutoff, resonance: timbre.filterResonance,
+                                                             mode: timbre.filterMode, inverseSampleRate: context.inverseSampleRate))
         let position = (min(max(modulation.pan + timbre.pan, -1), 1) + 1) * 0.5
         let gain = velocityGain * modulation.gain
         let targetLeft = gain * sinQuarter(1 - position)
@@ -170,17 +131,53 @@ struct Voice {
             gainRight = targetRight
             hasRendered = true
         }
-        let stepLeft = (targetLeft - gainLeft) / Float(count)
-        let stepRight = (targetRight - gainRight) / Float(count)
-        let startLeft = gainLeft, startRight = gainRight
-        for i in 0..<count {
-            let s = signal[i] * envelope[i]
-            let t = Float(i + 1)
-            left[i] += s * (startLeft + stepLeft * t)
-            right[i] += s * (startRight + stepRight * t)
-        }
+        period.gainLeft = gainLeft
+        period.gainRight = gainRight
+        period.stepLeft = (targetLeft - gainLeft) / n
+        period.stepRight = (targetRight - gainRight) / n
         gainLeft = targetLeft
         gainRight = targetRight
+        return period
+    }
+}
+
+/// What the per-sample loop needs from one voice for one control period.
+struct VoicePeriod {
+    var filter: FilterCoefficients
+    /// Pan gains at the period's start and their per-frame ramp steps.
+    var gainLeft: Float = 0
+    var gainRight: Float = 0
+    var stepLeft: Float = 0
+    var stepRight: Float = 0
+}
+
+/// The topology-preserving-transform state-variable filter (Zavalishin) for one control
+/// period, written as a state-space update so one sample's serial chain is short:
+/// `s1' = b11·s1 + b12·s2 + d1·x`, `s2' = b21·s1 + b22·s2 + d2·x`, and the output
+/// `y = e0·x + e1·s1 + e2·s2` mixes low-, band- and high-pass by the filter mode.
+struct FilterCoefficients {
+    var b11: Float, b12: Float, b21: Float, b22: Float, d1: Float, d2: Float
+    var e0: Float, e1: Float, e2: Float
+
+    init(cutoff: Float, resonance: Float, mode: FilterMode, inverseSampleRate: Float) {
+        let g = tanSmall(Float.pi * cutoff * inverseSampleRate)
+        let k = 2 - 2 * resonance
+        let a1 = 1 / (1 + g * (g + k))
+        let a2 = g * a1
+        let a3 = g * a2
+        // TPT: v3 = x − s2, v1 = a1·s1 + a2·v3, v2 = s2 + a2·s1 + a3·v3, s1' = 2·v1 − s1, s2' = 2·v2 − s2.
+        b11 = 2 * a1 - 1; b12 = -2 * a2; d1 = 2 * a2
+        b21 = 2 * a2; b22 = 1 - 2 * a3; d2 = 2 * a3
+        // low = v2, band = v1, high = x − k·v1 − v2.
+        let (low, band, high): (Float, Float, Float) = switch mode {
+        case .lowpass: (1, 0, 0)
+        case .bandpass: (0, 1, 0)
+        case .highpass: (0, 0, 1)
+        }
+        let c1 = band - high * k, c2 = low - high  // y = high·x + c1·v1 + c2·v2
+        e0 = high + c1 * a2 + c2 * a3
+        e1 = c1 * a1 + c2 * a2
+        e2 = -c1 * a2 + c2 * (1 - a3)
     }
 }
 

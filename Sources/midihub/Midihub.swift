@@ -28,6 +28,7 @@ struct Midihub: ParsableCommand {
             PortsCommand.self, ConnectCommand.self, DisconnectCommand.self,
             MonitorCommand.self, SendCommand.self, PlayCommand.self,
             InfoCommand.self, ConvertCommand.self, RenderCommand.self, SynthCommand.self,
+            ServeCommand.self, NodesCommand.self, GraphCommand.self, RulesCommand.self,
         ]
     )
 

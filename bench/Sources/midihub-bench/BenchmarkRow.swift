@@ -9,6 +9,10 @@ struct BenchmarkRow: Sendable {
 
     static let all: [BenchmarkRow] = [
         BenchmarkRow(name: "smf-read", run: smfRead),
+        BenchmarkRow(name: "render-speed", run: renderSpeed),
+        BenchmarkRow(name: "polyphony", run: polyphony),
+        BenchmarkRow(name: "onset", run: onsetError),
+        BenchmarkRow(name: "peak-memory", run: peakMemory),
     ]
 }
 
@@ -18,16 +22,23 @@ struct BenchmarkContext: Sendable {
     var dataFolder: URL
 }
 
-/// A row's numbers: higher is better for both; the ratio is midihub ÷ anchor.
+/// A row's numbers. The ratio is how many times better midihub is: midihub ÷ anchor,
+/// or anchor ÷ midihub when lower is better ("exact" when midihub is 0 and the anchor not).
 struct BenchmarkResult {
     var title: String
     var unit: String
     var midihub: Double
     var anchorName: String
     var anchor: Double
+    var lowerIsBetter = false
 
     var markdown: String {
-        let ratio = anchor > 0 ? String(format: "%.1f×", midihub / anchor) : "n/a"
+        let ratio: String
+        if lowerIsBetter {
+            ratio = midihub > 0 ? String(format: "%.1f×", anchor / midihub) : (anchor > 0 ? "exact" : "n/a")
+        } else {
+            ratio = anchor > 0 ? String(format: "%.1f×", midihub / anchor) : "n/a"
+        }
         return "| \(title) | \(format(midihub)) \(unit) | \(anchorName): \(format(anchor)) \(unit) | \(ratio) |"
     }
 

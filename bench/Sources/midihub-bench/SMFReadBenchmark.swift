@@ -31,11 +31,4 @@ extension BenchmarkRow {
             anchorName: "midicsv",
             anchor: megabytes / midicsvSeconds)
     }
-
-    /// The `.mid` files in the repository's `sequences/` folder, if any.
-    private static func sequenceFiles(in repository: URL) -> [URL] {
-        let folder = repository.appendingPathComponent("sequences")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.hasSuffix(".mid") }.sorted().map { folder.appendingPathComponent($0) }
-    }
 }

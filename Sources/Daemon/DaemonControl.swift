@@ -1,0 +1,182 @@
+import ALSA
+import Control
+import Hub
+
+/// Answers control requests for a running `HubDaemon`, under the daemon's lock.
+///
+/// Endpoints are ALSA ports (as the CLI names them: `20:0`, names, prefixes) or graph
+/// nodes as `node:ID`. A connection between two ports is a sequencer subscription (and a
+/// runtime edit remembered by device identity); one between two nodes is a graph route.
+///
+/// - Thread: control (the server's thread).
+final class DaemonControl: ControlHandler, @unchecked Sendable {
+    private unowned let daemon: HubDaemon
+
+    init(daemon: HubDaemon) {
+        self.daemon = daemon
+    }
+
+    func ports() throws -> [PortSummary] {
+        daemon.lock.withLock {
+            daemon.refreshPorts()
+            return daemon.ports.descriptors.map(daemon.summary)
+        }
+    }
+
+    func connections() throws -> [ConnectionSummary] {
+        daemon.lock.withLock {
+            daemon.refreshPorts()
+            return daemon.ports.connections.sorted().map(daemon.connectionSummary) + GraphSummaries.routes(daemon.router.graph)
+        }
+    }
+
+    func nodes() throws -> [NodeSummary] {
+        daemon.lock.withLock { currentNodes() }
+    }
+
+    func connect(_ connection: ConnectionSummary) throws {
+        try edit(connection, connected: true)
+    }
+
+    func disconnect(_ connection: ConnectionSummary) throws {
+        try edit(connection, connected: false)
+    }
+
+    func addNode(_ spec: NodeSpec) throws -> NodeSummary {
+        try daemon.lock.withLock {
+            let graph = daemon.router.graph
+            let id = spec.id ?? Self.freshID(for: spec.type, in: graph)
+            let node = try spec.graphNode(id: id, registry: NodeCatalog.registry)
+            try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in try graph.adding(node) })
+            return try summary(of: id)
+        }
+    }
+
+    func removeNode(_ id: String) throws {
+        try daemon.lock.withLock {
+            let graph = daemon.router.graph
+            try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in try graph.removing(id) })
+        }
+    }
+
+    func replaceNode(_ id: String, with spec: NodeSpec) throws -> NodeSummary {
+        try daemon.lock.withLock {
+            let graph = daemon.router.graph
+            let node = try spec.graphNode(id: id, registry: NodeCatalog.registry)
+            try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in
+                try graph.replacing(id, with: node.body, parameters: node.parameters)
+            })
+            return try summary(of: id)
+        }
+    }
+
+    func setParameter(_ assignment: ParameterAssignment) throws -> ParameterSummary {
+        try daemon.lock.withLock {
+            let (info, value) = try daemon.setParameter(node: assignment.node, assignment.parameter, to: Float(assignment.value))
+            return GraphSummaries.summary(info, value: value)
+        }
+    }
+
+    func loadPatch(_ source: PatchSource) throws -> GraphSummary {
+        let patch: Patch
+        do {
+            if let path = source.path {
+                patch = try Patch.load(contentsOf: path, registry: NodeCatalog.registry)
+            } else if let text = source.text {
+                patch = try Patch.parse(yaml: text, file: "<patch>", registry: NodeCatalog.registry)
+            } else {
+                throw ControlError(.badParams, "patch.load needs a path or a text", fix: "give \"path\" or \"text\"")
+            }
+        } catch let error as PatchError {
+            throw ControlError(.invalidPatch, error.description)
+        }
+        return try daemon.lock.withLock {
+            try daemon.install(patch)
+            daemon.log.info("loaded patch \(source.path ?? "(text)")")
+            return GraphSummary(nodes: currentNodes(), connections: GraphSummaries.routes(daemon.router.graph),
+                                rules: GraphSummaries.rules(daemon.reconciler.rules))
+        }
+    }
+
+    func rules() throws -> [RuleSummary] {
+        daemon.lock.withLock { GraphSummaries.rules(daemon.reconciler.rules) }
+    }
+
+    func setRules(_ rules: [RuleSummary]) throws -> [RuleSummary] {
+        let parsed = try GraphSummaries.connectionRules(rules)
+        return daemon.lock.withLock {
+            daemon.setRules(parsed)
+            return GraphSummaries.rules(daemon.reconciler.rules)
+        }
+    }
+
+    // MARK: - helpers (under the lock)
+
+    private func currentNodes() -> [NodeSummary] {
+        GraphSummaries.nodes(daemon.router.graph) { node in
+            if let values = daemon.router.processorParameters(node.id) {
+                return values.infos.map { GraphSummaries.summary($0, value: values[Int($0.id)]) }
+            }
+            if let parameters = daemon.audio?.parameters(of: node.id) {
+                return parameters.map { GraphSummaries.summary($0.info, value: $0.value) }
+            }
+            return GraphSummaries.defaultParameters(node)
+        }
+    }
+
+    private func summary(of id: NodeID) throws(ControlError) -> NodeSummary {
+        guard let node = currentNodes().first(where: { $0.id == id }) else { throw HubDaemon.unknownNode(id) }
+        return node
+    }
+
+    private func edit(_ connection: ConnectionSummary, connected: Bool) throws {
+        let nodeEnds = [connection.source, connection.destination].map { $0.hasPrefix("node:") ? String($0.dropFirst(5)) : nil }
+        try daemon.lock.withLock {
+            if let from = nodeEnds[0], let to = nodeEnds[1] {
+                let graph = daemon.router.graph
+                try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in
+                    connected ? try graph.connecting(Route(from, to)) : try graph.disconnecting(from, to)
+                })
+                return
+            }
+            guard nodeEnds[0] == nil, nodeEnds[1] == nil else {
+                throw ControlError(.badParams, "a connection joins two ports or two nodes",
+                                   fix: "route a port into the graph with a source node (type 'source')")
+            }
+            daemon.refreshPorts()
+            let resolver = PortResolver(ports: daemon.ports.infos.values.sorted { $0.address < $1.address })
+            let source = try resolve(connection.source, resolver), destination = try resolve(connection.destination, resolver)
+            guard let sourcePort = daemon.ports.descriptor(at: PortAddress(source.address)),
+                  let destinationPort = daemon.ports.descriptor(at: PortAddress(destination.address)) else { return }
+            daemon.reconciler.record(connected: connected, source: sourcePort, destination: destinationPort)
+            daemon.apply(Connection(sourcePort.address, destinationPort.address), connected: connected, reason: "control request")
+            daemon.refreshPorts()
+            daemon.saveState()
+        }
+    }
+
+    private func resolve(_ name: String, _ resolver: PortResolver) throws(ControlError) -> SeqPortInfo {
+        do {
+            return try resolver.resolve(name)
+        } catch {
+            let code: ControlErrorCode = if case .ambiguous = error { .ambiguousPort } else { .unknownPort }
+            throw ControlError(code, error.problem, fix: error.fix)
+        }
+    }
+
+    private func graphEdit(_ edit: () throws(GraphError) -> GraphChange) throws(ControlError) -> GraphChange {
+        do {
+            return try edit()
+        } catch {
+            let code: ControlErrorCode = if case .unknownNode = error { .unknownNode } else { .badParams }
+            throw ControlError(code, error.reason, fix: error.fix)
+        }
+    }
+
+    private static func freshID(for type: String, in graph: HubGraph) -> NodeID {
+        let base = type.lowercased().split(separator: " ").last.map(String.init) ?? "node"
+        var index = 1
+        while graph.node("\(base)\(index)") != nil { index += 1 }
+        return "\(base)\(index)"
+    }
+}

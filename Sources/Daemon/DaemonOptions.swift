@@ -1,0 +1,36 @@
+import AudioHost
+import Control
+import Hub
+
+/// How `midihub serve` runs.
+///
+/// - Thread: any (a plain value).
+public struct DaemonOptions: Sendable {
+    /// A patch to start with instead of the saved state (or the embedded default).
+    public var patchPath: String?
+    /// The PCM device; `nil`: the graph's output node's device, else `default`.
+    public var device: String?
+    /// Where the state is saved and restored.
+    public var statePath: String
+    /// Run MIDI-only: no render engine, no PCM.
+    public var audio: Bool
+    /// Preset folder override for the synth.
+    public var presetBank: String?
+    public var driverOptions: AudioDriverOptions
+    public var socket: ControlSocketPath
+    /// The sequencer client's name, `midihub`.
+    public var clientName: String
+
+    public init(patchPath: String? = nil, device: String? = nil, statePath: String = StateStore.defaultPath(),
+                audio: Bool = true, presetBank: String? = nil, driverOptions: AudioDriverOptions = AudioDriverOptions(),
+                socket: ControlSocketPath = .resolve(), clientName: String = "midihub") {
+        self.patchPath = patchPath
+        self.device = device
+        self.statePath = statePath
+        self.audio = audio
+        self.presetBank = presetBank
+        self.driverOptions = driverOptions
+        self.socket = socket
+        self.clientName = clientName
+    }
+}

@@ -1,0 +1,77 @@
+import Control
+import Hub
+import RenderCore
+
+/// The graph and rules as the control protocol shows them; the daemon and the standalone
+/// CLI (`midihub nodes`, `graph`, `rules` without a daemon) use the same words.
+///
+/// - Thread: any.
+public enum GraphSummaries {
+    /// Every node; `parameters` gives a node's parameters with current values when known.
+    public static func nodes(_ graph: HubGraph, parameters: (GraphNode) -> [ParameterSummary] = defaultParameters)
+        -> [NodeSummary] {
+        graph.nodes.map { node in
+            let (name, kind, subtype, manufacturer, version, port) = describe(node.body)
+            return NodeSummary(id: node.id, name: name, kind: kind, subtype: subtype, manufacturer: manufacturer,
+                               version: version, port: port, parameters: parameters(node))
+        }
+    }
+
+    /// The routes of the graph as connections between `node:ID` endpoints.
+    public static func routes(_ graph: HubGraph) -> [ConnectionSummary] {
+        graph.routes.map { ConnectionSummary(source: "node:" + $0.from, destination: "node:" + $0.to) }
+    }
+
+    /// A node's parameters at the values its definition gives (defaults for the rest).
+    public static func defaultParameters(_ node: GraphNode) -> [ParameterSummary] {
+        let infos = NodeCatalog.registry.parameters(of: node.body) ?? []
+        return infos.map { summary($0, value: node.parameters[$0.name] ?? $0.defaultValue) }
+    }
+
+    public static func summary(_ info: ParameterInfo, value: Float) -> ParameterSummary {
+        ParameterSummary(id: Int(info.id), name: info.name, min: Double(info.range.lowerBound),
+                         max: Double(info.range.upperBound), default: Double(info.defaultValue),
+                         unit: info.unit.rawValue, value: Double(value))
+    }
+
+    /// Rules for the wire: each side's selector without its class, and the class.
+    public static func rules(_ rules: [ConnectionRule]) -> [RuleSummary] {
+        rules.map { rule in
+            RuleSummary(action: rule.action == .connect ? .connect : .disallow,
+                        source: rule.source.description, destination: rule.destination.description)
+        }
+    }
+
+    /// Rules from the wire; `source` and `destination` use the selector syntax of docs/rules.md.
+    /// - Throws: `ControlError` (`invalid-rule`) naming the rule and the problem.
+    public static func connectionRules(_ summaries: [RuleSummary]) throws(ControlError) -> [ConnectionRule] {
+        var rules: [ConnectionRule] = []
+        for (index, summary) in summaries.enumerated() {
+            let text = summary.description
+            do throws(RuleSyntaxError) {
+                rules.append(try ConnectionRule(parsing: text))
+            } catch {
+                throw ControlError(.invalidRule, "rule \(index + 1) '\(text)': \(error.reason)", fix: error.fix)
+            }
+        }
+        return rules
+    }
+
+    private static func describe(_ body: NodeBody)
+        -> (name: String, kind: String, subtype: String, manufacturer: String, version: String, port: String?) {
+        switch body {
+        case .source(let selector):
+            ("source", "source", "srce", "mhub", "1.0.0", selector.description)
+        case .processor(let config):
+            (config.typeName, NodeKind.midiProcessor.rawValue, String(config.typeName.prefix(4)), "mhub", "1.0.0", nil)
+        case .unit(let descriptor):
+            (descriptor.name, descriptor.kind.rawValue, descriptor.subtype.description, descriptor.manufacturer.description,
+             "\(descriptor.version >> 16).\(descriptor.version >> 8 & 0xFF).\(descriptor.version & 0xFF)", nil)
+        case .external(let external):
+            ("external \(external.role.rawValue)", "external-\(external.role.rawValue)", "extn", "mhub", "1.0.0",
+             external.port.description)
+        case .output(let device):
+            ("audio output", "output", "outp", "mhub", "1.0.0", device)
+        }
+    }
+}

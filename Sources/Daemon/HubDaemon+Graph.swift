@@ -1,0 +1,96 @@
+import Control
+import Hub
+import RenderCore
+
+/// Graph edits, parameters, patches and rules at runtime (control thread, under the lock).
+extension HubDaemon {
+    /// Applies a graph change: note-offs for what it cuts off (removed built-in nodes get
+    /// note-offs and then All Sound Off so their voices fade in a few ms; removed external
+    /// nodes get all-notes-off and sustain-off), then the new render program is compiled
+    /// here and swapped in, the processors follow, and the state is saved.
+    /// - Throws: `ControlError` when a processor parameter is unknown (nothing changed).
+    func applyGraphChange(_ change: GraphChange, reason: NodeGoneReason = .removed) throws(ControlError) {
+        guard !change.isEmpty else { return }
+        var sink = makeSink()
+        do {
+            try router.apply(change, at: Self.now(), into: &sink)
+        } catch {
+            throw ControlError(.unknownParameter, error.description)
+        }
+        flush(sink)
+        audio?.fadeOut(change.stopped.map(\.id))
+        if let audio {
+            do {
+                if let warning = try audio.install(change.new, stopped: change.stopped) { log.warning(warning) }
+            } catch {
+                log.error("cannot restart audio: \(error)")
+            }
+        } else {
+            startAudioIfNeeded()
+        }
+        let startedIDs = Set(change.started.map(\.id))
+        for node in change.stopped {
+            if !startedIDs.contains(node.id) { log.publish(.nodeGone(node: node.id, reason: reason)) }
+            log.info("node \(node.id) \(startedIDs.contains(node.id) ? "replaced" : "removed")")
+        }
+        for node in change.started where !change.stopped.contains(where: { $0.id == node.id }) {
+            log.info("node \(node.id) added (\(node.body.kindName))")
+        }
+        for route in change.addedRoutes { log.info("route \(route) added") }
+        for route in change.removedRoutes { log.info("route \(route) removed") }
+        saveState()
+    }
+
+    /// Sets a parameter of a processor or a built-in node.
+    func setParameter(node id: NodeID, _ name: String, to value: Float) throws(ControlError) -> (ParameterInfo, Float) {
+        guard let node = router.graph.node(id) else { throw Self.unknownNode(id) }
+        if let values = router.processorParameters(id) {
+            guard let info = values.info(named: name) else { throw Self.unknownParameter(name, of: id, known: values.infos) }
+            guard info.range.contains(value) else { throw Self.outOfRange(name, info) }
+            try? router.setProcessorParameter(id, name, to: value)
+            log.publish(.parameterChanged(node: id, parameter: name, value: Double(value)))
+            return (info, value)
+        }
+        guard case .unit = node.body, let audio, let parameters = audio.parameters(of: id) else {
+            throw ControlError(.unknownParameter, "node '\(id)' (\(node.body.kindName)) has no parameters here",
+                               fix: "run 'midihub nodes' to see which nodes have parameters")
+        }
+        guard let info = parameters.map(\.info).first(where: { $0.name == name }) else {
+            throw Self.unknownParameter(name, of: id, known: parameters.map(\.info))
+        }
+        guard info.range.contains(value) else { throw Self.outOfRange(name, info) }
+        audio.setParameter(id, name, to: value)
+        log.publish(.parameterChanged(node: id, parameter: name, value: Double(value)))
+        return (info, value)
+    }
+
+    /// Replaces graph and rules with a validated patch (the caller validated it).
+    func install(_ patch: Patch) throws(ControlError) {
+        try applyGraphChange(GraphChange(from: router.graph, to: patch.graph))
+        reconciler.rules = patch.rules
+        reconcile()
+        saveState()
+    }
+
+    /// Replaces the connection rules and reconciles at once.
+    func setRules(_ rules: [ConnectionRule]) {
+        reconciler.rules = rules
+        log.info("rules set (\(rules.count))")
+        reconcile()
+        saveState()
+    }
+
+    static func unknownNode(_ id: String) -> ControlError {
+        ControlError(.unknownNode, "no node '\(id)'", fix: "run 'midihub nodes' to list nodes")
+    }
+
+    static func unknownParameter(_ name: String, of id: String, known: [ParameterInfo]) -> ControlError {
+        ControlError(.unknownParameter, "node '\(id)' has no parameter '\(name)'",
+                     fix: known.isEmpty ? "it has no parameters" : "use one of \(known.map(\.name).joined(separator: ", "))")
+    }
+
+    static func outOfRange(_ name: String, _ info: ParameterInfo) -> ControlError {
+        ControlError(.invalidValue, "\(name) must lie in \(info.range.lowerBound)…\(info.range.upperBound)",
+                     fix: "give a value in that range")
+    }
+}

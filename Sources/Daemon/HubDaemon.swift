@@ -1,0 +1,254 @@
+import ALSA
+import AudioHost
+import Control
+import Foundation
+import Hub
+import Sequencer
+import Synchronization
+
+/// `midihub serve`: one ALSA sequencer client "midihub" with an input and an output port,
+/// the hub's graph and rules, the built-in synth on a PCM device, and the control socket.
+///
+/// Threads: the MIDI input thread polls the sequencer and routes events (processors run
+/// there); the control server's thread answers requests; the audio driver's render thread
+/// plays the engine. The sequencer client, the router and the audio rack are shared by the
+/// first two under one lock (the render thread only reads its ring and program).
+///
+/// - Thread: `start` and `stop` on the main thread; the rest as documented.
+public final class HubDaemon: @unchecked Sendable {
+    public let options: DaemonOptions
+    public let log: DaemonLog
+    let lock = NSLock()
+    let client: SeqClient
+    let inPort: SeqPort
+    let outPort: SeqPort
+    let store: StateStore
+    let catalog: NodeCatalog?
+    var ports = PortCatalog()
+    var reconciler: Reconciler
+    var router: MIDIRouter
+    var audio: AudioRack?
+    /// Connections the daemon made or broke itself, whose announcements are not hand edits.
+    var ownChanges: [Connection: Bool] = [:]
+    /// When to apply the rules after ports came or went (monotonic seconds), see `syncPorts`.
+    var reconcileDue: Double?
+    /// Set by port and client announcements; the port list is compared once per batch.
+    var portsDirty = false
+    /// Connections changed by someone else, confirmed as hand edits once ports have settled.
+    var pendingEdits: [(connection: Connection, connected: Bool)] = []
+    private var knownOverruns = 0
+    private var control: ControlServer?
+    private var inputThread: Thread?
+    private let stopping = Atomic<Bool>(false)
+    private let inputDone = DispatchSemaphore(value: 0)
+
+    /// Opens the sequencer client and its ports and chooses the setup: `--patch`, else the
+    /// saved state, else the embedded default.
+    /// - Throws: `DaemonError` (bad patch, no sequencer).
+    /// - Thread: main.
+    public init(options: DaemonOptions, log: DaemonLog = DaemonLog()) throws {
+        self.options = options
+        self.log = log
+        store = StateStore(path: options.statePath)
+        catalog = options.audio ? Self.loadCatalog(options, log: log) : nil
+        let setup = try Self.initialSetup(options, store: store, log: log)
+        do {
+            client = try SeqClient(name: options.clientName)
+            inPort = try client.createPort(name: "in", capabilities: .destination, types: [.midiGeneric, .application])
+            outPort = try client.createPort(name: "out", capabilities: .source, types: [.midiGeneric, .application])
+            try client.subscribe(sender: .systemAnnounce, destination: inPort.address)
+        } catch {
+            throw DaemonError.sequencer(error.description)
+        }
+        reconciler = Reconciler(rules: setup.rules, runtimeEdits: setup.runtimeEdits)
+        do {
+            router = try MIDIRouter(graph: setup.graph)
+        } catch {
+            throw DaemonError.badSetup(error.description)
+        }
+    }
+
+    /// Starts audio (when the graph has audio nodes), applies the rules, opens the control
+    /// socket and starts the MIDI input thread.
+    /// - Thread: main.
+    public func start() throws {
+        try lock.withLock {
+            startAudioIfNeeded()
+            refreshPorts()
+            reconcile()
+            saveState()
+        }
+        let server = ControlServer(path: options.socket, handler: DaemonControl(daemon: self), version: "0.1")
+        do {
+            try server.start()
+        } catch {
+            throw DaemonError.control(error.description)
+        }
+        control = server
+        log.attach { [weak server] in server?.publish($0) }
+        let thread = Thread { [self] in runInput() }
+        thread.name = "midihub-input"
+        thread.start()
+        inputThread = thread
+        log.info("serving as \(client.clientID):\(inPort.address.port) (\(options.clientName):in) and \(outPort.address) (\(options.clientName):out), control socket \(options.socket.socket)")
+    }
+
+    /// Stops the input thread and the control socket, silences and closes audio, saves the state.
+    /// - Thread: main.
+    public func stop() {
+        stopping.store(true, ordering: .releasing)
+        if inputThread != nil { inputDone.wait() }
+        control?.stop()
+        lock.withLock {
+            try? audio?.stop()
+            saveState()
+        }
+        log.info("stopped")
+    }
+
+    /// The MIDI input thread: waits for sequencer input outside the lock, then routes what
+    /// arrived (and the arpeggiator's steps) under it.
+    private func runInput() {
+        defer { inputDone.signal() }
+        while !stopping.load(ordering: .acquiring) {
+            do {
+                _ = try client.waitForInput(milliseconds: 10)
+                try lock.withLock {
+                    var handled = 0
+                    while handled < 512, let event = try client.receive(milliseconds: 0) {
+                        handle(event)
+                        handled += 1
+                    }
+                    if portsDirty || client.inputOverruns != knownOverruns {
+                        knownOverruns = client.inputOverruns
+                        portsDirty = false
+                        syncPorts()
+                    }
+                    generate()
+                    reconcileIfDue()
+                }
+            } catch {
+                log.error("reading the sequencer failed: \(error) — retrying")
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+    }
+
+    /// Routes one event. - Thread: input, under the lock.
+    private func handle(_ event: SeqEvent) {
+        switch event {
+        case .message(let message, let source, _):
+            guard let port = ports.descriptor(at: PortAddress(source)) else { return }
+            var sink = makeSink()
+            router.route(message, from: port, time: Self.now(), into: &sink)
+            flush(sink)
+        case .announce(let announcement, _):
+            handle(announcement)
+        case .unsupported:
+            return
+        }
+    }
+
+    /// Applies the rules once the announcements of a burst (a card with several ports
+    /// leaving or arriving) have settled.
+    private func reconcileIfDue() {
+        guard let due = reconcileDue, Self.now() >= due else { return }
+        reconcileDue = nil
+        syncPorts()
+        confirmHandEdits()
+        reconcile()
+    }
+
+    private func generate() {
+        var sink = makeSink()
+        router.generate(until: Self.now(), into: &sink)
+        flush(sink)
+    }
+
+    func makeSink() -> DaemonSink {
+        DaemonSink(audio: audio, client: client, outPort: outPort, ports: ports)
+    }
+
+    func flush(_ sink: DaemonSink) {
+        if sink.wroteOutput { _ = try? client.drainOutput() }
+    }
+
+    /// Seconds on the monotonic clock the audio driver stamps live events with.
+    static func now() -> Double {
+        Double(MonotonicClock.nanoseconds()) / 1e9
+    }
+
+    /// Saves graph, rules and runtime edits. - Thread: any, under the lock.
+    func saveState() {
+        let state = HubState(graph: router.graph, rules: reconciler.rules, runtimeEdits: reconciler.runtimeEdits)
+        do {
+            try store.save(state)
+        } catch {
+            log.warning("cannot save the state: \(error)")
+        }
+    }
+
+    /// Opens the PCM device and starts the render thread when the graph has unit nodes and
+    /// audio is wanted; logs one line and stays MIDI-only when it cannot.
+    func startAudioIfNeeded() {
+        guard audio == nil, let catalog, router.graph.nodes.contains(where: { if case .unit = $0.body { true } else { false } })
+        else { return }
+        let device = options.device ?? router.graph.nodes.lazy.compactMap { node -> String? in
+            if case .output(let name) = node.body { name } else { nil }
+        }.first ?? "default"
+        do {
+            let rack = AudioRack(driver: try AudioDriver(device: device, options: options.driverOptions), catalog: catalog)
+            if let warning = try rack.install(router.graph, stopped: []) { log.warning(warning) }
+            audio = rack
+            log.info("audio: playing to \(device) (\(rack.driver.settings))")
+        } catch {
+            log.warning("no audio, running MIDI-only: \(error)")
+        }
+    }
+
+    private static func loadCatalog(_ options: DaemonOptions, log: DaemonLog) -> NodeCatalog? {
+        do {
+            return NodeCatalog(bank: try PresetBankLoader.load(override: options.presetBank).bank)
+        } catch {
+            log.warning("no audio, running MIDI-only: \(error)")
+            return nil
+        }
+    }
+
+    private static func initialSetup(_ options: DaemonOptions, store: StateStore, log: DaemonLog) throws -> HubState {
+        if let path = options.patchPath {
+            do {
+                let patch = try Patch.load(contentsOf: path, registry: NodeCatalog.registry)
+                log.info("loaded patch \(path)")
+                return HubState(graph: patch.graph, rules: patch.rules)
+            } catch {
+                throw DaemonError.badSetup(error.description)
+            }
+        }
+        let (state, problem) = store.restore()
+        if let problem {
+            log.warning("\(problem); starting from the embedded default")
+        } else if FileManager.default.fileExists(atPath: store.path) {
+            log.info("restored state from \(store.path)")
+            return state
+        }
+        let patch = DefaultSetup.patch
+        log.info("no patch and no saved state: every hardware MIDI input plays the built-in synth")
+        return HubState(graph: patch.graph, rules: patch.rules)
+    }
+}
+
+/// Why the daemon could not start. One line each: the problem and the fix.
+public enum DaemonError: Error, CustomStringConvertible {
+    case sequencer(String)
+    case badSetup(String)
+    case control(String)
+
+    public var description: String {
+        switch self {
+        case .sequencer(let text): "cannot open the ALSA sequencer: \(text)"
+        case .badSetup(let text): text
+        case .control(let text): text
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Hub
+import RenderCore
+import Synth
+
+/// The render node types the daemon can instantiate: the built-in synth and the effects.
+/// Gives the `NodeRegistry` that patches and the control API validate against, and makes
+/// fresh nodes for a descriptor.
+///
+/// - Thread: control.
+public struct NodeCatalog: Sendable {
+    /// The sounds of every synth the daemon creates.
+    public let bank: PresetBank
+
+    public init(bank: PresetBank) {
+        self.bank = bank
+    }
+
+    /// The registry of every built-in instrument and effect (names as in patches: `midihub synth`, …).
+    public var registry: NodeRegistry {
+        Self.registry
+    }
+
+    /// The registry without a preset bank (for standalone listings and validation).
+    public static let registry = NodeRegistry(prototypes.map { NodeType(descriptor: $0.descriptor, parameters: $0.parameters) })
+
+    /// A new, unprepared render node for `descriptor`, or `nil` when it is not a built-in type.
+    public func makeNode(_ descriptor: NodeDescriptor) -> (any Node)? {
+        switch (descriptor.subtype, descriptor.manufacturer) {
+        case (SynthNode.nodeDescriptor.subtype, SynthNode.nodeDescriptor.manufacturer): SynthNode(bank: bank)
+        case (ReverbNode().descriptor.subtype, _): ReverbNode()
+        case (StereoDelayNode().descriptor.subtype, _): StereoDelayNode()
+        case (ChorusNode().descriptor.subtype, _): ChorusNode()
+        default: nil
+        }
+    }
+
+    /// One instance of each type, to read descriptors and parameter lists from.
+    private static var prototypes: [any Node] {
+        [SynthNode(bank: PresetBank(timbre: Timbre())), ReverbNode(), StereoDelayNode(), ChorusNode()]
+    }
+}

@@ -1,0 +1,76 @@
+import ALSA
+import Hub
+
+/// The ports the daemon sees, as the hub's `PortDescriptor`s, and the connections between
+/// them: built from an ALSA port list, with card details read once per card.
+///
+/// - Thread: the thread that owns the sequencer client (a plain value).
+public struct PortCatalog: Sendable {
+    public private(set) var descriptors: [PortDescriptor] = []
+    public private(set) var connections: Set<Connection> = []
+    /// The ALSA listing the descriptors came from, by address.
+    public private(set) var infos: [PortAddress: SeqPortInfo] = [:]
+    private var cards: [Int: SoundCardInfo] = [:]
+    private let cardReader: @Sendable (Int) -> SoundCardInfo
+
+    /// - Parameter cardReader: card details by number (`SoundCardInfo.read` by default).
+    public init(cardReader: @escaping @Sendable (Int) -> SoundCardInfo = { SoundCardInfo.read(card: $0) }) {
+        self.cardReader = cardReader
+    }
+
+    /// Replaces the catalogue with `ports` (a `SeqClient.ports()` listing). Ports that are
+    /// neither readable nor writable, the System client's, and those of a card that is being
+    /// removed (no longer in `/proc/asound/cards`: its identity is about to change) are left out.
+    public mutating func update(_ ports: [SeqPortInfo]) {
+        let listed = ports.filter { $0.direction != .none && !$0.isSystem }
+        let liveCards = Set(listed.compactMap(\.card))
+        cards = cards.filter { liveCards.contains($0.key) && $0.value.longName != nil }
+        let described = listed.map { ($0, descriptor(for: $0)) }
+        let usable = described.filter { port, _ in port.card.map { cards[$0]?.longName != nil } ?? true }.map(\.0)
+        descriptors = described.filter { port, _ in usable.contains(port) }.map(\.1)
+        infos = Dictionary(uniqueKeysWithValues: usable.map { (PortAddress($0.address), $0) })
+        connections = Set(usable.flatMap { port in
+            port.connectedTo.map { Connection(PortAddress(port.address), PortAddress($0)) }
+        })
+    }
+
+    /// Forgets the details of `card` (it was unplugged; a different device may take its number).
+    public mutating func forgetCard(_ card: Int) {
+        cards[card] = nil
+    }
+
+    public func descriptor(at address: PortAddress) -> PortDescriptor? {
+        descriptors.first { $0.address == address }
+    }
+
+    private mutating func descriptor(for port: SeqPortInfo) -> PortDescriptor {
+        var card: SoundCardInfo?
+        if let number = port.card {
+            card = cards[number] ?? cardReader(number)
+            cards[number] = card
+        }
+        let direction: PortDirection = switch port.direction {
+        case .source: .output
+        case .destination: .input
+        default: .duplex
+        }
+        return PortDescriptor(address: PortAddress(port.address), clientName: port.clientName, portName: port.portName,
+                              portClass: port.isHardware ? .hardware : .app, direction: direction,
+                              cardLongName: card?.longName ?? port.cardName, usbPath: card?.usbPath, serial: card?.serial)
+    }
+}
+
+extension PortAddress {
+    /// The hub's address of an ALSA port.
+    public init(_ address: SeqAddress) {
+        self.init(client: Int(address.client), port: Int(address.port))
+    }
+}
+
+extension SeqAddress {
+    /// The ALSA address of a hub port address (`nil` when out of ALSA's 0…255 range).
+    public init?(_ address: PortAddress) {
+        guard let client = UInt8(exactly: address.client), let port = UInt8(exactly: address.port) else { return nil }
+        self.init(client: client, port: port)
+    }
+}

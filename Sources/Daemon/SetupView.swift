@@ -1,0 +1,37 @@
+import Control
+import Hub
+
+/// What `midihub nodes`, `graph` and `rules` show: the running daemon's setup (asked over
+/// the control socket), or, when no daemon runs or `--patch` is given, a patch's setup
+/// (the embedded default without one) — the same summaries either way.
+///
+/// - Thread: the calling thread (the CLI's main thread).
+public struct SetupView {
+    public var nodes: [NodeSummary]
+    /// Port connections (daemon only) and graph routes as `node:` endpoints.
+    public var connections: [ConnectionSummary]
+    public var rules: [RuleSummary]
+    /// Where it came from, for a heading: `daemon`, a patch path, or `embedded default`.
+    public var origin: String
+
+    /// - Throws: `PatchError` for a bad patch, `ControlClientError` when the daemon
+    ///   answers badly (a protocol version mismatch, a refusal).
+    public static func load(patchPath: String?, socket: ControlSocketPath = .resolve()) throws -> SetupView {
+        if let patchPath {
+            return standalone(try Patch.load(contentsOf: patchPath, registry: NodeCatalog.registry), origin: patchPath)
+        }
+        do {
+            let client = try ControlClient(path: socket, timeout: 10)
+            try client.hello(client: "midihub cli")
+            return SetupView(nodes: try client.nodes(), connections: try client.connections(), rules: try client.rules(),
+                             origin: "daemon")
+        } catch where error.isDaemonNotRunning {
+            return standalone(DefaultSetup.patch, origin: "embedded default")
+        }
+    }
+
+    static func standalone(_ patch: Patch, origin: String) -> SetupView {
+        SetupView(nodes: GraphSummaries.nodes(patch.graph), connections: GraphSummaries.routes(patch.graph),
+                  rules: GraphSummaries.rules(patch.rules), origin: origin)
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import AudioHost
+import Daemon
+import Foundation
+import Hub
+
+/// `midihub serve`: the hub service. See docs/daemon.md.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the hub: route MIDI between devices, apps and the built-in synth.",
+        discussion: """
+            Opens the sequencer client 'midihub' (ports 'in' and 'out'), applies the connection \
+            rules whenever ports come and go, routes what arrives through the graph's processors \
+            to the built-in synth (played to a PCM device) and to external nodes, and serves the \
+            control socket ($XDG_RUNTIME_DIR/midihub/control.sock). With no patch and no saved \
+            state, every hardware MIDI input plays the built-in synth. Logs one line per event \
+            on stderr. SIGINT or SIGTERM stops it cleanly.
+
+            Examples:
+              midihub serve
+              midihub serve --patch patches/keyboard-split.yaml --device plughw:1,0
+              midihub serve --no-audio --state /tmp/hub.json
+            """
+    )
+
+    @Option(help: "A patch (YAML) to start with, instead of the saved state.")
+    var patch: String?
+
+    @Option(help: "ALSA playback device (default: the patch's output node, else 'default').")
+    var device: String?
+
+    @Option(help: "State file (default: $XDG_STATE_HOME/midihub/state.json).")
+    var state: String?
+
+    @Flag(help: "Run MIDI-only: no synth, no PCM device.")
+    var noAudio = false
+
+    @Option(help: "Frames per period, which is also the render block (16…4096).")
+    var period = 256
+
+    @Option(help: "Frames in the device buffer, the output latency (default: 4 periods).")
+    var buffer: Int?
+
+    @Option(help: "Folder of .preset files (default: $MIDIHUB_PRESETS, then patches/presets near the executable).")
+    var presetBank: String?
+
+    func run() throws {
+        SignalTrap.install()
+        let options = DaemonOptions(
+            patchPath: patch, device: device, statePath: state ?? StateStore.defaultPath(), audio: !noAudio,
+            presetBank: presetBank,
+            driverOptions: AudioDriverOptions(pcm: .init(periodFrames: period, bufferFrames: buffer)))
+        let daemon: HubDaemon
+        do {
+            daemon = try HubDaemon(options: options)
+            try daemon.start()
+        } catch let error as DaemonError {
+            if case .badSetup = error { throw CLIError(error.description, fix: nil, exitCode: CLIError.badInput) }
+            throw CLIError(error.description, fix: nil)
+        }
+        while SignalTrap.caught == nil {
+            usleep(200_000)
+        }
+        daemon.stop()
+    }
+}

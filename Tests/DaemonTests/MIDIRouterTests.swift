@@ -1,0 +1,95 @@
+import Hub
+import MIDICore
+import RenderCore
+import Testing
+@testable import Daemon
+
+/// Collects what the router delivers, by node.
+struct RecordingSink: RouteSink {
+    var delivered: [(node: NodeID, event: TimedMIDI)] = []
+
+    mutating func deliver(_ event: TimedMIDI, to node: GraphNode) {
+        delivered.append((node.id, event))
+    }
+
+    func messages(at node: NodeID) -> [MIDIMessage] { delivered.filter { $0.node == node }.map(\.event.message) }
+}
+
+enum RouterFixtures {
+    static let keyboard = PortDescriptor(address: PortAddress(client: 20, port: 0), clientName: "Virtual Raw MIDI 1-0",
+                                         portName: "VirMIDI 1-0", portClass: .hardware, direction: .output,
+                                         cardLongName: "Virtual MIDI Card 1")
+    static let app = PortDescriptor(address: PortAddress(client: 130, port: 0), clientName: "vmpk", portName: "out",
+                                    portClass: .app, direction: .output)
+    static let synth = GraphNode(id: "synth", body: .unit(NodeCatalog.registry.type(named: "midihub synth")!.descriptor))
+    static let fluid = GraphNode(id: "fluid", body: .external(ExternalNode(port: PortSelector(client: NamePattern(glob: "FLUID*")))))
+
+    /// keys (hardware) → up (+12) → synth and fluid.
+    static func graph(semitones: Float = 12) throws -> HubGraph {
+        try HubGraph(nodes: [GraphNode(id: "keys", body: .source(PortSelector(portClass: .hardware))),
+                             GraphNode(id: "up", body: .processor(.transpose), parameters: ["semitones": semitones]),
+                             synth, fluid, GraphNode(id: "out", body: .output("default"))],
+                     routes: [Route("keys", "up"), Route("up", "synth"), Route("up", "fluid"), Route("synth", "out")])
+    }
+}
+
+@Suite struct MIDIRouterTests {
+    @Test func routesThroughTheProcessorKeepingTheTimestamp() throws {
+        var router = try MIDIRouter(graph: RouterFixtures.graph())
+        var sink = RecordingSink()
+        router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: RouterFixtures.keyboard, time: 12.345, into: &sink)
+        #expect(sink.messages(at: "synth") == [.noteOn(channel: 0, note: 72, velocity: 100)])
+        #expect(sink.messages(at: "fluid") == [.noteOn(channel: 0, note: 72, velocity: 100)])
+        #expect(sink.delivered.allSatisfy { $0.event.time == 12.345 })
+    }
+
+    @Test func ignoresPortsNoSourceSelects() throws {
+        var router = try MIDIRouter(graph: RouterFixtures.graph())
+        var sink = RecordingSink()
+        router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: RouterFixtures.app, time: 0, into: &sink)
+        #expect(sink.delivered.isEmpty)
+    }
+
+    @Test func unplugReleasesExactlyTheHeldNotesAndSustain() throws {
+        var router = try MIDIRouter(graph: RouterFixtures.graph())
+        var sink = RecordingSink()
+        for message: MIDIMessage in [.noteOn(channel: 0, note: 60, velocity: 100), .noteOn(channel: 0, note: 64, velocity: 90),
+                                     .noteOff(channel: 0, note: 64, velocity: 0), .controlChange(channel: 0, controller: 64, value: 127)] {
+            router.route(message, from: RouterFixtures.keyboard, time: 1, into: &sink)
+        }
+        var released = RecordingSink()
+        let nodes = router.unplug(RouterFixtures.keyboard.identity, at: 2, into: &released)
+        #expect(Set(nodes) == ["synth", "fluid"])
+        let expected: [MIDIMessage] = [.noteOff(channel: 0, note: 72, velocity: 0), .controlChange(channel: 0, controller: 64, value: 0)]
+        #expect(released.messages(at: "synth") == expected)
+        #expect(released.messages(at: "fluid") == expected)
+        #expect(router.sounding.isEmpty)
+    }
+
+    @Test func removingAnInstrumentSendsItsNoteOffsAndExternalsGetAllNotesOff() throws {
+        var router = try MIDIRouter(graph: RouterFixtures.graph())
+        var sink = RecordingSink()
+        router.route(.noteOn(channel: 2, note: 50, velocity: 80), from: RouterFixtures.keyboard, time: 1, into: &sink)
+        let withoutSynth = try router.graph.removing("synth")
+        var released = RecordingSink()
+        try router.apply(withoutSynth, at: 2, into: &released)
+        #expect(released.messages(at: "synth") == [.noteOff(channel: 2, note: 62, velocity: 0)])
+        #expect(router.graph.node("synth") == nil)
+        let withoutFluid = try router.graph.removing("fluid")
+        var silenced = RecordingSink()
+        try router.apply(withoutFluid, at: 3, into: &silenced)
+        #expect(silenced.messages(at: "fluid") == NodeRelease.allNotesOff("fluid").messages)
+    }
+
+    @Test func parameterChangesReachTheProcessorAndAReplacementStartsFresh() throws {
+        var router = try MIDIRouter(graph: RouterFixtures.graph())
+        try router.setProcessorParameter("up", "semitones", to: -5)
+        var sink = RecordingSink()
+        router.route(.noteOn(channel: 0, note: 60, velocity: 1), from: RouterFixtures.keyboard, time: 0, into: &sink)
+        #expect(sink.messages(at: "synth") == [.noteOn(channel: 0, note: 55, velocity: 1)])
+        let replaced = try router.graph.replacing("up", with: .processor(.transpose), parameters: ["semitones": 7])
+        try router.apply(replaced, at: 1, into: &sink)
+        #expect(router.processorParameters("up")?.value(named: "semitones") == 7)
+        #expect(throws: ParameterError.self) { try router.setProcessorParameter("up", "nope", to: 1) }
+    }
+}

@@ -1,0 +1,79 @@
+import Control
+import Foundation
+import Hub
+import Testing
+@testable import Daemon
+
+@Suite struct SetupTests {
+    @Test func embeddedDefaultConnectsHardwareButNotMidiThroughToTheSynth() {
+        let patch = DefaultSetup.patch
+        #expect(patch.graph.routes.map(\.description) == ["keys -> synth", "synth -> out"])
+        let reconciler = Reconciler(rules: patch.rules)
+        let hub = PortDescriptor(address: PortAddress(client: 128, port: 0), clientName: "midihub", portName: "in",
+                                 portClass: .app, direction: .input)
+        let through = PortDescriptor(address: PortAddress(client: 14, port: 0), clientName: "Midi Through",
+                                     portName: "Midi Through Port-0", portClass: .hardware, direction: .duplex)
+        #expect(reconciler.wantsConnection(from: RouterFixtures.keyboard, to: hub) == true)
+        #expect(reconciler.wantsConnection(from: through, to: hub) == false)
+        #expect(reconciler.wantsConnection(from: RouterFixtures.app, to: hub) == nil)
+    }
+
+    @Test func rulesRoundTripThroughTheirWireForm() throws {
+        let rules = try ConnectionRule.parseList("""
+            connect hardware:* -> "midihub:in"
+            disallow app:"/FLUID.*/:*" -> *
+            """)
+        let summaries = GraphSummaries.rules(rules)
+        #expect(summaries[0].source == "hardware:*")
+        #expect(try GraphSummaries.connectionRules(summaries) == rules)
+        #expect(throws: ControlError.self) {
+            try GraphSummaries.connectionRules([RuleSummary(action: .connect, source: "\"open",
+                                                            destination: "*")])
+        }
+    }
+
+    @Test func graphPictureDrawsEveryRouteOnce() throws {
+        let graph = try RouterFixtures.graph()
+        let picture = GraphPicture.render(nodes: GraphSummaries.nodes(graph), connections: GraphSummaries.routes(graph))
+        #expect(picture == """
+            keys  source hardware:*
+            └─▶ up  midiProcessor transpose
+                ├─▶ synth  instrument midihub synth
+                │   └─▶ out  output default
+                └─▶ fluid  external-instrument "FLUID*"
+            """)
+    }
+
+    @Test func nodeSpecsBecomeGraphNodesOrClearErrors() throws {
+        let node = try NodeSpec(type: "transpose", parameters: ["semitones": 5]).graphNode(id: "t", registry: NodeCatalog.registry)
+        #expect(node.body == .processor(.transpose) && node.parameters == ["semitones": 5])
+        let external = try NodeSpec(type: "external-instrument", port: "FLUID*").graphNode(id: "f", registry: NodeCatalog.registry)
+        #expect(external.body == .external(ExternalNode(port: PortSelector(client: NamePattern(glob: "FLUID*")))))
+        #expect(throws: ControlError.self) { try NodeSpec(type: "theremin").graphNode(id: "x", registry: NodeCatalog.registry) }
+        #expect(throws: ControlError.self) {
+            try NodeSpec(type: "transpose", parameters: ["semitones": 99]).graphNode(id: "t", registry: NodeCatalog.registry)
+        }
+    }
+
+    @Test func soundCardInfoReadsLongNameUSBPathAndSerial() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cardinfo-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let usbDevice = root + "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2"
+        try FileManager.default.createDirectory(atPath: usbDevice + "/1-2:1.0", withIntermediateDirectories: true)
+        try "K25X0001\n".write(toFile: usbDevice + "/serial", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: root + "/sys/class/sound/card1", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root + "/sys/class/sound/card1/device", withDestinationPath: usbDevice + "/1-2:1.0")
+        try FileManager.default.createDirectory(atPath: root + "/proc/asound", withIntermediateDirectories: true)
+        try """
+             0 [VirMIDI        ]: VirMIDI - VirMIDI
+                                  Virtual MIDI Card 1
+             1 [K25            ]: USB-Audio - Launchkey 25
+                                  Novation Launchkey 25 at usb-0000:00:14.0-2, full speed
+
+            """.write(toFile: root + "/proc/asound/cards", atomically: true, encoding: .utf8)
+        let info = SoundCardInfo.read(card: 1, root: root)
+        #expect(info == SoundCardInfo(longName: "Novation Launchkey 25 at usb-0000:00:14.0-2, full speed",
+                                      usbPath: "usb-1-2", serial: "K25X0001"))
+        #expect(SoundCardInfo.read(card: 0, root: root) == SoundCardInfo(longName: "Virtual MIDI Card 1"))
+    }
+}

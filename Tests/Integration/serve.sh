@@ -1,0 +1,45 @@
+# Helpers for the daemon's kernel-ALSA tests (vm/4*-serve-*.test.sh), on top of lib.sh.
+# Source after lib.sh has been loaded (inside.sh does).
+
+# A private socket directory and state file, so tests never meet a user's daemon. The
+# socket lives on the guest's own tmpfs: the shared results folder cannot hold sockets.
+XDG_RUNTIME_DIR=$(mktemp -d /dev/shm/midihub-run.XXXXXX) || fail "cannot create a runtime directory in /dev/shm"
+export XDG_RUNTIME_DIR
+SERVE_STATE=$WORK/state.json
+SERVE_SOCKET=$XDG_RUNTIME_DIR/midihub/control.sock
+
+# Starts `midihub serve ARGS...` as peer NAME and waits for its "serving as" line.
+start_serve() { # NAME ARGS...
+    local name=$1
+    shift
+    start_peer "$name" midihub serve --state "$SERVE_STATE" "$@"
+    wait_for_peer_line "$name" "$(peer_err "$name")" "midihub: serving as [0-9]+:0 \(midihub:in\)" 60
+}
+
+# Sends control requests (one JSON object per argument) over the socket after a hello;
+# prints the responses, one per line.
+control_requests() { # JSON...
+    { echo '{"id":0,"request":"hello","params":{"protocolVersion":1}}'; printf '%s\n' "$@"; sleep 1; } \
+        | socat -t 5 - "UNIX-CONNECT:$SERVE_SOCKET"
+}
+
+# The number of open file descriptors of PID.
+fd_count() { # PID
+    ls "/proc/$1/fd" | wc -l
+}
+
+# The resident set size of PID in kB.
+rss_kb() { # PID
+    awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
+}
+
+# Unplugs / plugs back the snd-virmidi card the way a USB disconnect does: through the
+# driver's sysfs unbind/bind. (`rmmod snd-virmidi` is refused while a port is subscribed:
+# a subscription holds the module.)
+VIRMIDI_DEVICE=snd_virmidi.0
+unplug_virmidi() {
+    echo "$VIRMIDI_DEVICE" >/sys/bus/platform/drivers/snd_virmidi/unbind || fail "unbind $VIRMIDI_DEVICE failed"
+}
+plug_virmidi() {
+    echo "$VIRMIDI_DEVICE" >/sys/bus/platform/drivers/snd_virmidi/bind || fail "bind $VIRMIDI_DEVICE failed"
+}

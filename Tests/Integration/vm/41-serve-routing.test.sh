@@ -1,0 +1,82 @@
+# Issue 4, kernel test: routing and hot-plug through `midihub serve` (MIDI-only).
+# A snd-virmidi "controller" → midihub (rule connects it) → transpose +12 → an
+# external node (aseqdump, registered by name) receives the transposed notes.
+# Unplugging the controller (sysfs unbind, as a USB disconnect; rmmod is refused
+# while subscribed) with a note held gives aseqdump the exact
+# note-off at once; plugging it back (bind) brings the route back. Twenty
+# cycles keep the daemon's fds and memory flat. A graph edit over the control
+# socket survives `kill -9` and a restart.
+# timeout: 600
+
+source "$REPO/Tests/Integration/serve.sh"
+load_modules snd-virmidi
+card=$(card_number VirMIDI)
+start_aseqdump dump
+dump=$(peer_out dump)
+
+cat >"$WORK/patch.yaml" <<YAML
+nodes:
+  keys: { source: hardware:* }
+  up:
+    processor: transpose
+    parameters: { semitones: 12 }
+  dump: { external: '"aseqdump"' }
+routes:
+  - keys -> up
+  - up -> dump
+rules:
+  - connect hardware:* -> "midihub:in"
+YAML
+
+start_serve hub --no-audio --patch "$WORK/patch.yaml"
+hub_pid=${PEER_PIDS[hub]}
+hub_client=$(client_number midihub)
+
+step "the rule connected the controller; a note arrives transposed"
+wait_for "virmidi -> midihub" 20 bash -c "aconnect -l | grep -A3 \"'Virtual Raw MIDI $card-0'\" | grep -q \"Connecting To: .*$hub_client:0\""
+amidi -p "hw:$card,0" -S '90 3C 64' || fail "amidi -S failed"
+wait_for_line "$dump" "^ *$hub_client:1 +Note on +0, note 72, velocity 100$"
+
+step "unplug with the note held: aseqdump gets its note-off"
+unplug_virmidi
+wait_for_line "$dump" "^ *$hub_client:1 +Note off +0, note 72"
+wait_for_peer_line hub "$(peer_err hub)" "port left: .*Virtual Raw MIDI.*released notes at dump"
+
+step "plug back: the route returns"
+for cycle in $(seq 1 20); do
+    plug_virmidi
+    card=$(card_number VirMIDI)
+    wait_for "route back (cycle $cycle)" 20 bash -c "aconnect -l | grep -A3 \"'Virtual Raw MIDI $card-0'\" | grep -q \"Connecting To: .*$hub_client:0\""
+    note=$(printf '%02X' $((40 + cycle)))
+    amidi -p "hw:$card,0" -S "90 $note 64" || fail "amidi -S failed"
+    wait_for_line "$dump" "Note on +0, note $((52 + cycle)), velocity 100$"
+    unplug_virmidi
+    wait_for_line "$dump" "Note off +0, note $((52 + cycle))"
+    if ((cycle == 2)); then fds_start=$(fd_count "$hub_pid"); rss_start=$(rss_kb "$hub_pid"); fi
+done
+fds_end=$(fd_count "$hub_pid"); rss_end=$(rss_kb "$hub_pid")
+assert_eq "$fds_start" "$fds_end" "open fds after cycle 2 and after cycle 20"
+((rss_end < rss_start + 4096)) || fail "RSS grew from $rss_start kB to $rss_end kB over 18 cycles"
+
+step "control socket: replace the transpose (+7), then kill -9 and restart"
+plug_virmidi
+card=$(card_number VirMIDI)
+control_requests '{"id":1,"request":"nodes.replace","params":{"node":"up","with":{"type":"transpose","parameters":{"semitones":7}}}}' \
+    >"$WORK/replace.out"
+grep -q '"id":1' "$WORK/replace.out" && ! grep -q '"error"' "$WORK/replace.out" || fail "nodes.replace failed: $(cat "$WORK/replace.out")"
+stat -c %a "$SERVE_SOCKET" | grep -qx 600 || fail "socket mode is $(stat -c %a "$SERVE_SOCKET"), not 600"
+kill -9 "$hub_pid"
+wait "$hub_pid" 2>/dev/null
+unset "PEER_PIDS[hub]"
+start_serve hub2 --no-audio
+wait_for_peer_line hub2 "$(peer_err hub2)" "restored state from"
+hub_client=$(client_number midihub)
+wait_for "route after restart" 20 bash -c "aconnect -l | grep -A3 \"'Virtual Raw MIDI $card-0'\" | grep -q \"Connecting To: .*$hub_client:0\""
+amidi -p "hw:$card,0" -S '90 3C 64' || fail "amidi -S failed"
+wait_for_line "$dump" "^ *$hub_client:1 +Note on +0, note 67, velocity 100$"
+midihub graph >"$WORK/graph.txt" || fail "midihub graph failed"
+assert_file_has "$WORK/graph.txt" "^# daemon$" "graph origin"
+assert_file_has "$WORK/graph.txt" "up  midiProcessor transpose" "graph after restart"
+stop_peer hub2
+assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
+stop_peer dump
