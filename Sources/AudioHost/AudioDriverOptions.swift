@@ -78,4 +78,6 @@ final class DriverState: Sendable {
     let droppedEvents = Atomic<Int>(0)
     /// The render thread could not keep up and left realtime priority (`OverrunWatchdog`).
     let realtimeDropped = Atomic<Bool>(false)
+    /// Live playing's tempo (quarter notes per minute) as `Double.bitPattern`.
+    let tempoBits = Atomic<UInt64>(Double(120).bitPattern)
 }

@@ -67,6 +67,7 @@ public final class HubDaemon: @unchecked Sendable {
         reconciler = Reconciler(rules: setup.rules, runtimeEdits: setup.runtimeEdits)
         do {
             router = try MIDIRouter(graph: setup.graph)
+            router.clock = TempoClock(beatsPerMinute: setup.tempo)
         } catch {
             throw DaemonError.badSetup(error.description)
         }
@@ -119,10 +120,13 @@ public final class HubDaemon: @unchecked Sendable {
                 _ = try client.waitForInput(milliseconds: 10)
                 try lock.withLock {
                     var handled = 0
+                    var wroteOutput = false
                     while handled < 512, let event = try client.receive(milliseconds: 0) {
-                        handle(event)
+                        wroteOutput = handle(event) || wroteOutput
                         handled += 1
                     }
+                    // One write for the whole batch: routing a burst costs one syscall, not one per event.
+                    if wroteOutput { _ = try? client.drainOutput() }
                     if portsDirty || client.inputOverruns != knownOverruns {
                         knownOverruns = client.inputOverruns
                         portsDirty = false
@@ -139,8 +143,10 @@ public final class HubDaemon: @unchecked Sendable {
         }
     }
 
-    /// Routes one event. - Thread: input, under the lock.
-    private func handle(_ event: SeqEvent) {
+    /// Routes one event.
+    /// - Returns: whether it left output for ALSA in the buffer (the caller drains it).
+    /// - Thread: input, under the lock.
+    private func handle(_ event: SeqEvent) -> Bool {
         switch event {
         case .message(let message, let source, _):
             if ports.sender(at: PortAddress(source)) == nil, portsDirty {
@@ -148,14 +154,15 @@ public final class HubDaemon: @unchecked Sendable {
                 portsDirty = false
                 syncPorts()
             }
-            guard let port = ports.sender(at: PortAddress(source)) else { return }
+            guard let port = ports.sender(at: PortAddress(source)) else { return false }
             var sink = makeSink()
             router.route(message, from: port, time: Self.now(), into: &sink)
-            flush(sink)
+            return sink.wroteOutput
         case .announce(let announcement, _):
             handle(announcement)
+            return false
         case .unsupported:
-            return
+            return false
         }
     }
 
@@ -190,7 +197,8 @@ public final class HubDaemon: @unchecked Sendable {
 
     /// Saves graph, rules and runtime edits. - Thread: any, under the lock.
     func saveState() {
-        let state = HubState(graph: router.graph, rules: reconciler.rules, runtimeEdits: reconciler.runtimeEdits)
+        let state = HubState(graph: router.graph, rules: reconciler.rules, runtimeEdits: reconciler.runtimeEdits,
+                             tempo: router.clock.beatsPerMinute)
         do {
             try store.save(state)
         } catch {
@@ -208,6 +216,7 @@ public final class HubDaemon: @unchecked Sendable {
         }.first ?? "default"
         do {
             let rack = AudioRack(driver: try AudioDriver(device: device, options: options.driverOptions), catalog: catalog)
+            rack.driver.tempo = router.clock.beatsPerMinute
             if let warning = try rack.install(router.graph, stopped: []) { log.warning(warning) }
             audio = rack
             log.info("audio: playing to \(device) (\(rack.driver.settings))")
@@ -230,7 +239,7 @@ public final class HubDaemon: @unchecked Sendable {
             do {
                 let patch = try Patch.load(contentsOf: path, registry: NodeCatalog.registry)
                 log.info("loaded patch \(path)")
-                return HubState(graph: patch.graph, rules: patch.rules)
+                return HubState(graph: patch.graph, rules: patch.rules, tempo: patch.tempo)
             } catch {
                 throw DaemonError.badSetup(error.description)
             }
@@ -244,7 +253,7 @@ public final class HubDaemon: @unchecked Sendable {
         }
         let patch = DefaultSetup.patch
         log.info("no patch and no saved state: every hardware MIDI input plays the built-in synth")
-        return HubState(graph: patch.graph, rules: patch.rules)
+        return HubState(graph: patch.graph, rules: patch.rules, tempo: patch.tempo)
     }
 }
 

@@ -8,7 +8,7 @@ set -uo pipefail
 
 RESULTS=$1
 # shellcheck source=/dev/null
-source "$RESULTS/run.env"  # MIDIHUB, REPO, TEST_TIMEOUT, TESTS=(paths)
+source "$RESULTS/run.env"  # MIDIHUB, REPO, TEST_TIMEOUT, SUFFIX, TESTS=(paths)
 export MIDIHUB REPO
 TAP="$RESULTS/results.tap"
 HERE=$(dirname "$(readlink -f "$0")")
@@ -39,11 +39,12 @@ mkdir -p "$RESULTS/logs" "$RESULTS/work"
 number=0
 for test in "${TESTS[@]}"; do
     number=$((number + 1))
-    name=$(basename "$test" .test.sh)
+    name=$(basename "$test" "$SUFFIX")
     work="$RESULTS/work/$name"
     log="$RESULTS/logs/$name.log"
     mkdir -p "$work"
     reset_sound_state
+    dmesg --clear
     # A test may raise its limit with a line "# timeout: SECONDS".
     limit=$(sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$test" | head -n 1)
     limit=${limit:-$TEST_TIMEOUT}
@@ -62,6 +63,7 @@ for test in "${TESTS[@]}"; do
         echo "ok $number - $name (${elapsed}s)" >>"$TAP"
     else
         [[ $status == 124 ]] && echo "FAIL: timed out after ${limit}s" >>"$log"
+        dmesg >"$work/dmesg.txt"  # the kernel's messages during this test
         echo "not ok $number - $name (exit $status, ${elapsed}s)" >>"$TAP"
     fi
 done
