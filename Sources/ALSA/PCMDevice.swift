@@ -23,6 +23,12 @@ public final class PCMDevice: @unchecked Sendable {
     private let conversionBuffer: UnsafeMutableRawPointer
     /// Interleaved samples `conversionBuffer` holds (one period's worth).
     private let conversionCapacity: Int
+    /// Stalls recovered in a row without the device playing anything in between.
+    private var stallsWithoutProgress = 0
+    /// Frames written since the last stall.
+    private var framesSinceStall = 0
+    /// Stalls in a row after which the device counts as dead (about 1 s of no progress).
+    private static let maximumStallsWithoutProgress = 10
 
     /// Opens the playback device `name` (`default`, `hw:1,0`, `plughw:CARD=USB,DEV=0`,
     /// `null`, or any PCM of the ALSA configuration) and configures it.
@@ -71,7 +77,11 @@ public final class PCMDevice: @unchecked Sendable {
     /// chunks through the buffer allocated at open. Allocates nothing.
     ///
     /// Underruns are recovered (the stream restarts once the buffer is full again)
-    /// and counted in ``statistics``; a suspended device is resumed.
+    /// and counted in ``statistics``; a suspended device is resumed. A stall — the kernel
+    /// gave up waiting for room after max(100 ms, 1.1 × the buffer time) without the device
+    /// moving (`-EIO`; a starved or emulated machine's clock can pause that long) — is
+    /// recovered like an underrun and counted; ten in a row without the device playing
+    /// anything in between end playback.
     ///
     /// - Parameter frames: `settings.channels` interleaved samples per frame.
     /// - Throws: ``PCMError/deviceGone(name:cause:)`` when the device disappeared,
@@ -121,6 +131,7 @@ public final class PCMDevice: @unchecked Sendable {
                 pcm, conversionBuffer + written * settings.bytesPerFrame, snd_pcm_uframes_t(frames - written))
             if result >= 0 {
                 written += Int(result)
+                framesSinceStall += Int(result)
             } else {
                 try recover(from: Int32(result), pcm)
             }
@@ -134,6 +145,14 @@ public final class PCMDevice: @unchecked Sendable {
             return
         case EPIPE:
             statistics.recordUnderrun()
+            let result = snd_pcm_prepare(pcm)
+            if result < 0 { throw failure(result, in: "snd_pcm_prepare", pcm) }
+        case EIO where snd_pcm_state(pcm) != SND_PCM_STATE_DISCONNECTED:
+            // Only a full buffer fits while the device stands still: more means it played.
+            stallsWithoutProgress = framesSinceStall > settings.bufferFrames ? 1 : stallsWithoutProgress + 1
+            framesSinceStall = 0
+            guard stallsWithoutProgress < Self.maximumStallsWithoutProgress else { throw failure(code, in: "snd_pcm_writei", pcm) }
+            statistics.recordStall()
             let result = snd_pcm_prepare(pcm)
             if result < 0 { throw failure(result, in: "snd_pcm_prepare", pcm) }
         case ESTRPIPE:
