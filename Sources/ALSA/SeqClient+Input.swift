@@ -13,23 +13,44 @@ extension SeqClient {
     public func receive(milliseconds: Int32) throws(ALSAError) -> SeqEvent? {
         guard try waitForInput(milliseconds: milliseconds) else { return nil }
         repeat {
-            if let event = try readOne() { return event }
+            if case .event(let event) = try readOne() { return event }
         } while snd_seq_event_input_pending(handle, 0) > 0
         return nil
     }
 
-    /// Reads one event (from the buffer, or one read from the kernel); `nil` when it
-    /// does not complete anything (a SysEx piece), on overrun, or when nothing was there.
-    private func readOne() throws(ALSAError) -> SeqEvent? {
+    /// Returns the next complete event that has already arrived (in alsa-lib's buffer or
+    /// the kernel's FIFO) without waiting; `nil` once nothing is pending. Call it in a loop
+    /// after `waitForInput` to drain a burst: one `read` fetches many events, and no `poll`
+    /// is made between them. Needs a non-blocking client.
+    /// - Thread: the owning thread.
+    public func receivePending() throws(ALSAError) -> SeqEvent? {
+        while true {
+            switch try readOne() {
+            case .event(let event): return event
+            case .consumed: continue
+            case .empty: return nil
+            }
+        }
+    }
+
+    private enum ReadResult {
+        case event(SeqEvent)
+        /// Something was read that completes no event (a SysEx piece), or the FIFO overflowed.
+        case consumed
+        case empty
+    }
+
+    /// Reads one event (from the buffer, or one read from the kernel).
+    private func readOne() throws(ALSAError) -> ReadResult {
         var pointer: UnsafeMutablePointer<snd_seq_event_t>?
         let result = snd_seq_event_input(handle, &pointer)
-        if result == -EAGAIN { return nil }
+        if result == -EAGAIN { return .empty }
         if result == -ENOSPC {
             inputOverruns += 1
-            return nil
+            return .consumed
         }
         try check("snd_seq_event_input", result)
-        guard let pointer else { return nil }
-        return SeqEventCodec.decode(pointer.pointee, sysEx: &sysExAssembler)
+        guard let pointer else { return .consumed }
+        return SeqEventCodec.decode(pointer.pointee, sysEx: &sysExAssembler).map(ReadResult.event) ?? .consumed
     }
 }

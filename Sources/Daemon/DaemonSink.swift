@@ -1,44 +1,58 @@
 import ALSA
+import Glibc
 import Hub
 
 /// Delivers what leaves the graph: unit nodes play through the audio rack's live ring
-/// (arrival time plus one block), external nodes get the message at once on their ALSA
-/// port from midihub's output port.
+/// (arrival time plus one block), external nodes get the message at once (direct
+/// dispatch) on their ALSA port from midihub's output port.
+///
+/// When ALSA refuses output (midihub's pool or the receiver's FIFO is full) the sink
+/// waits for room, up to `outputPatience`; what still does not fit is counted in
+/// `dropped` (the daemon reports it), never silently lost.
 ///
 /// - Thread: MIDI input or control, under the daemon's lock.
 struct DaemonSink: RouteSink {
     let audio: AudioRack?
     let client: SeqClient
     let outPort: SeqPort
-    let ports: PortCatalog
+    /// Each external node's ALSA port (`RouteCache.destinations`).
+    let destinations: [NodeID: SeqAddress]
     /// Set when something was queued for ALSA; the caller drains the output.
     private(set) var wroteOutput = false
+    /// Messages ALSA did not take within `outputPatience`.
+    private(set) var dropped = 0
 
-    init(audio: AudioRack?, client: SeqClient, outPort: SeqPort, ports: PortCatalog) {
+    /// How long to wait for room before dropping a message: 2000 tries 100 µs apart.
+    static let outputPatience = (tries: 2000, microseconds: UInt32(100))
+
+    init(audio: AudioRack?, client: SeqClient, outPort: SeqPort, destinations: [NodeID: SeqAddress]) {
         self.audio = audio
         self.client = client
         self.outPort = outPort
-        self.ports = ports
+        self.destinations = destinations
     }
 
     mutating func deliver(_ event: TimedMIDI, to node: GraphNode) {
         switch node.body {
         case .unit:
             audio?.play(event.message, on: node.id, at: event.time)
-        case .external(let external):
-            guard let address = ports.destination(for: external.port, excludingClient: client.clientID) else { return }
-            _ = try? client.output(event.message, from: outPort, to: address)
-            wroteOutput = true
+        case .external:
+            guard let address = destinations[node.id] else { return }
+            let queued = Self.retrying { [client, outPort] in try client.output(event.message, from: outPort, to: address) }
+            if queued { wroteOutput = true } else { dropped += 1 }
         default:
             return
         }
     }
-}
 
-extension PortCatalog {
-    /// The first port that `selector` matches and that receives MIDI (not on `client`).
-    func destination(for selector: PortSelector, excludingClient client: UInt8) -> SeqAddress? {
-        descriptors.first { $0.direction.canReceive && $0.address.client != Int(client) && selector.matches($0) }
-            .flatMap { SeqAddress($0.address) }
+    /// Runs `attempt` until it succeeds or `outputPatience` runs out (an error ends it at once).
+    /// - Returns: whether it succeeded.
+    static func retrying(_ attempt: () throws -> Bool) -> Bool {
+        for _ in 0..<outputPatience.tries {
+            guard let done = try? attempt() else { return false }
+            if done { return true }
+            usleep(outputPatience.microseconds)
+        }
+        return false
     }
 }

@@ -8,6 +8,7 @@ extension HubDaemon {
     func refreshPorts() {
         do {
             ports.update(try client.ports())
+            routeCache.portsChanged()
         } catch {
             log.error("cannot list the sequencer ports: \(error)")
         }

@@ -40,7 +40,12 @@ public final class HubDaemon: @unchecked Sendable {
     var externalLinks: Set<Connection> = []
     /// When to try opening the audio device again after it failed (`watchAudio`).
     var audioRetryDue: Double?
+    /// Ports and destinations resolved for routing (see `RouteCache`).
+    var routeCache = RouteCache()
     private var knownOverruns = 0
+    private var outputDrops = 0
+    /// When lost input or output was last logged (monotonic seconds), to log at most once a second.
+    private var lastLossReport = -Double.infinity
     private var control: ControlServer?
     private var inputThread: Thread?
     private let stopping = Atomic<Bool>(false)
@@ -63,6 +68,11 @@ public final class HubDaemon: @unchecked Sendable {
             try client.subscribe(sender: .systemAnnounce, destination: inPort.address)
         } catch {
             throw DaemonError.sequencer(error.description)
+        }
+        do {
+            try client.setPoolSizes(input: SeqClient.maximumPoolSize, output: SeqClient.maximumPoolSize)
+        } catch {
+            log.warning("keeping the sequencer's default event pools (input bursts may overflow): \(error)")
         }
         reconciler = Reconciler(rules: setup.rules, runtimeEdits: setup.runtimeEdits)
         do {
@@ -111,31 +121,16 @@ public final class HubDaemon: @unchecked Sendable {
         log.info("stopped")
     }
 
-    /// The MIDI input thread: waits for sequencer input outside the lock, then routes what
-    /// arrived (and the arpeggiator's steps) under it.
+    /// The MIDI input thread: blocks in `poll` on the sequencer until input arrives (the
+    /// timeout only paces the arpeggiator, the rules' settle time and the stop flag), then,
+    /// under the lock, routes everything already pending — one `read` fetches a burst — and
+    /// hands the output to ALSA once for the whole batch.
     private func runInput() {
         defer { inputDone.signal() }
         while !stopping.load(ordering: .acquiring) {
             do {
                 _ = try client.waitForInput(milliseconds: 10)
-                try lock.withLock {
-                    var handled = 0
-                    var wroteOutput = false
-                    while handled < 512, let event = try client.receive(milliseconds: 0) {
-                        wroteOutput = handle(event) || wroteOutput
-                        handled += 1
-                    }
-                    // One write for the whole batch: routing a burst costs one syscall, not one per event.
-                    if wroteOutput { _ = try? client.drainOutput() }
-                    if portsDirty || client.inputOverruns != knownOverruns {
-                        knownOverruns = client.inputOverruns
-                        portsDirty = false
-                        syncPorts()
-                    }
-                    generate()
-                    reconcileIfDue()
-                    watchAudio()
-                }
+                try lock.withLock { try handlePendingInput() }
             } catch {
                 log.error("reading the sequencer failed: \(error) — retrying")
                 Thread.sleep(forTimeInterval: 0.1)
@@ -143,27 +138,67 @@ public final class HubDaemon: @unchecked Sendable {
         }
     }
 
-    /// Routes one event.
-    /// - Returns: whether it left output for ALSA in the buffer (the caller drains it).
+    /// Routes up to `batchLimit` pending events (then lets the control thread have the lock),
+    /// runs the arpeggiator and the due rules.
     /// - Thread: input, under the lock.
-    private func handle(_ event: SeqEvent) -> Bool {
+    private func handlePendingInput() throws(ALSAError) {
+        var handled = 0
+        var sink = makeSink()
+        while handled < Self.batchLimit, let event = try client.receivePending() {
+            handle(event, into: &sink)
+            handled += 1
+        }
+        flush(sink)
+        if portsDirty {
+            portsDirty = false
+            syncPorts()
+        }
+        noteLostInput()
+        generate()
+        reconcileIfDue()
+        watchAudio()
+    }
+
+    /// Events routed per hold of the lock.
+    static let batchLimit = 512
+
+    /// Routes one event into `sink`.
+    /// - Thread: input, under the lock.
+    private func handle(_ event: SeqEvent, into sink: inout DaemonSink) {
         switch event {
         case .message(let message, let source, _):
-            if ports.sender(at: PortAddress(source)) == nil, portsDirty {
+            let address = PortAddress(source)
+            var sender = routeCache.sender(at: address, ports: ports, router: router)
+            if sender == nil, portsDirty {
                 // A new app's port and its first events arrive in one batch (aplaymidi sends at once).
                 portsDirty = false
+                flush(sink)
                 syncPorts()
+                sink = makeSink()
+                sender = routeCache.sender(at: address, ports: ports, router: router)
             }
-            guard let port = ports.sender(at: PortAddress(source)) else { return false }
-            var sink = makeSink()
-            router.route(message, from: port, time: Self.now(), into: &sink)
-            return sink.wroteOutput
+            guard let sender, sender.feedsGraph else { return }
+            router.route(message, from: sender, time: Self.now(), into: &sink)
         case .announce(let announcement, _):
             handle(announcement)
-            return false
         case .unsupported:
-            return false
+            return
         }
+    }
+
+    /// Input lost in the kernel (the FIFO overflowed while the hub fell behind) may have held
+    /// port announcements: the port list is read again a second later (once, however many
+    /// overflows come meanwhile). Losses are logged at most once a second.
+    private func noteLostInput() {
+        let overruns = client.inputOverruns
+        guard overruns != knownOverruns || outputDrops > 0 else { return }
+        if overruns != knownOverruns, reconcileDue == nil { reconcileDue = Self.now() + 1 }
+        let now = Self.now()
+        guard now - lastLossReport >= 1 else { return }
+        lastLossReport = now
+        log.warning("MIDI lost: input overflowed \(overruns - knownOverruns) times, \(outputDrops) events could not be sent (the hub or a receiver is too slow)")
+        knownOverruns = overruns
+        outputDrops = 0
     }
 
     /// Applies the rules once the announcements of a burst (a card with several ports
@@ -183,11 +218,16 @@ public final class HubDaemon: @unchecked Sendable {
     }
 
     func makeSink() -> DaemonSink {
-        DaemonSink(audio: audio, client: client, outPort: outPort, ports: ports)
+        DaemonSink(audio: audio, client: client, outPort: outPort,
+                   destinations: routeCache.destinations(ports: ports, router: router, ownClient: client.clientID))
     }
 
+    /// Hands what `sink` queued to ALSA (waiting for room as the sink does) and counts its drops.
     func flush(_ sink: DaemonSink) {
-        if sink.wroteOutput { _ = try? client.drainOutput() }
+        outputDrops += sink.dropped
+        if sink.wroteOutput, !DaemonSink.retrying({ [client] in try client.drainOutput() }) {
+            outputDrops += 1
+        }
     }
 
     /// Seconds on the monotonic clock the audio driver stamps live events with.

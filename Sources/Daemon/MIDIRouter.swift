@@ -20,8 +20,25 @@ public struct MIDIRouter {
     public private(set) var sounding = SoundingNotes()
     /// The transport's tempo, for the arpeggiator's grid.
     public var clock = TempoClock(beatsPerMinute: 120)
-    private var processors: [NodeID: any MIDIProcessor] = [:]
+    /// Counts graph changes; a `Sender` is valid for the revision it was made in.
+    public private(set) var revision = 0
+    private var compiled = CompiledRoutes(.empty)
+    /// The processor of each processor node, by node index.
+    private var processors: [(any MIDIProcessor)?] = []
+    /// Processor output buffers, one per nesting depth, reused so routing allocates nothing.
+    private var scratch: [[TimedMIDI]] = []
     private var generatedUntil: Double?
+
+    /// The source nodes one sending port feeds, resolved once (selector matching is string
+    /// work) and reused for its events while the graph stays the same (`isCurrent`).
+    public struct Sender: Sendable {
+        let sources: [Int]
+        let origins: [NoteOrigin]
+        let revision: Int
+
+        /// Whether the port feeds any source node.
+        public var feedsGraph: Bool { !sources.isEmpty }
+    }
 
     /// - Throws: `ParameterError` when a processor node names an unknown parameter.
     public init(graph: HubGraph) throws(ParameterError) {
@@ -29,12 +46,31 @@ public struct MIDIRouter {
         try install(GraphChange(from: .empty, to: graph))
     }
 
+    /// Resolves which source nodes `port` feeds in the current graph.
+    public func sender(for port: PortDescriptor) -> Sender {
+        let sources = compiled.sources(matching: port)
+        let device = port.identity
+        return Sender(sources: sources, origins: sources.map { NoteOrigin(source: compiled.nodes[$0].id, device: device) },
+                      revision: revision)
+    }
+
+    /// Whether `sender` was resolved in the current graph (else resolve it again).
+    public func isCurrent(_ sender: Sender) -> Bool {
+        sender.revision == revision
+    }
+
     /// Routes `message`, which arrived from `port` at `time` (seconds on the hub's clock).
     public mutating func route(_ message: MIDIMessage, from port: PortDescriptor, time: Double, into sink: inout some RouteSink) {
-        for node in graph.nodes {
-            guard case .source(let selector) = node.body, selector.matches(port) else { continue }
-            forward(TimedMIDI(time: time, message: message), from: node.id,
-                    origin: NoteOrigin(source: node.id, device: port.identity), into: &sink)
+        route(message, from: sender(for: port), time: time, into: &sink)
+    }
+
+    /// Routes `message` from a port resolved with `sender(for:)`; a sender of an older graph
+    /// (`isCurrent` false) routes nothing.
+    public mutating func route(_ message: MIDIMessage, from sender: Sender, time: Double, into sink: inout some RouteSink) {
+        guard isCurrent(sender) else { return }
+        let event = TimedMIDI(time: time, message: message)
+        for (source, origin) in zip(sender.sources, sender.origins) {
+            forward(event, from: source, origin: origin, depth: 0, into: &sink)
         }
     }
 
@@ -43,12 +79,12 @@ public struct MIDIRouter {
         let start = generatedUntil ?? now
         generatedUntil = now
         guard now > start else { return }
-        for id in graph.topologicalOrder {
-            guard var processor = processors[id] else { continue }
-            var output: [TimedMIDI] = []
-            processor.generate(from: start, to: now, clock: clock, into: &output)
-            processors[id] = processor
-            for event in output { forward(event, from: id, origin: NoteOrigin(source: id), into: &sink) }
+        for index in compiled.topologicalOrder where processors[index] != nil {
+            var output = takeScratch(depth: 0)
+            processors[index]?.generate(from: start, to: now, clock: clock, into: &output)
+            let origin = NoteOrigin(source: compiled.nodes[index].id)
+            for event in output { forward(event, from: index, origin: origin, depth: 1, into: &sink) }
+            scratch[0] = output
         }
     }
 
@@ -75,15 +111,14 @@ public struct MIDIRouter {
 
     /// The processor node `id`'s parameters with their current values (`nil`: not a processor).
     public func processorParameters(_ id: NodeID) -> ParameterValues? {
-        processors[id]?.parameters
+        compiled.indexByID[id].flatMap { processors[$0]?.parameters }
     }
 
     /// Sets a processor parameter by name (clamped to its range).
     /// - Throws: `ParameterError.unknown` for a name the processor does not have.
     public mutating func setProcessorParameter(_ id: NodeID, _ name: String, to value: Float) throws(ParameterError) {
-        guard var processor = processors[id] else { throw ParameterError.unknown(name, known: []) }
-        try processor.set(name, to: value)
-        processors[id] = processor
+        guard let index = compiled.indexByID[id], processors[index] != nil else { throw ParameterError.unknown(name, known: []) }
+        try processors[index]?.set(name, to: value)
         recordParameter(name, of: id, value: value)
     }
 
@@ -99,26 +134,32 @@ public struct MIDIRouter {
     }
 
     private mutating func install(_ change: GraphChange) throws(ParameterError) {
-        var kept = processors
+        var kept: [NodeID: any MIDIProcessor] = [:]
+        for (index, processor) in processors.enumerated() {
+            if let processor { kept[compiled.nodes[index].id] = processor }
+        }
         for node in change.stopped { kept[node.id] = nil }
         for node in change.started {
             guard case .processor(let config) = node.body else { continue }
             kept[node.id] = try config.makeProcessor(values: node.parameters)
         }
-        processors = kept
+        compiled = CompiledRoutes(change.new)
+        processors = compiled.nodes.map { kept[$0.id] }
         graph = change.new
+        revision += 1
     }
 
-    private mutating func forward(_ event: TimedMIDI, from id: NodeID, origin: NoteOrigin, into sink: inout some RouteSink) {
-        for route in graph.routes(from: id) where route.passes(channel: event.message.channel) {
-            guard let target = graph.node(route.to) else { continue }
+    private mutating func forward(_ event: TimedMIDI, from index: Int, origin: NoteOrigin, depth: Int,
+                                  into sink: inout some RouteSink) {
+        for hop in compiled.hops[index] where hop.passes(channel: event.message.channel) {
+            let target = compiled.nodes[hop.target]
             switch target.body {
             case .processor:
-                guard var processor = processors[target.id] else { continue }
-                var output: [TimedMIDI] = []
-                processor.process(event, into: &output)
-                processors[target.id] = processor
-                for produced in output { forward(produced, from: target.id, origin: origin, into: &sink) }
+                guard processors[hop.target] != nil else { continue }
+                var output = takeScratch(depth: depth)
+                processors[hop.target]?.process(event, into: &output)
+                for produced in output { forward(produced, from: hop.target, origin: origin, depth: depth + 1, into: &sink) }
+                scratch[depth] = output
             case .unit, .external:
                 sounding.record(event.message, origin: origin, node: target.id)
                 sink.deliver(event, to: target)
@@ -126,6 +167,15 @@ public struct MIDIRouter {
                 continue
             }
         }
+    }
+
+    /// The empty output buffer for `depth`, taken out of `scratch` (put it back when done).
+    private mutating func takeScratch(depth: Int) -> [TimedMIDI] {
+        while scratch.count <= depth { scratch.append([]) }
+        var buffer: [TimedMIDI] = []
+        swap(&buffer, &scratch[depth])
+        buffer.removeAll(keepingCapacity: true)
+        return buffer
     }
 
     private func send(_ releases: [NodeRelease], in graph: HubGraph, at time: Double, into sink: inout some RouteSink) {

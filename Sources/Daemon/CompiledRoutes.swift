@@ -1,0 +1,55 @@
+import Hub
+
+/// The graph's routes by node index, built once per graph change, so that routing an event
+/// follows precomputed hops: no lookups by node name, no filtering of the route list, no
+/// channel sets.
+///
+/// - Thread: MIDI input (a plain value inside `MIDIRouter`).
+struct CompiledRoutes {
+    /// One route leaving a node: where it goes and which channels pass.
+    struct Hop {
+        let target: Int
+        /// Bit `n` set: 0-based channel `n` passes. All bits set when the route has no filter.
+        let channelMask: UInt16
+
+        /// Whether a message on `channel` (0-based; `nil` for system messages) passes.
+        func passes(channel: UInt8?) -> Bool {
+            guard let channel else { return true }
+            return channelMask & (1 << UInt16(channel & 0x0F)) != 0
+        }
+    }
+
+    /// The graph's nodes, in its order; indices below refer to this array.
+    let nodes: [GraphNode]
+    /// The hops leaving each node, by node index, in the graph's route order.
+    let hops: [[Hop]]
+    /// The indices of the source nodes, in graph order.
+    let sources: [Int]
+    /// Node indices in an order where every route goes forward.
+    let topologicalOrder: [Int]
+    let indexByID: [NodeID: Int]
+
+    init(_ graph: HubGraph) {
+        nodes = graph.nodes
+        let indexByID = Dictionary(uniqueKeysWithValues: graph.nodes.enumerated().map { ($1.id, $0) })
+        var hops = [[Hop]](repeating: [], count: graph.nodes.count)
+        for route in graph.routes {
+            guard let from = indexByID[route.from], let to = indexByID[route.to] else { continue }
+            hops[from].append(Hop(target: to, channelMask: Self.mask(route.channels)))
+        }
+        self.hops = hops
+        self.indexByID = indexByID
+        sources = graph.nodes.indices.filter { if case .source = graph.nodes[$0].body { true } else { false } }
+        topologicalOrder = graph.topologicalOrder.compactMap { indexByID[$0] }
+    }
+
+    /// The source nodes whose selector matches `port`, as node indices.
+    func sources(matching port: PortDescriptor) -> [Int] {
+        sources.filter { if case .source(let selector) = nodes[$0].body { selector.matches(port) } else { false } }
+    }
+
+    private static func mask(_ channels: Set<Int>?) -> UInt16 {
+        guard let channels else { return .max }
+        return channels.reduce(0) { mask, channel in (1...16).contains(channel) ? mask | 1 << UInt16(channel - 1) : mask }
+    }
+}
