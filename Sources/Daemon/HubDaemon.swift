@@ -28,6 +28,8 @@ public final class HubDaemon: @unchecked Sendable {
     var reconciler: Reconciler
     var router: MIDIRouter
     var audio: AudioRack?
+    /// JACK MIDI ports and the MIDI carried to and from them.
+    let jack: JackBridge
     /// Connections the daemon made or broke itself, whose announcements are not hand edits.
     var ownChanges: [Connection: Bool] = [:]
     /// When to apply the rules after ports came or went (monotonic seconds), see `syncPorts`.
@@ -50,6 +52,7 @@ public final class HubDaemon: @unchecked Sendable {
         self.options = options
         self.log = log
         store = StateStore(path: options.statePath)
+        jack = JackBridge(log: log, clientName: options.clientName)
         catalog = options.audio ? Self.loadCatalog(options, log: log) : nil
         let setup = try Self.initialSetup(options, store: store, log: log)
         do {
@@ -74,6 +77,7 @@ public final class HubDaemon: @unchecked Sendable {
     public func start() throws {
         try lock.withLock {
             startAudioIfNeeded()
+            _ = jack.poll(now: Self.now())
             refreshPorts()
             reconcile()
             saveState()
@@ -119,6 +123,7 @@ public final class HubDaemon: @unchecked Sendable {
                         handle(event)
                         handled += 1
                     }
+                    serviceJack()
                     if portsDirty || client.inputOverruns != knownOverruns {
                         knownOverruns = client.inputOverruns
                         portsDirty = false
@@ -166,7 +171,7 @@ public final class HubDaemon: @unchecked Sendable {
     }
 
     func makeSink() -> DaemonSink {
-        DaemonSink(audio: audio, client: client, outPort: outPort, ports: ports)
+        DaemonSink(audio: audio, client: client, outPort: outPort, ports: ports, jack: jack)
     }
 
     func flush(_ sink: DaemonSink) {
