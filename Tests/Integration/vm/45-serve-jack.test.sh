@@ -52,9 +52,10 @@ wait_for_bridge_to_dump() {
     poll_until 60 bash -c "jack_lsp -c midi-monitor:input | grep -Eq '^ +midihub[^:]*:out$'" \
         || fail "midihub's JACK output never fed midi-monitor:input; jack_lsp -c: $(jack_lsp -c | tr '\n' ' ')"
 }
-# jack_midiseq holding note 62 for 50 s (of a 60 s loop) on seq:out.
+# jack_midiseq on seq:out: note 62 held from 10 s to 55 s of a 60 s loop (10 s after its
+# start, so the daemon has found and connected the new port; its own note-off is far off).
 start_jack_note() { # NAME
-    start_peer "$1" jack_midiseq seq 2880000 0 62 2400000
+    start_peer "$1" jack_midiseq seq 2880000 480000 62 2160000
 }
 
 step "jackd -d dummy: the daemon bridges it"
@@ -73,17 +74,19 @@ wait_for_line "$(peer_out jdump)" "90 3c 64 note on +\(channel +0\): pitch +60, 
 step "JACK -> ALSA: jack_midiseq's held note reaches aseqdump"
 start_jack_note seq
 wait_for_peer_line hub "$(peer_err hub)" "connected jack:seq:out -> $hub_client:0 .*\(by rule\)" 30
-wait_for_line "$dump" "^ *$hub_client:1 +Note on +0, note 62, velocity 64$" 30
+wait_for_line "$dump" "^ *$hub_client:1 +Note on +0, note 62, velocity 64$" 60
 
 step "the JACK source leaves with its note held: aseqdump gets the note-off"
 stop_peer seq KILL
-wait_for_line "$dump" "^ *$hub_client:1 +Note off +0, note 62" 30
+poll_until 30 grep -Eq "^ *$hub_client:1 +Note off +0, note 62" "$dump" \
+    || fail "no note-off after jack_midiseq was killed; jack_lsp: $(jack_lsp | tr '\n' ' '); midihub threads waiting in: $(cat /proc/"${PEER_PIDS[hub]}"/task/*/wchan | tr '\0' ' '); log tail: $(tail -3 "$(peer_err hub)")"
 wait_for_peer_line hub "$(peer_err hub)" "port left: jack:seq:out; released notes at dump" 30
 
 step "jackd dies with a note held: one line, the note-off, the daemon keeps serving"
+notes_on=$(grep -Ec "Note on +0, note 62" "$dump")
 start_jack_note seq2
-wait_for_line "$dump" "^ *$hub_client:1 +Note on +0, note 62, velocity 64$" 30
-notes_off=$(grep -c "Note off +0, note 62" "$dump")
+wait_for "a second note-on" 60 bash -c "(( \$(grep -c 'Note on *0, note 62' '$dump') > $notes_on ))"
+notes_off=$(grep -Ec "Note off +0, note 62" "$dump")
 stop_peer jackd KILL
 wait_for_peer_line hub "$(peer_err hub)" "JACK server gone: dropped [0-9]+ JACK ports" 30
 wait_for "a second note-off" 30 bash -c "(( \$(grep -c 'Note off *0, note 62' '$dump') > $notes_off ))"
