@@ -16,5 +16,10 @@ let package = Package(
                 .product(name: "Sequencer", package: "midihub"),
             ]
         ),
+        // Sends stamped note-ons through a sequencer path and times them (bench/vm/hub.bench.sh).
+        .executableTarget(
+            name: "seq-probe",
+            linkerSettings: [.linkedLibrary("asound"), .linkedLibrary("pthread")]
+        ),
     ]
 )

@@ -31,7 +31,8 @@ extension PCMDevice {
     private static func openError(name: String, code: Int32) -> PCMError {
         let cause = ALSAError(function: "snd_pcm_open", code: code)
         return switch -code {
-        case ENOENT, ENODEV, ENXIO: .unknownDevice(name: name, cause: cause)
+        // snd_pcm_open answers EINVAL for a card index past the last one ("hw:97,0").
+        case ENOENT, ENODEV, ENXIO, EINVAL: .unknownDevice(name: name, cause: cause)
         case EBUSY: .deviceBusy(name: name, cause: cause)
         default: .alsa(cause)
         }

@@ -119,10 +119,13 @@ public final class HubDaemon: @unchecked Sendable {
                 _ = try client.waitForInput(milliseconds: 10)
                 try lock.withLock {
                     var handled = 0
+                    var wroteOutput = false
                     while handled < 512, let event = try client.receive(milliseconds: 0) {
-                        handle(event)
+                        wroteOutput = handle(event) || wroteOutput
                         handled += 1
                     }
+                    // One write for the whole batch: routing a burst costs one syscall, not one per event.
+                    if wroteOutput { _ = try? client.drainOutput() }
                     serviceJack()
                     if portsDirty || client.inputOverruns != knownOverruns {
                         knownOverruns = client.inputOverruns
@@ -139,18 +142,26 @@ public final class HubDaemon: @unchecked Sendable {
         }
     }
 
-    /// Routes one event. - Thread: input, under the lock.
-    private func handle(_ event: SeqEvent) {
+    /// Routes one event.
+    /// - Returns: whether it left output for ALSA in the buffer (the caller drains it).
+    /// - Thread: input, under the lock.
+    private func handle(_ event: SeqEvent) -> Bool {
         switch event {
         case .message(let message, let source, _):
-            guard let port = ports.descriptor(at: PortAddress(source)) else { return }
+            if ports.sender(at: PortAddress(source)) == nil, portsDirty {
+                // A new app's port and its first events arrive in one batch (aplaymidi sends at once).
+                portsDirty = false
+                syncPorts()
+            }
+            guard let port = ports.sender(at: PortAddress(source)) else { return false }
             var sink = makeSink()
             router.route(message, from: port, time: Self.now(), into: &sink)
-            flush(sink)
+            return sink.wroteOutput
         case .announce(let announcement, _):
             handle(announcement)
+            return false
         case .unsupported:
-            return
+            return false
         }
     }
 

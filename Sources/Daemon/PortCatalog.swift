@@ -11,6 +11,9 @@ public struct PortCatalog: Sendable {
     public private(set) var connections: Set<Connection> = []
     /// The ALSA listing the descriptors came from, by address.
     public private(set) var infos: [PortAddress: SeqPortInfo] = [:]
+    /// Application ports without capabilities, by address: nobody can subscribe to them,
+    /// but they send to midihub:in directly (aplaymidi's port is one). Only for routing.
+    public private(set) var directSenders: [PortAddress: PortDescriptor] = [:]
     private var alsaDescriptors: [PortDescriptor] = []
     private var alsaConnections: Set<Connection> = []
     private var jackDescriptors: [PortDescriptor] = []
@@ -24,9 +27,12 @@ public struct PortCatalog: Sendable {
     }
 
     /// Replaces the catalogue with `ports` (a `SeqClient.ports()` listing). Ports that are
-    /// neither readable nor writable, the System client's, and those of a card that is being
-    /// removed (no longer in `/proc/asound/cards`: its identity is about to change) are left out.
+    /// neither readable nor writable (kept apart as `directSenders` when they are an app's),
+    /// the System client's, and those of a card that is being removed (no longer in
+    /// `/proc/asound/cards`: its identity is about to change) are left out.
     public mutating func update(_ ports: [SeqPortInfo]) {
+        directSenders = Dictionary(ports.filter { $0.direction == .none && !$0.isSystem && $0.card == nil }
+            .map { (PortAddress($0.address), descriptor(for: $0)) }) { first, _ in first }
         let listed = ports.filter { $0.direction != .none && !$0.isSystem }
         let liveCards = Set(listed.compactMap(\.card))
         cards = cards.filter { liveCards.contains($0.key) && $0.value.longName != nil }
@@ -61,6 +67,11 @@ public struct PortCatalog: Sendable {
         descriptors.first { $0.address == address }
     }
 
+    /// The port an event came from: a listed port or a direct sender.
+    public func sender(at address: PortAddress) -> PortDescriptor? {
+        descriptor(at: address) ?? directSenders[address]
+    }
+
     private mutating func descriptor(for port: SeqPortInfo) -> PortDescriptor {
         var card: SoundCardInfo?
         if let number = port.card {
@@ -70,6 +81,7 @@ public struct PortCatalog: Sendable {
         let direction: PortDirection = switch port.direction {
         case .source: .output
         case .destination: .input
+        case .none: .output  // a direct sender
         default: .duplex
         }
         return PortDescriptor(address: PortAddress(port.address), clientName: port.clientName, portName: port.portName,

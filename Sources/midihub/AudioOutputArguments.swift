@@ -39,12 +39,7 @@ struct SynthOutput {
     /// Loads the preset bank and opens the device; the caller starts it.
     /// - Throws: `CLIError` for a bad bank (exit 2) or a device that cannot be opened (exit 1).
     init(_ arguments: AudioOutputArguments) throws {
-        let bank: PresetBank
-        do {
-            bank = try PresetBankLoader.load(override: arguments.presetBank).bank
-        } catch {
-            throw CLIError(error.problem, fix: error.fix, exitCode: CLIError.badInput)
-        }
+        let bank = try PresetBankLoader.loadForCommandLine(override: arguments.presetBank)
         do {
             driver = try AudioDriver(device: arguments.device, options: arguments.driverOptions)
         } catch {
@@ -52,7 +47,7 @@ struct SynthOutput {
         }
         let synth = SynthNode(bank: bank)
         engine = RenderEngine()
-        engine.install(RenderProgram(nodes: [synth, ReverbNode()], format: driver.renderFormat))
+        engine.install(RenderProgram(nodes: StandardGraph.nodes(playing: synth), format: driver.renderFormat))
         voiceMeter = VoiceMeter(values: synth.outputValues, output: SynthNode.Output.activeVoices.rawValue)
     }
 

@@ -40,12 +40,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let sequence = try SequenceFile.load(path: file)
-        let bank: PresetBank
-        do {
-            bank = try PresetBankLoader.load(override: presetBank).bank
-        } catch {
-            throw CLIError(error.problem, fix: error.fix, exitCode: CLIError.badInput)
-        }
+        let bank = try PresetBankLoader.loadForCommandLine(override: presetBank)
         let schedule = RenderSchedule(file: sequence, sampleRate: Double(sampleRate))
         let renderer = OfflineRenderer(schedule: schedule, nodes: StandardGraph.nodes(bank: bank), blockSize: blockSize)
         var writer: WAVFileWriter

@@ -8,7 +8,7 @@ set -uo pipefail
 
 RESULTS=$1
 # shellcheck source=/dev/null
-source "$RESULTS/run.env"  # MIDIHUB, REPO, TEST_TIMEOUT, TESTS=(paths)
+source "$RESULTS/run.env"  # MIDIHUB, REPO, TEST_TIMEOUT, SUFFIX, TESTS=(paths)
 export MIDIHUB REPO
 TAP="$RESULTS/results.tap"
 HERE=$(dirname "$(readlink -f "$0")")
@@ -39,7 +39,7 @@ mkdir -p "$RESULTS/logs" "$RESULTS/work"
 number=0
 for test in "${TESTS[@]}"; do
     number=$((number + 1))
-    name=$(basename "$test" .test.sh)
+    name=$(basename "$test" "$SUFFIX")
     work="$RESULTS/work/$name"
     log="$RESULTS/logs/$name.log"
     mkdir -p "$work"

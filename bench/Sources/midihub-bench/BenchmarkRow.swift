@@ -20,6 +20,8 @@ struct BenchmarkRow: Sendable {
 struct BenchmarkContext: Sendable {
     var repository: URL
     var dataFolder: URL
+    /// The VM run's work folder (`bench/run-vm`), which the `inVM` rows read.
+    var vmResults: URL?
 }
 
 /// A row's numbers. The ratio is how many times better midihub is: midihub ÷ anchor,
@@ -35,11 +37,16 @@ struct BenchmarkResult {
     var markdown: String {
         let ratio: String
         if lowerIsBetter {
-            ratio = midihub > 0 ? String(format: "%.1f×", anchor / midihub) : (anchor > 0 ? "exact" : "n/a")
+            ratio = midihub > 0 ? Self.times(anchor / midihub) : (anchor > 0 ? "exact" : "n/a")
         } else {
-            ratio = anchor > 0 ? String(format: "%.1f×", midihub / anchor) : "n/a"
+            ratio = anchor > 0 ? Self.times(midihub / anchor) : "n/a"
         }
         return "| \(title) | \(format(midihub)) \(unit) | \(anchorName): \(format(anchor)) \(unit) | \(ratio) |"
+    }
+
+    /// A ratio with one decimal, or three below 0.1 (so a small ratio does not read 0.0×).
+    private static func times(_ ratio: Double) -> String {
+        String(format: ratio < 0.095 ? "%.3f×" : "%.1f×", ratio)
     }
 
     private func format(_ value: Double) -> String {

@@ -4,21 +4,25 @@ import Foundation
 /// one Markdown table.
 ///
 /// Arguments: `--repository DIR` (the repo root, for `sequences/`), `--data DIR`
-/// (where generated inputs go), then row names.
+/// (where generated inputs go), `--vm-results DIR` (the VM run's work folder: then the
+/// default rows are the VM rows, `BenchmarkRow.inVM`), then row names.
 @main
 struct MidihubBench {
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
         let repository = URL(fileURLWithPath: take("--repository", from: &arguments) ?? FileManager.default.currentDirectoryPath)
         let data = URL(fileURLWithPath: take("--data", from: &arguments) ?? NSTemporaryDirectory() + "midihub-bench")
-        let context = BenchmarkContext(repository: repository, dataFolder: data)
+        let vmResults = take("--vm-results", from: &arguments).map { URL(fileURLWithPath: $0) }
+        let context = BenchmarkContext(repository: repository, dataFolder: data, vmResults: vmResults)
 
-        let unknown = arguments.filter { name in !BenchmarkRow.all.contains { $0.name == name } }
+        let known = BenchmarkRow.all + BenchmarkRow.inVM
+        let unknown = arguments.filter { name in !known.contains { $0.name == name } }
         guard unknown.isEmpty else {
-            let names = BenchmarkRow.all.map(\.name).joined(separator: ", ")
+            let names = known.map(\.name).joined(separator: ", ")
             fail("unknown benchmark row '\(unknown[0])' (fix: choose from \(names))")
         }
-        let selected = arguments.isEmpty ? BenchmarkRow.all : BenchmarkRow.all.filter { arguments.contains($0.name) }
+        let defaults = vmResults == nil ? BenchmarkRow.all : BenchmarkRow.inVM
+        let selected = arguments.isEmpty ? defaults : known.filter { arguments.contains($0.name) }
 
         print("| benchmark | midihub | anchor | ratio |")
         print("| --- | ---: | ---: | ---: |")

@@ -1,0 +1,79 @@
+# Issue 4, kernel test: audio hot-plug through `midihub serve` with its embedded default
+# (no patch: every hardware input plays the built-in synth) on hw:Loopback,0,0, recorded
+# from hw:Loopback,1,0 for the whole test. A snd-virmidi "controller" holds A4 (no
+# note-off); unplugging it (sysfs unbind, as a USB disconnect) silences it after the
+# release tail; plugging it back (bind) brings the route back and a new A4 sounds at
+# 440 Hz. Twenty more unplug/plug cycles each release a held note and keep the daemon's
+# fds and memory flat; after the last one A4 still sounds. The recording is read as
+# segments of sound between silences of 2 s or more (the emulated VM underruns for up to
+# about a second), so the VM's audio latency does not matter.
+# timeout: 900
+
+source "$REPO/Tests/Integration/synth-audio.sh"
+source "$REPO/Tests/Integration/serve.sh"
+source "$REPO/Tests/Integration/serve-hotplug.sh"
+source "$REPO/Tests/Integration/serve-audio.sh"
+load_modules snd-aloop snd-virmidi
+# A4 on the flute preset (GM program 74), whose spectrum is dominated by its fundamental.
+A4_ON='C0 49 90 45 64'
+RELEASED="port left: .*'Virtual Raw MIDI [0-9]+-0:.*; released notes at synth$"
+
+# The controller plays A4 for 3 s, with its note-off.
+play_a4() {
+    amidi -p "hw:$CARD,0" -S "$A4_ON" || fail "amidi -S failed"
+    sleep 3
+    amidi -p "hw:$CARD,0" -S '80 45 00' || fail "amidi -S failed"
+}
+
+# The recording holds the capture side at S16_LE before the daemon opens playback.
+start_loopback_recording rec "$WORK/recorded.wav" 890
+wait_for_loopback_capture
+start_serve hub "${SYNTH_AUDIO_OPTIONS[@]}"
+hub_pid=${PEER_PIDS[hub]}
+wait_for_peer_line hub "$(peer_err hub)" "midihub: audio: playing to hw:Loopback,0,0" 60
+
+step "the rule connects the controller; it holds A4 and is unplugged"
+wait_for_controller_route "first plug"
+amidi -p "hw:$CARD,0" -S "$A4_ON" || fail "amidi -S failed"
+sleep 3
+unplug_virmidi
+wait_for_peer_line hub "$(peer_err hub)" "$RELEASED"
+sleep 5
+
+step "plug back: the route returns and a new A4 sounds"
+plug_virmidi
+wait_for_controller_route "replug"
+play_a4
+sleep 5
+
+step "20 unplug/plug cycles, each releasing a held note"
+for cycle in $(seq 1 20); do
+    amidi -p "hw:$CARD,0" -S "90 $(printf '%02X' $((40 + cycle))) 64" || fail "amidi -S failed"
+    unplug_virmidi
+    wait_for_line_count "$(peer_err hub)" "$RELEASED" $((cycle + 1))
+    plug_virmidi
+    wait_for_controller_route "cycle $cycle"
+    if ((cycle == 2)); then fds_start=$(fd_count "$hub_pid"); rss_start=$(rss_kb "$hub_pid"); fi
+done
+fds_end=$(fd_count "$hub_pid"); rss_end=$(rss_kb "$hub_pid")
+assert_eq "$fds_start" "$fds_end" "open fds after cycle 2 and after cycle 20"
+((rss_end < rss_start + 4096)) || fail "RSS grew from $rss_start kB to $rss_end kB over 18 cycles"
+
+step "after the last cycle A4 still sounds"
+sleep 5
+play_a4
+sleep 10
+stop_peer hub
+assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
+stop_peer rec
+
+step "the recording: held A4, ≥ 2 s of silence, the replugged A4, …, the last A4"
+sound_segments "$WORK/recorded.wav" 2 >"$WORK/segments.txt"
+mapfile -t segments <"$WORK/segments.txt"
+((${#segments[@]} >= 3)) || fail "expected at least 3 sounds separated by silence, got: $(tr '\n' '|' <"$WORK/segments.txt")"
+read -r held_start held_end <<<"${segments[0]}"
+awk -v s="$held_start" -v e="$held_end" 'BEGIN { exit !(e - s >= 1) }' \
+    || fail "the held note sounded only $held_start–$held_end s (expected it held until the unplug)"
+assert_segment_a4 "$WORK/recorded.wav" $held_start $held_end held
+assert_segment_a4 "$WORK/recorded.wav" ${segments[1]} replugged
+assert_segment_a4 "$WORK/recorded.wav" ${segments[-1]} last

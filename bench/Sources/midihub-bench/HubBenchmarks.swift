@@ -1,0 +1,98 @@
+import Foundation
+
+extension BenchmarkRow {
+    /// The rows measured in the VM by `bench/vm/hub.bench.sh` (`bench/run-vm`), read back
+    /// from its results: the hub's path (seq-probe → `midihub serve` → seq-probe) against a
+    /// direct kernel subscription between the same two ports, in the same boot.
+    static let inVM: [BenchmarkRow] = [
+        BenchmarkRow(name: "hub-latency-p50", run: { try hubLatency($0, percentile: "p50") }),
+        BenchmarkRow(name: "hub-latency-p99", run: { try hubLatency($0, percentile: "p99") }),
+        BenchmarkRow(name: "hub-throughput", run: hubThroughput),
+        BenchmarkRow(name: "hub-memory", run: hubMemory),
+    ]
+
+    /// Send → receive time of note-ons paced at 1 kHz (lower is better); the issue's goal is
+    /// a p99 ratio of at least 0.5× (the hub at most twice the direct path).
+    @Sendable static func hubLatency(_ context: BenchmarkContext, percentile: String) throws -> BenchmarkResult {
+        let results = try HubResults.load(context)
+        let hub = try results.run("hub-latency"), direct = try results.run("direct-latency")
+        return BenchmarkResult(
+            title: "hub hop latency \(percentile) (\(Int(try hub.value("sent"))) note-ons at 1 kHz, VM)",
+            unit: "µs", midihub: try hub.value("\(percentile)_us"),
+            anchorName: "aconnect direct", anchor: try direct.value("\(percentile)_us"),
+            lowerIsBetter: true)
+    }
+
+    /// Note-ons delivered per second (received ÷ time from the first send to the last
+    /// arrival) when offered at the target rate; the title says what was offered and lost.
+    @Sendable static func hubThroughput(_ context: BenchmarkContext) throws -> BenchmarkResult {
+        let results = try HubResults.load(context)
+        let hub = try results.run("hub-throughput"), direct = try results.run("direct-throughput")
+        let offered = try hub.value("sent")
+        func lost(_ run: HubResults.Run) throws -> String {
+            String(Int(try run.value("lost")))
+        }
+        return BenchmarkResult(
+            title: "hub throughput (\(Int(offered)) note-ons offered; sent at \(Int(try hub.value("send_rate")))/s "
+                + "via hub, \(Int(try direct.value("send_rate")))/s direct; lost: hub \(try lost(hub)), direct \(try lost(direct)))",
+            unit: "events/s", midihub: try hub.value("receive_rate"),
+            anchorName: "aconnect direct", anchor: try direct.value("receive_rate"))
+    }
+
+    /// The daemon's resident memory after the throughput run against before it (flat is 1.0×).
+    @Sendable static func hubMemory(_ context: BenchmarkContext) throws -> BenchmarkResult {
+        let rss = try HubResults.load(context).run("hub-rss")
+        return BenchmarkResult(
+            title: "midihub serve RSS across the throughput run",
+            unit: "MB", midihub: try rss.value("after_kb") / 1024,
+            anchorName: "before", anchor: try rss.value("before_kb") / 1024,
+            lowerIsBetter: true)
+    }
+}
+
+/// `hub.results` as the VM script writes it: one line per run, `RUN key=value...`.
+struct HubResults {
+    struct Run {
+        var name: String
+        var values: [String: Double]
+
+        func value(_ key: String) throws -> Double {
+            guard let value = values[key] else {
+                throw BenchmarkError(description: "run '\(name)' has no '\(key)' in the VM results (fix: rerun bench/run-vm)")
+            }
+            return value
+        }
+    }
+
+    var file: URL
+    var runs: [String: Run]
+
+    static func load(_ context: BenchmarkContext) throws -> HubResults {
+        guard let folder = context.vmResults else {
+            throw BenchmarkError(description: "the hub rows are measured in the VM (fix: run bench/run-vm)")
+        }
+        let file = folder.appendingPathComponent("hub/hub.results")
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else {
+            throw BenchmarkError(description: "cannot read \(file.path) (fix: rerun bench/run-vm; the VM log is in \(folder.deletingLastPathComponent().path))")
+        }
+        var runs: [String: Run] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard let name = fields.first.map(String.init) else { continue }
+            let pairs = fields.dropFirst().compactMap { field -> (String, Double)? in
+                let parts = field.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, let number = Double(parts[1]) else { return nil }
+                return (String(parts[0]), number)
+            }
+            runs[name] = Run(name: name, values: Dictionary(pairs, uniquingKeysWith: { $1 }))
+        }
+        return HubResults(file: file, runs: runs)
+    }
+
+    func run(_ name: String) throws -> Run {
+        guard let run = runs[name] else {
+            throw BenchmarkError(description: "\(file.path) has no '\(name)' run (fix: see the VM log, rerun bench/run-vm)")
+        }
+        return run
+    }
+}
