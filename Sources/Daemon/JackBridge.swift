@@ -27,6 +27,10 @@ final class JackBridge {
     private var outputs: [PortAddress: JackMIDIOutput] = [:]
     /// Connections from a JACK source to an ALSA destination that the bridge carries.
     private(set) var links: Set<Connection> = []
+    /// The ports and client of servers that died. libjack aborts the process (`pure virtual
+    /// method called`) when a client of a dead server is closed, so they are kept, never
+    /// closed, for the life of the process: a few kB per server loss.
+    private var abandoned: [AnyObject] = []
     /// Connections the bridge cannot carry that were already explained in the log.
     private var explained: Set<Connection> = []
     private var nextPoll = -Double.infinity
@@ -152,10 +156,11 @@ final class JackBridge {
         return changes
     }
 
-    /// The server went away: closes every JACK port of ours and empties the table.
+    /// The server went away: abandons every JACK port of ours (see `abandoned`) and empties
+    /// the table.
     private func dropServer() -> JackPortTable.Changes {
-        for input in inputs.values { input.close() }
-        for output in outputs.values { output.close() }
+        abandoned += inputs.values.map { $0 as AnyObject } + outputs.values.map { $0 as AnyObject }
+        if let client { abandoned.append(client) }
         inputs = [:]
         outputs = [:]
         links = []
