@@ -101,6 +101,14 @@ public final class AudioDriver: @unchecked Sendable {
     /// - Thread: any.
     public var isRunning: Bool { state.running.load(ordering: .acquiring) }
 
+    /// The tempo `HostSync` reports to nodes while playing live (quarter notes per minute;
+    /// 120 until set). A schedule's own tempo map wins while one plays.
+    /// - Thread: any.
+    public var tempo: Double {
+        get { Double(bitPattern: state.tempoBits.load(ordering: .relaxed)) }
+        set { state.tempoBits.store(max(1, newValue).bitPattern, ordering: .relaxed) }
+    }
+
     /// - Thread: any.
     public var counters: AudioDriverCounters {
         AudioDriverCounters(framesRendered: state.framesRendered.load(ordering: .relaxed),

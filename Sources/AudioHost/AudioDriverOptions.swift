@@ -76,4 +76,6 @@ final class DriverState: Sendable {
     let running = Atomic<Bool>(false)
     let framesRendered = Atomic<Int64>(0)
     let droppedEvents = Atomic<Int>(0)
+    /// Live playing's tempo (quarter notes per minute) as `Double.bitPattern`.
+    let tempoBits = Atomic<UInt64>(Double(120).bitPattern)
 }

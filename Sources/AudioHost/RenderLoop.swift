@@ -37,6 +37,8 @@ final class RenderLoop: @unchecked Sendable {
     private let events: UnsafeMutablePointer<RenderEvent>
     private let eventCapacity: Int
     private var position: Int64 = 0
+    /// The live timeline (no schedule): beats advance at `DriverState`'s tempo.
+    private var liveHost: HostSync
     private var phase = Phase.playing
     /// Why playback ended early (device gone, write failed); read after join.
     private(set) var failure: PCMError?
@@ -51,6 +53,7 @@ final class RenderLoop: @unchecked Sendable {
         self.blockFrames = blockFrames
         sampleRate = Double(device.settings.sampleRate)
         timing = LiveEventTiming(sampleRate: sampleRate)
+        liveHost = HostSync(sampleRate: sampleRate, transport: .playing)
         cursor = schedule.map(ScheduleCursor.init(schedule:))
         endFrame = schedule.map { $0.endFrame + Int64(options.tailSeconds * Double(device.settings.sampleRate)) }
         fadeFrames = max(1, Int(options.fadeOutSeconds * sampleRate))
@@ -94,8 +97,10 @@ final class RenderLoop: @unchecked Sendable {
         if phase == .silencing { dropped += appendAllSoundOff(count: &count) }
         if dropped > 0 { state.droppedEvents.add(dropped, ordering: .relaxed) }
 
-        engine.render(frames: blockFrames, bus: output.bus, host: hostSync(),
+        let host = hostSync()
+        engine.render(frames: blockFrames, bus: output.bus, host: host,
                       sequenced: UnsafeBufferPointer(start: events, count: count))
+        liveHost = host.advanced(by: blockFrames)
         applyFade()
         interleave()
         try device.write(frames: UnsafeBufferPointer(start: interleaved, count: blockFrames * device.settings.channels))
@@ -104,9 +109,12 @@ final class RenderLoop: @unchecked Sendable {
         return advancePhase()
     }
 
+    /// The schedule's timeline, or the live one at the driver's current tempo.
     private func hostSync() -> HostSync {
-        cursor?.schedule.hostSync(atFrame: position)
-            ?? HostSync(samplePosition: position, sampleRate: sampleRate, transport: .playing)
+        if let cursor { return cursor.schedule.hostSync(atFrame: position) }
+        var host = liveHost
+        host.tempo = Double(bitPattern: state.tempoBits.load(ordering: .relaxed))
+        return host
     }
 
     /// Ramps the block down while fading; silence once the fade is over.

@@ -6,8 +6,10 @@ import RenderCore
 
 /// The daemon's audio side: the render engine played by an `AudioDriver`, and the render
 /// nodes of the graph's instruments and effects. A graph change is compiled on the control
-/// side into a new `RenderProgram` and swapped in; nodes that did not change keep their
-/// instance (and their sounding voices).
+/// side into a new `RenderProgram` and swapped in with the engine's crossfade; nodes that
+/// did not change keep their instance (and their sounding voices) and their render id, so
+/// live events already queued address them in either program. A new or replaced node gets
+/// an id that neither the running nor the previous program uses.
 ///
 /// The program sums the instruments into one bus and runs the effects on the sum, in the
 /// graph's order (RenderCore programs are one chain).
@@ -18,8 +20,10 @@ final class AudioRack {
     private let engine = RenderEngine()
     private let catalog: NodeCatalog
     private var instances: [NodeID: any Node] = [:]
-    /// Program index of each unit node of the running program.
-    private(set) var indices: [NodeID: UInt16] = [:]
+    /// Render id (`RenderEvent.node`) of each unit node of the running program.
+    private(set) var renderIDs: [NodeID: UInt16] = [:]
+    /// Ids of the program before the running one: not reused yet (its events may be queued).
+    private var previousIDs: Set<UInt16> = []
     /// Parameter values set so far, by node and name (the rest are at their defaults).
     private var values: [NodeID: [String: Float]] = [:]
 
@@ -38,17 +42,22 @@ final class AudioRack {
         }
         let ordered = units.filter { $0.1.kind != .effect } + units.filter { $0.1.kind == .effect }
         var nodes: [any Node] = []
-        var newIndices: [NodeID: UInt16] = [:]
+        var ids: [UInt16] = []
+        var newIDs: [NodeID: UInt16] = [:]
         for (id, descriptor) in ordered {
-            guard let instance = instances[id] ?? catalog.makeNode(descriptor) else { continue }
+            let kept = instances[id]
+            guard let instance = kept ?? catalog.makeNode(descriptor) else { continue }
+            let renderID = kept.flatMap { _ in renderIDs[id] } ?? freeRenderID(taken: Set(ids))
             instances[id] = instance
-            newIndices[id] = UInt16(nodes.count)
+            newIDs[id] = renderID
             nodes.append(instance)
+            ids.append(renderID)
         }
-        instances = instances.filter { newIndices[$0.key] != nil }
-        values = values.filter { newIndices[$0.key] != nil }
-        engine.install(RenderProgram(nodes: nodes, format: driver.renderFormat))
-        indices = newIndices
+        instances = instances.filter { newIDs[$0.key] != nil }
+        values = values.filter { newIDs[$0.key] != nil }
+        engine.install(RenderProgram(nodes: nodes, ids: ids, format: driver.renderFormat))
+        previousIDs = Set(renderIDs.values)
+        renderIDs = newIDs
         for node in graph.nodes where values[node.id] == nil {
             values[node.id] = [:]
             for (name, value) in node.parameters { setParameter(node.id, name, to: value) }
@@ -58,16 +67,10 @@ final class AudioRack {
         return nil
     }
 
-    /// Fades out the voices of `nodes` (All Sound Off: the synth's short release fade) and
-    /// waits until that has been rendered, so a swap that drops them does not click.
-    func fadeOut(_ nodes: [NodeID]) {
-        let targets = nodes.compactMap { indices[$0] }
-        guard !targets.isEmpty else { return }
-        for index in targets {
-            for channel in 0..<UInt8(16) { driver.live.push(.controlChange(channel: channel, controller: 120, value: 0), node: index) }
-        }
-        let blockSeconds = Double(driver.blockFrames) / Double(driver.settings.sampleRate)
-        usleep(UInt32((3 * blockSeconds + 0.01) * 1e6))
+    /// The smallest render id not used by the running program, the previous one or `taken`.
+    private func freeRenderID(taken: Set<UInt16>) -> UInt16 {
+        let used = taken.union(renderIDs.values).union(previousIDs)
+        return (0...UInt16.max).first { !used.contains($0) } ?? 0
     }
 
     /// The parameters of unit `id` with their current values.
@@ -80,17 +83,17 @@ final class AudioRack {
     /// - Returns: the value set (clamped), or `nil` when the node or parameter is unknown.
     @discardableResult
     func setParameter(_ id: NodeID, _ name: String, to value: Float) -> Float? {
-        guard let index = indices[id], let info = instances[id]?.parameters.first(where: { $0.name == name }) else { return nil }
+        guard let renderID = renderIDs[id], let info = instances[id]?.parameters.first(where: { $0.name == name }) else { return nil }
         let clamped = info.clamp(value)
         values[id, default: [:]][name] = clamped
-        driver.live.push(.parameter(node: index, id: info.id, value: clamped))
+        driver.live.push(.parameter(node: renderID, id: info.id, value: clamped))
         return clamped
     }
 
     /// Plays `message` on unit `id`, stamped with its arrival time (seconds, monotonic clock).
     func play(_ message: MIDIMessage, on id: NodeID, at time: Double) {
-        guard let index = indices[id] else { return }
-        driver.live.push(message, node: index, arrival: UInt64(max(0, time) * 1e9))
+        guard let renderID = renderIDs[id] else { return }
+        driver.live.push(message, node: renderID, arrival: UInt64(max(0, time) * 1e9))
     }
 
     /// Fades out and closes the device.

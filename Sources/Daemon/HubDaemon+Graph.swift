@@ -5,9 +5,10 @@ import RenderCore
 /// Graph edits, parameters, patches and rules at runtime (control thread, under the lock).
 extension HubDaemon {
     /// Applies a graph change: note-offs for what it cuts off (removed built-in nodes get
-    /// note-offs and then All Sound Off so their voices fade in a few ms; removed external
-    /// nodes get all-notes-off and sustain-off), then the new render program is compiled
-    /// here and swapped in, the processors follow, and the state is saved.
+    /// note-offs for their held notes, removed external nodes all-notes-off and
+    /// sustain-off), then the new render program is compiled here and swapped in — the
+    /// engine crossfades, so removed nodes fade out (and still receive those note-offs)
+    /// while new ones fade in — the processors follow, and the state is saved.
     /// - Throws: `ControlError` when a processor parameter is unknown (nothing changed).
     func applyGraphChange(_ change: GraphChange, reason: NodeGoneReason = .removed) throws(ControlError) {
         guard !change.isEmpty else { return }
@@ -18,7 +19,6 @@ extension HubDaemon {
             throw ControlError(.unknownParameter, error.description)
         }
         flush(sink)
-        audio?.fadeOut(change.stopped.map(\.id))
         if let audio {
             do {
                 if let warning = try audio.install(change.new, stopped: change.stopped) { log.warning(warning) }
@@ -42,14 +42,17 @@ extension HubDaemon {
         saveState()
     }
 
-    /// Sets a parameter of a processor or a built-in node.
+    /// Sets a parameter of a processor or a built-in node, or the hub's tempo (node
+    /// `transport`, when the graph has no node of that name); the value is saved with the state.
     func setParameter(node id: NodeID, _ name: String, to value: Float) throws(ControlError) -> (ParameterInfo, Float) {
+        if id == Self.transportID, router.graph.node(id) == nil { return try setTransportParameter(name, to: value) }
         guard let node = router.graph.node(id) else { throw Self.unknownNode(id) }
         if let values = router.processorParameters(id) {
             guard let info = values.info(named: name) else { throw Self.unknownParameter(name, of: id, known: values.infos) }
             guard info.range.contains(value) else { throw Self.outOfRange(name, info) }
             try? router.setProcessorParameter(id, name, to: value)
             log.publish(.parameterChanged(node: id, parameter: name, value: Double(value)))
+            saveState()
             return (info, value)
         }
         guard case .unit = node.body, let audio, let parameters = audio.parameters(of: id) else {
@@ -61,13 +64,38 @@ extension HubDaemon {
         }
         guard info.range.contains(value) else { throw Self.outOfRange(name, info) }
         audio.setParameter(id, name, to: value)
+        router.recordParameter(name, of: id, value: value)
         log.publish(.parameterChanged(node: id, parameter: name, value: Double(value)))
+        saveState()
         return (info, value)
+    }
+
+    /// The pseudo-node that carries the hub's transport parameters.
+    static let transportID: NodeID = "transport"
+    /// The transport's one parameter: the tempo in quarter notes per minute.
+    static let tempoParameter = ParameterInfo(id: 0, name: "tempo", range: Float(Patch.tempoRange.lowerBound)...Float(Patch.tempoRange.upperBound),
+                                              defaultValue: Float(Patch.defaultTempo), unit: .generic)
+
+    private func setTransportParameter(_ name: String, to value: Float) throws(ControlError) -> (ParameterInfo, Float) {
+        let info = Self.tempoParameter
+        guard name == info.name else { throw Self.unknownParameter(name, of: Self.transportID, known: [info]) }
+        guard info.range.contains(value) else { throw Self.outOfRange(name, info) }
+        setTempo(Double(value))
+        log.publish(.parameterChanged(node: Self.transportID, parameter: name, value: Double(value)))
+        saveState()
+        return (info, value)
+    }
+
+    /// Moves the arpeggiator's clock (beat position kept) and the render engine's host tempo.
+    func setTempo(_ beatsPerMinute: Double) {
+        router.setTempo(beatsPerMinute, at: Self.now())
+        audio?.driver.tempo = beatsPerMinute
     }
 
     /// Replaces graph and rules with a validated patch (the caller validated it).
     func install(_ patch: Patch) throws(ControlError) {
         try applyGraphChange(GraphChange(from: router.graph, to: patch.graph))
+        setTempo(patch.tempo)
         reconciler.rules = patch.rules
         reconcile()
         saveState()

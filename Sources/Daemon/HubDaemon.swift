@@ -66,6 +66,7 @@ public final class HubDaemon: @unchecked Sendable {
         reconciler = Reconciler(rules: setup.rules, runtimeEdits: setup.runtimeEdits)
         do {
             router = try MIDIRouter(graph: setup.graph)
+            router.clock = TempoClock(beatsPerMinute: setup.tempo)
         } catch {
             throw DaemonError.badSetup(error.description)
         }
@@ -196,7 +197,8 @@ public final class HubDaemon: @unchecked Sendable {
 
     /// Saves graph, rules and runtime edits. - Thread: any, under the lock.
     func saveState() {
-        let state = HubState(graph: router.graph, rules: reconciler.rules, runtimeEdits: reconciler.runtimeEdits)
+        let state = HubState(graph: router.graph, rules: reconciler.rules, runtimeEdits: reconciler.runtimeEdits,
+                             tempo: router.clock.beatsPerMinute)
         do {
             try store.save(state)
         } catch {
@@ -214,6 +216,7 @@ public final class HubDaemon: @unchecked Sendable {
         }.first ?? "default"
         do {
             let rack = AudioRack(driver: try AudioDriver(device: device, options: options.driverOptions), catalog: catalog)
+            rack.driver.tempo = router.clock.beatsPerMinute
             if let warning = try rack.install(router.graph, stopped: []) { log.warning(warning) }
             audio = rack
             log.info("audio: playing to \(device) (\(rack.driver.settings))")
@@ -236,7 +239,7 @@ public final class HubDaemon: @unchecked Sendable {
             do {
                 let patch = try Patch.load(contentsOf: path, registry: NodeCatalog.registry)
                 log.info("loaded patch \(path)")
-                return HubState(graph: patch.graph, rules: patch.rules)
+                return HubState(graph: patch.graph, rules: patch.rules, tempo: patch.tempo)
             } catch {
                 throw DaemonError.badSetup(error.description)
             }
@@ -250,7 +253,7 @@ public final class HubDaemon: @unchecked Sendable {
         }
         let patch = DefaultSetup.patch
         log.info("no patch and no saved state: every hardware MIDI input plays the built-in synth")
-        return HubState(graph: patch.graph, rules: patch.rules)
+        return HubState(graph: patch.graph, rules: patch.rules, tempo: patch.tempo)
     }
 }
 

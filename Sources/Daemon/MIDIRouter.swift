@@ -84,6 +84,18 @@ public struct MIDIRouter {
         guard var processor = processors[id] else { throw ParameterError.unknown(name, known: []) }
         try processor.set(name, to: value)
         processors[id] = processor
+        recordParameter(name, of: id, value: value)
+    }
+
+    /// Keeps a value set at runtime in node `id`'s definition, so it is saved with the graph
+    /// and restored at start (the node keeps running).
+    public mutating func recordParameter(_ name: String, of id: NodeID, value: Float) {
+        graph = graph.settingParameter(name, of: id, to: value)
+    }
+
+    /// Changes the tempo at `time`, keeping the beat position (the arpeggiator's grid goes on).
+    public mutating func setTempo(_ beatsPerMinute: Double, at time: Double) {
+        clock = clock.changingTempo(to: beatsPerMinute, atSeconds: time)
     }
 
     private mutating func install(_ change: GraphChange) throws(ParameterError) {

@@ -4,26 +4,41 @@ import Synchronization
 /// events of that block.
 ///
 /// Programs are swapped without locks: `install` (control) publishes a prepared program;
-/// the render thread picks it up at the start of its next block and hands the program it
-/// replaced back through a ring. `collectRetired` (control) releases those, so a program is
-/// never freed on the render thread.
+/// the render thread picks it up at the start of its next block and, while audio runs,
+/// renders the outgoing and the incoming program together for `crossfade.seconds`
+/// (see `RenderTransition`: a node both programs share is rendered once, nodes only in the
+/// old program fade out, nodes only in the new one fade in). Then it hands the program it
+/// replaced back through a ring; `collectRetired` (control) releases those, so a program is
+/// never freed on the render thread. A program published during a crossfade is picked up
+/// when that crossfade is over.
 ///
 /// Live events go through `events`, a single-producer/single-consumer ring; each block
 /// takes everything in it and applies each event at its `frame` (clamped into the block).
+/// Events address nodes by id (see `RenderProgram`), so events queued across a swap reach
+/// the same node in either program; during a crossfade an event for a node only the old
+/// program has (a note-off for a removed instrument) still reaches it.
 ///
 /// - Thread: see each member.
 public final class RenderEngine: @unchecked Sendable {
     /// Control → render events for the next block. Full ring: dropped and counted.
     public let events: SPSCRing<RenderEvent>
-    /// Render → control: programs replaced by a newer one, waiting to be released.
+    /// How a new program is blended in.
+    public let crossfade: Crossfade
+    /// Render → control: transitions (and their programs) replaced by a newer one, waiting to be released.
     private let retired = SPSCRing<UnsafeMutableRawPointer>(minimumCapacity: 16)
-    /// A published program not yet picked up by the render thread (retained +1).
+    /// A published `RenderTransition` not yet picked up by the render thread (retained +1).
     private let pending = Atomic<UnsafeMutableRawPointer?>(nil)
+    /// Control side: the program of the last `install`.
+    private var lastInstalled: RenderProgram?
     private let droppedEventTotal = Atomic<Int>(0)
     private let blocksRendered = Atomic<Int>(0)
 
     // Render-thread state.
-    private var current: Unmanaged<RenderProgram>?
+    /// The transition whose program runs.
+    private var current: Unmanaged<RenderTransition>?
+    /// During a crossfade: the transition whose program fades out, and how far the fade is.
+    private var outgoing: Unmanaged<RenderTransition>?
+    private var fadePosition = 0
     private let scratch: UnsafeMutablePointer<RenderEvent>
     private let scratchCapacity: Int
 
@@ -31,8 +46,10 @@ public final class RenderEngine: @unchecked Sendable {
     ///   - ringCapacity: live events the ring holds between two blocks.
     ///   - maxEventsPerBlock: events one block can carry (ring plus sequenced); more are
     ///     dropped and counted.
+    ///   - crossfade: how a program installed while audio runs is blended in.
     /// - Thread: control.
-    public init(ringCapacity: Int = 4096, maxEventsPerBlock: Int = 8192) {
+    public init(ringCapacity: Int = 4096, maxEventsPerBlock: Int = 8192, crossfade: Crossfade = Crossfade()) {
+        self.crossfade = crossfade
         events = SPSCRing(minimumCapacity: ringCapacity)
         scratchCapacity = maxEventsPerBlock
         scratch = .allocate(capacity: maxEventsPerBlock)
@@ -40,32 +57,40 @@ public final class RenderEngine: @unchecked Sendable {
 
     deinit {
         if let p = pending.exchange(nil, ordering: .acquiringAndReleasing) {
-            Unmanaged<RenderProgram>.fromOpaque(p).release()
+            Unmanaged<RenderTransition>.fromOpaque(p).release()
         }
         current?.release()
-        while let p = retired.pop() { Unmanaged<RenderProgram>.fromOpaque(p).release() }
+        outgoing?.release()
+        collectRetired()
         scratch.deallocate()
     }
 
-    /// Publishes `program`; the render thread switches to it at its next block. A program
-    /// published earlier but not yet picked up is released here.
+    /// Publishes `program`; the render thread switches to it at its next block (after a
+    /// crossfade in progress), blending it in over `crossfade`. A program published earlier
+    /// but not yet picked up is released here; the new one fades in from the program that
+    /// actually runs.
     /// - Thread: control.
     public func install(_ program: RenderProgram) {
-        let opaque = Unmanaged.passRetained(program).toOpaque()
-        if let skipped = pending.exchange(opaque, ordering: .acquiringAndReleasing) {
-            Unmanaged<RenderProgram>.fromOpaque(skipped).release()
+        var previous = lastInstalled
+        if let skipped = pending.exchange(nil, ordering: .acquiringAndReleasing) {
+            let transition = Unmanaged<RenderTransition>.fromOpaque(skipped)
+            previous = transition.takeUnretainedValue().previous
+            transition.release()
         }
+        let transition = RenderTransition(program: program, previous: previous, crossfade: crossfade)
+        lastInstalled = program
+        pending.store(Unmanaged.passRetained(transition).toOpaque(), ordering: .releasing)
         collectRetired()
     }
 
-    /// Releases programs the render thread has replaced.
+    /// Releases programs the render thread has replaced (after their crossfade).
     /// - Returns: how many were released.
     /// - Thread: control.
     @discardableResult
     public func collectRetired() -> Int {
         var released = 0
         while let p = retired.pop() {
-            Unmanaged<RenderProgram>.fromOpaque(p).release()
+            Unmanaged<RenderTransition>.fromOpaque(p).release()
             released += 1
         }
         return released
@@ -90,23 +115,46 @@ public final class RenderEngine: @unchecked Sendable {
     public func render(frames: Int, bus: AudioBus, host: HostSync,
                        sequenced: UnsafeBufferPointer<RenderEvent> = UnsafeBufferPointer(start: nil, count: 0)) -> Bool {
         adoptPendingProgram()
-        guard let program = current?.takeUnretainedValue() else {
+        guard let transition = current?.takeUnretainedValue() else {
             bus.clear(frames: frames)
             return false
         }
         let count = gatherEvents(frames: frames, sequenced: sequenced)
-        let dropped = program.process(frames: frames, events: UnsafeBufferPointer(start: scratch, count: count),
-                                      bus: bus, host: host)
+        let blockEvents = UnsafeBufferPointer(start: scratch, count: count)
+        let dropped: Int
+        if let fading = outgoing {
+            dropped = transition.renderCrossfade(frames: frames, position: fadePosition, events: blockEvents,
+                                                 bus: bus, host: host)
+            fadePosition += frames
+            if fadePosition >= transition.fadeFrames {
+                retired.push(fading.toOpaque())
+                outgoing = nil
+            }
+        } else {
+            dropped = transition.program.process(frames: frames, events: blockEvents, bus: bus, host: host)
+        }
         if dropped > 0 { droppedEventTotal.add(dropped, ordering: .relaxed) }
         blocksRendered.add(1, ordering: .relaxed)
         return true
     }
 
-    /// Switches to a published program if the retired ring can take the current one.
+    /// Switches to a published program when no crossfade runs and the retired ring can take
+    /// the current one: starts a crossfade from the current program, or swaps at once when
+    /// the fade is empty (or was planned from another program).
     private func adoptPendingProgram() {
-        guard retired.hasSpace, let next = pending.exchange(nil, ordering: .acquiringAndReleasing) else { return }
-        if let old = current { retired.push(old.toOpaque()) }
-        current = Unmanaged.fromOpaque(next)
+        guard outgoing == nil, retired.hasSpace,
+              let opaque = pending.exchange(nil, ordering: .acquiringAndReleasing) else { return }
+        let next = Unmanaged<RenderTransition>.fromOpaque(opaque)
+        let transition = next.takeUnretainedValue()
+        if let old = current {
+            if transition.fadeFrames > 0, transition.previous === old.takeUnretainedValue().program {
+                outgoing = old
+                fadePosition = 0
+            } else {
+                retired.push(old.toOpaque())
+            }
+        }
+        current = next
     }
 
     /// Copies the sequenced events and the ring's events into `scratch`, sorted by frame

@@ -2,8 +2,8 @@
 /// which frame of the block being rendered.
 ///
 /// Channel events follow MIDI 1.0 (0-based channel, 7-bit data, 14-bit pitch bend);
-/// `.parameter` sets a node parameter by id. `node` is the index of the target node in
-/// the running program (0 is the instrument).
+/// `.parameter` sets a node parameter by id. `node` is the id of the target node in
+/// the running program (by default its index: 0 is the instrument; see `RenderProgram`).
 ///
 /// - Thread: any (a plain value; 20 bytes, no references).
 public struct RenderEvent: Hashable, Sendable, BitwiseCopyable {
@@ -21,7 +21,7 @@ public struct RenderEvent: Hashable, Sendable, BitwiseCopyable {
     public var data1: UInt8
     /// Velocity, controller value or pressure.
     public var data2: UInt8
-    /// Index of the target node in the running program.
+    /// Id of the target node in the running program (see `RenderProgram.ids`).
     public var node: UInt16
     /// 14-bit pitch-bend value (8192 = centre).
     public var bend: UInt16

@@ -1,57 +1,98 @@
-/// A compiled render graph: one instrument (or generator) followed by effects in series,
-/// ending at the output. Built and prepared on the control side, immutable afterwards, run
-/// by `RenderEngine` on the render thread.
+/// A compiled render graph: sources (instruments, generators) summed into the bus, then
+/// effects in series, ending at the output. Built and prepared on the control side,
+/// immutable afterwards, run by `RenderEngine` on the render thread.
+///
+/// Events address nodes by **id**, not by position: each node has a `UInt16` id (by
+/// default its index), and an event's `node` field names that id. A caller that keeps a
+/// node across recompiled programs gives it the same id in each, so events already queued
+/// when a program is swapped in still reach the node they were meant for.
 ///
 /// - Thread: `init` on control; `process` on render.
 public final class RenderProgram: @unchecked Sendable {
     public let nodes: [any Node]
+    /// The id of each node (parallel to `nodes`), as events address it.
+    public let ids: [UInt16]
     public let format: RenderFormat
+    public let maxEventsPerBlock: Int
+    /// Whether each node processes the bus in place (effects) rather than adding into it.
+    let isEffect: [Bool]
     /// Events routed to each node during one block, one preallocated list per node.
     private let nodeEvents: UnsafeMutablePointer<RenderEvent>
     private let nodeEventCounts: UnsafeMutablePointer<Int>
-    public let maxEventsPerBlock: Int
+    /// Node index by id (-1: no such node), `slotCount` entries.
+    private let slots: UnsafeMutablePointer<Int32>
+    private let slotCount: Int
 
-    /// Compiles `nodes` (first the source, then effects in order) for `format`, preparing
+    /// Compiles `nodes` (first the sources, then effects in order) for `format`, preparing
     /// nodes that are not yet prepared for it.
+    /// - Parameter ids: the id events use for each node (unique); default: the indices.
     /// - Thread: control (allocates; must not prepare a node that a running program uses
     ///   with another format).
-    public init(nodes: [any Node], format: RenderFormat, maxEventsPerBlock: Int = 4096) {
+    public init(nodes: [any Node], ids: [UInt16]? = nil, format: RenderFormat, maxEventsPerBlock: Int = 4096) {
+        let ids = ids ?? nodes.indices.map { UInt16(truncatingIfNeeded: $0) }
+        precondition(ids.count == nodes.count && Set(ids).count == ids.count, "RenderProgram: one unique id per node")
         self.nodes = nodes
+        self.ids = ids
         self.format = format
         self.maxEventsPerBlock = maxEventsPerBlock
+        isEffect = nodes.map { $0.descriptor.kind == .effect || $0.descriptor.kind == .musicEffect }
         for node in nodes where node.preparedFormat != format {
             node.prepare(format: format)
         }
         nodeEvents = .allocate(capacity: max(1, nodes.count) * maxEventsPerBlock)
         nodeEventCounts = .allocate(capacity: max(1, nodes.count))
         nodeEventCounts.initialize(repeating: 0, count: max(1, nodes.count))
+        slotCount = Int(ids.max() ?? 0) + 1
+        slots = .allocate(capacity: slotCount)
+        slots.initialize(repeating: -1, count: slotCount)
+        for (index, id) in ids.enumerated() { slots[Int(id)] = Int32(index) }
     }
 
     deinit {
         nodeEvents.deallocate()
         nodeEventCounts.deallocate()
+        slots.deallocate()
     }
 
-    /// Renders one block into `bus`: clears it, lets the source add into it, then runs each
-    /// effect in place. Events whose `node` is out of range are ignored.
+    /// The index of `node` in this program, if it is one of its nodes (the same instance).
+    /// - Thread: control.
+    public func index(of node: any Node) -> Int? {
+        nodes.firstIndex { $0 === node }
+    }
+
+    /// Renders one block into `bus`: clears it, lets the sources add into it, then runs each
+    /// effect in place. Events whose `node` names no node of this program are ignored.
     /// - Returns: the number of events dropped because a node's list was full.
     /// - Thread: render.
     public func process(frames: Int, events: UnsafeBufferPointer<RenderEvent>, bus: AudioBus, host: HostSync) -> Int {
-        let count = nodes.count
-        var dropped = 0
-        nodeEventCounts.update(repeating: 0, count: count)
-        for event in events where Int(event.node) < count {
-            let node = Int(event.node)
-            let n = nodeEventCounts[node]
-            if n == maxEventsPerBlock { dropped += 1; continue }
-            nodeEvents[node * maxEventsPerBlock + n] = event
-            nodeEventCounts[node] = n + 1
-        }
+        let dropped = dispatch(events)
         bus.clear(frames: frames)
-        for index in 0..<count {
-            let list = UnsafeBufferPointer(start: nodeEvents + index * maxEventsPerBlock, count: nodeEventCounts[index])
-            nodes[index].process(ProcessContext(frames: frames, events: list, bus: bus, host: host))
+        for index in nodes.indices {
+            nodes[index].process(ProcessContext(frames: frames, events: self.events(for: index), bus: bus, host: host))
         }
         return dropped
+    }
+
+    /// Sorts the block's events into the per-node lists by node id.
+    /// - Returns: events dropped because a node's list was full.
+    /// - Thread: render.
+    func dispatch(_ events: UnsafeBufferPointer<RenderEvent>) -> Int {
+        var dropped = 0
+        nodeEventCounts.update(repeating: 0, count: nodes.count)
+        for event in events where Int(event.node) < slotCount {
+            let index = Int(slots[Int(event.node)])
+            guard index >= 0 else { continue }
+            let n = nodeEventCounts[index]
+            if n == maxEventsPerBlock { dropped += 1; continue }
+            nodeEvents[index * maxEventsPerBlock + n] = event
+            nodeEventCounts[index] = n + 1
+        }
+        return dropped
+    }
+
+    /// The events `dispatch` gave node `index` in this block.
+    /// - Thread: render.
+    func events(for index: Int) -> UnsafeBufferPointer<RenderEvent> {
+        UnsafeBufferPointer(start: nodeEvents + index * maxEventsPerBlock, count: nodeEventCounts[index])
     }
 }

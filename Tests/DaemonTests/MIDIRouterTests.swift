@@ -93,3 +93,27 @@ enum RouterFixtures {
         #expect(throws: ParameterError.self) { try router.setProcessorParameter("up", "nope", to: 1) }
     }
 }
+
+@Suite struct RouterTempoAndParameterTests {
+    @Test func processorValuesSetAtRuntimeAreKeptInTheGraph() throws {
+        var router = try MIDIRouter(graph: RouterFixtures.graph())
+        try router.setProcessorParameter("up", "semitones", to: -5)
+        router.recordParameter("volume", of: "synth", value: 0.25)
+        #expect(router.graph.node("up")?.parameters["semitones"] == -5)
+        #expect(router.graph.node("synth")?.parameters["volume"] == 0.25)
+        // A rebuilt router (the daemon after a restart) starts the processor at the kept value.
+        var restored = try MIDIRouter(graph: router.graph)
+        var sink = RecordingSink()
+        restored.route(.noteOn(channel: 0, note: 60, velocity: 1), from: RouterFixtures.keyboard, time: 0, into: &sink)
+        #expect(sink.messages(at: "synth") == [.noteOn(channel: 0, note: 55, velocity: 1)])
+    }
+
+    @Test func aTempoChangeKeepsTheBeatPosition() throws {
+        var router = try MIDIRouter(graph: RouterFixtures.graph())
+        #expect(router.clock.beats(atSeconds: 10) == 20)
+        router.setTempo(60, at: 10)
+        #expect(router.clock.beatsPerMinute == 60)
+        #expect(abs(router.clock.beats(atSeconds: 10) - 20) < 1e-9)
+        #expect(abs(router.clock.beats(atSeconds: 12) - 22) < 1e-9)
+    }
+}

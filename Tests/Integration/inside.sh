@@ -44,6 +44,7 @@ for test in "${TESTS[@]}"; do
     log="$RESULTS/logs/$name.log"
     mkdir -p "$work"
     reset_sound_state
+    dmesg --clear
     # A test may raise its limit with a line "# timeout: SECONDS".
     limit=$(sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$test" | head -n 1)
     limit=${limit:-$TEST_TIMEOUT}
@@ -62,6 +63,7 @@ for test in "${TESTS[@]}"; do
         echo "ok $number - $name (${elapsed}s)" >>"$TAP"
     else
         [[ $status == 124 ]] && echo "FAIL: timed out after ${limit}s" >>"$log"
+        dmesg >"$work/dmesg.txt"  # the kernel's messages during this test
         echo "not ok $number - $name (exit $status, ${elapsed}s)" >>"$TAP"
     fi
 done

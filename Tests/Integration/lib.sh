@@ -13,10 +13,15 @@ declare -A PEER_PIDS=()
 
 # --- failing and asserting -------------------------------------------------------
 
+# In a command substitution (card=$(card_number ...)) `exit` would only end the
+# subshell, and the test would go on with an empty value: fail ends the test's
+# own shell too, through SIGUSR1.
 fail() {
     echo "FAIL: $*" >&2
+    [[ $BASHPID == "$$" ]] || kill -USR1 "$$"
     exit 1
 }
+trap 'exit 1' USR1
 
 step() {
     echo "--- $*"
@@ -126,12 +131,16 @@ wait_for_client() { # NAME [TIMEOUT]
 
 # Starts COMMAND... in the background; its stdout goes to $WORK/NAME.out and its
 # stderr to $WORK/NAME.err. stop_peer NAME ends it (SIGINT, then SIGKILL).
+# The files are emptied here, before the fork: a redirection in the background
+# command would only truncate them once the child runs, so a wait right after
+# start_peer could still read the previous peer of that name's output.
 # A non-interactive shell starts background commands with SIGINT ignored; env
 # restores the default, so SIGINT reaches the peer as Ctrl-C in a terminal would.
 start_peer() { # NAME COMMAND...
     local name=$1
     shift
-    env --default-signal=INT "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
+    : >"$WORK/$name.out" && : >"$WORK/$name.err" || fail "cannot create the files of peer '$name' in $WORK"
+    env --default-signal=INT "$@" >>"$WORK/$name.out" 2>>"$WORK/$name.err" &
     PEER_PIDS[$name]=$!
 }
 
@@ -162,8 +171,11 @@ wait_for_peer_line() { # NAME FILE REGEX [TIMEOUT]
     [[ -n $pid ]] || fail "no peer named '$1'"
     poll_until "${4:-$DEFAULT_TIMEOUT}" line_or_gone "$2" "$3" "$pid" \
         || fail "timed out after ${4:-$DEFAULT_TIMEOUT}s waiting for /$3/ in $2"
-    grep -Eq -- "$3" "$2" \
-        || fail "peer '$1' ended before writing /$3/; its stderr: $(head -c 400 "$(peer_err "$1")")"
+    grep -Eq -- "$3" "$2" && return
+    local status=0
+    wait "$pid" 2>/dev/null || status=$?
+    unset "PEER_PIDS[$1]"
+    fail "peer '$1' exited with status $status before writing /$3/; its stderr: $(head -c 400 "$(peer_err "$1")")"
 }
 
 line_or_gone() { # FILE REGEX PID
@@ -238,6 +250,15 @@ start_aseqdump() { # NAME [ARGS...]
     shift
     start_peer "$name" stdbuf -oL aseqdump "$@"
     wait_for_peer_line "$name" "$(peer_out "$name")" "Waiting for data"
+}
+
+# The sequencer client number of the aseqdump running as peer NAME, from its
+# "Waiting for data at port N:0" line (so several aseqdumps can run at once).
+aseqdump_client() { # NAME
+    local number
+    number=$(sed -n 's/^Waiting for data at port \([0-9]*\):0\..*/\1/p' "$(peer_out "$1")")
+    [[ -n $number ]] || fail "aseqdump '$1' did not name its port (it does only without -p): $(head -n 1 "$(peer_out "$1")")"
+    echo "$number"
 }
 
 # aseqdump's MIDI event lines in FILE without the source column ("Note on 0, note

@@ -57,7 +57,7 @@ final class RecordingNode: Node, @unchecked Sendable {
 
     @Test func swappedProgramsAreRetiredToTheControlSideNotFreedOnRender() {
         var freed: [Float] = []
-        let engine = RenderEngine()
+        let engine = RenderEngine(crossfade: .off)
         let buffer = AudioBuffer(channels: 2, capacity: 64)
         #expect(!engine.render(frames: 64, bus: buffer.bus, host: HostSync()), "silent without a program")
         do {

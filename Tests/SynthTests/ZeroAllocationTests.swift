@@ -45,7 +45,6 @@ private let countWatchedThread: @convention(c) (Int) -> Void = { _ in
         let frames = 64
         let engine = RenderEngine(ringCapacity: 256)
         let program = RenderProgram(nodes: nodes, format: RenderFormat(sampleRate: 48_000, maxFrames: frames))
-        engine.install(program)
         let output = AudioBuffer(channels: 2, capacity: frames)
         // Everything the loop sends is made up front; the loop only copies plain values.
         var script: [RenderEvent] = []
@@ -64,10 +63,20 @@ private let countWatchedThread: @convention(c) (Int) -> Void = { _ in
             }
         }
         var host = HostSync(transport: .playing)
-        // One warm-up block: the Swift runtime instantiates generic type metadata lazily, once
-        // per process, on first use. Later program swaps happen inside the counted region.
-        engine.render(frames: frames, bus: output.bus, host: host)
-        let swapped = RenderProgram(nodes: nodes.reversed().dropLast() + [nodes[0]], format: RenderFormat(sampleRate: 48_000, maxFrames: frames))
+        let format = RenderFormat(sampleRate: 48_000, maxFrames: frames)
+        // Warm-up, not counted: the Swift runtime instantiates generic type metadata lazily, once
+        // per process, on first use. It plays the script's first blocks (every event kind) and
+        // one crossfade to a throwaway program, then returns to `program`.
+        engine.install(RenderProgram(nodes: [SynthNode(bank: bank, voiceCapacity: 64), nodes[1]], format: format))
+        for block in 0..<24 {
+            if block == 12 { engine.install(program) }
+            for offset in 0..<4 { engine.events.push(script[block * 4 + offset]) }
+            engine.render(frames: frames, bus: output.bus, host: host)
+        }
+        // The counted swaps crossfade (the engine's default 15 ms): a replaced instrument (a
+        // fresh, never rendered synth), a removed effect and a reordered chain, so both
+        // programs render inside the counted region.
+        let swapped = RenderProgram(nodes: [SynthNode(bank: bank, voiceCapacity: 64), nodes[3], nodes[1]], format: format)
         let counted = allocations {
             script.withUnsafeBufferPointer { script in
                 for block in 0..<10_000 {
@@ -84,7 +93,7 @@ private let countWatchedThread: @convention(c) (Int) -> Void = { _ in
             }
         }
         #expect(counted == 0, "the render path allocated \(counted) times")
-        #expect(engine.renderedBlocks == 10_001)
+        #expect(engine.renderedBlocks == 10_024)
         #expect(nodes[0].outputValues.load(SynthNode.Output.activeVoices.rawValue) > 0)
     }
 }

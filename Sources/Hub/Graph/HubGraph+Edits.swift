@@ -36,6 +36,19 @@ extension HubGraph {
         return try change(nodes: nodes, routes: kept)
     }
 
+    /// The same graph with parameter `name` of node `id` set to `value` (no change when
+    /// there is no such node): how a value set at runtime is kept with the graph, and saved.
+    /// Not a `GraphChange`: the node keeps running.
+    /// - Thread: control.
+    public func settingParameter(_ name: String, of id: NodeID, to value: Float) -> HubGraph {
+        HubGraph(validated: nodes.map { node in
+            guard node.id == id else { return node }
+            var edited = node
+            edited.parameters[name] = value
+            return edited
+        }, routes: routes)
+    }
+
     private func change(nodes: [GraphNode], routes: [Route]) throws(GraphError) -> GraphChange {
         GraphChange(from: self, to: try HubGraph(nodes: nodes, routes: routes))
     }

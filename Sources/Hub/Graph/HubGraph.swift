@@ -17,7 +17,7 @@ public struct HubGraph: Hashable, Sendable {
         self.init(validated: nodes, routes: routes)
     }
 
-    private init(validated nodes: [GraphNode], routes: [Route]) {
+    init(validated nodes: [GraphNode], routes: [Route]) {
         self.nodes = nodes
         self.routes = routes
     }

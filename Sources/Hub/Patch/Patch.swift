@@ -11,14 +11,21 @@ import Yams
 public struct Patch: Hashable, Sendable {
     public var graph: HubGraph
     public var rules: [ConnectionRule]
+    /// The hub's tempo in quarter notes per minute (the arpeggiator's grid, tempo-synced effects).
+    public var tempo: Double
 
-    public init(graph: HubGraph = .empty, rules: [ConnectionRule] = []) {
+    /// Tempos a patch or the control socket may set.
+    public static let tempoRange: ClosedRange<Double> = 20...400
+    public static let defaultTempo: Double = 120
+
+    public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], tempo: Double = Patch.defaultTempo) {
         self.graph = graph
         self.rules = rules
+        self.tempo = tempo
     }
 
     /// Top-level keys accepted now; `mappings`, `widgets` and `triggers` are reserved and skipped.
-    static let knownKeys = ["version", "name", "description", "nodes", "routes", "rules"]
+    static let knownKeys = ["version", "name", "description", "tempo", "nodes", "routes", "rules"]
     static let reservedKeys = ["mappings", "widgets", "triggers"]
 
     /// Reads and validates the patch at `path`.

@@ -13,6 +13,7 @@ struct PatchReader {
         var nodes: [GraphNode] = []
         var routes: [(Route, YAMLNode)] = []
         var rules: [ConnectionRule] = []
+        var tempo = Patch.defaultTempo
         for (key, value) in top {
             switch try string(key, "a top-level key") {
             case "version":
@@ -21,6 +22,12 @@ struct PatchReader {
                 }
             case "name", "description":
                 _ = try string(value, "a text")
+            case "tempo":
+                tempo = try number(value, "tempo")
+                guard Patch.tempoRange.contains(tempo) else {
+                    throw error(at: value, "tempo \(value.scalar?.string ?? "") is outside \(Int(Patch.tempoRange.lowerBound))…\(Int(Patch.tempoRange.upperBound)) BPM",
+                                fix: "write a tempo in quarter notes per minute, like `tempo: 120`")
+                }
             case "nodes":
                 for (idNode, definition) in try mapping(value, "nodes") {
                     let id = try string(idNode, "a node name")
@@ -41,7 +48,7 @@ struct PatchReader {
             }
         }
         do {
-            return Patch(graph: try HubGraph(nodes: nodes, routes: routes.map(\.0)), rules: rules)
+            return Patch(graph: try HubGraph(nodes: nodes, routes: routes.map(\.0)), rules: rules, tempo: tempo)
         } catch {
             throw self.error(at: position(of: error, nodes: nodeMarks, routes: routes), error.reason, fix: error.fix)
         }

@@ -1,8 +1,8 @@
 import Foundation
 import RenderCore
 
-/// What the daemon keeps across restarts: the graph, the rules and the connections made or broken
-/// by hand at runtime.
+/// What the daemon keeps across restarts: the graph (with the parameter values set at runtime),
+/// the rules, the connections made or broken by hand at runtime, and the tempo.
 ///
 /// - Thread: any (a plain value).
 public struct HubState: Hashable, Sendable {
@@ -11,11 +11,15 @@ public struct HubState: Hashable, Sendable {
     public var graph: HubGraph
     public var rules: [ConnectionRule]
     public var runtimeEdits: [RuntimeEdit]
+    /// Quarter notes per minute.
+    public var tempo: Double
 
-    public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], runtimeEdits: [RuntimeEdit] = []) {
+    public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], runtimeEdits: [RuntimeEdit] = [],
+                tempo: Double = Patch.defaultTempo) {
         self.graph = graph
         self.rules = rules
         self.runtimeEdits = runtimeEdits
+        self.tempo = tempo
     }
 
     /// Nothing: what the daemon starts with when there is no usable state.

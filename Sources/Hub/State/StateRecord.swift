@@ -27,6 +27,8 @@ struct StateRecord: Codable {
     var routes: [Route]
     var rules: [String]
     var runtimeEdits: [RuntimeEdit]
+    /// Absent in files written before the tempo was saved: the default tempo.
+    var tempo: Double?
 
     init(_ state: HubState) {
         format = HubState.formatVersion
@@ -34,6 +36,7 @@ struct StateRecord: Codable {
         routes = state.graph.routes
         rules = state.rules.map(\.description)
         runtimeEdits = state.runtimeEdits
+        tempo = state.tempo
     }
 
     private static func record(_ node: GraphNode) -> NodeRecord {
@@ -73,9 +76,13 @@ struct StateRecord: Codable {
                 throw RecordError(description: "rule '\(text)': \(error.reason)")
             }
         }
+        let tempo = self.tempo ?? Patch.defaultTempo
+        guard Patch.tempoRange.contains(tempo) else {
+            throw RecordError(description: "tempo \(tempo) is outside \(Patch.tempoRange.lowerBound)…\(Patch.tempoRange.upperBound)")
+        }
         do {
             return HubState(graph: try HubGraph(nodes: graphNodes, routes: routes), rules: connectionRules,
-                            runtimeEdits: runtimeEdits)
+                            runtimeEdits: runtimeEdits, tempo: tempo)
         } catch {
             throw RecordError(description: "graph: \(error.reason)")
         }

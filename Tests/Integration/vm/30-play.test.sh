@@ -2,34 +2,50 @@
 # the same order as aplaymidi does for the same file, as recorded by aseqdump,
 # for every .mid file in sequences/ and one written here by csvmidi; and to a
 # hardware port (snd-virmidi, read back as bytes with amidi -d) the same bytes.
-# timeout: 600
+# Every file is played by both players at once, each into its own aseqdump, so
+# the test takes as long as the longest song rather than twice their sum.
+# timeout: 300
 
 load_modules snd-virmidi
 card=$(card_number VirMIDI)
-# After each playback a marker note from this virmidi client tells that aseqdump
-# has printed everything before it; its lines are then left out.
+# After the playbacks a marker note from this virmidi client tells that each
+# aseqdump has printed everything before it; its lines are then left out.
 marker_client=$(client_number "Virtual Raw MIDI $card-0")
 
-# Plays FILE with PLAYER (aplaymidi or midihub) into a fresh aseqdump; leaves the
-# events, without their source column, in $WORK/NAME.PLAYER.events.
-record_playback() { # PLAYER FILE
+# Starts PLAYER (aplaymidi or midihub) on FILE into a fresh aseqdump, both as
+# peers named NAME.PLAYER and dump.NAME.PLAYER (NAME: the file's base name).
+start_playback() { # PLAYER FILE
     local player=$1 file=$2 name dump_client
     name=$(basename "$file" .mid)
-    start_aseqdump "dump"
-    dump_client=$(client_number aseqdump)
+    start_aseqdump "dump.$name.$player"
+    dump_client=$(aseqdump_client "dump.$name.$player")
     if [[ $player == aplaymidi ]]; then
-        aplaymidi -p "$dump_client:0" "$file" || fail "aplaymidi failed on $file"
+        start_peer "$name.$player" aplaymidi -p "$dump_client:0" "$file"
     else
-        midihub play "$file" --port "$dump_client:0" </dev/null >"$WORK/$name.play.out" 2>&1 \
-            || fail "midihub play $file exited $?: $(tail -n 3 "$WORK/$name.play.out")"
-        [[ -s $WORK/$name.play.out ]] && fail "midihub play printed a status line though not on a terminal: $(head -c 200 "$WORK/$name.play.out")"
+        start_peer "$name.$player" midihub play "$file" --port "$dump_client:0" </dev/null
     fi
+}
+
+# Waits for the playback started by start_playback to end, sends the marker into
+# its aseqdump and leaves the events, without their source column, in
+# $WORK/NAME.PLAYER.events.
+finish_playback() { # PLAYER FILE
+    local player=$1 file=$2 name dump dump_client
+    name=$(basename "$file" .mid)
+    dump="dump.$name.$player"
     # Both players return once the last event has been delivered.
+    wait_peer "$name.$player" 120
+    ((PEER_STATUS == 0)) || fail "$player $file exited $PEER_STATUS: $(tail -n 3 "$(peer_err "$name.$player")")"
+    if [[ $player == midihub ]]; then
+        [[ -s $(peer_out "$name.$player") || -s $(peer_err "$name.$player") ]] \
+            && fail "midihub play printed a status line though not on a terminal: $(head -c 200 "$(peer_out "$name.$player")" "$(peer_err "$name.$player")")"
+    fi
+    dump_client=$(aseqdump_client "$dump")
     aconnect "$marker_client:0" "$dump_client:0" || fail "aconnect for the marker failed"
     amidi -p "hw:$card,0" -S '9F 7F 7F' || fail "amidi -S failed"
-    wait_for_line "$(peer_out dump)" "^ *$marker_client:0 +Note on +15, note 127"
-    stop_peer dump
-    grep -v "^ *$marker_client:0 " "$(peer_out dump)" >"$WORK/$name.$player.dump"
+    wait_for_line "$(peer_out "$dump")" "^ *$marker_client:0 +Note on +15, note 127"
+    stop_peer "$dump"
+    grep -v "^ *$marker_client:0 " "$(peer_out "$dump")" >"$WORK/$name.$player.dump"
     aseqdump_events "$WORK/$name.$player.dump" >"$WORK/$name.$player.events"
 }
 
@@ -68,11 +84,16 @@ CSV
 
 shopt -s nullglob
 songs=("$REPO"/sequences/*.mid)
-for file in "$WORK/generated.mid" "${songs[@]}"; do
+files=("$WORK/generated.mid" "${songs[@]}")
+step "aplaymidi and midihub play, each file at once: $(basename -a "${files[@]}" | tr '\n' ' ')"
+for file in "${files[@]}"; do
+    start_playback aplaymidi "$file"
+    start_playback midihub "$file"
+done
+for file in "${files[@]}"; do
     name=$(basename "$file" .mid)
-    step "$name: aplaymidi, then midihub play"
-    record_playback aplaymidi "$file"
-    record_playback midihub "$file"
+    finish_playback aplaymidi "$file"
+    finish_playback midihub "$file"
     [[ -s $WORK/$name.aplaymidi.events ]] || fail "aplaymidi delivered no events for $file"
     assert_same_files "$WORK/$name.aplaymidi.events" "$WORK/$name.midihub.events" "$name: events (- aplaymidi, + midihub play)"
     echo "$name: $(wc -l <"$WORK/$name.midihub.events") events identical"
