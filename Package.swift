@@ -61,7 +61,7 @@ let package = Package(
 
         // The hub service (`midihub serve`): sequencer client, routing, hot-plug, audio, control socket.
         .target(name: "Daemon", dependencies: [
-            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "RenderCore", "Sequencer", "Synth",
+            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "Synth",
         ]),
 
         // The one executable.
@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore"]),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
         .testTarget(name: "ControlTests", dependencies: ["Control"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Hub", "Control", "ALSA", "MIDICore", "RenderCore"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Hub", "Control", "ALSA", "MIDICore", "RenderCore", "RtMidiBackend"]),
         .testTarget(name: "AudioHostTests", dependencies: ["AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore"]),
         .testTarget(name: "SynthTests", dependencies: [
             "Synth", "RenderCore", "MIDICore", "Sequencer",

@@ -3,8 +3,9 @@ import Glibc
 import Hub
 
 /// Delivers what leaves the graph: unit nodes play through the audio rack's live ring
-/// (arrival time plus one block), external nodes get the message at once (direct
-/// dispatch) on their ALSA port from midihub's output port.
+/// (arrival time plus one block), external nodes get the message at once: on their ALSA
+/// port from midihub's output port (direct dispatch), or on their JACK port through the
+/// JACK bridge.
 ///
 /// When ALSA refuses output (midihub's pool or the receiver's FIFO is full) the sink
 /// waits for room, up to `outputPatience`; what still does not fit is counted in
@@ -15,8 +16,9 @@ struct DaemonSink: RouteSink {
     let audio: AudioRack?
     let client: SeqClient
     let outPort: SeqPort
-    /// Each external node's ALSA port (`RouteCache.destinations`).
-    let destinations: [NodeID: SeqAddress]
+    /// Each external node's port, ALSA or JACK (`RouteCache.destinations`).
+    let destinations: [NodeID: PortAddress]
+    let jack: JackBridge
     /// Set when something was queued for ALSA; the caller drains the output.
     private(set) var wroteOutput = false
     /// Messages ALSA did not take within `outputPatience`.
@@ -25,11 +27,12 @@ struct DaemonSink: RouteSink {
     /// How long to wait for room before dropping a message: 2000 tries 100 µs apart.
     static let outputPatience = (tries: 2000, microseconds: UInt32(100))
 
-    init(audio: AudioRack?, client: SeqClient, outPort: SeqPort, destinations: [NodeID: SeqAddress]) {
+    init(audio: AudioRack?, client: SeqClient, outPort: SeqPort, destinations: [NodeID: PortAddress], jack: JackBridge) {
         self.audio = audio
         self.client = client
         self.outPort = outPort
         self.destinations = destinations
+        self.jack = jack
     }
 
     mutating func deliver(_ event: TimedMIDI, to node: GraphNode) {
@@ -37,9 +40,13 @@ struct DaemonSink: RouteSink {
         case .unit:
             audio?.play(event.message, on: node.id, at: event.time)
         case .external:
-            guard let address = destinations[node.id] else { return }
-            let queued = Self.retrying { [client, outPort] in try client.output(event.message, from: outPort, to: address) }
-            if queued { wroteOutput = true } else { dropped += 1 }
+            guard let port = destinations[node.id] else { return }
+            if JackPortTable.isJack(port) {
+                jack.send(event.message, to: port)
+            } else if let address = SeqAddress(port) {
+                let queued = Self.retrying { [client, outPort] in try client.output(event.message, from: outPort, to: address) }
+                if queued { wroteOutput = true } else { dropped += 1 }
+            }
         default:
             return
         }

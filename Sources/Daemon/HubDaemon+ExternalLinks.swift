@@ -14,8 +14,9 @@ extension HubDaemon {
     func linkExternalNodes() {
         let wanted = Set(router.graph.nodes.compactMap { node -> Connection? in
             guard case .external(let external) = node.body,
-                  let address = ports.destination(for: external.port, excludingClient: client.clientID) else { return nil }
-            return Connection(PortAddress(outPort.address), PortAddress(address))
+                  let address = ports.destination(for: external.port, excludingClient: client.clientID),
+                  !JackPortTable.isJack(address) else { return nil }  // JACK nodes get their own output (JackBridge)
+            return Connection(PortAddress(outPort.address), address)
         })
         var made = externalLinks.intersection(wanted)
         let unwanted = externalLinks.subtracting(wanted).filter(ports.connections.contains)

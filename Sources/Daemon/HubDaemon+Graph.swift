@@ -28,6 +28,7 @@ extension HubDaemon {
         } else {
             startAudioIfNeeded()
         }
+        prepareJackOutputs()
         let startedIDs = Set(change.started.map(\.id))
         for node in change.stopped {
             if !startedIDs.contains(node.id) { log.publish(.nodeGone(node: node.id, reason: reason)) }

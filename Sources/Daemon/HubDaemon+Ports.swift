@@ -12,6 +12,7 @@ extension HubDaemon {
         } catch {
             log.error("cannot list the sequencer ports: \(error)")
         }
+        ports.updateJack(jack.descriptors, connections: jack.links)
     }
 
     /// Reacts to a System announcement. - Thread: input, under the lock.
@@ -41,6 +42,7 @@ extension HubDaemon {
         let afterSet = Set(after.map(\.address)), beforeSet = Set(before.map(\.address))
         for gone in before where !afterSet.contains(gone.address) || ports.descriptor(at: gone.address)?.identity != gone.identity {
             pendingEdits.removeAll { $0.connection.source == gone.address || $0.connection.destination == gone.address }
+            jack.forget(gone.address)
             var sink = makeSink()
             let released = router.unplug(gone.identity, at: Self.now(), into: &sink)
             flush(sink)
@@ -93,6 +95,7 @@ extension HubDaemon {
     /// midihub:out to the external nodes' ports.
     /// - Thread: under the lock.
     func reconcile() {
+        prepareJackOutputs()
         let plan = reconciler.plan(ports: ports.descriptors, current: ports.connections)
         if !plan.isEmpty {
             for connection in plan.toBreak { apply(connection, connected: false, reason: "by rule") }
@@ -104,6 +107,9 @@ extension HubDaemon {
 
     /// Subscribes or unsubscribes; logs the outcome.
     func apply(_ connection: Connection, connected: Bool, reason: String) {
+        if JackPortTable.isJack(connection.source) || JackPortTable.isJack(connection.destination) {
+            return applyJack(connection, connected: connected, reason: reason)
+        }
         guard let sender = SeqAddress(connection.source), let destination = SeqAddress(connection.destination) else { return }
         let text = [connection.source, connection.destination].map { address in
             ports.descriptor(at: address).map(describe) ?? address.description
@@ -123,10 +129,12 @@ extension HubDaemon {
     }
 
     func describe(_ port: PortDescriptor) -> String {
-        "\(port.address) '\(port.clientName):\(port.portName)' [\(port.identity.device)]"
+        if let name = JackPortTable.hubName(of: port) { return name }
+        return "\(port.address) '\(port.clientName):\(port.portName)' [\(port.identity.device)]"
     }
 
     func summary(_ port: PortDescriptor) -> PortSummary {
+        if JackPortTable.isJack(port.address) { return jackSummary(port) }
         let info = ports.infos[port.address]
         let direction: PortSummary.Direction = switch port.direction {
         case .output: .source
@@ -142,6 +150,6 @@ extension HubDaemon {
     }
 
     func connectionSummary(_ connection: Connection) -> ConnectionSummary {
-        ConnectionSummary(source: connection.source.description, destination: connection.destination.description)
+        ConnectionSummary(source: hubName(of: connection.source), destination: hubName(of: connection.destination))
     }
 }

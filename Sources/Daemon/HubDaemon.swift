@@ -28,6 +28,8 @@ public final class HubDaemon: @unchecked Sendable {
     var reconciler: Reconciler
     var router: MIDIRouter
     var audio: AudioRack?
+    /// JACK MIDI ports and the MIDI carried to and from them.
+    let jack: JackBridge
     /// Connections the daemon made or broke itself, whose announcements are not hand edits.
     var ownChanges: [Connection: Bool] = [:]
     /// When to apply the rules after ports came or went (monotonic seconds), see `syncPorts`.
@@ -59,6 +61,7 @@ public final class HubDaemon: @unchecked Sendable {
         self.options = options
         self.log = log
         store = StateStore(path: options.statePath)
+        jack = JackBridge(log: log, clientName: options.clientName)
         catalog = options.audio ? Self.loadCatalog(options, log: log) : nil
         let setup = try Self.initialSetup(options, store: store, log: log)
         do {
@@ -89,6 +92,7 @@ public final class HubDaemon: @unchecked Sendable {
     public func start() throws {
         try lock.withLock {
             startAudioIfNeeded()
+            _ = jack.poll(now: Self.now())
             refreshPorts()
             reconcile()
             saveState()
@@ -149,6 +153,7 @@ public final class HubDaemon: @unchecked Sendable {
             handled += 1
         }
         flush(sink)
+        serviceJack()
         if portsDirty {
             portsDirty = false
             syncPorts()
@@ -219,7 +224,8 @@ public final class HubDaemon: @unchecked Sendable {
 
     func makeSink() -> DaemonSink {
         DaemonSink(audio: audio, client: client, outPort: outPort,
-                   destinations: routeCache.destinations(ports: ports, router: router, ownClient: client.clientID))
+                   destinations: routeCache.destinations(ports: ports, router: router, ownClient: client.clientID),
+                   jack: jack)
     }
 
     /// Hands what `sink` queued to ALSA (waiting for room as the sink does) and counts its drops.

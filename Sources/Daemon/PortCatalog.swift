@@ -2,7 +2,8 @@ import ALSA
 import Hub
 
 /// The ports the daemon sees, as the hub's `PortDescriptor`s, and the connections between
-/// them: built from an ALSA port list, with card details read once per card.
+/// them: built from an ALSA port list, with card details read once per card, plus the JACK
+/// ports and the connections the JACK bridge carries (`updateJack`).
 ///
 /// - Thread: the thread that owns the sequencer client (a plain value).
 public struct PortCatalog: Sendable {
@@ -13,6 +14,10 @@ public struct PortCatalog: Sendable {
     /// Application ports without capabilities, by address: nobody can subscribe to them,
     /// but they send to midihub:in directly (aplaymidi's port is one). Only for routing.
     public private(set) var directSenders: [PortAddress: PortDescriptor] = [:]
+    private var alsaDescriptors: [PortDescriptor] = []
+    private var alsaConnections: Set<Connection> = []
+    private var jackDescriptors: [PortDescriptor] = []
+    private var jackConnections: Set<Connection> = []
     private var cards: [Int: SoundCardInfo] = [:]
     private let cardReader: @Sendable (Int) -> SoundCardInfo
 
@@ -33,11 +38,24 @@ public struct PortCatalog: Sendable {
         cards = cards.filter { liveCards.contains($0.key) && $0.value.longName != nil }
         let described = listed.map { ($0, descriptor(for: $0)) }
         let usable = described.filter { port, _ in port.card.map { cards[$0]?.longName != nil } ?? true }.map(\.0)
-        descriptors = described.filter { port, _ in usable.contains(port) }.map(\.1)
+        alsaDescriptors = described.filter { port, _ in usable.contains(port) }.map(\.1)
         infos = Dictionary(uniqueKeysWithValues: usable.map { (PortAddress($0.address), $0) })
-        connections = Set(usable.flatMap { port in
+        alsaConnections = Set(usable.flatMap { port in
             port.connectedTo.map { Connection(PortAddress(port.address), PortAddress($0)) }
         })
+        merge()
+    }
+
+    /// Replaces the JACK ports and the connections the JACK bridge carries.
+    mutating func updateJack(_ ports: [PortDescriptor], connections: Set<Connection>) {
+        jackDescriptors = ports
+        jackConnections = connections
+        merge()
+    }
+
+    private mutating func merge() {
+        descriptors = alsaDescriptors + jackDescriptors
+        connections = alsaConnections.union(jackConnections)
     }
 
     /// Forgets the details of `card` (it was unplugged; a different device may take its number).

@@ -8,7 +8,7 @@ import Hub
 /// - Thread: MIDI input or control, under the daemon's lock (a plain value).
 struct RouteCache {
     private var senders: [PortAddress: MIDIRouter.Sender] = [:]
-    private var destinations: [NodeID: SeqAddress] = [:]
+    private var destinations: [NodeID: PortAddress] = [:]
     /// The router revision `destinations` was resolved for (`nil`: resolve again).
     private var destinationsRevision: Int?
 
@@ -27,9 +27,9 @@ struct RouteCache {
         return sender
     }
 
-    /// The ALSA port of each external node of `router`'s graph that has one in `ports`
+    /// The port (ALSA or JACK) of each external node of `router`'s graph that has one in `ports`
     /// (never one of midihub's own, `ownClient`).
-    mutating func destinations(ports: PortCatalog, router: MIDIRouter, ownClient: UInt8) -> [NodeID: SeqAddress] {
+    mutating func destinations(ports: PortCatalog, router: MIDIRouter, ownClient: UInt8) -> [NodeID: PortAddress] {
         if destinationsRevision != router.revision {
             destinations = [:]
             for node in router.graph.nodes {
@@ -43,9 +43,8 @@ struct RouteCache {
 }
 
 extension PortCatalog {
-    /// The first port that `selector` matches and that receives MIDI (not on `client`).
-    func destination(for selector: PortSelector, excludingClient client: UInt8) -> SeqAddress? {
-        descriptors.first { $0.direction.canReceive && $0.address.client != Int(client) && selector.matches($0) }
-            .flatMap { SeqAddress($0.address) }
+    /// The first port, ALSA or JACK, that `selector` matches and that receives MIDI (not on `client`).
+    func destination(for selector: PortSelector, excludingClient client: UInt8) -> PortAddress? {
+        descriptors.first { $0.direction.canReceive && $0.address.client != Int(client) && selector.matches($0) }?.address
     }
 }

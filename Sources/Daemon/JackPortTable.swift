@@ -1,0 +1,68 @@
+import Hub
+import RtMidiBackend
+
+/// The JACK MIDI ports the daemon sees, as the hub's `PortDescriptor`s, so that rules,
+/// selectors and routes treat them like ALSA ports.
+///
+/// A JACK port `CLIENT:PORT` becomes a descriptor with client name `jack` and port name
+/// `CLIENT:PORT`, so the selector `jack:CLIENT:PORT` (and globs like `jack:*` or
+/// `"jack:fluidsynth:*"`) matches it and its identity (`client:jack / CLIENT:PORT`)
+/// survives JACK server restarts. Its address is `jackClient:N`, outside ALSA's 0…255
+/// client range, with `N` given to each JACK name once and never reused.
+///
+/// - Thread: MIDI input or control, under the daemon's lock (a plain value).
+struct JackPortTable {
+    /// The hub client number of every JACK port: not an ALSA client number.
+    static let jackClient = 1000
+    /// The client name JACK ports carry among the hub's ports (the namespace prefix).
+    static let jackClientName = "jack"
+
+    /// Ports present now: JACK sources (outputs) first, then destinations, in JACK's order.
+    private(set) var descriptors: [PortDescriptor] = []
+    private var numbers: [JackPortName: Int] = [:]
+    private var names: [PortAddress: JackPortName] = [:]
+
+    /// What one update changed.
+    struct Changes: Equatable {
+        var appeared: [PortDescriptor] = []
+        var left: [PortDescriptor] = []
+        var isEmpty: Bool { appeared.isEmpty && left.isEmpty }
+    }
+
+    /// Replaces the table with `list`, leaving out the daemon's own JACK ports (`own`).
+    /// - Returns: the ports that appeared and those that left since the last update.
+    mutating func update(_ list: JackPortList, excluding own: Set<JackPortName>) -> Changes {
+        let before = descriptors
+        let listed = list.sources.map { ($0, PortDirection.output) } + list.destinations.map { ($0, PortDirection.input) }
+        descriptors = listed.filter { !own.contains($0.0) }.map { name, direction in
+            descriptor(for: name, direction: direction)
+        }
+        let beforeSet = Set(before), afterSet = Set(descriptors)
+        return Changes(appeared: descriptors.filter { !beforeSet.contains($0) }, left: before.filter { !afterSet.contains($0) })
+    }
+
+    /// The JACK name of the port at `address` (`nil`: not a present JACK port).
+    func jackName(at address: PortAddress) -> JackPortName? {
+        guard descriptors.contains(where: { $0.address == address }) else { return nil }
+        return names[address]
+    }
+
+    /// True for a hub address in the JACK range (never an ALSA port).
+    static func isJack(_ address: PortAddress) -> Bool {
+        address.client == jackClient
+    }
+
+    /// `jack:CLIENT:PORT` for a JACK descriptor, `nil` for an ALSA one.
+    static func hubName(of descriptor: PortDescriptor) -> String? {
+        isJack(descriptor.address) ? JackPortName.namespacePrefix + descriptor.portName : nil
+    }
+
+    private mutating func descriptor(for name: JackPortName, direction: PortDirection) -> PortDescriptor {
+        let number = numbers[name] ?? numbers.count
+        numbers[name] = number
+        let address = PortAddress(client: Self.jackClient, port: number)
+        names[address] = name
+        return PortDescriptor(address: address, clientName: Self.jackClientName, portName: name.fullName,
+                              portClass: .app, direction: direction)
+    }
+}

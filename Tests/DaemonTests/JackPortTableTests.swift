@@ -1,0 +1,68 @@
+import Hub
+import RtMidiBackend
+import Testing
+@testable import Daemon
+
+@Suite struct JackPortTableTests {
+    private func list(sources: [String] = [], destinations: [String] = []) -> JackPortList {
+        JackPortList(sources: sources.map(JackPortName.init(jackName:)),
+                     destinations: destinations.map(JackPortName.init(jackName:)))
+    }
+
+    @Test func jackPortsBecomeDescriptorsInTheJackNamespace() throws {
+        var table = JackPortTable()
+        _ = table.update(list(sources: ["seq:out"], destinations: ["fluidsynth:midi_00"]), excluding: [])
+        let source = try #require(table.descriptors.first { $0.portName == "seq:out" })
+        let destination = try #require(table.descriptors.first { $0.portName == "fluidsynth:midi_00" })
+        #expect(source.direction == .output)
+        #expect(destination.direction == .input)
+        #expect(JackPortTable.hubName(of: destination) == "jack:fluidsynth:midi_00")
+        #expect(JackPortTable.isJack(source.address) && source.address.client > 255, "never an ALSA client number")
+        #expect(table.jackName(at: destination.address) == JackPortName(jackName: "fluidsynth:midi_00"))
+        #expect(source.address != destination.address)
+    }
+
+    @Test func selectorsInTheJackNamespaceMatchJackPortsOnly() throws {
+        var table = JackPortTable()
+        _ = table.update(list(destinations: ["fluidsynth:midi_00", "other:in"]), excluding: [])
+        let exact = try PortSelector(parsing: "jack:fluidsynth:midi_00")
+        let glob = try PortSelector(parsing: "\"jack:fluid*\"")
+        #expect(table.descriptors.filter(exact.matches).map(\.portName) == ["fluidsynth:midi_00"])
+        #expect(table.descriptors.filter(glob.matches).map(\.portName) == ["fluidsynth:midi_00"])
+        #expect(table.descriptors.filter(try PortSelector(parsing: "jack:*").matches).count == 2)
+        let alsa = PortDescriptor(address: PortAddress(client: 20, port: 0), clientName: "Virtual Raw MIDI 1-0",
+                                  portName: "VirMIDI 1-0", portClass: .hardware, direction: .output)
+        #expect(!(try PortSelector(parsing: "jack:*")).matches(alsa))
+        #expect(JackPortTable.hubName(of: alsa) == nil)
+    }
+
+    @Test func updateReportsWhatAppearedAndLeft() {
+        var table = JackPortTable()
+        let first = table.update(list(sources: ["a:out", "b:out"]), excluding: [])
+        #expect(first.appeared.map(\.portName) == ["a:out", "b:out"])
+        #expect(first.left.isEmpty)
+        #expect(table.update(list(sources: ["a:out", "b:out"]), excluding: []).isEmpty)
+        let second = table.update(list(sources: ["b:out"], destinations: ["c:in"]), excluding: [])
+        #expect(second.appeared.map(\.portName) == ["c:in"])
+        #expect(second.left.map(\.portName) == ["a:out"])
+    }
+
+    @Test func aReturningPortKeepsItsAddressAndNumbersAreNotReused() throws {
+        var table = JackPortTable()
+        _ = table.update(list(sources: ["a:out"]), excluding: [])
+        let address = try #require(table.descriptors.first).address
+        _ = table.update(list(), excluding: [])
+        #expect(table.jackName(at: address) == nil)
+        _ = table.update(list(sources: ["b:out"]), excluding: [])
+        #expect(table.descriptors.first?.address != address)
+        _ = table.update(list(sources: ["b:out", "a:out"]), excluding: [])
+        #expect(table.descriptors.first { $0.portName == "a:out" }?.address == address)
+    }
+
+    @Test func theDaemonsOwnPortsAreLeftOut() {
+        var table = JackPortTable()
+        let own: Set = [JackPortName(jackName: "midihub-01:in")]
+        _ = table.update(list(sources: ["seq:out"], destinations: ["midihub-01:in"]), excluding: own)
+        #expect(table.descriptors.map(\.portName) == ["seq:out"])
+    }
+}

@@ -1,0 +1,113 @@
+# Issue 4, kernel test: JACK MIDI through `midihub serve` (MIDI-only), both directions.
+# Without a JACK server the daemon logs exactly one line and keeps serving. With
+# `jackd -d dummy`: a snd-virmidi "controller" → midihub → an external node on a JACK
+# port (jack_midi_dump) gets the note; a JACK source (jack_midiseq, a long held note)
+# → midihub → an external node on an ALSA port (aseqdump) gets it. The JACK source
+# leaving with its note held, and jackd dying, each give aseqdump the note-off at
+# once; jackd coming back is found again on the daemon's timer.
+# timeout: 600
+
+source "$REPO/Tests/Integration/serve.sh"
+export JACK_NO_START_SERVER=1
+load_modules snd-virmidi
+card=$(card_number VirMIDI)
+start_aseqdump dump
+dump=$(peer_out dump)
+
+cat >"$WORK/patch.yaml" <<YAML
+nodes:
+  keys: { source: hardware:* }
+  tojack: { external: 'jack:midi-monitor:input' }
+  fromjack: { source: 'jack:seq:out' }
+  dump: { external: '"aseqdump"' }
+routes:
+  - keys -> tojack
+  - fromjack -> dump
+rules:
+  - connect hardware:* -> "midihub:in"
+  - connect jack:* -> "midihub:in"
+YAML
+
+step "no JACK server: one log line, the daemon keeps serving"
+start_serve nojack --no-audio --patch "$WORK/patch.yaml"
+sleep 3  # several turns of the JACK probe timer
+assert_eq 1 "$(grep -c 'JACK MIDI unavailable: no JACK server running' "$(peer_err nojack)")" "JACK log lines without a server"
+peer_gone "${PEER_PIDS[nojack]}" && fail "the daemon ended without a JACK server: $(cat "$(peer_err nojack)")"
+stop_peer nojack
+assert_eq 0 "$PEER_STATUS" "exit status without a JACK server"
+
+start_jackd() {
+    # --sync: the emulated VM is slow, and the server waits for late clients instead of
+    # skipping their cycle (as the RtMidiBackend tests do).
+    start_peer jackd jackd --no-realtime --sync -d dummy -r 48000 -p 256
+    wait_for "jackd answers" 60 jack_lsp
+}
+# A JACK MIDI dump, line-buffered; its port is midi-monitor:input.
+start_jack_dump() { # NAME
+    start_peer "$1" stdbuf -oL jack_midi_dump
+    wait_for "midi-monitor:input" 30 bash -c "jack_lsp | grep -qx midi-monitor:input"
+}
+# Waits until midihub's JACK output feeds midi-monitor:input.
+wait_for_bridge_to_dump() {
+    poll_until 60 bash -c "jack_lsp -c midi-monitor:input | grep -Eq '^ +midihub[^:]*:out$'" \
+        || fail "midihub's JACK output never fed midi-monitor:input; jack_lsp -c: $(jack_lsp -c | tr '\n' ' ')"
+}
+# jack_midiseq on seq:out: note 62 held from 10 s to 55 s of a 60 s loop (10 s after its
+# start, so the daemon has found and connected the new port; its own note-off is far off).
+start_jack_note() { # NAME
+    start_peer "$1" jack_midiseq seq 2880000 480000 62 2160000
+}
+
+step "jackd -d dummy: the daemon bridges it"
+start_jackd
+start_jack_dump jdump
+start_serve hub --no-audio --patch "$WORK/patch.yaml"
+hub_client=$(client_number midihub)
+wait_for_peer_line hub "$(peer_err hub)" "JACK MIDI available"
+
+step "ALSA -> JACK: a virmidi note reaches jack_midi_dump"
+wait_for "virmidi -> midihub" 30 bash -c "aconnect -l | grep -A3 \"'Virtual Raw MIDI $card-0'\" | grep -q \"Connecting To: .*$hub_client:0\""
+wait_for_bridge_to_dump
+amidi -p "hw:$card,0" -S '90 3C 64' || fail "amidi -S failed"
+wait_for_line "$(peer_out jdump)" "90 3c 64 note on +\(channel +0\): pitch +60, velocity +100" 30
+
+step "JACK -> ALSA: jack_midiseq's held note reaches aseqdump"
+start_jack_note seq
+wait_for_peer_line hub "$(peer_err hub)" "connected jack:seq:out -> $hub_client:0 .*\(by rule\)" 30
+wait_for_line "$dump" "^ *$hub_client:1 +Note on +0, note 62, velocity 64$" 60
+
+step "the JACK source quits with its note held: aseqdump gets the note-off"
+# SIGINT: jack_midiseq closes its client (a SIGKILLed client stalls the --sync server for
+# minutes in the emulated VM before it is removed) and sends no note-off of its own.
+stop_peer seq
+poll_until 30 grep -Eq "^ *$hub_client:1 +Note off +0, note 62" "$dump" \
+    || fail "no note-off after jack_midiseq was killed; jack_lsp: $(jack_lsp | tr '\n' ' '); midihub threads waiting in: $(cat /proc/"${PEER_PIDS[hub]}"/task/*/wchan | tr '\0' ' '); log tail: $(tail -3 "$(peer_err hub)")"
+wait_for_peer_line hub "$(peer_err hub)" "port left: jack:seq:out; released notes at dump" 30
+
+step "jackd dies with a note held: one line, the note-off, the daemon keeps serving"
+notes_on=$(grep -Ec "Note on +0, note 62" "$dump")
+start_jack_note seq2
+wait_for "a second note-on" 60 bash -c "(( \$(grep -c 'Note on *0, note 62' '$dump') > $notes_on ))"
+notes_off=$(grep -Ec "Note off +0, note 62" "$dump")
+stop_peer jackd KILL
+wait_for_peer_line hub "$(peer_err hub)" "JACK server gone: dropped [0-9]+ JACK ports" 30
+wait_for "a second note-off" 30 bash -c "(( \$(grep -c 'Note off *0, note 62' '$dump') > $notes_off ))"
+stop_peer seq2 KILL
+stop_peer jdump KILL
+sleep 3
+assert_eq 1 "$(grep -c 'JACK server gone' "$(peer_err hub)")" "log lines for one server loss"
+peer_gone "${PEER_PIDS[hub]}" && fail "the daemon ended when jackd died: $(tail -5 "$(peer_err hub)")"
+
+step "jackd comes back: found on the timer, the bridge works again"
+start_jackd
+wait_for_peer_line hub "$(peer_err hub)" "JACK server back" 30
+start_jack_dump jdump2
+wait_for_bridge_to_dump
+amidi -p "hw:$card,0" -S '90 40 50' || fail "amidi -S failed"
+wait_for_line "$(peer_out jdump2)" "90 40 50 note on" 30
+
+stop_peer hub
+assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
+stop_peer jdump2
+stop_peer jackd
+stop_peer dump
