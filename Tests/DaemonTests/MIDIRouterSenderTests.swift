@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func aPortNoSourceSelectsFeedsNothing() throws {
-        let router = try MIDIRouter(graph: RouterFixtures.graph())
+        var router = try MIDIRouter(graph: RouterFixtures.graph())
         #expect(!router.sender(for: RouterFixtures.app).feedsGraph)
     }
 
