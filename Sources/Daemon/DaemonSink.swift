@@ -35,7 +35,7 @@ struct DaemonSink: RouteSink {
         self.jack = jack
     }
 
-    mutating func deliver(_ event: TimedMIDI, to node: GraphNode, index: Int) {
+    mutating func deliver(_ event: TimedMIDI, to node: borrowing GraphNode, index: Int) {
         if case .unit = node.body {
             audio?.play(event.message, on: node.id, at: event.time)
             return

@@ -8,7 +8,7 @@ import MIDICore
 public protocol RouteSink {
     /// Delivers `event` to `node`, which is `nodes[index]` of the graph the sink was made for
     /// (so a sink can resolve its destinations by index, once per graph).
-    mutating func deliver(_ event: TimedMIDI, to node: GraphNode, index: Int)
+    mutating func deliver(_ event: TimedMIDI, to node: borrowing GraphNode, index: Int)
 }
 
 /// Routes live MIDI through the hub's graph: from the source nodes whose selector matches the
@@ -172,7 +172,6 @@ public struct MIDIRouter {
         for hop in compiled.hops[index] where hop.passes(channel: event.message.channel) {
             switch hop.kind {
             case .processor:
-                guard processors[hop.target] != nil else { continue }
                 var output = takeScratch(depth: depth)
                 processors[hop.target]?.process(event, into: &output)
                 for produced in output { forward(produced, from: hop.target, slots: slots, depth: depth + 1, into: &sink) }

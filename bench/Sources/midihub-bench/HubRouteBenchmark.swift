@@ -101,7 +101,7 @@ struct EncodingSink: RouteSink {
         }
     }
 
-    mutating func deliver(_ event: TimedMIDI, to node: GraphNode, index: Int) {
+    mutating func deliver(_ event: TimedMIDI, to node: borrowing GraphNode, index: Int) {
         guard let destination = destinations[index] else { return }
         buffer.append(event.message, to: destination)
         delivered += 1
