@@ -104,14 +104,15 @@ public struct MIDIRouter {
         return releases.map(\.node)
     }
 
-    /// Switches to `change.new`: first sends the note-offs the change calls for (to the nodes
-    /// of the old graph), then keeps the processors of unchanged nodes and makes new ones.
+    /// Switches to `change.new` (made from the current graph): first sends the note-offs the
+    /// change calls for, to the nodes of the current graph (which `sink` was made for), then
+    /// keeps the processors of unchanged nodes and makes new ones.
     /// - Throws: `ParameterError` for an unknown processor parameter; nothing changed then.
     public mutating func apply(_ change: GraphChange, at time: Double, into sink: inout some RouteSink) throws(ParameterError) {
         var fresh = self
         let releases = change.releases(&fresh.sounding)
         try fresh.install(change)
-        send(releases, in: change.old, at: time, into: &sink)
+        send(releases, in: graph, at: time, into: &sink)
         self = fresh
     }
 
