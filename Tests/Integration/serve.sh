@@ -16,6 +16,35 @@ start_serve() { # NAME ARGS...
     wait_for_peer_line "$name" "$(peer_err "$name")" "midihub: serving as [0-9]+:0 \(midihub:in\)" 60
 }
 
+# Loads snd-virmidi — its first port is the "controller", card number in $card — and
+# starts aseqdump as peer "dump" (its output file in $dump), the usual external node.
+start_controller_and_dump() {
+    load_modules snd-virmidi
+    card=$(card_number VirMIDI)
+    start_aseqdump dump
+    dump=$(peer_out dump)
+}
+
+# Writes $WORK/patch.yaml: every hardware input (connected to midihub:in by a rule) →
+# transpose +12 → aseqdump and each further external node given as NAME=SELECTOR.
+write_transpose_patch() { # [NAME=SELECTOR...]
+    local node
+    {
+        cat <<'YAML'
+nodes:
+  keys: { source: hardware:* }
+  up:
+    processor: transpose
+    parameters: { semitones: 12 }
+  dump: { external: '"aseqdump"' }
+YAML
+        for node in "$@"; do printf "  %s: { external: '%s' }\n" "${node%%=*}" "${node#*=}"; done
+        printf '%s\n' "routes:" "  - keys -> up" "  - up -> dump"
+        for node in "$@"; do printf '  - up -> %s\n' "${node%%=*}"; done
+        printf '%s\n' "rules:" '  - connect hardware:* -> "midihub:in"'
+    } >"$WORK/patch.yaml"
+}
+
 # Sends control requests (one JSON object per argument) over the socket after a hello;
 # prints the responses, one per line.
 control_requests() { # JSON...

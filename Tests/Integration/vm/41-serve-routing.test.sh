@@ -12,26 +12,8 @@
 # timeout: 600
 
 source "$REPO/Tests/Integration/serve.sh"
-load_modules snd-virmidi
-card=$(card_number VirMIDI)
-start_aseqdump dump
-dump=$(peer_out dump)
-
-cat >"$WORK/patch.yaml" <<YAML
-nodes:
-  keys: { source: hardware:* }
-  up:
-    processor: transpose
-    parameters: { semitones: 12 }
-  dump: { external: '"aseqdump"' }
-  hwsynth: { external: '"Virtual Raw MIDI *-1"' }
-routes:
-  - keys -> up
-  - up -> dump
-  - up -> hwsynth
-rules:
-  - connect hardware:* -> "midihub:in"
-YAML
+start_controller_and_dump
+write_transpose_patch 'hwsynth="Virtual Raw MIDI *-1"'
 
 start_serve hub --no-audio --patch "$WORK/patch.yaml"
 hub_pid=${PEER_PIDS[hub]}
