@@ -81,12 +81,13 @@ let package = Package(
         .testTarget(name: "ControlTests", dependencies: ["Control"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Hub", "Control", "ALSA", "MIDICore", "RenderCore", "RtMidiBackend"]),
         .testTarget(name: "AudioHostTests", dependencies: [
-            "AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore",
-            .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            "AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore", "AllocationCounter",
         ]),
-        .testTarget(name: "SynthTests", dependencies: [
-            "Synth", "RenderCore", "MIDICore", "Sequencer",
+        .testTarget(name: "SynthTests", dependencies: ["Synth", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter"]),
+        // Test support: one thread's allocations, one counting suite at a time (malloc-interposer's
+        // hook is process-wide).
+        .target(name: "AllocationCounter", dependencies: [
             .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
-        ]),
+        ], path: "Tests/AllocationCounter"),
     ]
 )

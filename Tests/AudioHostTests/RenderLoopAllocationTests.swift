@@ -1,23 +1,12 @@
 import ALSA
+import AllocationCounter
 import AudioHost
 import Foundation
-import Glibc
-import MallocInterposerSwift
 import RenderCore
 import Sequencer
 import Synchronization
 import Synth
 import Testing
-
-/// The thread whose allocations count (0: none), set and cleared by the render thread itself.
-private let countedThread = Atomic<UInt>(0)
-private let allocationsCounted = Atomic<Int>(0)
-
-private let countOnRenderThread: @convention(c) (Int) -> Void = { _ in
-    if UInt(pthread_self()) == countedThread.load(ordering: .relaxed) {
-        allocationsCounted.add(1, ordering: .relaxed)
-    }
-}
 
 /// The last node of the program: on the render thread, it opens the counted stretch in its
 /// `warmUpBlocks`-th block and closes it `countedBlocks` blocks later, so the count covers
@@ -49,12 +38,12 @@ private final class CountedStretch: Node, @unchecked Sendable {
     func process(_ context: ProcessContext) {
         blocks += 1
         if blocks == warmUpBlocks {
-            countedThread.store(UInt(pthread_self()), ordering: .relaxed)
+            AllocationCounter.watchCurrentThread()
         } else if blocks == warmUpBlocks + 1, allocatesOnce {
             let array = [Int](repeating: blocks, count: context.frames + 100)
             precondition(array.count > 100)
         } else if blocks == warmUpBlocks + countedBlocks {
-            countedThread.store(0, ordering: .relaxed)
+            AllocationCounter.stopWatching()
             finished.store(true, ordering: .releasing)
         }
     }
@@ -78,29 +67,24 @@ private final class CountedStretch: Node, @unchecked Sendable {
         let synth = SynthNode(bank: try PresetBankLoader.load(directory: Self.bankFolder), voiceCapacity: 16)
         let engine = RenderEngine()
         engine.install(RenderProgram(nodes: StandardGraph.nodes(playing: synth) + [stretch], format: driver.renderFormat))
-        allocationsCounted.store(0, ordering: .relaxed)
-        MallocInterposerSwift.setAllocationHook(countOnRenderThread)
-        MallocInterposerSwift.hook()
-        defer {
-            MallocInterposerSwift.unhook()
-            MallocInterposerSwift.setAllocationHook(nil)
-        }
-        try driver.start(engine: engine)
         var sent = 0
-        while !stretch.finished.load(ordering: .acquiring) {
-            #expect(driver.isRunning, "the render thread ended early: \(driver.failure.map(\.description) ?? "")")
-            guard driver.isRunning else { break }
-            let channel = UInt8(sent % 16), note = UInt8(36 + sent * 7 % 60)
-            driver.live.push(.noteOn(channel: channel, note: note, velocity: 90))
-            driver.live.push(.controlChange(channel: channel, controller: [1, 7, 10, 64][sent % 4], value: UInt8(sent % 128)))
-            driver.live.push(.pitchBend(channel: channel, value: UInt16(sent * 97 % 16_384)))
-            driver.live.push(.noteOff(channel: channel, note: note))
-            sent += 1
-            usleep(200)
+        let counted = try AllocationCounter.session {
+            try driver.start(engine: engine)
+            while !stretch.finished.load(ordering: .acquiring) {
+                #expect(driver.isRunning, "the render thread ended early: \(driver.failure.map(\.description) ?? "")")
+                guard driver.isRunning else { break }
+                let channel = UInt8(sent % 16), note = UInt8(36 + sent * 7 % 60)
+                driver.live.push(.noteOn(channel: channel, note: note, velocity: 90))
+                driver.live.push(.controlChange(channel: channel, controller: [1, 7, 10, 64][sent % 4], value: UInt8(sent % 128)))
+                driver.live.push(.pitchBend(channel: channel, value: UInt16(sent * 97 % 16_384)))
+                driver.live.push(.noteOff(channel: channel, note: note))
+                sent += 1
+                usleep(200)
+            }
+            try driver.stop()
         }
-        try driver.stop()
         #expect(sent > 100, "live events streamed in while the loop ran")
-        return allocationsCounted.load(ordering: .relaxed)
+        return counted
     }
 
     @Test(arguments: PCMSampleFormat.allCases)
