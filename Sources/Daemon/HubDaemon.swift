@@ -50,6 +50,8 @@ public final class HubDaemon: @unchecked Sendable {
     private var lastLossReport = -Double.infinity
     private var control: ControlServer?
     private var inputThread: Thread?
+    /// systemd's notification socket (`Type=notify`), when the service manager gave one.
+    let systemd: SystemdNotifier?
     private let stopping = Atomic<Bool>(false)
     private let inputDone = DispatchSemaphore(value: 0)
 
@@ -57,9 +59,10 @@ public final class HubDaemon: @unchecked Sendable {
     /// saved state, else the embedded default.
     /// - Throws: `DaemonError` (bad patch, no sequencer).
     /// - Thread: main.
-    public init(options: DaemonOptions, log: DaemonLog = DaemonLog()) throws {
+    public init(options: DaemonOptions, log: DaemonLog = DaemonLog(), systemd: SystemdNotifier? = nil) throws {
         self.options = options
         self.log = log
+        self.systemd = systemd
         store = StateStore(path: options.statePath)
         jack = JackBridge(log: log, clientName: options.clientName)
         catalog = options.audio ? Self.loadCatalog(options, log: log) : nil
@@ -110,11 +113,13 @@ public final class HubDaemon: @unchecked Sendable {
         thread.start()
         inputThread = thread
         log.info("serving as \(client.clientID):\(inPort.address.port) (\(options.clientName):in) and \(outPort.address) (\(options.clientName):out), control socket \(options.socket.socket)")
+        notifyReady()
     }
 
     /// Stops the input thread and the control socket, silences and closes audio, saves the state.
     /// - Thread: main.
     public func stop() {
+        notifyStopping()
         stopping.store(true, ordering: .releasing)
         if inputThread != nil { inputDone.wait() }
         control?.stop()
@@ -162,6 +167,7 @@ public final class HubDaemon: @unchecked Sendable {
         generate()
         reconcileIfDue()
         watchAudio()
+        notifySystemd()
     }
 
     /// Events routed per hold of the lock.

@@ -9,10 +9,7 @@
 
 source "$REPO/Tests/Integration/serve.sh"
 export JACK_NO_START_SERVER=1
-load_modules snd-virmidi
-card=$(card_number VirMIDI)
-start_aseqdump dump
-dump=$(peer_out dump)
+start_controller_and_dump
 
 cat >"$WORK/patch.yaml" <<YAML
 nodes:
