@@ -47,8 +47,6 @@ final class JackBridge {
     /// method called`) when a client of a dead server is closed, so they are kept, never
     /// closed, for the life of the process: a few kB per server loss.
     private var abandoned: [AnyObject] = []
-    /// Connections the bridge cannot carry that were already explained in the log.
-    private var explained: Set<Connection> = []
     private var nextPoll = -Double.infinity
     private var everPolled = false
 
@@ -149,12 +147,6 @@ final class JackBridge {
         jackLinks.remove(connection)
         let (connector, source, destination) = try jackEnds(of: connection)
         try connector.disconnect(source, from: destination)
-    }
-
-    /// True the first time it is asked about `connection`: the caller then logs why the
-    /// bridge cannot carry it (once, not at every reconciliation).
-    func isFirstRefusal(of connection: Connection) -> Bool {
-        explained.insert(connection).inserted
     }
 
     /// Drops the connections to or from `address` (an ALSA port that left: its number may be
