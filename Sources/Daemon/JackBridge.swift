@@ -13,8 +13,7 @@ import RtMidiBackend
 /// - ALSA → JACK: an ALSA source connected to a JACK destination (`forward(_:)`) has its
 ///   events, received on `midihub:in`, sent to the output to that destination
 ///   (`forward(_:from:)`); see `JackForwards`.
-/// - JACK → JACK: made and broken in JACK itself (`jack_connect`) through a
-///   `JackPortConnector`.
+/// - JACK → JACK: made and broken in JACK itself (`jack_connect`), see `JackPeerLinks`.
 ///
 /// Without a server the JACK side is absent and one line says why; a server that goes away
 /// is reported in one line and looked for again on the timer.
@@ -30,14 +29,12 @@ final class JackBridge {
     private var table = JackPortTable()
     private var inputs: [PortAddress: JackMIDIInput] = [:]
     private var outputs: [PortAddress: JackMIDIOutput] = [:]
-    /// Makes the JACK → JACK connections.
-    private var connector: JackPortConnector?
     /// Connections from a JACK source to an ALSA destination that the bridge carries.
     private(set) var fromJack: Set<Connection> = []
     /// Connections from an ALSA source to a JACK destination that the bridge carries.
     private(set) var forwards = JackForwards()
-    /// JACK → JACK connections made by the bridge that JACK still reports.
-    private var jackLinks: Set<Connection> = []
+    /// JACK → JACK connections made in JACK (`nil`: no server).
+    private var peerLinks: JackPeerLinks?
     /// The JACK destinations external nodes play (`prepareOutputs`).
     private var nodeDestinations: Set<PortAddress> = []
     /// Signalled by the JACK inputs on JACK's process thread (`nil`: no eventfd, the poll
@@ -66,7 +63,7 @@ final class JackBridge {
     var descriptors: [PortDescriptor] { table.descriptors }
 
     /// Every connection with a JACK end that the bridge carries or made.
-    var connections: Set<Connection> { fromJack.union(forwards.connections).union(jackLinks) }
+    var connections: Set<Connection> { fromJack.union(forwards.connections).union(peerLinks?.connections ?? []) }
 
     /// Descriptors the MIDI input thread polls besides the sequencer: readable when a JACK
     /// input has events to drain.
@@ -136,17 +133,15 @@ final class JackBridge {
     /// Connects two JACK ports in JACK.
     /// - Throws: `JackMIDIError` when a port is gone or JACK refuses.
     func connectInJack(_ connection: Connection) throws(JackMIDIError) {
-        let (connector, source, destination) = try jackEnds(of: connection)
-        try connector.connect(source, to: destination)
-        jackLinks.insert(connection)
+        guard peerLinks != nil else { throw .unavailable(reason: "the JACK server is gone") }
+        try peerLinks?.connect(connection, in: table)
     }
 
     /// Disconnects two JACK ports in JACK (not connected is success).
     /// - Throws: `JackMIDIError` when a port is gone or JACK refuses.
     func disconnectInJack(_ connection: Connection) throws(JackMIDIError) {
-        jackLinks.remove(connection)
-        let (connector, source, destination) = try jackEnds(of: connection)
-        try connector.disconnect(source, from: destination)
+        guard peerLinks != nil else { throw .unavailable(reason: "the JACK server is gone") }
+        try peerLinks?.disconnect(connection, in: table)
     }
 
     /// Drops the connections to or from `address` (an ALSA port that left: its number may be
@@ -200,7 +195,7 @@ final class JackBridge {
     private func connect() -> Bool {
         do {
             client = try JackMIDIClient(clientName: clientName)
-            connector = try JackPortConnector(clientName: clientName)
+            peerLinks = JackPeerLinks(connector: try JackPortConnector(clientName: clientName))
         } catch {
             if !everPolled { log.info(error.description) }
             return false
@@ -227,11 +222,7 @@ final class JackBridge {
             fromJack = fromJack.filter { $0.source != gone.address }
             _ = forwards.removeAll(touching: gone.address)
         }
-        jackLinks = jackLinks.filter { link in
-            guard let connector, let source = table.jackName(at: link.source),
-                  let destination = table.jackName(at: link.destination) else { return false }
-            return connector.isConnected(source, to: destination)
-        }
+        peerLinks?.refresh(in: table)
         return changes
     }
 
@@ -239,14 +230,13 @@ final class JackBridge {
     /// the table.
     private func dropServer() -> JackPortTable.Changes {
         abandoned += inputs.values.map { $0 as AnyObject } + outputs.values.map { $0 as AnyObject }
-        abandoned += [client as AnyObject?, connector as AnyObject?].compactMap { $0 }
+        abandoned += [client as AnyObject?, peerLinks?.connector as AnyObject?].compactMap { $0 }
         inputs = [:]
         outputs = [:]
         fromJack = []
         forwards = JackForwards()
-        jackLinks = []
         client = nil
-        connector = nil
+        peerLinks = nil
         let changes = table.update(JackPortList(sources: [], destinations: []), excluding: [])
         log.warning("JACK server gone: dropped \(changes.left.count) JACK ports; looking for it every \(Int(Self.pollSeconds)) s")
         return changes
@@ -273,14 +263,6 @@ final class JackBridge {
 
     private func release(_ releases: [MIDIMessage], at destination: PortAddress) {
         for message in releases { send(message, to: destination) }
-    }
-
-    private func jackEnds(of connection: Connection) throws(JackMIDIError) -> (JackPortConnector, JackPortName, JackPortName) {
-        guard let connector, let source = table.jackName(at: connection.source),
-              let destination = table.jackName(at: connection.destination) else {
-            throw .unavailable(reason: "the JACK port is gone")
-        }
-        return (connector, source, destination)
     }
 
     /// Closes the inputs no connection reads and the outputs no node or connection feeds.

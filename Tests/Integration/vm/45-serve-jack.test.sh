@@ -118,14 +118,14 @@ start_peer rawdump stdbuf -oL jack_midi_dump rawdump
 raw=$(peer_out rawdump)
 # Logged once the daemon's JACK output is connected; the connection takes effect a JACK
 # cycle (5 ms) later, long before amidi has started.
-wait_for_peer_line hub "$(peer_err hub)" "connected $virmidi:0 -> jack:rawdump:input \(by rule\)" 30
+wait_for_peer_line hub "$(peer_err hub)" "connected $virmidi:0 -> jack:rawdump:input \(by rule\)" 90
 amidi -p "hw:$card,0" -S '90 3B 50' || fail "amidi -S failed"
 wait_for_line "$raw" "90 3b 50 note on" 30
 
 step "JACK -> JACK by rule: made in JACK, MIDI flows without midihub"
 # A one-second loop: note 64 on for its first half.
 start_peer jseq jack_midiseq jseq 48000 0 64 24000
-wait_for_peer_line hub "$(peer_err hub)" "connected jack:jseq:out -> jack:rawdump:input \(by rule\)" 30
+wait_for_peer_line hub "$(peer_err hub)" "connected jack:jseq:out -> jack:rawdump:input \(by rule\)" 90
 wait_for "jseq:out -> rawdump:input in JACK" 10 bash -c "jack_lsp -c jseq:out | grep -qx '   rawdump:input'"
 wait_for_line "$raw" "90 40 40 note on" 30
 
