@@ -40,6 +40,8 @@ public final class HubDaemon: @unchecked Sendable {
     var pendingEdits: [(connection: Connection, connected: Bool)] = []
     /// Connections from midihub:out to external nodes' ports that the daemon made (`linkExternalNodes`).
     var externalLinks: Set<Connection> = []
+    /// ALSA sources the daemon subscribed to midihub:in only to carry them to JACK ports.
+    var forwardSubscriptions: Set<PortAddress> = []
     /// When to try opening the audio device again after it failed (`watchAudio`).
     var audioRetryDue: Double?
     /// Ports and destinations resolved for routing (see `RouteCache`).
@@ -138,7 +140,7 @@ public final class HubDaemon: @unchecked Sendable {
         defer { inputDone.signal() }
         while !stopping.load(ordering: .acquiring) {
             do {
-                _ = try client.waitForInput(milliseconds: 10)
+                _ = try client.waitForInput(milliseconds: 10, alsoWatching: jack.wakeDescriptors)
                 try lock.withLock { try handlePendingInput() }
             } catch {
                 log.error("reading the sequencer failed: \(error) — retrying")
@@ -179,6 +181,7 @@ public final class HubDaemon: @unchecked Sendable {
         switch event {
         case .message(let message, let source, _):
             let address = PortAddress(source)
+            jack.forward(message, from: address)
             var sender = routeCache.sender(at: address, ports: ports, router: router)
             if sender == nil, portsDirty {
                 // A new app's port and its first events arrive in one batch (aplaymidi sends at once).
