@@ -19,7 +19,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // Counts allocations on the render thread in the zero-allocation test.
+        // Counts allocations on the render thread in the zero-allocation tests (engine, live driver loop).
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
@@ -83,10 +83,14 @@ let package = Package(
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
         .testTarget(name: "ControlTests", dependencies: ["Control"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Hub", "Control", "ALSA", "MIDICore", "RenderCore", "RtMidiBackend"]),
-        .testTarget(name: "AudioHostTests", dependencies: ["AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore"]),
-        .testTarget(name: "SynthTests", dependencies: [
-            "Synth", "RenderCore", "MIDICore", "Sequencer",
-            .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+        .testTarget(name: "AudioHostTests", dependencies: [
+            "AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore", "AllocationCounter",
         ]),
+        .testTarget(name: "SynthTests", dependencies: ["Synth", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter"]),
+        // Test support: one thread's allocations, one counting suite at a time (malloc-interposer's
+        // hook is process-wide).
+        .target(name: "AllocationCounter", dependencies: [
+            .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+        ], path: "Tests/AllocationCounter"),
     ]
 )

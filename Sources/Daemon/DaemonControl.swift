@@ -1,12 +1,14 @@
 import ALSA
 import Control
 import Hub
+import RtMidiBackend
 
 /// Answers control requests for a running `HubDaemon`, under the daemon's lock.
 ///
-/// Endpoints are ALSA ports (as the CLI names them: `20:0`, names, prefixes) or graph
-/// nodes as `node:ID`. A connection between two ports is a sequencer subscription (and a
-/// runtime edit remembered by device identity); one between two nodes is a graph route.
+/// Endpoints are ALSA ports (as the CLI names them: `20:0`, names, prefixes), JACK ports
+/// as `jack:CLIENT:PORT`, or graph nodes as `node:ID`. A connection between two ports is a
+/// sequencer subscription, a connection the JACK bridge carries or one made in JACK (and a
+/// runtime edit remembered by port identity); one between two nodes is a graph route.
 ///
 /// - Thread: control (the server's thread).
 final class DaemonControl: ControlHandler, @unchecked Sendable {
@@ -145,14 +147,32 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
             }
             daemon.refreshPorts()
             let resolver = PortResolver(ports: daemon.ports.infos.values.sorted { $0.address < $1.address })
-            let source = try resolve(connection.source, resolver), destination = try resolve(connection.destination, resolver)
-            guard let sourcePort = daemon.ports.descriptor(at: PortAddress(source.address)),
-                  let destinationPort = daemon.ports.descriptor(at: PortAddress(destination.address)) else { return }
+            guard let sourcePort = try port(connection.source, sending: true, resolver),
+                  let destinationPort = try port(connection.destination, sending: false, resolver) else { return }
             daemon.reconciler.record(connected: connected, source: sourcePort, destination: destinationPort)
             daemon.apply(Connection(sourcePort.address, destinationPort.address), connected: connected, reason: "control request")
             daemon.refreshPorts()
             daemon.saveState()
         }
+    }
+
+    /// The port `name` names: `jack:CLIENT:PORT` among the JACK ports (a source when
+    /// `sending`, else a destination), anything else through `resolver` (ALSA).
+    private func port(_ name: String, sending: Bool, _ resolver: PortResolver) throws(ControlError) -> PortDescriptor? {
+        guard JackPortName.isJackName(name) else {
+            return daemon.ports.descriptor(at: PortAddress(try resolve(name, resolver).address))
+        }
+        let role = sending ? "source (a JACK output port)" : "destination (a JACK input port)"
+        let jackPorts = daemon.ports.descriptors.filter { JackPortTable.isJack($0.address) }
+        guard let port = jackPorts.first(where: { JackPortTable.hubName(of: $0) == name }) else {
+            let fix = jackPorts.isEmpty ? "start the JACK client that owns it (no JACK MIDI ports are present)"
+                                        : "run 'midihub ports' for the JACK ports present (jack:CLIENT:PORT)"
+            throw ControlError(.unknownPort, "no JACK MIDI port '\(name)'", fix: fix)
+        }
+        guard sending ? port.direction.canSend : port.direction.canReceive else {
+            throw ControlError(.unknownPort, "'\(name)' is not a JACK MIDI \(role)", fix: "swap source and destination")
+        }
+        return port
     }
 
     private func resolve(_ name: String, _ resolver: PortResolver) throws(ControlError) -> SeqPortInfo {

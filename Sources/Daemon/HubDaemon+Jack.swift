@@ -1,6 +1,7 @@
 import ALSA
 import Control
 import Hub
+import RtMidiBackend
 
 /// The JACK side of the daemon: port polling, MIDI from JACK sources, connections and
 /// outputs to JACK ports (see `JackBridge`).
@@ -18,7 +19,7 @@ extension HubDaemon {
     private func routeJackInput() {
         let received = jack.drain()
         guard !received.isEmpty else { return }
-        let targets = Dictionary(grouping: jack.links, by: \.source)
+        let targets = Dictionary(grouping: jack.fromJack, by: \.source)
         let hubInput = PortAddress(inPort.address)
         var sink = makeSink()
         var wroteOutput = false
@@ -50,28 +51,72 @@ extension HubDaemon {
         jack.prepareOutputs(for: Set(destinations))
     }
 
-    /// Makes or breaks a connection with a JACK end. The bridge carries JACK source → ALSA
-    /// destination; ALSA → JACK goes through the graph (a source node routed to an external
-    /// node `jack:…`), and JACK → JACK is JACK's own business (`jack_connect`).
+    /// Makes or breaks a connection with a JACK end: JACK → ALSA and ALSA → JACK are
+    /// carried by the bridge, JACK → JACK is made in JACK (`jack_connect`).
     func applyJack(_ connection: Connection, connected: Bool, reason: String) {
         let text = "\(hubName(of: connection.source)) -> \(hubName(of: connection.destination))"
-        guard JackPortTable.isJack(connection.source), !JackPortTable.isJack(connection.destination) else {
-            if connected, jack.isFirstRefusal(of: connection) {
-                log.warning("cannot connect \(text): midihub carries JACK → ALSA connections; route ALSA → JACK through the graph (a source node to an external node 'jack:CLIENT:PORT'), connect JACK ports with jack_connect")
-            }
-            return
-        }
-        guard connected else {
-            jack.unlink(connection)
-            log.info("disconnected \(text) (\(reason))")
-            return
-        }
         do {
-            try jack.link(connection)
-            log.info("connected \(text) (\(reason))")
+            switch (JackPortTable.isJack(connection.source), JackPortTable.isJack(connection.destination)) {
+            case (true, true):
+                try connected ? jack.connectInJack(connection) : jack.disconnectInJack(connection)
+            case (true, false):
+                try connected ? jack.link(connection) : jack.unlink(connection)
+            default:
+                try connected ? forwardToJack(connection) : stopForwarding(connection)
+            }
+            log.info("\(connected ? "connected" : "disconnected") \(text) (\(reason))")
         } catch {
-            log.warning("cannot connect \(text): \(error)")
+            log.warning("cannot \(connected ? "connect" : "disconnect") \(text): \(error)")
         }
+    }
+
+    /// Carries an ALSA source to a JACK destination: the bridge's output to the destination,
+    /// and the source subscribed to `midihub:in` (unless it already is, or a rule will
+    /// subscribe it) so that its events reach `routeToJack`. When the source also feeds
+    /// source nodes, the graph gets its events as well.
+    private func forwardToJack(_ connection: Connection) throws(JackMIDIError) {
+        try jack.forward(connection)
+        let toHub = Connection(connection.source, PortAddress(inPort.address))
+        guard !ports.connections.contains(toHub), ownChanges[toHub] != true, !hubInputWanted(toHub) else { return }
+        apply(toHub, connected: true, reason: "carries \(hubName(of: connection.source)) to JACK")
+        forwardSubscriptions.insert(connection.source)
+    }
+
+    /// Stops carrying an ALSA source to a JACK destination (releasing the notes it held
+    /// there) and takes back the source's `midihub:in` subscription made for it when no other
+    /// JACK destination, rule or hand edit needs it.
+    private func stopForwarding(_ connection: Connection) {
+        jack.unforward(connection)
+        dropUnneededHubSubscriptions()
+    }
+
+    /// Unsubscribes from `midihub:in` the sources subscribed for JACK destinations they no
+    /// longer feed, unless a rule or hand edit wants them there.
+    private func dropUnneededHubSubscriptions() {
+        for source in forwardSubscriptions where !jack.forwards.forwards(source) {
+            forwardSubscriptions.remove(source)
+            let toHub = Connection(source, PortAddress(inPort.address))
+            if ports.connections.contains(toHub), !hubInputWanted(toHub) {
+                apply(toHub, connected: false, reason: "no longer carried to JACK")
+            }
+        }
+    }
+
+    /// Whether the rules or a hand edit want `connection` (a source → `midihub:in`).
+    private func hubInputWanted(_ connection: Connection) -> Bool {
+        guard let source = ports.descriptor(at: connection.source),
+              let destination = ports.descriptor(at: connection.destination) else { return false }
+        return reconciler.wantsConnection(from: source, to: destination) == true
+    }
+
+    /// Forgets the JACK connections of a port that left; an ALSA source's notes are released
+    /// at the JACK destinations it fed.
+    /// - Returns: those destinations' names, for the log.
+    func forgetJack(_ address: PortAddress) -> [String] {
+        forwardSubscriptions.remove(address)
+        let released = jack.forget(address).map { hubName(of: $0) }
+        dropUnneededHubSubscriptions()
+        return released
     }
 
     /// `jack:CLIENT:PORT` for a JACK port, `client:port` for an ALSA one.

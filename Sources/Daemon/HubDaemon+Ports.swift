@@ -12,7 +12,7 @@ extension HubDaemon {
         } catch {
             log.error("cannot list the sequencer ports: \(error)")
         }
-        ports.updateJack(jack.descriptors, connections: jack.links)
+        ports.updateJack(jack.descriptors, connections: jack.connections)
     }
 
     /// Reacts to a System announcement. - Thread: input, under the lock.
@@ -42,9 +42,9 @@ extension HubDaemon {
         let afterSet = Set(after.map(\.address)), beforeSet = Set(before.map(\.address))
         for gone in before where !afterSet.contains(gone.address) || ports.descriptor(at: gone.address)?.identity != gone.identity {
             pendingEdits.removeAll { $0.connection.source == gone.address || $0.connection.destination == gone.address }
-            jack.forget(gone.address)
+            let releasedAtJack = forgetJack(gone.address)
             var sink = makeSink()
-            let released = router.unplug(gone.identity, at: Self.now(), into: &sink)
+            let released = router.unplug(gone.identity, at: Self.now(), into: &sink) + releasedAtJack
             flush(sink)
             log.info("port left: \(describe(gone))" + (released.isEmpty ? "" : "; released notes at \(released.joined(separator: ", "))"))
             log.publish(.portLeft(summary(gone)))

@@ -40,6 +40,8 @@ public final class HubDaemon: @unchecked Sendable {
     var pendingEdits: [(connection: Connection, connected: Bool)] = []
     /// Connections from midihub:out to external nodes' ports that the daemon made (`linkExternalNodes`).
     var externalLinks: Set<Connection> = []
+    /// ALSA sources the daemon subscribed to midihub:in only to carry them to JACK ports.
+    var forwardSubscriptions: Set<PortAddress> = []
     /// When to try opening the audio device again after it failed (`watchAudio`).
     var audioRetryDue: Double?
     /// Ports and destinations resolved for routing (see `RouteCache`).
@@ -50,6 +52,8 @@ public final class HubDaemon: @unchecked Sendable {
     private var lastLossReport = -Double.infinity
     private var control: ControlServer?
     private var inputThread: Thread?
+    /// systemd's notification socket (`Type=notify`), when the service manager gave one.
+    let systemd: SystemdNotifier?
     private let stopping = Atomic<Bool>(false)
     private let inputDone = DispatchSemaphore(value: 0)
 
@@ -57,9 +61,10 @@ public final class HubDaemon: @unchecked Sendable {
     /// saved state, else the embedded default.
     /// - Throws: `DaemonError` (bad patch, no sequencer).
     /// - Thread: main.
-    public init(options: DaemonOptions, log: DaemonLog = DaemonLog()) throws {
+    public init(options: DaemonOptions, log: DaemonLog = DaemonLog(), systemd: SystemdNotifier? = nil) throws {
         self.options = options
         self.log = log
+        self.systemd = systemd
         store = StateStore(path: options.statePath)
         jack = JackBridge(log: log, clientName: options.clientName)
         catalog = options.audio ? Self.loadCatalog(options, log: log) : nil
@@ -110,11 +115,13 @@ public final class HubDaemon: @unchecked Sendable {
         thread.start()
         inputThread = thread
         log.info("serving as \(client.clientID):\(inPort.address.port) (\(options.clientName):in) and \(outPort.address) (\(options.clientName):out), control socket \(options.socket.socket)")
+        notifyReady()
     }
 
     /// Stops the input thread and the control socket, silences and closes audio, saves the state.
     /// - Thread: main.
     public func stop() {
+        notifyStopping()
         stopping.store(true, ordering: .releasing)
         if inputThread != nil { inputDone.wait() }
         control?.stop()
@@ -133,7 +140,7 @@ public final class HubDaemon: @unchecked Sendable {
         defer { inputDone.signal() }
         while !stopping.load(ordering: .acquiring) {
             do {
-                _ = try client.waitForInput(milliseconds: 10)
+                _ = try client.waitForInput(milliseconds: 10, alsoWatching: jack.wakeDescriptors)
                 try lock.withLock { try handlePendingInput() }
             } catch {
                 log.error("reading the sequencer failed: \(error) — retrying")
@@ -166,6 +173,7 @@ public final class HubDaemon: @unchecked Sendable {
         generate()
         reconcileIfDue()
         watchAudio()
+        notifySystemd()
     }
 
     /// Events routed per hold of the lock.
@@ -177,6 +185,7 @@ public final class HubDaemon: @unchecked Sendable {
         switch event {
         case .message(let message, let source, _):
             let address = PortAddress(source)
+            jack.forward(message, from: address)
             var sender = routeCache.sender(at: address, ports: ports, router: &router)
             if sender == nil, portsDirty {
                 // A new app's port and its first events arrive in one batch (aplaymidi sends at once).

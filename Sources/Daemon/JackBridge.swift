@@ -6,10 +6,14 @@ import RtMidiBackend
 /// has no registration callback), and carries MIDI between them and the hub.
 ///
 /// - JACK → hub: a JACK source connected to an ALSA destination (`midihub:in` or any
-///   other) gets a `JackMIDIInput` of the daemon's, connected to it in JACK; the MIDI input
-///   thread drains it (`drain`) on every turn of its poll loop.
+///   other) gets a `JackMIDIInput` of the daemon's, connected to it in JACK; its input
+///   signals `wakeDescriptors` and the MIDI input thread drains it (`drain`).
 /// - hub → JACK: a JACK destination an external node selects gets a `JackMIDIOutput` of the
 ///   daemon's, connected to it in JACK (`prepareOutputs`), and `send` writes to it.
+/// - ALSA → JACK: an ALSA source connected to a JACK destination (`forward(_:)`) has its
+///   events, received on `midihub:in`, sent to the output to that destination
+///   (`forward(_:from:)`); see `JackForwards`.
+/// - JACK → JACK: made and broken in JACK itself (`jack_connect`), see `JackPeerLinks`.
 ///
 /// Without a server the JACK side is absent and one line says why; a server that goes away
 /// is reported in one line and looked for again on the timer.
@@ -26,13 +30,20 @@ final class JackBridge {
     private var inputs: [PortAddress: JackMIDIInput] = [:]
     private var outputs: [PortAddress: JackMIDIOutput] = [:]
     /// Connections from a JACK source to an ALSA destination that the bridge carries.
-    private(set) var links: Set<Connection> = []
+    private(set) var fromJack: Set<Connection> = []
+    /// Connections from an ALSA source to a JACK destination that the bridge carries.
+    private(set) var forwards = JackForwards()
+    /// JACK → JACK connections made in JACK (`nil`: no server).
+    private var peerLinks: JackPeerLinks?
+    /// The JACK destinations external nodes play (`prepareOutputs`).
+    private var nodeDestinations: Set<PortAddress> = []
+    /// Signalled by the JACK inputs on JACK's process thread (`nil`: no eventfd, the poll
+    /// timeout paces the draining).
+    private let wakeup: WakeupEvent?
     /// The ports and client of servers that died. libjack aborts the process (`pure virtual
     /// method called`) when a client of a dead server is closed, so they are kept, never
     /// closed, for the life of the process: a few kB per server loss.
     private var abandoned: [AnyObject] = []
-    /// Connections the bridge cannot carry that were already explained in the log.
-    private var explained: Set<Connection> = []
     private var nextPoll = -Double.infinity
     private var everPolled = false
 
@@ -40,10 +51,23 @@ final class JackBridge {
     init(log: DaemonLog, clientName: String) {
         self.log = log
         self.clientName = clientName
+        do {
+            wakeup = try WakeupEvent()
+        } catch {
+            log.warning("JACK input is drained every poll turn only: \(error)")
+            wakeup = nil
+        }
     }
 
     /// The JACK ports present, as the hub's descriptors.
     var descriptors: [PortDescriptor] { table.descriptors }
+
+    /// Every connection with a JACK end that the bridge carries or made.
+    var connections: Set<Connection> { fromJack.union(forwards.connections).union(peerLinks?.connections ?? []) }
+
+    /// Descriptors the MIDI input thread polls besides the sequencer: readable when a JACK
+    /// input has events to drain.
+    var wakeDescriptors: [Int32] { wakeup.map { [$0.descriptor] } ?? [] }
 
     /// At most every `pollSeconds`: probes the server (starting or dropping the JACK side,
     /// with one log line) and re-reads the port list.
@@ -68,36 +92,77 @@ final class JackBridge {
             throw .unavailable(reason: "the JACK port is gone")
         }
         if inputs[connection.source] == nil {
-            inputs[connection.source] = try client.openInput(connectedTo: source, portName: "in")
+            inputs[connection.source] = try client.openInput(connectedTo: source, portName: "in") { [wakeup] in
+                wakeup?.signal()
+            }
         }
-        links.insert(connection)
+        fromJack.insert(connection)
     }
 
     /// Stops carrying `connection`; closes the source's input when nothing else uses it.
     func unlink(_ connection: Connection) {
-        links.remove(connection)
-        closeUnlinkedInputs()
+        fromJack.remove(connection)
+        closeUnusedPorts()
     }
 
-    /// True the first time it is asked about `connection`: the caller then logs why the
-    /// bridge cannot carry it (once, not at every reconciliation).
-    func isFirstRefusal(of connection: Connection) -> Bool {
-        explained.insert(connection).inserted
+    /// Carries `connection`'s ALSA source to its JACK destination: opens the output to the
+    /// destination (the caller subscribes the source to `midihub:in`).
+    /// - Throws: `JackMIDIError` when the destination is gone or JACK refuses the port.
+    func forward(_ connection: Connection) throws(JackMIDIError) {
+        _ = try openOutput(for: connection.destination)
+        forwards.insert(connection)
     }
 
-    /// Drops the links to or from `address` (an ALSA port that left: its number may be reused).
-    func forget(_ address: PortAddress) {
-        links = links.filter { $0.source != address && $0.destination != address }
-        closeUnlinkedInputs()
+    /// Stops carrying `connection`, releasing at its JACK destination the notes it held.
+    func unforward(_ connection: Connection) {
+        release(forwards.remove(connection), at: connection.destination)
+        closeUnusedPorts()
+    }
+
+    /// Sends `message`, received on `midihub:in` from the ALSA port at `source`, to the
+    /// JACK destinations that source is connected to (usually none: one dictionary lookup).
+    /// - Thread: input, under the lock.
+    func forward(_ message: MIDIMessage, from source: PortAddress) {
+        guard !forwards.isEmpty else { return }
+        for destination in forwards.destinations(of: source) {
+            forwards.record(message, on: Connection(source, destination))
+            send(message, to: destination)
+        }
+    }
+
+    /// Connects two JACK ports in JACK.
+    /// - Throws: `JackMIDIError` when a port is gone or JACK refuses.
+    func connectInJack(_ connection: Connection) throws(JackMIDIError) {
+        guard peerLinks != nil else { throw .unavailable(reason: "the JACK server is gone") }
+        try peerLinks?.connect(connection, in: table)
+    }
+
+    /// Disconnects two JACK ports in JACK (not connected is success).
+    /// - Throws: `JackMIDIError` when a port is gone or JACK refuses.
+    func disconnectInJack(_ connection: Connection) throws(JackMIDIError) {
+        guard peerLinks != nil else { throw .unavailable(reason: "the JACK server is gone") }
+        try peerLinks?.disconnect(connection, in: table)
+    }
+
+    /// Drops the connections to or from `address` (an ALSA port that left: its number may be
+    /// reused), releasing at each JACK destination the notes it fed there.
+    /// - Returns: the JACK destinations that got note-offs.
+    func forget(_ address: PortAddress) -> [PortAddress] {
+        fromJack = fromJack.filter { $0.source != address && $0.destination != address }
+        var released: [PortAddress] = []
+        for (connection, releases) in forwards.removeAll(touching: address) where !releases.isEmpty {
+            release(releases, at: connection.destination)
+            released.append(connection.destination)
+        }
+        closeUnusedPorts()
+        return released
     }
 
     /// Keeps an output open to exactly the JACK `destinations` (those external nodes
     /// select), so the JACK connection is in place before the first message.
     func prepareOutputs(for destinations: Set<PortAddress>) {
-        for (address, output) in outputs where !destinations.contains(address) {
-            output.close()
-            outputs[address] = nil
-        }
+        nodeDestinations = destinations
+        closeUnusedPorts()
         for address in destinations where outputs[address] == nil {
             _ = output(for: address)
         }
@@ -114,8 +179,10 @@ final class JackBridge {
         }
     }
 
-    /// Every message received from JACK sources since the last call, by source, oldest first.
+    /// Every message received from JACK sources since the last call, by source, oldest first;
+    /// clears the wake-up signal first, so input arriving meanwhile signals again.
     func drain() -> [(source: PortAddress, message: MIDIMessage)] {
+        wakeup?.reset()
         var received: [(source: PortAddress, message: MIDIMessage)] = []
         for (address, input) in inputs.sorted(by: { $0.key < $1.key }) {
             received += input.drain().map { (address, $0.message) }
@@ -128,6 +195,7 @@ final class JackBridge {
     private func connect() -> Bool {
         do {
             client = try JackMIDIClient(clientName: clientName)
+            peerLinks = JackPeerLinks(connector: try JackPortConnector(clientName: clientName))
         } catch {
             if !everPolled { log.info(error.description) }
             return false
@@ -151,8 +219,10 @@ final class JackBridge {
         for gone in changes.left {
             inputs.removeValue(forKey: gone.address)?.close()
             outputs.removeValue(forKey: gone.address)?.close()
-            links = links.filter { $0.source != gone.address }
+            fromJack = fromJack.filter { $0.source != gone.address }
+            _ = forwards.removeAll(touching: gone.address)
         }
+        peerLinks?.refresh(in: table)
         return changes
     }
 
@@ -160,34 +230,51 @@ final class JackBridge {
     /// the table.
     private func dropServer() -> JackPortTable.Changes {
         abandoned += inputs.values.map { $0 as AnyObject } + outputs.values.map { $0 as AnyObject }
-        if let client { abandoned.append(client) }
+        abandoned += [client as AnyObject?, peerLinks?.connector as AnyObject?].compactMap { $0 }
         inputs = [:]
         outputs = [:]
-        links = []
+        fromJack = []
+        forwards = JackForwards()
         client = nil
+        peerLinks = nil
         let changes = table.update(JackPortList(sources: [], destinations: []), excluding: [])
         log.warning("JACK server gone: dropped \(changes.left.count) JACK ports; looking for it every \(Int(Self.pollSeconds)) s")
         return changes
     }
 
     private func output(for address: PortAddress) -> JackMIDIOutput? {
-        if let output = outputs[address] { return output }
-        guard let client, let destination = table.jackName(at: address) else { return nil }
         do {
-            let output = try client.openOutput(connectedTo: destination, portName: "out")
-            outputs[address] = output
-            return output
+            return try openOutput(for: address)
         } catch {
-            log.warning("cannot open a JACK port to \(destination): \(error)")
+            log.warning("cannot open a JACK port to \(table.jackName(at: address)?.description ?? address.description): \(error)")
             return nil
         }
     }
 
-    private func closeUnlinkedInputs() {
-        let linked = Set(links.map(\.source))
+    private func openOutput(for address: PortAddress) throws(JackMIDIError) -> JackMIDIOutput {
+        if let output = outputs[address] { return output }
+        guard let client, let destination = table.jackName(at: address) else {
+            throw .unavailable(reason: "the JACK port is gone")
+        }
+        let output = try client.openOutput(connectedTo: destination, portName: "out")
+        outputs[address] = output
+        return output
+    }
+
+    private func release(_ releases: [MIDIMessage], at destination: PortAddress) {
+        for message in releases { send(message, to: destination) }
+    }
+
+    /// Closes the inputs no connection reads and the outputs no node or connection feeds.
+    private func closeUnusedPorts() {
+        let linked = Set(fromJack.map(\.source))
         for (address, input) in inputs where !linked.contains(address) {
             input.close()
             inputs[address] = nil
+        }
+        for (address, output) in outputs where !nodeDestinations.contains(address) && !forwards.feeds(address) {
+            output.close()
+            outputs[address] = nil
         }
     }
 }

@@ -7,19 +7,25 @@ import RtMidiBackend
 /// A JACK port `CLIENT:PORT` becomes a descriptor with client name `jack` and port name
 /// `CLIENT:PORT`, so the selector `jack:CLIENT:PORT` (and globs like `jack:*` or
 /// `"jack:fluidsynth:*"`) matches it and its identity (`client:jack / CLIENT:PORT`)
-/// survives JACK server restarts. Its address is `jackClient:N`, outside ALSA's 0…255
-/// client range, with `N` given to each JACK name once and never reused.
+/// survives JACK server restarts. Its address is `C:N` with `C` = `jackClient` + the
+/// JACK client's number, outside ALSA's 0…255 client range: each JACK client gets its own
+/// hub client number (so rules, which never connect a client to itself, connect two JACK
+/// clients but not a client to itself), and each JACK port its own `N`. Both are given
+/// once per name and never reused.
 ///
 /// - Thread: MIDI input or control, under the daemon's lock (a plain value).
 struct JackPortTable {
-    /// The hub client number of every JACK port: not an ALSA client number.
+    /// The hub client number of the first JACK client (the others follow): not an ALSA
+    /// client number.
     static let jackClient = 1000
     /// The client name JACK ports carry among the hub's ports (the namespace prefix).
     static let jackClientName = "jack"
 
     /// Ports present now: JACK sources (outputs) first, then destinations, in JACK's order.
     private(set) var descriptors: [PortDescriptor] = []
-    private var numbers: [JackPortName: Int] = [:]
+    private var addresses: [JackPortName: PortAddress] = [:]
+    private var clientNumbers: [Substring: Int] = [:]
+    private var portCounts: [Int: Int] = [:]
     private var names: [PortAddress: JackPortName] = [:]
 
     /// What one update changed.
@@ -49,7 +55,7 @@ struct JackPortTable {
 
     /// True for a hub address in the JACK range (never an ALSA port).
     static func isJack(_ address: PortAddress) -> Bool {
-        address.client == jackClient
+        address.client >= jackClient
     }
 
     /// `jack:CLIENT:PORT` for a JACK descriptor, `nil` for an ALSA one.
@@ -58,11 +64,18 @@ struct JackPortTable {
     }
 
     private mutating func descriptor(for name: JackPortName, direction: PortDirection) -> PortDescriptor {
-        let number = numbers[name] ?? numbers.count
-        numbers[name] = number
-        let address = PortAddress(client: Self.jackClient, port: number)
+        let address = addresses[name] ?? newAddress(for: name)
+        addresses[name] = address
         names[address] = name
         return PortDescriptor(address: address, clientName: Self.jackClientName, portName: name.fullName,
                               portClass: .app, direction: direction)
+    }
+
+    private mutating func newAddress(for name: JackPortName) -> PortAddress {
+        let client = clientNumbers[name.client] ?? Self.jackClient + clientNumbers.count
+        clientNumbers[name.client] = client
+        let port = portCounts[client, default: 0]
+        portCounts[client] = port + 1
+        return PortAddress(client: client, port: port)
     }
 }

@@ -15,6 +15,8 @@ public enum JackMIDIError: Error, Equatable, Sendable, CustomStringConvertible {
     case messageTooLong(bytes: Int, limit: Int, port: JackPortName)
     /// The port was closed before this call.
     case portClosed(JackPortName)
+    /// `jack_connect` (`connecting`) or `jack_disconnect` refused; `code` is libjack's.
+    case connectionFailed(JackPortName, JackPortName, connecting: Bool, code: Int32)
 
     public var description: String {
         switch self {
@@ -31,6 +33,9 @@ public enum JackMIDIError: Error, Equatable, Sendable, CustomStringConvertible {
             return "JACK MIDI: a \(bytes)-byte message is too long for \(port) (RtMidi carries at most \(limit) bytes); split the SysEx"
         case .portClosed(let name):
             return "JACK MIDI: port \(name) is closed; open it again"
+        case .connectionFailed(let source, let destination, let connecting, let code):
+            let call = connecting ? "jack_connect" : "jack_disconnect"
+            return "JACK MIDI: \(call) \(source) -> \(destination) failed (error \(code)); check both ports with `jack_lsp -c`"
         }
     }
 }

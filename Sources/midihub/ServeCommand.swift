@@ -15,7 +15,8 @@ struct ServeCommand: ParsableCommand {
             to the built-in synth (played to a PCM device) and to external nodes, and serves the \
             control socket ($XDG_RUNTIME_DIR/midihub/control.sock). With no patch and no saved \
             state, every hardware MIDI input plays the built-in synth. Logs one line per event \
-            on stderr. SIGINT or SIGTERM stops it cleanly.
+            on stderr. SIGINT or SIGTERM stops it cleanly. Under systemd (Type=notify) it \
+            reports readiness, its status and the watchdog through $NOTIFY_SOCKET.
 
             Examples:
               midihub serve
@@ -47,13 +48,21 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         SignalTrap.install()
+        let log = DaemonLog()
+        let systemd: SystemdNotifier?
+        do {
+            systemd = try SystemdNotifier.fromEnvironment()
+        } catch {
+            log.warning(error.description)
+            systemd = nil
+        }
         let options = DaemonOptions(
             patchPath: patch, device: device, statePath: state ?? StateStore.defaultPath(), audio: !noAudio,
             presetBank: presetBank,
             driverOptions: AudioDriverOptions(pcm: .init(periodFrames: period, bufferFrames: buffer)))
         let daemon: HubDaemon
         do {
-            daemon = try HubDaemon(options: options)
+            daemon = try HubDaemon(options: options, log: log, systemd: systemd)
             try daemon.start()
         } catch let error as DaemonError {
             if case .badSetup = error { throw CLIError(error.description, fix: nil, exitCode: CLIError.badInput) }

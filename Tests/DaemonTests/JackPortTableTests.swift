@@ -36,6 +36,20 @@ import Testing
         #expect(JackPortTable.hubName(of: alsa) == nil)
     }
 
+    @Test func eachJackClientHasItsOwnHubClientSoRulesConnectTwoJackClients() throws {
+        var table = JackPortTable()
+        _ = table.update(list(sources: ["a:out", "b:out"], destinations: ["b:in", "a:in"]), excluding: [])
+        let address = { (name: String) in table.descriptors.first { $0.portName == name }?.address }
+        let aOut = try #require(address("a:out")), aIn = try #require(address("a:in"))
+        let bOut = try #require(address("b:out")), bIn = try #require(address("b:in"))
+        #expect(aOut.client == aIn.client && bOut.client == bIn.client && aOut.client != bOut.client)
+        #expect([aOut, aIn, bOut, bIn].allSatisfy(JackPortTable.isJack))
+
+        let rules = [try ConnectionRule(parsing: "connect jack:* -> jack:*")]
+        let plan = Reconciler(rules: rules).plan(ports: table.descriptors, current: [])
+        #expect(Set(plan.toMake) == [Connection(aOut, bIn), Connection(bOut, aIn)], "a client is never connected to itself")
+    }
+
     @Test func updateReportsWhatAppearedAndLeft() {
         var table = JackPortTable()
         let first = table.update(list(sources: ["a:out", "b:out"]), excluding: [])

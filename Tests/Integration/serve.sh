@@ -16,6 +16,64 @@ start_serve() { # NAME ARGS...
     wait_for_peer_line "$name" "$(peer_err "$name")" "midihub: serving as [0-9]+:0 \(midihub:in\)" 60
 }
 
+# Loads snd-virmidi — its first port is the "controller", card number in $card — and
+# starts aseqdump as peer "dump" (its output file in $dump), the usual external node.
+start_controller_and_dump() {
+    load_modules snd-virmidi
+    card=$(card_number VirMIDI)
+    start_aseqdump dump
+    dump=$(peer_out dump)
+}
+
+# Writes $WORK/patch.yaml: every hardware input (connected to midihub:in by a rule) →
+# transpose +12 → aseqdump and each further external node given as NAME=SELECTOR.
+write_transpose_patch() { # [NAME=SELECTOR...]
+    local node
+    {
+        cat <<'YAML'
+nodes:
+  keys: { source: hardware:* }
+  up:
+    processor: transpose
+    parameters: { semitones: 12 }
+  dump: { external: '"aseqdump"' }
+YAML
+        for node in "$@"; do printf "  %s: { external: '%s' }\n" "${node%%=*}" "${node#*=}"; done
+        printf '%s\n' "routes:" "  - keys -> up" "  - up -> dump"
+        for node in "$@"; do printf '  - up -> %s\n' "${node%%=*}"; done
+        printf '%s\n' "rules:" '  - connect hardware:* -> "midihub:in"'
+    } >"$WORK/patch.yaml"
+}
+
+# Listens as systemd does on a datagram socket; sets NOTIFY_SOCKET to it (not exported:
+# pass it to the daemon as `NOTIFY_SOCKET=$NOTIFY_SOCKET start_serve ...`). Each
+# notification becomes one line of $(peer_out NAME), its KEY=value lines joined by spaces.
+# At READY=1 it first copies /proc/asound/seq/clients to $WORK/NAME.at-ready and adds
+# whether the control socket exists: what was there when the daemon said it serves.
+start_notify_listener() { # NAME
+    NOTIFY_SOCKET=$XDG_RUNTIME_DIR/notify.sock
+    start_peer "$1" python3 -u -c "$NOTIFY_LISTENER" "$NOTIFY_SOCKET" "$WORK/$1.at-ready" "$SERVE_SOCKET"
+    wait_for "the notification socket $NOTIFY_SOCKET" 30 test -S "$NOTIFY_SOCKET"
+}
+NOTIFY_LISTENER='
+import os, socket, sys
+path, snapshot, control = sys.argv[1:]
+listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+listener.bind(path)
+while True:
+    lines = listener.recv(4096).decode().split("\n")
+    if "READY=1" in lines:
+        with open("/proc/asound/seq/clients") as clients, open(snapshot, "w") as out:
+            out.write(clients.read())
+            out.write("control socket: %s\n" % ("yes" if os.path.exists(control) else "no"))
+    print(" ".join(lines))
+'
+
+# Prints the block of /proc/asound/seq/clients (as in FILE) of the client named NAME.
+seq_client_block() { # FILE NAME
+    awk -v name="\"$2\"" '/^Client/ { inside = ($4 == name) } inside' "$1"
+}
+
 # Sends control requests (one JSON object per argument) over the socket after a hello;
 # prints the responses, one per line.
 control_requests() { # JSON...

@@ -167,7 +167,7 @@ import Testing
     /// Waits until what `output` sends reaches `input`: a JACK connection takes effect at
     /// a cycle boundary, and what is sent before then is lost. Sends active sensing
     /// (which `receive` leaves out) until one arrives, for at most 5 s.
-    private func waitUntilConnected(_ output: JackMIDIOutput, _ input: JackMIDIInput) throws {
+    func waitUntilConnected(_ output: JackMIDIOutput, _ input: JackMIDIInput) throws {
         let deadline = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < deadline {
             try output.send(.activeSensing)
@@ -179,7 +179,7 @@ import Testing
 
     /// Drains `input` until `count` events other than active sensing arrived or 5 s
     /// passed (a deadline, not a timing check).
-    private func receive(_ count: Int, from input: JackMIDIInput) -> [MIDIMessage] {
+    func receive(_ count: Int, from input: JackMIDIInput) -> [MIDIMessage] {
         var messages: [MIDIMessage] = []
         let deadline = ContinuousClock.now + .seconds(5)
         while messages.count < count, ContinuousClock.now < deadline {

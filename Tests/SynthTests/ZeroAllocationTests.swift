@@ -1,33 +1,16 @@
-import Glibc
-import MallocInterposerSwift
+import AllocationCounter
 import RenderCore
 import Sequencer
-import Synchronization
 import Testing
 @testable import Synth
-
-/// The thread whose allocations are counted, and the count.
-private let watchedThread = Atomic<UInt>(0)
-private let watchedAllocations = Atomic<Int>(0)
-
-private let countWatchedThread: @convention(c) (Int) -> Void = { _ in
-    if UInt(pthread_self()) == watchedThread.load(ordering: .relaxed) {
-        watchedAllocations.add(1, ordering: .relaxed)
-    }
-}
 
 @Suite(.serialized) struct ZeroAllocationTests {
     /// Counts the allocations `body` makes on the calling thread.
     private func allocations(_ body: () -> Void) -> Int {
-        watchedAllocations.store(0, ordering: .relaxed)
-        MallocInterposerSwift.setAllocationHook(countWatchedThread)
-        MallocInterposerSwift.hook()
-        watchedThread.store(UInt(pthread_self()), ordering: .relaxed)
-        body()
-        watchedThread.store(0, ordering: .relaxed)
-        MallocInterposerSwift.unhook()
-        MallocInterposerSwift.setAllocationHook(nil)
-        return watchedAllocations.load(ordering: .relaxed)
+        AllocationCounter.session {
+            AllocationCounter.watchCurrentThread()
+            body()
+        }
     }
 
     @Test func theCounterSeesAllocations() {
@@ -82,9 +65,9 @@ private let countWatchedThread: @convention(c) (Int) -> Void = { _ in
                 for block in 0..<10_000 {
                     if block % 2_500 == 0 {
                         // Control side, not counted: publish a recompiled graph; the render call adopts it.
-                        watchedThread.store(0, ordering: .relaxed)
+                        AllocationCounter.stopWatching()
                         engine.install(block % 5_000 == 0 ? swapped : program)
-                        watchedThread.store(UInt(pthread_self()), ordering: .relaxed)
+                        AllocationCounter.watchCurrentThread()
                     }
                     for offset in 0..<4 { engine.events.push(script[block * 4 + offset]) }
                     engine.render(frames: frames, bus: output.bus, host: host)

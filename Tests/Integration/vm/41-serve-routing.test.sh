@@ -8,34 +8,31 @@
 # while subscribed) with a note held gives aseqdump the exact
 # note-off at once; plugging it back (bind) brings the route back. Twenty
 # cycles keep the daemon's fds and memory flat. A graph edit over the control
-# socket survives `kill -9` and a restart.
+# socket survives `kill -9` and a restart. Started as systemd's Type=notify does
+# (NOTIFY_SOCKET, WATCHDOG_USEC), the daemon sends READY=1 only once its ports, the
+# rule's connection and its control socket exist, then watchdog pings, a STATUS= when
+# the port count changes, and STOPPING=1 when stopped.
 # timeout: 600
 
 source "$REPO/Tests/Integration/serve.sh"
-load_modules snd-virmidi
-card=$(card_number VirMIDI)
-start_aseqdump dump
-dump=$(peer_out dump)
+start_controller_and_dump
+write_transpose_patch 'hwsynth="Virtual Raw MIDI *-1"'
 
-cat >"$WORK/patch.yaml" <<YAML
-nodes:
-  keys: { source: hardware:* }
-  up:
-    processor: transpose
-    parameters: { semitones: 12 }
-  dump: { external: '"aseqdump"' }
-  hwsynth: { external: '"Virtual Raw MIDI *-1"' }
-routes:
-  - keys -> up
-  - up -> dump
-  - up -> hwsynth
-rules:
-  - connect hardware:* -> "midihub:in"
-YAML
-
-start_serve hub --no-audio --patch "$WORK/patch.yaml"
+start_notify_listener systemd
+notes=$(peer_out systemd)
+NOTIFY_SOCKET=$NOTIFY_SOCKET WATCHDOG_USEC=2000000 start_serve hub --no-audio --patch "$WORK/patch.yaml"
 hub_pid=${PEER_PIDS[hub]}
 hub_client=$(client_number midihub)
+
+step "systemd: READY=1 comes once the ports, the rule's connection and the control socket exist"
+wait_for_line "$notes" "^READY=1 STATUS=serving [0-9]+ ports, 4 nodes; MIDI-only: no audio$"
+ready_ports=$(sed -nE 's/^READY=1 STATUS=serving ([0-9]+) ports.*/\1/p' "$notes")
+controller=$(client_number "Virtual Raw MIDI $card-0")
+seq_client_block "$WORK/systemd.at-ready" midihub >"$WORK/midihub-at-ready.txt"
+assert_file_has "$WORK/midihub-at-ready.txt" '^  Port +0 : "in"' "midihub:in at READY=1"
+assert_file_has "$WORK/midihub-at-ready.txt" '^  Port +1 : "out"' "midihub:out at READY=1"
+assert_file_has "$WORK/midihub-at-ready.txt" "Connected From: .*\\b$controller:0\\b" "the rule's connection at READY=1"
+assert_file_has "$WORK/systemd.at-ready" "^control socket: yes$" "the control socket at READY=1"
 
 step "the rule connected the controller; a note arrives transposed, at aseqdump and at the kernel port"
 wait_for "virmidi -> midihub" 20 bash -c "aconnect -l | grep -A3 \"'Virtual Raw MIDI $card-0'\" | grep -q \"Connecting To: .*$hub_client:0\""
@@ -49,10 +46,15 @@ wait_for_bytes hwsynth 3
 assert_eq "90 48 64" "$(hex_bytes "$(peer_out hwsynth)")" "bytes at the external kernel port (amidi -d)"
 stop_peer hwsynth
 
+step "systemd: WATCHDOG=1 every second (half of WATCHDOG_USEC) from the input loop"
+wait_for "two watchdog pings" 30 bash -c "((\$(grep -c '^WATCHDOG=1' '$notes') >= 2))"
+
 step "unplug with the note held: aseqdump gets its note-off"
 unplug_virmidi
 wait_for_line "$dump" "^ *$hub_client:1 +Note off +0, note 72"
 wait_for_peer_line hub "$(peer_err hub)" "port left: .*Virtual Raw MIDI.*released notes at dump"
+wait_for "STATUS= without the controller's ports" 30 bash -c \
+    "grep -Eo '^(WATCHDOG=1 )?STATUS=serving [0-9]+' '$notes' | grep -Eqv ' $ready_ports\$'"
 
 step "plug back: the route returns"
 for cycle in $(seq 1 20); do
@@ -80,7 +82,7 @@ stat -c %a "$SERVE_SOCKET" | grep -qx 600 || fail "socket mode is $(stat -c %a "
 kill -9 "$hub_pid"
 wait "$hub_pid" 2>/dev/null
 unset "PEER_PIDS[hub]"
-start_serve hub2 --no-audio
+NOTIFY_SOCKET=$NOTIFY_SOCKET start_serve hub2 --no-audio
 wait_for_peer_line hub2 "$(peer_err hub2)" "restored state from"
 hub_client=$(client_number midihub)
 wait_for "route after restart" 20 bash -c "aconnect -l | grep -A3 \"'Virtual Raw MIDI $card-0'\" | grep -q \"Connecting To: .*$hub_client:0\""
@@ -91,4 +93,5 @@ assert_file_has "$WORK/graph.txt" "^# daemon$" "graph origin"
 assert_file_has "$WORK/graph.txt" "up  midiProcessor transpose" "graph after restart"
 stop_peer hub2
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
+assert_file_has "$notes" "^STOPPING=1 STATUS=stopping" "systemd told of the stop"
 stop_peer dump

@@ -10,24 +10,9 @@
 source "$REPO/Tests/Integration/serve.sh"
 source "$REPO/Tests/Integration/serve-hotplug.sh"
 source "$REPO/Tests/Integration/serve-control.sh"
-load_modules snd-virmidi
-start_aseqdump dump
-dump=$(peer_out dump)
+start_controller_and_dump
 dump_client=$(client_number aseqdump)
-
-cat >"$WORK/patch.yaml" <<YAML
-nodes:
-  keys: { source: hardware:* }
-  up:
-    processor: transpose
-    parameters: { semitones: 12 }
-  dump: { external: '"aseqdump"' }
-routes:
-  - keys -> up
-  - up -> dump
-rules:
-  - connect hardware:* -> "midihub:in"
-YAML
+write_transpose_patch
 start_serve hub --no-audio --patch "$WORK/patch.yaml"
 hub_client=$(client_number midihub)
 wait_for_controller_route "rule"

@@ -4,15 +4,16 @@
 # port (jack_midi_dump) gets the note; a JACK source (jack_midiseq, a long held note)
 # → midihub → an external node on an ALSA port (aseqdump) gets it. The JACK source
 # leaving with its note held, and jackd dying, each give aseqdump the note-off at
-# once; jackd coming back is found again on the daemon's timer.
+# once; jackd coming back is found again on the daemon's timer. Port to port, by rule:
+# the virmidi port → a second jack_midi_dump (ALSA → JACK) and a short jack_midiseq loop
+# → that dump (JACK → JACK, made in JACK); the same by hand with `midihub connect` /
+# `disconnect` (jack:CLIENT:PORT on either side); unplugging the virmidi card with a note
+# held gives the JACK dump its note-off.
 # timeout: 600
 
 source "$REPO/Tests/Integration/serve.sh"
 export JACK_NO_START_SERVER=1
-load_modules snd-virmidi
-card=$(card_number VirMIDI)
-start_aseqdump dump
-dump=$(peer_out dump)
+start_controller_and_dump
 
 cat >"$WORK/patch.yaml" <<YAML
 nodes:
@@ -26,6 +27,8 @@ routes:
 rules:
   - connect hardware:* -> "midihub:in"
   - connect jack:* -> "midihub:in"
+  - connect hardware:* -> jack:rawdump:input
+  - connect jack:jseq:out -> jack:rawdump:input
 YAML
 
 step "no JACK server: one log line, the daemon keeps serving"
@@ -106,8 +109,55 @@ wait_for_bridge_to_dump
 amidi -p "hw:$card,0" -S '90 40 50' || fail "amidi -S failed"
 wait_for_line "$(peer_out jdump2)" "90 40 50 note on" 30
 
+step "ALSA -> JACK by rule: the virmidi port feeds a JACK port directly"
+virmidi=$(client_number "Virtual Raw MIDI $card-0")
+start_peer rawdump stdbuf -oL jack_midi_dump rawdump
+raw=$(peer_out rawdump)
+# Logged once the daemon's JACK output is connected; the connection takes effect a JACK
+# cycle (5 ms) later, long before amidi has started.
+wait_for_peer_line hub "$(peer_err hub)" "connected $virmidi:0 -> jack:rawdump:input \(by rule\)" 90
+amidi -p "hw:$card,0" -S '90 3B 50' || fail "amidi -S failed"
+wait_for_line "$raw" "90 3b 50 note on" 30
+
+step "JACK -> JACK by rule: made in JACK, MIDI flows without midihub"
+# A one-second loop: note 64 on for its first half.
+start_peer jseq jack_midiseq jseq 48000 0 64 24000
+wait_for_peer_line hub "$(peer_err hub)" "connected jack:jseq:out -> jack:rawdump:input \(by rule\)" 90
+wait_for "jseq:out -> rawdump:input in JACK" 10 bash -c "jack_lsp -c jseq:out | grep -qx '   rawdump:input'"
+wait_for_line "$raw" "90 40 40 note on" 30
+
+step "hand edits with JACK ports: one-line errors; JACK -> JACK, JACK -> ALSA, ALSA -> JACK"
+assert_exit 2 midihub connect jack:nobody:out jack:rawdump:input
+assert_one_line_error "^midihub: no JACK MIDI port 'jack:nobody:out' \(fix: "
+assert_exit 2 midihub connect jack:rawdump:input jack:jseq:out
+assert_one_line_error "^midihub: 'jack:rawdump:input' is not a JACK MIDI source"
+midihub disconnect jack:jseq:out jack:rawdump:input || fail "midihub disconnect jack:jseq:out jack:rawdump:input failed"
+jack_lsp -c jseq:out | grep -q rawdump:input && fail "jseq:out still feeds rawdump:input: $(jack_lsp -c | tr '\n' ' ')"
+dump_port=$(aseqdump_client dump):0
+midihub connect jack:jseq:out "$dump_port" || fail "midihub connect jack:jseq:out $dump_port failed"
+wait_for_line "$dump" "^ *$hub_client:1 +Note on +0, note 64, velocity 64$" 30
+stop_peer jseq
+midihub disconnect "$virmidi:0" jack:rawdump:input || fail "midihub disconnect $virmidi:0 jack:rawdump:input failed"
+amidi -p "hw:$card,0" -S '90 3D 50' || fail "amidi -S failed"
+wait_for_line "$(peer_out jdump2)" "90 3d 50 note on" 30  # through the graph
+midihub connect "$virmidi:0" jack:rawdump:input || fail "midihub connect $virmidi:0 jack:rawdump:input failed"
+amidi -p "hw:$card,0" -S '90 3E 50' || fail "amidi -S failed"
+wait_for_line "$raw" "90 3e 50 note on" 30
+assert_file_lacks "$raw" "90 3d 50" "rawdump got a note sent while disconnected by hand"
+assert_file_has "$raw" "80 3b 00 note off" "the hand disconnect released the note held at rawdump"
+for edit in "disconnected jack:jseq:out -> jack:rawdump:input" "connected jack:jseq:out -> $dump_port" \
+    "disconnected $virmidi:0 -> jack:rawdump:input" "connected $virmidi:0 -> jack:rawdump:input"; do
+    assert_file_has "$(peer_err hub)" "$edit \(control request\)" "the daemon's log"
+done
+
+step "the virmidi card is unplugged with its note held: the JACK port gets the note-off"
+unplug_virmidi
+wait_for_line "$raw" "80 3e 00 note off" 30
+wait_for_peer_line hub "$(peer_err hub)" "port left: $virmidi:0 .*released notes at .*jack:rawdump:input" 30
+
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
+stop_peer rawdump
 stop_peer jdump2
 stop_peer jackd
 stop_peer dump

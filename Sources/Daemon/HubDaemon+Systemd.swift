@@ -1,0 +1,37 @@
+/// What the daemon tells systemd (`Type=notify`, see `SystemdNotifier`): `READY=1` once it
+/// serves, its status (ports, nodes, audio) when that changes, `WATCHDOG=1` from the MIDI
+/// input thread's loop, `STOPPING=1` when it stops.
+extension HubDaemon {
+    /// `READY=1`: the ports exist, the rules are applied, the control socket listens and the
+    /// input thread runs.
+    /// - Thread: main, at the end of `start`.
+    func notifyReady() {
+        let status = lock.withLock { serviceStatus() }
+        systemd?.ready(status: status)
+    }
+
+    /// `WATCHDOG=1` when due and `STATUS=` when it changed.
+    /// - Thread: input, under the lock, on every turn of its loop — so the watchdog proves
+    ///   that loop alive (its poll waits at most 10 ms).
+    func notifySystemd() {
+        systemd?.tick(now: Self.now(), status: serviceStatus)
+    }
+
+    /// `STOPPING=1`. - Thread: main, as `stop` begins.
+    func notifyStopping() {
+        systemd?.stopping(status: "stopping: silencing the synth, saving the state")
+    }
+
+    /// One line for `systemctl status`: what the hub serves and where its audio goes.
+    /// - Thread: any, under the lock.
+    func serviceStatus() -> String {
+        let serving = "serving \(ports.descriptors.count) ports, \(router.graph.nodes.count) nodes"
+        guard let audio else {
+            return "\(serving); MIDI-only: no audio"
+        }
+        if audio.driver.isRunning {
+            return "\(serving); audio: \(audio.driver.settings)"
+        }
+        return "\(serving); audio stopped, opening the device again"
+    }
+}

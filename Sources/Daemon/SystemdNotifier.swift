@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+
+/// systemd's service notification protocol (`sd_notify(3)`) without libsystemd: one
+/// datagram per message, `KEY=value` lines, sent to the AF_UNIX socket named by
+/// `$NOTIFY_SOCKET` — a path (`/run/user/1000/systemd/notify`) or an abstract name
+/// (`@/org/freedesktop/systemd1/notify/…`). Errors while sending are ignored, as
+/// `sd_notify` does: a service manager that stopped listening must not stop the hub.
+///
+/// The watchdog (`$WATCHDOG_USEC`, set by `WatchdogSec=`) is fed from the MIDI input
+/// thread's loop: `WATCHDOG=1` goes out only while that loop keeps turning.
+///
+/// - Thread: any (each message is one `sendto`; the pacing state is behind a mutex).
+public final class SystemdNotifier: Sendable {
+    /// `$NOTIFY_SOCKET` as given (`@` for an abstract name).
+    public let socketName: String
+    /// Seconds between two `WATCHDOG=1`: half of `$WATCHDOG_USEC`; `nil` without a watchdog.
+    public let watchdogInterval: Double?
+    private let fd: Int32
+    private let address: [UInt8]
+    /// When `WATCHDOG=1` was last sent, when the status was last compared, and the last status sent.
+    private let pacing = Mutex<(lastPing: Double, lastStatusCheck: Double, status: String)>((-.infinity, -.infinity, ""))
+
+    /// How often `tick` asks for the status to compare it with the one sent last.
+    public static let statusCheckInterval = 1.0
+
+    /// The notifier `$NOTIFY_SOCKET` asks for, or `nil` when it is unset (not started by
+    /// systemd with `Type=notify`). Unsets `NOTIFY_SOCKET`, `WATCHDOG_USEC` and
+    /// `WATCHDOG_PID`, so that programs the hub starts do not inherit them. A watchdog meant
+    /// for another process (`$WATCHDOG_PID`) is ignored.
+    /// - Throws: `SystemdNotifierError` when the socket is neither a path nor an abstract name.
+    public static func fromEnvironment() throws(SystemdNotifierError) -> SystemdNotifier? {
+        let environment = ProcessInfo.processInfo.environment
+        for name in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"] { unsetenv(name) }
+        guard let socket = environment["NOTIFY_SOCKET"], !socket.isEmpty else { return nil }
+        var watchdog = environment["WATCHDOG_USEC"].flatMap { UInt64($0) }
+        if let pid = environment["WATCHDOG_PID"], pid != String(getpid()) { watchdog = nil }
+        return try SystemdNotifier(socket: socket, watchdogMicroseconds: watchdog)
+    }
+
+    /// - Parameters:
+    ///   - socket: a socket path, or `@name` for an abstract socket.
+    ///   - watchdogMicroseconds: systemd's `WATCHDOG_USEC`; `nil` or 0: no watchdog.
+    /// - Throws: `SystemdNotifierError` when `socket` is neither form, too long, or no socket can be made.
+    public init(socket: String, watchdogMicroseconds: UInt64? = nil) throws(SystemdNotifierError) {
+        var bytes = Array(socket.utf8)
+        switch bytes.first {
+        case UInt8(ascii: "/"): break
+        case UInt8(ascii: "@"): bytes[0] = 0
+        default: throw SystemdNotifierError(socket: socket, reason: "neither a socket path nor an @abstract name")
+        }
+        guard bytes.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+            throw SystemdNotifierError(socket: socket, reason: "the name is too long for a UNIX socket")
+        }
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else {
+            throw SystemdNotifierError(socket: socket, reason: "socket(): \(String(cString: strerror(errno)))")
+        }
+        self.fd = fd
+        address = bytes
+        socketName = socket
+        watchdogInterval = watchdogMicroseconds.flatMap { $0 > 0 ? Double($0) / 2e6 : nil }
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    /// Sends one notification: `lines` joined by newlines (`["READY=1", "STATUS=…"]`).
+    /// - Returns: whether the datagram was sent.
+    @discardableResult
+    public func send(_ lines: [String]) -> Bool {
+        let message = Array(lines.joined(separator: "\n").utf8)
+        var socketAddress = sockaddr_un()
+        socketAddress.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &socketAddress.sun_path) { $0.copyBytes(from: address) }
+        // An abstract name is exactly its bytes; a path may carry its NUL.
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + address.count + (address.first == 0 ? 0 : 1))
+        let sent = withUnsafePointer(to: &socketAddress) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
+                message.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), target, length) }
+            }
+        }
+        return sent == message.count
+    }
+
+    /// `READY=1` with the first status.
+    public func ready(status: String) {
+        pacing.withLock { $0.status = status }
+        send(["READY=1", "STATUS=\(status)"])
+    }
+
+    /// `STOPPING=1` with a last status.
+    public func stopping(status: String) {
+        send(["STOPPING=1", "STATUS=\(status)"])
+    }
+
+    /// Called on every turn of the loop whose life the watchdog proves: sends `WATCHDOG=1`
+    /// when half of the watchdog period has passed since the last one, and, once every
+    /// `statusCheckInterval`, `STATUS=` when `status()` differs from what was sent last.
+    /// - Parameter now: monotonic seconds.
+    /// - Thread: the MIDI input thread (the daemon's watchdog proves that loop alive).
+    public func tick(now: Double, status: () -> String) {
+        let (ping, checkStatus) = pacing.withLock { pacing -> (Bool, Bool) in
+            let ping = watchdogInterval.map { now - pacing.lastPing >= $0 } ?? false
+            if ping { pacing.lastPing = now }
+            let check = now - pacing.lastStatusCheck >= Self.statusCheckInterval
+            if check { pacing.lastStatusCheck = now }
+            return (ping, check)
+        }
+        var lines: [String] = []
+        if ping { lines.append("WATCHDOG=1") }
+        if checkStatus {
+            let current = status()
+            if pacing.withLock({ pacing in
+                defer { pacing.status = current }
+                return pacing.status != current
+            }) {
+                lines.append("STATUS=\(current)")
+            }
+        }
+        if !lines.isEmpty { send(lines) }
+    }
+}
+
+/// `$NOTIFY_SOCKET` names no socket the hub can send to. One line: the problem and the fix.
+public struct SystemdNotifierError: Error, CustomStringConvertible {
+    public let socket: String
+    public let reason: String
+
+    public var description: String {
+        "ignoring NOTIFY_SOCKET=\(socket): \(reason) (fix: run under systemd with Type=notify, or unset NOTIFY_SOCKET)"
+    }
+}

@@ -1,0 +1,103 @@
+import ALSA
+import AllocationCounter
+import AudioHost
+import Foundation
+import RenderCore
+import Sequencer
+import Synchronization
+import Synth
+import Testing
+
+/// The last node of the program: on the render thread, it opens the counted stretch in its
+/// `warmUpBlocks`-th block and closes it `countedBlocks` blocks later, so the count covers
+/// whole turns of the driver's loop — live ring, engine, interleave, PCM write — after the
+/// thread's start-up (creating a thread and the runtime's first uses allocate), and no
+/// other thread's allocations.
+private final class CountedStretch: Node, @unchecked Sendable {
+    let descriptor = NodeDescriptor(kind: .effect, subtype: "allc", manufacturer: "test", name: "counted stretch", version: 1)
+    let parameters: [ParameterInfo] = []
+    let outputs: [OutputInfo] = []
+    let outputValues = OutputValues()
+    private(set) var preparedFormat: RenderFormat?
+    let warmUpBlocks: Int
+    let countedBlocks: Int
+    /// Allocates once inside the stretch: the control run, which must be counted.
+    let allocatesOnce: Bool
+    let finished = Atomic<Bool>(false)
+    private var blocks = 0
+
+    init(warmUpBlocks: Int, countedBlocks: Int, allocatesOnce: Bool = false) {
+        self.warmUpBlocks = warmUpBlocks
+        self.countedBlocks = countedBlocks
+        self.allocatesOnce = allocatesOnce
+    }
+
+    func prepare(format: RenderFormat) { preparedFormat = format }
+
+    /// - Thread: render.
+    func process(_ context: ProcessContext) {
+        blocks += 1
+        if blocks == warmUpBlocks {
+            AllocationCounter.watchCurrentThread()
+        } else if blocks == warmUpBlocks + 1, allocatesOnce {
+            let array = [Int](repeating: blocks, count: context.frames + 100)
+            precondition(array.count > 100)
+        } else if blocks == warmUpBlocks + countedBlocks {
+            AllocationCounter.stopWatching()
+            finished.store(true, ordering: .releasing)
+        }
+    }
+}
+
+/// The live driver loop allocates nothing (docs/live.md, "The render thread"): the render
+/// thread of an `AudioDriver` playing the built-in synth through alsa-lib's `file` plugin
+/// (into /dev/null over the `null` PCM: no sound card), with live events streaming into
+/// its input ring, in every sample format the device may negotiate.
+@Suite(.serialized) struct RenderLoopAllocationTests {
+    static let bankFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("patches/presets").path
+
+    /// Plays live until `stretch` has closed, feeding the live ring from this thread;
+    /// returns the allocations counted on the render thread.
+    private func countAllocations(format: PCMSampleFormat, stretch: CountedStretch) throws -> Int {
+        let options = AudioDriverOptions(pcm: PCMConfiguration(periodFrames: 64, formats: [format]), realtimePriority: false)
+        let driver = try AudioDriver(device: "file:\"/dev/null\",raw", options: options)
+        #expect(driver.settings.format == format)
+        let synth = SynthNode(bank: try PresetBankLoader.load(directory: Self.bankFolder), voiceCapacity: 16)
+        let engine = RenderEngine()
+        engine.install(RenderProgram(nodes: StandardGraph.nodes(playing: synth) + [stretch], format: driver.renderFormat))
+        var sent = 0
+        let counted = try AllocationCounter.session {
+            try driver.start(engine: engine)
+            while !stretch.finished.load(ordering: .acquiring) {
+                #expect(driver.isRunning, "the render thread ended early: \(driver.failure.map(\.description) ?? "")")
+                guard driver.isRunning else { break }
+                let channel = UInt8(sent % 16), note = UInt8(36 + sent * 7 % 60)
+                driver.live.push(.noteOn(channel: channel, note: note, velocity: 90))
+                driver.live.push(.controlChange(channel: channel, controller: [1, 7, 10, 64][sent % 4], value: UInt8(sent % 128)))
+                driver.live.push(.pitchBend(channel: channel, value: UInt16(sent * 97 % 16_384)))
+                driver.live.push(.noteOff(channel: channel, note: note))
+                sent += 1
+                usleep(200)
+            }
+            try driver.stop()
+        }
+        #expect(sent > 100, "live events streamed in while the loop ran")
+        return counted
+    }
+
+    @Test(arguments: PCMSampleFormat.allCases)
+    func liveBlocksAllocateNothing(format: PCMSampleFormat) throws {
+        let stretch = CountedStretch(warmUpBlocks: 200, countedBlocks: 2_500)
+        let counted = try countAllocations(format: format, stretch: stretch)
+        #expect(counted == 0, "the live render loop allocated \(counted) times in 2,500 blocks of \(format)")
+    }
+
+    /// Without this, a counter that sees nothing would pass the test above.
+    @Test func theCounterSeesAnAllocationOnTheRenderThread() throws {
+        let stretch = CountedStretch(warmUpBlocks: 200, countedBlocks: 100, allocatesOnce: true)
+        let counted = try countAllocations(format: .float32LE, stretch: stretch)
+        #expect(counted >= 1, "the allocation hook did not see the render thread allocate")
+    }
+}

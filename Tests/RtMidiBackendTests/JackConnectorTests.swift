@@ -1,0 +1,74 @@
+import Foundation
+import MIDICore
+import RtMidiBackend
+import Testing
+
+/// `JackPortConnector` and `WakeupEvent` against a real `jackd -d dummy` (in the serialized
+/// `JackMIDITests` suite: the server is chosen through `JACK_DEFAULT_SERVER`).
+extension JackMIDITests {
+    @Test func theConnectorConnectsAndDisconnectsTwoOtherPorts() throws {
+        try withJackServer { _ in
+            let client = try JackMIDIClient(clientName: "midihub-test")
+            let output = try client.openVirtualOutput(named: "out")
+            let input = try client.openVirtualInput(named: "in")
+            let connector = try JackPortConnector(clientName: "midihub-test-connector")
+            #expect(!connector.isConnected(output.name, to: input.name))
+
+            try connector.connect(output.name, to: input.name)
+            try connector.connect(output.name, to: input.name)  // already connected: success
+            #expect(connector.isConnected(output.name, to: input.name))
+            try waitUntilConnected(output, input)
+            try output.send(.noteOn(channel: 2, note: 64, velocity: 90))
+            #expect(receive(1, from: input) == [.noteOn(channel: 2, note: 64, velocity: 90)])
+
+            try connector.disconnect(output.name, from: input.name)
+            try connector.disconnect(output.name, from: input.name)  // not connected: success
+            #expect(!connector.isConnected(output.name, to: input.name))
+        }
+    }
+
+    @Test func theConnectorNamesBothPortsWhenJackRefuses() throws {
+        try withJackServer { _ in
+            let client = try JackMIDIClient(clientName: "midihub-test")
+            let input = try client.openVirtualInput(named: "in")
+            let connector = try JackPortConnector(clientName: "midihub-test-connector")
+            let missing = try JackPortName(parsing: "jack:nobody:out")
+            do throws(JackMIDIError) {
+                try connector.connect(missing, to: input.name)
+                Issue.record("connecting a missing port succeeded")
+            } catch {
+                guard case .connectionFailed(missing, input.name, connecting: true, _) = error else {
+                    Issue.record("expected connectionFailed, got \(error)")
+                    return
+                }
+                #expect(error.description.hasPrefix("JACK MIDI: jack_connect jack:nobody:out -> \(input.name) failed"))
+            }
+        }
+    }
+
+    @Test func inputWakesAPollOnTheWakeupEvent() throws {
+        try withJackServer { server in
+            let wakeup = try WakeupEvent()
+            #expect(!wakeup.reset())
+            let client = try JackMIDIClient(clientName: "midihub-test")
+            let output = try client.openVirtualOutput(named: "out")
+            let input = try client.openVirtualInput(named: "in") { wakeup.signal() }
+            try server.connect(output.name.fullName, input.name.fullName)
+            try waitUntilConnected(output, input)
+            wakeup.reset()
+            #expect(pollReadable(wakeup.descriptor, milliseconds: 0) == false)
+
+            try output.send(.noteOn(channel: 0, note: 60, velocity: 1))
+            #expect(pollReadable(wakeup.descriptor, milliseconds: 5_000))
+            #expect(wakeup.reset())
+            #expect(input.drain().map(\.message) == [.noteOn(channel: 0, note: 60, velocity: 1)])
+            #expect(pollReadable(wakeup.descriptor, milliseconds: 0) == false)
+        }
+    }
+
+    /// Whether `descriptor` becomes readable within `milliseconds` (a deadline, not a timing check).
+    private func pollReadable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, milliseconds) == 1
+    }
+}
