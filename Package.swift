@@ -13,6 +13,9 @@ let package = Package(
         .library(name: "RenderCore", targets: ["RenderCore"]),
         .library(name: "Synth", targets: ["Synth"]),
         .library(name: "Sequencer", targets: ["Sequencer"]),
+        // For the bench's hub-route row.
+        .library(name: "Hub", targets: ["Hub"]),
+        .library(name: "Daemon", targets: ["Daemon"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -14,8 +14,13 @@ let package = Package(
                 .product(name: "MIDICore", package: "midihub"),
                 .product(name: "Synth", package: "midihub"),
                 .product(name: "Sequencer", package: "midihub"),
+                .product(name: "Hub", package: "midihub"),
+                .product(name: "Daemon", package: "midihub"),
+                "CSeqEncode",
             ]
         ),
+        // alsa-lib's event encoding into a buffer, for the hub-route row (no kernel needed).
+        .target(name: "CSeqEncode", linkerSettings: [.linkedLibrary("asound")]),
         // Sends stamped note-ons through a sequencer path and times them (bench/vm/hub.bench.sh).
         .executableTarget(
             name: "seq-probe",

@@ -33,6 +33,13 @@ extension SeqClient {
         }
     }
 
+    /// Whether complete events wait in alsa-lib's buffer, so the next `receivePending` makes
+    /// no `read` (events of one read arrived together, as far as the caller can tell).
+    /// - Thread: the owning thread.
+    public var hasBufferedInput: Bool {
+        snd_seq_event_input_pending(handle, 0) > 0
+    }
+
     private enum ReadResult {
         case event(SeqEvent)
         /// Something was read that completes no event (a SysEx piece), or the FIFO overflowed.

@@ -120,11 +120,15 @@ extension SeqClient {
 
     /// Sets how many events the kernel buffers for this client: `input` arrived and not yet
     /// read (the default, 200, overflows within 2 ms at 100,000 events/s), `output` written
-    /// and not yet delivered (default 500). At most `maximumPoolSize` each.
+    /// and not yet delivered (default 500). At most `maximumPoolSize` each. alsa-lib's read
+    /// buffer is sized to `input` events too, so one `read` can empty the kernel's FIFO
+    /// (events waiting in the read buffer cannot overflow). Call it before reading.
     /// - Throws: `ALSAError` when the kernel refuses the size.
     /// - Thread: the owning thread.
     public func setPoolSizes(input: Int, output: Int) throws(ALSAError) {
         try check("snd_seq_set_client_pool_input", snd_seq_set_client_pool_input(handle, input))
         try check("snd_seq_set_client_pool_output", snd_seq_set_client_pool_output(handle, output))
+        try check("snd_seq_set_input_buffer_size",
+                  snd_seq_set_input_buffer_size(handle, input * MemoryLayout<snd_seq_event_t>.size))
     }
 }

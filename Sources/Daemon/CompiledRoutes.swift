@@ -6,9 +6,20 @@ import Hub
 ///
 /// - Thread: MIDI input (a plain value inside `MIDIRouter`).
 struct CompiledRoutes {
+    /// What a route's target does with MIDI.
+    enum TargetKind {
+        /// A MIDI processor: its output goes on along the target's hops.
+        case processor
+        /// A unit or external node: MIDI leaves the graph there (`RouteSink`).
+        case sink
+        /// Takes no MIDI (a source or the audio output).
+        case ignores
+    }
+
     /// One route leaving a node: where it goes and which channels pass.
     struct Hop {
         let target: Int
+        let kind: TargetKind
         /// Bit `n` set: 0-based channel `n` passes. All bits set when the route has no filter.
         let channelMask: UInt16
 
@@ -35,7 +46,7 @@ struct CompiledRoutes {
         var hops = [[Hop]](repeating: [], count: graph.nodes.count)
         for route in graph.routes {
             guard let from = indexByID[route.from], let to = indexByID[route.to] else { continue }
-            hops[from].append(Hop(target: to, channelMask: Self.mask(route.channels)))
+            hops[from].append(Hop(target: to, kind: Self.kind(graph.nodes[to].body), channelMask: Self.mask(route.channels)))
         }
         self.hops = hops
         self.indexByID = indexByID
@@ -46,6 +57,19 @@ struct CompiledRoutes {
     /// The source nodes whose selector matches `port`, as node indices.
     func sources(matching port: PortDescriptor) -> [Int] {
         sources.filter { if case .source(let selector) = nodes[$0].body { selector.matches(port) } else { false } }
+    }
+
+    /// The indices of the nodes where MIDI leaves the graph (units and external nodes).
+    var sinks: [Int] {
+        nodes.indices.filter { Self.kind(nodes[$0].body) == .sink }
+    }
+
+    private static func kind(_ body: NodeBody) -> TargetKind {
+        switch body {
+        case .processor: .processor
+        case .unit, .external: .sink
+        case .source, .output: .ignores
+        }
     }
 
     private static func mask(_ channels: Set<Int>?) -> UInt16 {

@@ -16,8 +16,8 @@ struct DaemonSink: RouteSink {
     let audio: AudioRack?
     let client: SeqClient
     let outPort: SeqPort
-    /// Each external node's port, ALSA or JACK (`RouteCache.destinations`).
-    let destinations: [NodeID: PortAddress]
+    /// Each external node's port, ALSA or JACK, by node index (`RouteCache.destinations`).
+    let destinations: [ExternalDestination?]
     let jack: JackBridge
     /// Set when something was queued for ALSA; the caller drains the output.
     private(set) var wroteOutput = false
@@ -27,7 +27,7 @@ struct DaemonSink: RouteSink {
     /// How long to wait for room before dropping a message: 2000 tries 100 µs apart.
     static let outputPatience = (tries: 2000, microseconds: UInt32(100))
 
-    init(audio: AudioRack?, client: SeqClient, outPort: SeqPort, destinations: [NodeID: PortAddress], jack: JackBridge) {
+    init(audio: AudioRack?, client: SeqClient, outPort: SeqPort, destinations: [ExternalDestination?], jack: JackBridge) {
         self.audio = audio
         self.client = client
         self.outPort = outPort
@@ -35,19 +35,18 @@ struct DaemonSink: RouteSink {
         self.jack = jack
     }
 
-    mutating func deliver(_ event: TimedMIDI, to node: GraphNode) {
-        switch node.body {
-        case .unit:
+    mutating func deliver(_ event: TimedMIDI, to node: borrowing GraphNode, index: Int) {
+        if case .unit = node.body {
             audio?.play(event.message, on: node.id, at: event.time)
-        case .external:
-            guard let port = destinations[node.id] else { return }
-            if JackPortTable.isJack(port) {
-                jack.send(event.message, to: port)
-            } else if let address = SeqAddress(port) {
-                let queued = Self.retrying { [client, outPort] in try client.output(event.message, from: outPort, to: address) }
-                if queued { wroteOutput = true } else { dropped += 1 }
-            }
-        default:
+            return
+        }
+        switch index < destinations.count ? destinations[index] : nil {
+        case .alsa(let address):
+            let queued = Self.retrying { [client, outPort] in try client.output(event.message, from: outPort, to: address) }
+            if queued { wroteOutput = true } else { dropped += 1 }
+        case .jack(let port):
+            jack.send(event.message, to: port)
+        case nil:
             return
         }
     }

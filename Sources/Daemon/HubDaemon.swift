@@ -150,13 +150,17 @@ public final class HubDaemon: @unchecked Sendable {
     }
 
     /// Routes up to `batchLimit` pending events (then lets the control thread have the lock),
-    /// runs the arpeggiator and the due rules.
+    /// runs the arpeggiator and the due rules. Events are stamped with the time of the `read`
+    /// that fetched them (one clock reading per read, not per event).
     /// - Thread: input, under the lock.
     private func handlePendingInput() throws(ALSAError) {
         var handled = 0
         var sink = makeSink()
-        while handled < Self.batchLimit, let event = try client.receivePending() {
-            handle(event, into: &sink)
+        var readTime = Self.now()
+        while handled < Self.batchLimit {
+            if handled > 0, !client.hasBufferedInput { readTime = Self.now() }
+            guard let event = try client.receivePending() else { break }
+            handle(event, at: readTime, into: &sink)
             handled += 1
         }
         flush(sink)
@@ -175,24 +179,24 @@ public final class HubDaemon: @unchecked Sendable {
     /// Events routed per hold of the lock.
     static let batchLimit = 512
 
-    /// Routes one event into `sink`.
+    /// Routes one event, which arrived at `time`, into `sink`.
     /// - Thread: input, under the lock.
-    private func handle(_ event: SeqEvent, into sink: inout DaemonSink) {
+    private func handle(_ event: SeqEvent, at time: Double, into sink: inout DaemonSink) {
         switch event {
         case .message(let message, let source, _):
             let address = PortAddress(source)
             jack.forward(message, from: address)
-            var sender = routeCache.sender(at: address, ports: ports, router: router)
+            var sender = routeCache.sender(at: address, ports: ports, router: &router)
             if sender == nil, portsDirty {
                 // A new app's port and its first events arrive in one batch (aplaymidi sends at once).
                 portsDirty = false
                 flush(sink)
                 syncPorts()
                 sink = makeSink()
-                sender = routeCache.sender(at: address, ports: ports, router: router)
+                sender = routeCache.sender(at: address, ports: ports, router: &router)
             }
             guard let sender, sender.feedsGraph else { return }
-            router.route(message, from: sender, time: Self.now(), into: &sink)
+            router.route(message, from: sender, time: time, into: &sink)
         case .announce(let announcement, _):
             handle(announcement)
         case .unsupported:

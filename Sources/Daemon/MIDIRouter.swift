@@ -6,7 +6,9 @@ import MIDICore
 ///
 /// - Thread: MIDI input (called while the router routes).
 public protocol RouteSink {
-    mutating func deliver(_ event: TimedMIDI, to node: GraphNode)
+    /// Delivers `event` to `node`, which is `nodes[index]` of the graph the sink was made for
+    /// (so a sink can resolve its destinations by index, once per graph).
+    mutating func deliver(_ event: TimedMIDI, to node: borrowing GraphNode, index: Int)
 }
 
 /// Routes live MIDI through the hub's graph: from the source nodes whose selector matches the
@@ -25,15 +27,20 @@ public struct MIDIRouter {
     private var compiled = CompiledRoutes(.empty)
     /// The processor of each processor node, by node index.
     private var processors: [(any MIDIProcessor)?] = []
+    /// The sounding-notes slot of each sink node (by node index) for the events a processor
+    /// node generates on its own (the arpeggiator), by processor node index.
+    private var generatorSlots: [[SoundingNotes.Slot?]] = []
     /// Processor output buffers, one per nesting depth, reused so routing allocates nothing.
     private var scratch: [[TimedMIDI]] = []
     private var generatedUntil: Double?
 
     /// The source nodes one sending port feeds, resolved once (selector matching is string
-    /// work) and reused for its events while the graph stays the same (`isCurrent`).
+    /// work) and reused for its events while the graph stays the same (`isCurrent`), with the
+    /// sounding-notes slots its notes are recorded in (so routing hashes no names).
     public struct Sender: Sendable {
         let sources: [Int]
-        let origins: [NoteOrigin]
+        /// Per source: the slot of each sink node, by node index (`nil`: not a sink).
+        let slots: [[SoundingNotes.Slot?]]
         let revision: Int
 
         /// Whether the port feeds any source node.
@@ -46,12 +53,13 @@ public struct MIDIRouter {
         try install(GraphChange(from: .empty, to: graph))
     }
 
-    /// Resolves which source nodes `port` feeds in the current graph.
-    public func sender(for port: PortDescriptor) -> Sender {
+    /// Resolves which source nodes `port` feeds in the current graph (and makes the slots
+    /// for what it will hold).
+    public mutating func sender(for port: PortDescriptor) -> Sender {
         let sources = compiled.sources(matching: port)
         let device = port.identity
-        return Sender(sources: sources, origins: sources.map { NoteOrigin(source: compiled.nodes[$0].id, device: device) },
-                      revision: revision)
+        let slots = sources.map { slotsBySink(for: NoteOrigin(source: compiled.nodes[$0].id, device: device)) }
+        return Sender(sources: sources, slots: slots, revision: revision)
     }
 
     /// Whether `sender` was resolved in the current graph (else resolve it again).
@@ -69,8 +77,8 @@ public struct MIDIRouter {
     public mutating func route(_ message: MIDIMessage, from sender: Sender, time: Double, into sink: inout some RouteSink) {
         guard isCurrent(sender) else { return }
         let event = TimedMIDI(time: time, message: message)
-        for (source, origin) in zip(sender.sources, sender.origins) {
-            forward(event, from: source, origin: origin, depth: 0, into: &sink)
+        for (source, slots) in zip(sender.sources, sender.slots) {
+            forward(event, from: source, slots: slots, depth: 0, into: &sink)
         }
     }
 
@@ -82,8 +90,7 @@ public struct MIDIRouter {
         for index in compiled.topologicalOrder where processors[index] != nil {
             var output = takeScratch(depth: 0)
             processors[index]?.generate(from: start, to: now, clock: clock, into: &output)
-            let origin = NoteOrigin(source: compiled.nodes[index].id)
-            for event in output { forward(event, from: index, origin: origin, depth: 1, into: &sink) }
+            for event in output { forward(event, from: index, slots: generatorSlots[index], depth: 1, into: &sink) }
             scratch[0] = output
         }
     }
@@ -97,15 +104,15 @@ public struct MIDIRouter {
         return releases.map(\.node)
     }
 
-    /// Switches to `change.new`: first sends the note-offs the change calls for (to the nodes
-    /// of the old graph), then keeps the processors of unchanged nodes and makes new ones.
+    /// Switches to `change.new` (made from the current graph): first sends the note-offs the
+    /// change calls for, to the nodes of the current graph (which `sink` was made for), then
+    /// keeps the processors of unchanged nodes and makes new ones.
     /// - Throws: `ParameterError` for an unknown processor parameter; nothing changed then.
     public mutating func apply(_ change: GraphChange, at time: Double, into sink: inout some RouteSink) throws(ParameterError) {
         var fresh = self
+        let releases = change.releases(&fresh.sounding)
         try fresh.install(change)
-        let releases = sounding.copyReleases(change)
-        send(releases.messages, in: change.old, at: time, into: &sink)
-        fresh.sounding = releases.remaining
+        send(releases, in: graph, at: time, into: &sink)
         self = fresh
     }
 
@@ -147,23 +154,33 @@ public struct MIDIRouter {
         processors = compiled.nodes.map { kept[$0.id] }
         graph = change.new
         revision += 1
+        sounding.compact()
+        generatorSlots = compiled.nodes.indices.map { index in
+            processors[index] == nil ? [] : slotsBySink(for: NoteOrigin(source: compiled.nodes[index].id))
+        }
     }
 
-    private mutating func forward(_ event: TimedMIDI, from index: Int, origin: NoteOrigin, depth: Int,
+    /// The slots of what `origin` holds at each sink node of the current graph, by node index.
+    private mutating func slotsBySink(for origin: NoteOrigin) -> [SoundingNotes.Slot?] {
+        var slots = [SoundingNotes.Slot?](repeating: nil, count: compiled.nodes.count)
+        for index in compiled.sinks { slots[index] = sounding.slot(origin: origin, node: compiled.nodes[index].id) }
+        return slots
+    }
+
+    /// Follows the hops leaving node `index`; `slots` (by node index) are the origin's.
+    private mutating func forward(_ event: TimedMIDI, from index: Int, slots: [SoundingNotes.Slot?], depth: Int,
                                   into sink: inout some RouteSink) {
         for hop in compiled.hops[index] where hop.passes(channel: event.message.channel) {
-            let target = compiled.nodes[hop.target]
-            switch target.body {
+            switch hop.kind {
             case .processor:
-                guard processors[hop.target] != nil else { continue }
                 var output = takeScratch(depth: depth)
                 processors[hop.target]?.process(event, into: &output)
-                for produced in output { forward(produced, from: hop.target, origin: origin, depth: depth + 1, into: &sink) }
+                for produced in output { forward(produced, from: hop.target, slots: slots, depth: depth + 1, into: &sink) }
                 scratch[depth] = output
-            case .unit, .external:
-                sounding.record(event.message, origin: origin, node: target.id)
-                sink.deliver(event, to: target)
-            case .source, .output:
+            case .sink:
+                if let slot = slots[hop.target] { sounding.record(event.message, at: slot) }
+                sink.deliver(event, to: compiled.nodes[hop.target], index: hop.target)
+            case .ignores:
                 continue
             }
         }
@@ -180,17 +197,10 @@ public struct MIDIRouter {
 
     private func send(_ releases: [NodeRelease], in graph: HubGraph, at time: Double, into sink: inout some RouteSink) {
         for release in releases {
-            guard let node = graph.node(release.node) else { continue }
-            for message in release.messages { sink.deliver(TimedMIDI(time: time, message: message), to: node) }
+            guard let index = graph.nodes.firstIndex(where: { $0.id == release.node }) else { continue }
+            for message in release.messages {
+                sink.deliver(TimedMIDI(time: time, message: message), to: graph.nodes[index], index: index)
+            }
         }
-    }
-}
-
-extension SoundingNotes {
-    /// `change.releases` on a copy: the messages and the state without the released notes.
-    func copyReleases(_ change: GraphChange) -> (messages: [NodeRelease], remaining: SoundingNotes) {
-        var copy = self
-        let messages = change.releases(&copy)
-        return (messages, copy)
     }
 }

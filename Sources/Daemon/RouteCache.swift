@@ -8,7 +8,7 @@ import Hub
 /// - Thread: MIDI input or control, under the daemon's lock (a plain value).
 struct RouteCache {
     private var senders: [PortAddress: MIDIRouter.Sender] = [:]
-    private var destinations: [NodeID: PortAddress] = [:]
+    private var destinations: [ExternalDestination?] = []
     /// The router revision `destinations` was resolved for (`nil`: resolve again).
     private var destinationsRevision: Int?
 
@@ -19,7 +19,7 @@ struct RouteCache {
     }
 
     /// The source nodes the port at `address` feeds; `nil` when the port is not in `ports`.
-    mutating func sender(at address: PortAddress, ports: PortCatalog, router: MIDIRouter) -> MIDIRouter.Sender? {
+    mutating func sender(at address: PortAddress, ports: PortCatalog, router: inout MIDIRouter) -> MIDIRouter.Sender? {
         if let known = senders[address], router.isCurrent(known) { return known }
         guard let port = ports.sender(at: address) else { return nil }
         let sender = router.sender(for: port)
@@ -28,13 +28,13 @@ struct RouteCache {
     }
 
     /// The port (ALSA or JACK) of each external node of `router`'s graph that has one in `ports`
-    /// (never one of midihub's own, `ownClient`).
-    mutating func destinations(ports: PortCatalog, router: MIDIRouter, ownClient: UInt8) -> [NodeID: PortAddress] {
+    /// (never one of midihub's own, `ownClient`), by node index; `nil` for other nodes.
+    mutating func destinations(ports: PortCatalog, router: MIDIRouter, ownClient: UInt8) -> [ExternalDestination?] {
         if destinationsRevision != router.revision {
-            destinations = [:]
-            for node in router.graph.nodes {
-                guard case .external(let external) = node.body else { continue }
-                destinations[node.id] = ports.destination(for: external.port, excludingClient: ownClient)
+            destinations = router.graph.nodes.map { node in
+                guard case .external(let external) = node.body,
+                      let port = ports.destination(for: external.port, excludingClient: ownClient) else { return nil }
+                return ExternalDestination(port)
             }
             destinationsRevision = router.revision
         }

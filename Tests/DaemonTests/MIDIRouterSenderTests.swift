@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func aPortNoSourceSelectsFeedsNothing() throws {
-        let router = try MIDIRouter(graph: RouterFixtures.graph())
+        var router = try MIDIRouter(graph: RouterFixtures.graph())
         #expect(!router.sender(for: RouterFixtures.app).feedsGraph)
     }
 
@@ -31,6 +31,21 @@ import Testing
         #expect(sink.delivered.isEmpty)
         router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: router.sender(for: RouterFixtures.keyboard), time: 1, into: &sink)
         #expect(sink.messages(at: "fluid") == [.noteOn(channel: 0, note: 48, velocity: 100)])
+    }
+
+    @Test func aNoteHeldAcrossAGraphChangeIsStillTrackedInItsNewSlot() throws {
+        var router = try MIDIRouter(graph: RouterFixtures.graph())
+        var sink = RecordingSink()
+        router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: router.sender(for: RouterFixtures.keyboard), time: 1, into: &sink)
+        router.route(.noteOn(channel: 0, note: 62, velocity: 100), from: router.sender(for: RouterFixtures.keyboard), time: 1, into: &sink)
+        let other = GraphNode(id: "other", body: .external(ExternalNode(port: PortSelector(client: NamePattern(glob: "Other*")))))
+        try router.apply(router.graph.adding(other, routes: [Route("keys", "other")]), at: 2, into: &sink)
+        router.route(.noteOff(channel: 0, note: 60, velocity: 0), from: router.sender(for: RouterFixtures.keyboard), time: 3, into: &sink)
+        var released = RecordingSink()
+        router.unplug(RouterFixtures.keyboard.identity, at: 4, into: &released)
+        #expect(released.messages(at: "fluid") == [.noteOff(channel: 0, note: 74, velocity: 0)])
+        #expect(released.messages(at: "other").isEmpty)
+        #expect(router.sounding.isEmpty)
     }
 
     @Test func channelFiltersOfRoutesHold() throws {

@@ -8,7 +8,7 @@ import Testing
 struct RecordingSink: RouteSink {
     var delivered: [(node: NodeID, event: TimedMIDI)] = []
 
-    mutating func deliver(_ event: TimedMIDI, to node: GraphNode) {
+    mutating func deliver(_ event: TimedMIDI, to node: borrowing GraphNode, index: Int) {
         delivered.append((node.id, event))
     }
 

@@ -2,12 +2,16 @@
 # lib.sh and serve.sh helpers are loaded). Measures one sequencer path twice in the same
 # boot — seq-probe's tx port → rx port directly subscribed (`aconnect`), and tx →
 # `midihub serve --no-audio` → rx (an external node) — for hop latency (paced at
-# 1 kHz) and throughput (offered at 100,000 events/s for 10 s), plus the daemon's RSS
-# around the throughput run. Writes $WORK/hub.results, one line per run:
+# 1 kHz), throughput (offered at 100,000 events/s for 10 s), the highest rate each path
+# carries without loss (bisected over short runs), plus the daemon's RSS around the
+# throughput run. Writes $WORK/hub.results, one line per run:
 #   RUN key=value...   (seq-probe's keys; RUN is direct-latency, hub-latency,
-#                       direct-throughput, hub-throughput; plus "hub-rss before_kb= after_kb=")
-# Settings: LATENCY_EVENTS (5000), THROUGHPUT_RATE (100000), THROUGHPUT_SECONDS (10), from
-# .build-bench/vm-settings.env (bench/run-vm writes it from its environment).
+#                       direct-throughput, hub-throughput, and PATH-lossless-RATE for
+#                       each bisection step; plus "hub-rss before_kb= after_kb=" and
+#                       "PATH-lossless rate= seconds= tried=RATE:LOST,...")
+# Settings: LATENCY_EVENTS (5000), THROUGHPUT_RATE (100000), THROUGHPUT_SECONDS (10),
+# BISECT_SECONDS (3), BISECT_STEPS (5), from .build-bench/vm-settings.env (bench/run-vm
+# writes it from its environment).
 # timeout: 900
 
 source "$REPO/Tests/Integration/serve.sh"
@@ -18,12 +22,15 @@ SETTINGS=$REPO/.build-bench/vm-settings.env
 LATENCY_EVENTS=${LATENCY_EVENTS:-5000}
 THROUGHPUT_RATE=${THROUGHPUT_RATE:-100000}
 THROUGHPUT_SECONDS=${THROUGHPUT_SECONDS:-10}
+BISECT_SECONDS=${BISECT_SECONDS:-3}
+BISECT_STEPS=${BISECT_STEPS:-5}
 RESULTS_FILE=$WORK/hub.results
 : >"$RESULTS_FILE"
 load_modules snd-seq
 
 # Runs seq-probe as clients PREFIX-tx/PREFIX-rx with ARGS; with "direct", subscribes tx
-# to rx by aconnect once the probe is ready. Appends "RUN <probe's result line>".
+# to rx by aconnect once the probe is ready. Appends "RUN <probe's result line>" and keeps
+# the line in PROBE_RESULT.
 # Each direct run has its own PREFIX: the daemon remembers an aconnect as a hand edit and
 # would remake it when ports of the same names return.
 run_probe() { # RUN PREFIX direct|hub ARGS...
@@ -37,7 +44,28 @@ run_probe() { # RUN PREFIX direct|hub ARGS...
     fi
     wait_peer "$run" $((THROUGHPUT_SECONDS * 20 + 120))
     ((PEER_STATUS == 0)) || fail "seq-probe ($run) exited $PEER_STATUS: $(head -c 400 "$(peer_err "$run")")"
-    echo "$run $(grep '^sent=' "$(peer_out "$run")")" | tee -a "$RESULTS_FILE"
+    PROBE_RESULT=$(grep '^sent=' "$(peer_out "$run")")
+    echo "$run $PROBE_RESULT" | tee -a "$RESULTS_FILE"
+}
+
+# Finds the highest offered rate (events/s) at which PATH loses nothing over a
+# BISECT_SECONDS run: tries THROUGHPUT_RATE, then bisects [0, THROUGHPUT_RATE] for
+# BISECT_STEPS more runs. Appends "RUN rate=HIGHEST_LOSSLESS seconds=S tried=RATE:LOST,...".
+BISECT_RUNS=0
+find_lossless_rate() { # RUN direct|hub
+    local run=$1 path=$2 low=0 high=$THROUGHPUT_RATE rate=$THROUGHPUT_RATE tried="" steps=0 prefix lost
+    while :; do
+        prefix=hubbench
+        [[ $path == direct ]] && prefix=bisect$((++BISECT_RUNS))
+        run_probe "$run-$rate" "$prefix" "$path" --count $((rate * BISECT_SECONDS)) --rate "$rate"
+        lost=$(sed -n 's/.* lost=\([0-9]*\) .*/\1/p' <<<"$PROBE_RESULT")
+        [[ -n $lost ]] || fail "no lost= in seq-probe's line: $PROBE_RESULT"
+        tried+="$rate:$lost,"
+        if ((lost == 0)); then low=$rate; else high=$rate; fi
+        ((low == THROUGHPUT_RATE || ++steps > BISECT_STEPS)) && break
+        rate=$(((low + high) / 2))
+    done
+    echo "$run rate=$low seconds=$BISECT_SECONDS tried=${tried%,}" | tee -a "$RESULTS_FILE"
 }
 
 cat >"$WORK/patch.yaml" <<YAML
@@ -60,5 +88,7 @@ rss_before=$(rss_kb "$hub_pid")
 run_probe hub-throughput hubbench hub --count "$throughput_events" --rate "$THROUGHPUT_RATE"
 rss_after=$(rss_kb "$hub_pid")
 echo "hub-rss before_kb=$rss_before after_kb=$rss_after" | tee -a "$RESULTS_FILE"
+find_lossless_rate direct-lossless direct
+find_lossless_rate hub-lossless hub
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"

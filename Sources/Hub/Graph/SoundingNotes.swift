@@ -39,68 +39,108 @@ public struct NodeRelease: Hashable, Sendable {
 /// node, a broken path or an unplugged device can be answered with exactly the right note-offs.
 /// Record what was *delivered* to a node (after processing), tagged with its origin.
 ///
+/// Each (origin, node) pair has a slot, a small integer made once by `slot(origin:node:)`;
+/// `record(_:at:)` with a slot is the routing path: no hashing, no allocation (the held notes
+/// are inline bits). Slots stay valid until `compact()`, which drops the empty ones.
+///
 /// - Thread: MIDI input (the thread that delivers events); a plain value.
-public struct SoundingNotes: Hashable, Sendable {
+public struct SoundingNotes: Sendable {
+    /// One (origin, node) pair's number in this state, from `slot(origin:node:)`.
+    public struct Slot: Hashable, Sendable {
+        let index: Int
+    }
+
     struct Key: Hashable, Sendable {
         var origin: NoteOrigin
         var node: NodeID
     }
 
     /// 16 channels × 128 notes as bits, plus one sustain bit per channel.
-    struct Held: Hashable, Sendable {
-        var notes = [UInt64](repeating: 0, count: 32)
+    struct Held: Sendable {
+        var notes = InlineArray<32, UInt64>(repeating: 0)
         var sustain: UInt16 = 0
 
-        var isEmpty: Bool { sustain == 0 && notes.allSatisfy { $0 == 0 } }
+        var isEmpty: Bool {
+            guard sustain == 0 else { return false }
+            for index in notes.indices where notes[index] != 0 { return false }
+            return true
+        }
+
+        mutating func merge(_ other: Held) {
+            for index in notes.indices { notes[index] |= other.notes[index] }
+            sustain |= other.sustain
+        }
     }
 
-    private var held: [Key: Held] = [:]
+    private var keys: [Key] = []
+    private var held: [Held] = []
+    private var slots: [Key: Int] = [:]
 
     public init() {}
 
+    /// The slot of notes `origin` holds at `node`, made when new (control work: hashes the names).
+    public mutating func slot(origin: NoteOrigin, node: NodeID) -> Slot {
+        let key = Key(origin: origin, node: node)
+        if let index = slots[key] { return Slot(index: index) }
+        keys.append(key)
+        held.append(Held())
+        slots[key] = keys.count - 1
+        return Slot(index: keys.count - 1)
+    }
+
+    /// Forgets the slots that hold nothing; slots made before are invalid afterwards.
+    public mutating func compact() {
+        let kept = held.indices.filter { !held[$0].isEmpty }
+        keys = kept.map { keys[$0] }
+        held = kept.map { held[$0] }
+        slots = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+    }
+
     /// Updates the state with a message delivered to `node` that came from `origin`.
     public mutating func record(_ message: MIDIMessage, origin: NoteOrigin, node: NodeID) {
-        let key = Key(origin: origin, node: node)
+        record(message, at: slot(origin: origin, node: node))
+    }
+
+    /// Updates the state with a message delivered to the pair of `slot`.
+    public mutating func record(_ message: MIDIMessage, at slot: Slot) {
         switch message {
         case .noteOn(let channel, let note, let velocity) where velocity > 0:
-            held[key, default: Held()].notes[Self.word(channel, note)] |= Self.bit(note)
+            held[slot.index].notes[Self.word(channel, note)] |= Self.bit(note)
         case .noteOn(let channel, let note, _), .noteOff(let channel, let note, _):
-            held[key]?.notes[Self.word(channel, note)] &= ~Self.bit(note)
+            held[slot.index].notes[Self.word(channel, note)] &= ~Self.bit(note)
         case .controlChange(let channel, 64, let value):
             if value >= 64 {
-                held[key, default: Held()].sustain |= 1 << (channel & 0x0F)
+                held[slot.index].sustain |= 1 << (channel & 0x0F)
             } else {
-                held[key]?.sustain &= ~(1 << (channel & 0x0F))
+                held[slot.index].sustain &= ~(1 << (channel & 0x0F))
             }
         case .controlChange(let channel, 120, _), .controlChange(let channel, 123, _):
-            held[key]?.notes[Int(channel & 0x0F) * 2] = 0
-            held[key]?.notes[Int(channel & 0x0F) * 2 + 1] = 0
+            held[slot.index].notes[Int(channel & 0x0F) * 2] = 0
+            held[slot.index].notes[Int(channel & 0x0F) * 2 + 1] = 0
         default:
             return
         }
-        if held[key]?.isEmpty == true { held[key] = nil }
     }
 
     /// True when nothing is held anywhere.
-    public var isEmpty: Bool { held.isEmpty }
+    public var isEmpty: Bool { held.allSatisfy(\.isEmpty) }
 
     /// The held notes of `origin` at `node`, as (channel, note) pairs.
     public func notes(origin: NoteOrigin, node: NodeID) -> [(channel: UInt8, note: UInt8)] {
-        guard let entry = held[Key(origin: origin, node: node)] else { return [] }
-        return Self.pairs(entry)
+        guard let index = slots[Key(origin: origin, node: node)] else { return [] }
+        return Self.pairs(held[index])
     }
 
     /// Note-offs and sustain-offs for everything held at `node` by origins that satisfy `matching`,
     /// forgetting them. Each message is sent once even if several origins held it.
     public mutating func release(node: NodeID, origins matching: (NoteOrigin) -> Bool = { _ in true }) -> NodeRelease? {
-        let keys = held.keys.filter { $0.node == node && matching($0.origin) }
-        guard !keys.isEmpty else { return nil }
-        var merged = Held()
-        for key in keys {
-            guard let entry = held.removeValue(forKey: key) else { continue }
-            for index in 0..<32 { merged.notes[index] |= entry.notes[index] }
-            merged.sustain |= entry.sustain
+        var merged = Held(), found = false
+        for index in keys.indices where keys[index].node == node && !held[index].isEmpty && matching(keys[index].origin) {
+            merged.merge(held[index])
+            held[index] = Held()
+            found = true
         }
+        guard found else { return nil }
         var messages = Self.pairs(merged).map { MIDIMessage.noteOff(channel: $0.channel, note: $0.note, velocity: 0) }
         for channel in UInt8(0)..<16 where merged.sustain & (1 << channel) != 0 {
             messages.append(.controlChange(channel: channel, controller: 64, value: 0))
@@ -110,13 +150,13 @@ public struct SoundingNotes: Hashable, Sendable {
 
     /// Releases everything `device` holds, at every node it fed (for "device unplugged"), sorted by node.
     public mutating func releaseDevice(_ device: PortIdentity) -> [NodeRelease] {
-        let nodes = Set(held.keys.filter { $0.origin.device == device }.map(\.node)).sorted()
-        return nodes.compactMap { release(node: $0, origins: { $0.device == device }) }
+        let nodes = Set(keys.indices.filter { keys[$0].origin.device == device && !held[$0].isEmpty }.map { keys[$0].node })
+        return nodes.sorted().compactMap { release(node: $0, origins: { $0.device == device }) }
     }
 
     /// The origins holding anything at `node`.
     public func origins(at node: NodeID) -> Set<NoteOrigin> {
-        Set(held.keys.filter { $0.node == node }.map(\.origin))
+        Set(keys.indices.filter { keys[$0].node == node && !held[$0].isEmpty }.map { keys[$0].origin })
     }
 
     private static func word(_ channel: UInt8, _ note: UInt8) -> Int { Int(channel & 0x0F) * 2 + Int(note & 0x7F) / 64 }

@@ -13,6 +13,7 @@ struct BenchmarkRow: Sendable {
         BenchmarkRow(name: "polyphony", run: polyphony),
         BenchmarkRow(name: "onset", run: onsetError),
         BenchmarkRow(name: "peak-memory", run: peakMemory),
+        BenchmarkRow(name: "hub-route", run: hubRoute),
     ]
 }
 

@@ -8,6 +8,7 @@ extension BenchmarkRow {
         BenchmarkRow(name: "hub-latency-p50", run: { try hubLatency($0, percentile: "p50") }),
         BenchmarkRow(name: "hub-latency-p99", run: { try hubLatency($0, percentile: "p99") }),
         BenchmarkRow(name: "hub-throughput", run: hubThroughput),
+        BenchmarkRow(name: "hub-lossless-rate", run: hubLosslessRate),
         BenchmarkRow(name: "hub-memory", run: hubMemory),
     ]
 
@@ -39,6 +40,18 @@ extension BenchmarkRow {
             anchorName: "aconnect direct", anchor: try direct.value("receive_rate"))
     }
 
+    /// The highest offered rate each path carried without losing an event in a short run,
+    /// bisected in the same boot (higher is better); the title lists the steps (rate:lost).
+    @Sendable static func hubLosslessRate(_ context: BenchmarkContext) throws -> BenchmarkResult {
+        let results = try HubResults.load(context)
+        let hub = try results.run("hub-lossless"), direct = try results.run("direct-lossless")
+        return BenchmarkResult(
+            title: "hub highest lossless rate (\(Int(try hub.value("seconds")))-s runs; tried rate:lost — hub \(hub.text("tried")), "
+                + "direct \(direct.text("tried")))",
+            unit: "events/s", midihub: try hub.value("rate"),
+            anchorName: "aconnect direct", anchor: try direct.value("rate"))
+    }
+
     /// The daemon's resident memory after the throughput run against before it (flat is 1.0×).
     @Sendable static func hubMemory(_ context: BenchmarkContext) throws -> BenchmarkResult {
         let rss = try HubResults.load(context).run("hub-rss")
@@ -54,13 +67,18 @@ extension BenchmarkRow {
 struct HubResults {
     struct Run {
         var name: String
-        var values: [String: Double]
+        var fields: [String: String]
 
         func value(_ key: String) throws -> Double {
-            guard let value = values[key] else {
-                throw BenchmarkError(description: "run '\(name)' has no '\(key)' in the VM results (fix: rerun bench/run-vm)")
+            guard let value = fields[key].flatMap(Double.init) else {
+                throw BenchmarkError(description: "run '\(name)' has no number '\(key)' in the VM results (fix: rerun bench/run-vm)")
             }
             return value
+        }
+
+        /// The field `key` as written ("?" when missing).
+        func text(_ key: String) -> String {
+            fields[key] ?? "?"
         }
     }
 
@@ -79,12 +97,11 @@ struct HubResults {
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard let name = fields.first.map(String.init) else { continue }
-            let pairs = fields.dropFirst().compactMap { field -> (String, Double)? in
+            let pairs = fields.dropFirst().compactMap { field -> (String, String)? in
                 let parts = field.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, let number = Double(parts[1]) else { return nil }
-                return (String(parts[0]), number)
+                return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
             }
-            runs[name] = Run(name: name, values: Dictionary(pairs, uniquingKeysWith: { $1 }))
+            runs[name] = Run(name: name, fields: Dictionary(pairs, uniquingKeysWith: { $1 }))
         }
         return HubResults(file: file, runs: runs)
     }
