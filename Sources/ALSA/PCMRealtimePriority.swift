@@ -1,7 +1,8 @@
 import Glibc
 
 /// Realtime scheduling for the thread that writes PCM, so that other work on the
-/// machine cannot starve it into underruns.
+/// machine cannot starve it into underruns (the hub's MIDI input thread asks for it too,
+/// a little lower, so its kernel FIFO cannot overflow while other threads run).
 public enum PCMRealtimePriority: Equatable, Sendable {
     /// The thread now runs `SCHED_FIFO` at this priority.
     case granted(priority: Int32)
