@@ -60,10 +60,10 @@ public final class OfflineRenderer {
 
     /// Renders to the end into `sink`, calling `progress` with the fraction done after each block.
     /// - Thread: the rendering thread.
-    public func render<Sink: AudioSink>(into sink: inout Sink, progress: (Double) -> Void = { _ in }) throws {
+    public func render<Sink: AudioSink>(into sink: inout Sink, progress: (Double) throws -> Void = { _ in }) throws {
         while let block = renderNextBlock() {
             try sink.write(left: block.left, right: block.right, frames: block.frames)
-            progress(Double(position) / Double(max(totalFrames, 1)))
+            try progress(Double(position) / Double(max(totalFrames, 1)))
         }
     }
 }

@@ -9,7 +9,19 @@ import Synth
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a MIDI file through the built-in synth to a WAV file, offline.")
+        abstract: "Render a MIDI file through the built-in synth to a WAV file, offline.",
+        discussion: """
+            Renders as fast as the machine can (no sound card needed); an event at time t \
+            sounds at frame round(t × sample rate). A progress bar is drawn on a terminal.
+            The audio goes to a hidden temporary file beside the output (.NAME.PID.partial), \
+            which is synced and renamed to the output name only when the render is complete: \
+            an error, Ctrl-C or SIGTERM removes it and leaves no file under the output name \
+            (exit status 130 for Ctrl-C, 143 for SIGTERM).
+
+            Examples:
+              midihub render sequences/little-song.mid -o song.wav
+              midihub render song.song -o song.wav --sample-rate 96000 --format f32
+            """)
 
     @Argument(help: "The sequence to render: a Standard MIDI File or a text sequence (.song).")
     var file: String
@@ -52,9 +64,18 @@ struct RenderCommand: ParsableCommand {
 
         let progress = ProgressBar(enabled: isatty(STDERR_FILENO) != 0)
         let started = ContinuousClock.now
+        SignalTrap.install()
         do {
-            try renderer.render(into: &writer) { progress.show($0) }
+            try renderer.render(into: &writer) { fraction in
+                if let signal = SignalTrap.caught { throw RenderInterrupted(signal: signal) }
+                progress.show(fraction)
+            }
             try writer.finish()
+        } catch let interruption as RenderInterrupted {
+            writer.discard()
+            progress.clear()
+            FileHandle.standardError.write(Data("midihub: render interrupted; \(output) was not written\n".utf8))
+            throw ExitCode(128 + interruption.signal)
         } catch let error as WAVWriteError {
             writer.discard()
             progress.clear()
@@ -77,6 +98,12 @@ struct RenderCommand: ParsableCommand {
 }
 
 extension WAVSampleFormat: ExpressibleByArgument {}
+
+/// Ctrl-C (or SIGTERM) arrived while rendering: the temporary file is removed and nothing
+/// is written under the output name.
+private struct RenderInterrupted: Error {
+    let signal: Int32
+}
 
 /// A one-line progress bar on standard error, drawn only on a terminal.
 private final class ProgressBar {
