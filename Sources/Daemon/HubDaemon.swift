@@ -138,6 +138,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// hands the output to ALSA once for the whole batch.
     private func runInput() {
         defer { inputDone.signal() }
+        Self.nameCurrentThread("midihub-input")
         requestInputPriority()
         while !stopping.load(ordering: .acquiring) {
             do {

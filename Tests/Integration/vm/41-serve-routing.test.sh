@@ -11,7 +11,8 @@
 # socket survives `kill -9` and a restart. Started as systemd's Type=notify does
 # (NOTIFY_SOCKET, WATCHDOG_USEC), the daemon sends READY=1 only once its ports, the
 # rule's connection and its control socket exist, then watchdog pings, a STATUS= when
-# the port count changes, and STOPPING=1 when stopped.
+# the port count changes, and STOPPING=1 when stopped. Its MIDI input thread ("midihub-input")
+# runs at SCHED_FIFO 50 (chrt -p), as root may ask.
 # timeout: 600
 
 source "$REPO/Tests/Integration/serve.sh"
@@ -33,6 +34,14 @@ assert_file_has "$WORK/midihub-at-ready.txt" '^  Port +0 : "in"' "midihub:in at 
 assert_file_has "$WORK/midihub-at-ready.txt" '^  Port +1 : "out"' "midihub:out at READY=1"
 assert_file_has "$WORK/midihub-at-ready.txt" "Connected From: .*\\b$controller:0\\b" "the rule's connection at READY=1"
 assert_file_has "$WORK/systemd.at-ready" "^control socket: yes$" "the control socket at READY=1"
+
+step "the MIDI input thread runs at SCHED_FIFO 50 (root may ask for it), below the render thread"
+input_tid=$(grep -lx "midihub-input" /proc/"$hub_pid"/task/*/comm | head -n 1 | cut -d/ -f5)
+[[ -n $input_tid ]] || fail "no thread named midihub-input in $hub_pid: $(cat /proc/"$hub_pid"/task/*/comm | tr '\n' ' ')"
+chrt -p "$input_tid" >"$WORK/input-thread.sched" || fail "chrt -p $input_tid failed"
+assert_file_has "$WORK/input-thread.sched" "policy: SCHED_FIFO$" "input thread's scheduling policy"
+assert_file_has "$WORK/input-thread.sched" "priority: 50$" "input thread's realtime priority"
+assert_file_has "$(peer_err hub)" "MIDI input thread: realtime priority 50 \\(SCHED_FIFO\\)" "the priority's log line"
 
 step "the rule connected the controller; a note arrives transposed, at aseqdump and at the kernel port"
 wait_for "virmidi -> midihub" 20 bash -c "aconnect -l | grep -A3 \"'Virtual Raw MIDI $card-0'\" | grep -q \"Connecting To: .*$hub_client:0\""
