@@ -19,8 +19,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // Counts allocations on the render thread in the zero-allocation tests (engine, live driver loop).
-        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
@@ -87,10 +85,10 @@ let package = Package(
             "AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore", "AllocationCounter",
         ]),
         .testTarget(name: "SynthTests", dependencies: ["Synth", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter"]),
-        // Test support: one thread's allocations, one counting suite at a time (malloc-interposer's
-        // hook is process-wide).
-        .target(name: "AllocationCounter", dependencies: [
-            .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
-        ], path: "Tests/AllocationCounter"),
+        // Test support: one thread's allocations, one counting suite at a time (the count is
+        // process-wide), through the test process's own malloc, which is C (it runs inside
+        // every thread's allocations).
+        .target(name: "AllocationCounter", dependencies: ["CMallocCounter"], path: "Tests/AllocationCounter"),
+        .target(name: "CMallocCounter", path: "Tests/CMallocCounter"),
     ]
 )

@@ -9,10 +9,12 @@ import Synth
 import Testing
 
 /// The last node of the program: on the render thread, it opens the counted stretch in its
-/// `warmUpBlocks`-th block and closes it `countedBlocks` blocks later, so the count covers
-/// whole turns of the driver's loop — live ring, engine, interleave, PCM write — after the
-/// thread's start-up (creating a thread and the runtime's first uses allocate), and no
-/// other thread's allocations.
+/// `warmUpBlocks`-th block and closes it once `countedBlocks` blocks have passed and the
+/// test has streamed enough live events (`eventsStreamed`), so the count covers whole turns
+/// of the driver's loop — live ring, engine, interleave, PCM write — with live input, after
+/// the thread's start-up (creating a thread and the runtime's first uses allocate), and no
+/// other thread's allocations. (The `null` PCM takes blocks as fast as they come: a number
+/// of blocks alone says nothing of how many events arrived meanwhile.)
 private final class CountedStretch: Node, @unchecked Sendable {
     let descriptor = NodeDescriptor(kind: .effect, subtype: "allc", manufacturer: "test", name: "counted stretch", version: 1)
     let parameters: [ParameterInfo] = []
@@ -23,6 +25,10 @@ private final class CountedStretch: Node, @unchecked Sendable {
     let countedBlocks: Int
     /// Allocates once inside the stretch: the control run, which must be counted.
     let allocatesOnce: Bool
+    /// Set on the render thread when counting begins.
+    let counting = Atomic<Bool>(false)
+    /// Set by the test thread once it has pushed enough live events into the counted stretch.
+    let eventsStreamed = Atomic<Bool>(false)
     let finished = Atomic<Bool>(false)
     private var blocks = 0
 
@@ -39,10 +45,12 @@ private final class CountedStretch: Node, @unchecked Sendable {
         blocks += 1
         if blocks == warmUpBlocks {
             AllocationCounter.watchCurrentThread()
+            counting.store(true, ordering: .releasing)
         } else if blocks == warmUpBlocks + 1, allocatesOnce {
             let array = [Int](repeating: blocks, count: context.frames + 100)
             precondition(array.count > 100)
-        } else if blocks == warmUpBlocks + countedBlocks {
+        } else if blocks >= warmUpBlocks + countedBlocks, !finished.load(ordering: .relaxed),
+                  eventsStreamed.load(ordering: .acquiring) {
             AllocationCounter.stopWatching()
             finished.store(true, ordering: .releasing)
         }
@@ -58,8 +66,12 @@ private final class CountedStretch: Node, @unchecked Sendable {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("patches/presets").path
 
-    /// Plays live until `stretch` has closed, feeding the live ring from this thread;
-    /// returns the allocations counted on the render thread.
+    /// Rounds of four live events (note on, CC, bend, note off) pushed while counting.
+    static let streamedRounds = 100
+
+    /// Plays live until `stretch` has closed, feeding the live ring from this thread (at
+    /// least `streamedRounds` rounds once counting has begun); returns the allocations
+    /// counted on the render thread.
     private func countAllocations(format: PCMSampleFormat, stretch: CountedStretch) throws -> Int {
         let options = AudioDriverOptions(pcm: PCMConfiguration(periodFrames: 64, formats: [format]), realtimePriority: false)
         let driver = try AudioDriver(device: "file:\"/dev/null\",raw", options: options)
@@ -67,7 +79,7 @@ private final class CountedStretch: Node, @unchecked Sendable {
         let synth = SynthNode(bank: try PresetBankLoader.load(directory: Self.bankFolder), voiceCapacity: 16)
         let engine = RenderEngine()
         engine.install(RenderProgram(nodes: StandardGraph.nodes(playing: synth) + [stretch], format: driver.renderFormat))
-        var sent = 0
+        var sent = 0, sentWhileCounting = 0
         let counted = try AllocationCounter.session {
             try driver.start(engine: engine)
             while !stretch.finished.load(ordering: .acquiring) {
@@ -79,11 +91,15 @@ private final class CountedStretch: Node, @unchecked Sendable {
                 driver.live.push(.pitchBend(channel: channel, value: UInt16(sent * 97 % 16_384)))
                 driver.live.push(.noteOff(channel: channel, note: note))
                 sent += 1
+                if stretch.counting.load(ordering: .acquiring) {
+                    sentWhileCounting += 1
+                    if sentWhileCounting == Self.streamedRounds { stretch.eventsStreamed.store(true, ordering: .releasing) }
+                }
                 usleep(200)
             }
             try driver.stop()
         }
-        #expect(sent > 100, "live events streamed in while the loop ran")
+        #expect(sentWhileCounting >= Self.streamedRounds, "live events streamed in while allocations were counted")
         return counted
     }
 

@@ -208,6 +208,16 @@ import Testing
             }
             result = try body()
         }
-        return (result, try String(contentsOfFile: path, encoding: .utf8))
+        return (result, Self.withoutTestRunnerLines(try String(contentsOfFile: path, encoding: .utf8)))
+    }
+
+    /// `text` without the lines Swift Testing wrote meanwhile: fd 2 is the whole process's,
+    /// and the suites that run in parallel report their progress on it (each such line
+    /// starts with one of the runner's symbols).
+    static func withoutTestRunnerLines(_ text: String) -> String {
+        let runnerSymbols: Set<Character> = ["◇", "✔", "✘", "↳", "⚠", "⚠\u{FE0E}", "⊙", "➜"]
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { line in line.first.map { !runnerSymbols.contains($0) } ?? true }
+            .joined(separator: "\n")
     }
 }

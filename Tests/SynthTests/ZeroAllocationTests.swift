@@ -18,7 +18,7 @@ import Testing
             let array = [Int](repeating: 7, count: Int.random(in: 100...200))
             #expect(array.count >= 100)
         }
-        #expect(counted > 0, "the malloc interposer is not active, so the zero-allocation test would prove nothing")
+        #expect(counted > 0, "the malloc counter (CMallocCounter) is not active, so the zero-allocation test would prove nothing")
     }
 
     @Test func renderingTenThousandBlocksAllocatesNothing() throws {
