@@ -1,5 +1,6 @@
 #include "rtmidi_support.h"
 
+#include <atomic>
 #include <cerrno>
 #include <jack/jack.h>
 #include <rtmidi/RtMidi.h>
@@ -19,6 +20,20 @@ void forwardError(RtMidiError::Type type, const std::string &message, void *user
 }
 
 void dropJackMessage(const char *) {}
+
+/// A connector's client and whether its server has shut down (set on libjack's thread).
+struct JackConnector {
+    jack_client_t *client;
+    std::atomic<bool> serverGone{false};
+};
+
+void markServerGone(void *connector) {
+    static_cast<JackConnector *>(connector)->serverGone.store(true, std::memory_order_release);
+}
+
+jack_client_t *clientOf(void *connector) {
+    return static_cast<JackConnector *>(connector)->client;
+}
 
 }  // namespace
 
@@ -56,15 +71,25 @@ extern "C" void *midihub_jack_connector_open(const char *client_name, const char
     jack_client_t *client = server_name ? jack_client_open(client_name, options, &opened, server_name)
                                         : jack_client_open(client_name, options, &opened);
     *status = client == nullptr && opened == 0 ? static_cast<unsigned int>(JackFailure) : static_cast<unsigned int>(opened);
-    return client;
+    if (client == nullptr) {
+        return nullptr;
+    }
+    auto *connector = new JackConnector{client};
+    jack_on_shutdown(client, markServerGone, connector);
+    return connector;
 }
 
 extern "C" void midihub_jack_connector_close(void *connector) {
-    jack_client_close(static_cast<jack_client_t *>(connector));
+    jack_client_close(clientOf(connector));
+    delete static_cast<JackConnector *>(connector);
+}
+
+extern "C" int midihub_jack_connector_server_gone(void *connector) {
+    return static_cast<JackConnector *>(connector)->serverGone.load(std::memory_order_acquire) ? 1 : 0;
 }
 
 extern "C" int midihub_jack_connector_connect(void *connector, const char *source, const char *destination) {
-    int result = jack_connect(static_cast<jack_client_t *>(connector), source, destination);
+    int result = jack_connect(clientOf(connector), source, destination);
     return result == EEXIST ? 0 : result;
 }
 
@@ -73,11 +98,11 @@ extern "C" int midihub_jack_connector_disconnect(void *connector, const char *so
     if (connected <= 0) {
         return connected;
     }
-    return jack_disconnect(static_cast<jack_client_t *>(connector), source, destination);
+    return jack_disconnect(clientOf(connector), source, destination);
 }
 
 extern "C" int midihub_jack_connector_is_connected(void *connector, const char *source, const char *destination) {
-    jack_port_t *port = jack_port_by_name(static_cast<jack_client_t *>(connector), source);
+    jack_port_t *port = jack_port_by_name(clientOf(connector), source);
     if (port == nullptr) {
         return -1;
     }

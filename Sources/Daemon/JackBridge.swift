@@ -69,19 +69,28 @@ final class JackBridge {
     /// input has events to drain.
     var wakeDescriptors: [Int32] { wakeup.map { [$0.descriptor] } ?? [] }
 
-    /// At most every `pollSeconds`: probes the server (starting or dropping the JACK side,
-    /// with one log line) and re-reads the port list.
+    /// At most every `pollSeconds`: without a server, probes for one (starting the JACK side
+    /// with one log line when it answers); with one, drops the JACK side if the server shut
+    /// down (the connector's `serverIsGone`, which libjack sets at once), else re-reads the
+    /// port list.
+    ///
+    /// A server we are connected to is not probed: a probe opens and closes a throwaway
+    /// libjack client, milliseconds on the MIDI input thread with the daemon's lock held.
+    /// Without a server the probe fails at `connect()` on a missing socket: microseconds.
     /// - Returns: the JACK ports that appeared or left.
     func poll(now: Double) -> JackPortTable.Changes {
         guard now >= nextPoll else { return JackPortTable.Changes() }
         nextPoll = now + Self.pollSeconds
         defer { everPolled = true }
+        if client != nil {
+            return peerLinks?.connector.serverIsGone == false ? readPorts() : dropServer()
+        }
         let availability = JackAvailability.probe()
         guard availability == .available else {
             if !everPolled { log.info(availability.logLine) }
-            return client == nil ? JackPortTable.Changes() : dropServer()
+            return JackPortTable.Changes()
         }
-        if client == nil, !connect() { return JackPortTable.Changes() }
+        guard connect() else { return JackPortTable.Changes() }
         return readPorts()
     }
 
@@ -194,8 +203,9 @@ final class JackBridge {
 
     private func connect() -> Bool {
         do {
-            client = try JackMIDIClient(clientName: clientName)
+            let opened = try JackMIDIClient(clientName: clientName)
             peerLinks = JackPeerLinks(connector: try JackPortConnector(clientName: clientName))
+            client = opened
         } catch {
             if !everPolled { log.info(error.description) }
             return false

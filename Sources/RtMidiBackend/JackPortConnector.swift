@@ -50,6 +50,13 @@ public final class JackPortConnector: Sendable {
         guard result == 0 else { throw .connectionFailed(source, destination, connecting: false, code: result) }
     }
 
+    /// True once the connector's server shut down or died (libjack tells its clients at
+    /// once), so the owner need not probe a server it is connected to.
+    /// - Thread: any.
+    public var serverIsGone: Bool {
+        handle.withLock { midihub_jack_connector_server_gone($0.client) } == 1
+    }
+
     /// Whether `source` feeds `destination` now (`false` when `source` does not exist).
     /// - Thread: any.
     public func isConnected(_ source: JackPortName, to destination: JackPortName) -> Bool {

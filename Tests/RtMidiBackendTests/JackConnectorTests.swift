@@ -46,6 +46,31 @@ extension JackMIDITests {
         }
     }
 
+    /// The daemon relies on this instead of probing a server it is connected to.
+    @Test(arguments: [false, true])
+    func theConnectorSeesItsServerGo(killed: Bool) throws {
+        let server = try JackTestServer.start()
+        let connector: JackPortConnector
+        do {
+            connector = try JackPortConnector(clientName: "midihub-test-connector")
+        } catch {
+            server.stop()
+            throw error
+        }
+        #expect(!connector.serverIsGone)
+        usleep(200_000)
+        #expect(!connector.serverIsGone, "a live server counted as gone")
+        killed ? server.kill() : server.stop()
+        var waited = 0
+        while !connector.serverIsGone, waited < 100 {
+            usleep(50_000)
+            waited += 1
+        }
+        #expect(connector.serverIsGone, "\(killed ? "kill -9" : "SIGTERM") of jackd went unnoticed for 5 s")
+        // libjack aborts when a client of a dead server is closed: keep it, as the daemon does.
+        Self.abandonedConnectors.withLock { $0.append(connector) }
+    }
+
     @Test func inputWakesAPollOnTheWakeupEvent() throws {
         try withJackServer { server in
             let wakeup = try WakeupEvent()

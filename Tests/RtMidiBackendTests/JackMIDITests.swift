@@ -1,11 +1,15 @@
 import Foundation
 import MIDICore
 import RtMidiBackend
+import Synchronization
 import Testing
 
 /// Against a real `jackd -d dummy` each test starts; serialized because the server is
 /// chosen through the process-wide `JACK_DEFAULT_SERVER`.
 @Suite(.serialized) struct JackMIDITests {
+    /// Connectors whose server died: never released (libjack aborts on closing them).
+    static let abandonedConnectors = Mutex<[JackPortConnector]>([])
+
     /// One of each kind the hub routes, SysEx included, in a fixed order.
     static let messages: [MIDIMessage] = [
         .noteOn(channel: 0, note: 60, velocity: 100),

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A `jackd -d dummy` server of a test's own, under a unique server name that this
 /// process's libjack (and RtMidi) use through `JACK_DEFAULT_SERVER`.
@@ -32,6 +33,12 @@ struct JackTestServer {
     /// Stops the server and waits for it to exit.
     func stop() {
         process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// Kills the server (SIGKILL, as a crash) and waits for it to exit.
+    func kill() {
+        Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 

@@ -35,12 +35,17 @@ unsigned int midihub_jack_probe(const char *client_name, const char *server_name
 /// Opens a JACK client that makes and breaks connections between other clients'
 /// ports, without ever starting a server. `server_name` NULL means
 /// `$JACK_DEFAULT_SERVER` or "default". Returns NULL when no server answered (then
-/// `*status` holds libjack's `jack_status_t` bits). Close it with
+/// `*status` holds libjack's `jack_status_t` bits). The connector watches its server:
+/// see `midihub_jack_connector_server_gone`. Close it with
 /// `midihub_jack_connector_close` — never once its server died (libjack aborts).
 void *midihub_jack_connector_open(const char *client_name, const char *server_name, unsigned int *status);
 
 /// Closes a client returned by `midihub_jack_connector_open`.
 void midihub_jack_connector_close(void *connector);
+
+/// 1 once the connector's server has shut down or died (libjack's `jack_on_shutdown`,
+/// reported on libjack's thread, read here from any thread), else 0.
+int midihub_jack_connector_server_gone(void *connector);
 
 /// Connects the JACK port named `source` (an output) to `destination` (an input).
 /// Returns 0 when connected (already connected counts), else `jack_connect`'s error
