@@ -6,8 +6,9 @@ import RtMidiBackend
 /// The JACK side of the daemon: port polling, MIDI from JACK sources, connections and
 /// outputs to JACK ports (see `JackBridge`).
 extension HubDaemon {
-    /// Polls the JACK server and ports on the bridge's timer and routes what JACK sources
-    /// sent since the last turn. - Thread: input, under the lock.
+    /// Takes the JACK probe's answer or reads the ports on the bridge's timer (see
+    /// `JackBridge.poll`) and routes what JACK sources sent since the last turn.
+    /// - Thread: input, under the lock.
     func serviceJack() {
         if !jack.poll(now: Self.now()).isEmpty { portsDirty = true }
         routeJackInput()

@@ -97,7 +97,7 @@ public final class HubDaemon: @unchecked Sendable {
     public func start() throws {
         try lock.withLock {
             startAudioIfNeeded()
-            _ = jack.poll(now: Self.now())
+            _ = jack.start()
             refreshPorts()
             reconcile()
             saveState()
@@ -124,6 +124,7 @@ public final class HubDaemon: @unchecked Sendable {
         notifyStopping()
         stopping.store(true, ordering: .releasing)
         if inputThread != nil { inputDone.wait() }
+        jack.stop()
         control?.stop()
         lock.withLock {
             try? audio?.stop()

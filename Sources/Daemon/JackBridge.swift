@@ -45,6 +45,8 @@ final class JackBridge {
     /// closed, for the life of the process: a few kB per server loss.
     private var abandoned: [AnyObject] = []
     private var nextPoll = -Double.infinity
+    /// Looks for a server, off the MIDI input thread, while there is none.
+    private let probe = JackProbe(interval: pollSeconds)
     private var everPolled = false
 
     /// - Parameter clientName: the JACK client name of the daemon's JACK ports.
@@ -69,28 +71,55 @@ final class JackBridge {
     /// input has events to drain.
     var wakeDescriptors: [Int32] { wakeup.map { [$0.descriptor] } ?? [] }
 
-    /// At most every `pollSeconds`: without a server, probes for one (starting the JACK side
-    /// with one log line when it answers); with one, drops the JACK side if the server shut
-    /// down (the connector's `serverIsGone`, which libjack sets at once), else re-reads the
-    /// port list.
-    ///
-    /// A server we are connected to is not probed: a probe opens and closes a throwaway
-    /// libjack client, milliseconds on the MIDI input thread with the daemon's lock held.
-    /// Without a server the probe fails at `connect()` on a missing socket: microseconds.
+    /// At start, on the main thread before the MIDI input thread runs: probes for a server
+    /// here (so the rules see the JACK ports from the start, and the one log line comes
+    /// first), then starts the probe thread, which looks again every `pollSeconds` while
+    /// there is no server.
+    /// - Returns: the JACK ports that appeared.
+    func start() -> JackPortTable.Changes {
+        let changes = adopt(JackAvailability.probe())
+        probe.start(probing: client == nil)
+        return changes
+    }
+
+    /// Stops the probe thread. - Thread: main, after the MIDI input thread ended.
+    func stop() {
+        probe.stop()
+    }
+
+    /// Without a server: acts on the probe thread's newest answer (starting the JACK side,
+    /// with one log line, when a server answered). With one, at most every `pollSeconds`:
+    /// drops the JACK side if the server shut down (the connector's `serverIsGone`, which
+    /// libjack sets at once), else re-reads the port list. A server we are connected to is
+    /// never probed.
     /// - Returns: the JACK ports that appeared or left.
     func poll(now: Double) -> JackPortTable.Changes {
+        guard client != nil else {
+            guard let availability = probe.take() else { return JackPortTable.Changes() }
+            nextPoll = now + Self.pollSeconds
+            return adopt(availability)
+        }
         guard now >= nextPoll else { return JackPortTable.Changes() }
         nextPoll = now + Self.pollSeconds
-        defer { everPolled = true }
-        if client != nil {
-            return peerLinks?.connector.serverIsGone == false ? readPorts() : dropServer()
+        guard peerLinks?.connector.serverIsGone == false else {
+            defer { probe.resume() }
+            return dropServer()
         }
-        let availability = JackAvailability.probe()
+        return readPorts()
+    }
+
+    /// Acts on a probe's answer while the bridge has no server: connects and reads the ports
+    /// when one answered (resuming the probing when the clients cannot be opened).
+    private func adopt(_ availability: JackAvailability) -> JackPortTable.Changes {
+        defer { everPolled = true }
         guard availability == .available else {
             if !everPolled { log.info(availability.logLine) }
             return JackPortTable.Changes()
         }
-        guard connect() else { return JackPortTable.Changes() }
+        guard connect() else {
+            probe.resume()
+            return JackPortTable.Changes()
+        }
         return readPorts()
     }
 
