@@ -77,7 +77,9 @@ let package = Package(
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
         .testTarget(name: "HubTests", dependencies: ["Hub"]),
-        .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore"]),
+        .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore", "CJackTestEnvironment"]),
+        // Test support: the JACK server name, set in the environment before main.
+        .target(name: "CJackTestEnvironment", path: "Tests/CJackTestEnvironment"),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
         .testTarget(name: "ControlTests", dependencies: ["Control"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Hub", "Control", "ALSA", "MIDICore", "RenderCore", "RtMidiBackend"]),

@@ -29,12 +29,22 @@ public final class SystemdNotifier: Sendable {
     /// `WATCHDOG_PID`, so that programs the hub starts do not inherit them. A watchdog meant
     /// for another process (`$WATCHDOG_PID`) is ignored.
     /// - Throws: `SystemdNotifierError` when the socket is neither a path nor an abstract name.
+    /// - Thread: main, at start, before other threads run (`unsetenv` is not safe while
+    ///   another thread reads the environment).
     public static func fromEnvironment() throws(SystemdNotifierError) -> SystemdNotifier? {
         let environment = ProcessInfo.processInfo.environment
         for name in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"] { unsetenv(name) }
+        return try from(environment: environment, pid: getpid())
+    }
+
+    /// The notifier `environment` asks for (`NOTIFY_SOCKET`, `WATCHDOG_USEC`,
+    /// `WATCHDOG_PID`) in process `pid`, or `nil` without `NOTIFY_SOCKET`. A watchdog meant
+    /// for another process is ignored.
+    /// - Throws: `SystemdNotifierError` when the socket is neither a path nor an abstract name.
+    public static func from(environment: [String: String], pid: pid_t) throws(SystemdNotifierError) -> SystemdNotifier? {
         guard let socket = environment["NOTIFY_SOCKET"], !socket.isEmpty else { return nil }
         var watchdog = environment["WATCHDOG_USEC"].flatMap { UInt64($0) }
-        if let pid = environment["WATCHDOG_PID"], pid != String(getpid()) { watchdog = nil }
+        if let watchdogPID = environment["WATCHDOG_PID"], watchdogPID != String(pid) { watchdog = nil }
         return try SystemdNotifier(socket: socket, watchdogMicroseconds: watchdog)
     }
 

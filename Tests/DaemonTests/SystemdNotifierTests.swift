@@ -51,24 +51,21 @@ import Testing
         #expect(try listener.receive() == "STATUS=a")
     }
 
-    /// The variables are read once and unset, so programs the hub starts do not inherit them.
-    @Test func fromEnvironmentReadsAndUnsetsTheVariables() throws {
+    /// The variables systemd sets (`fromEnvironment` reads them, then unsets them so that
+    /// programs the hub starts do not inherit them; the tests do not touch the process's
+    /// environment, which other threads read meanwhile).
+    @Test func theEnvironmentNamesTheSocketAndTheWatchdog() throws {
         let listener = try NotifyListener(name: NotifyListener.temporaryPath())
-        setenv("NOTIFY_SOCKET", listener.name, 1)
-        setenv("WATCHDOG_USEC", "10000000", 1)
-        setenv("WATCHDOG_PID", String(getpid()), 1)
-        let notifier = try #require(try SystemdNotifier.fromEnvironment())
+        let mine = ["NOTIFY_SOCKET": listener.name, "WATCHDOG_USEC": "10000000", "WATCHDOG_PID": "4242"]
+        let notifier = try #require(try SystemdNotifier.from(environment: mine, pid: 4242))
         #expect(notifier.socketName == listener.name)
         #expect(notifier.watchdogInterval == 5)
-        for name in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"] {
-            #expect(getenv(name) == nil, "\(name) is still set")
-        }
-        #expect(try SystemdNotifier.fromEnvironment() == nil)
-
-        setenv("NOTIFY_SOCKET", listener.name, 1)
-        setenv("WATCHDOG_USEC", "10000000", 1)
-        setenv("WATCHDOG_PID", "1", 1)
-        #expect(try SystemdNotifier.fromEnvironment()?.watchdogInterval == nil, "a watchdog for another process")
+        #expect(try SystemdNotifier.from(environment: [:], pid: 4242) == nil)
+        #expect(try SystemdNotifier.from(environment: ["NOTIFY_SOCKET": ""], pid: 4242) == nil)
+        #expect(try SystemdNotifier.from(environment: mine, pid: 1)?.watchdogInterval == nil, "a watchdog for another process")
+        var withoutPID = mine
+        withoutPID["WATCHDOG_PID"] = nil
+        #expect(try SystemdNotifier.from(environment: withoutPID, pid: 1)?.watchdogInterval == 5)
     }
 
     @Test func anAddressOfAnotherKindIsOneClearError() {

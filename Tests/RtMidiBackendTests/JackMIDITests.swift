@@ -1,3 +1,4 @@
+import CJackTestEnvironment
 import Foundation
 import MIDICore
 import RtMidiBackend
@@ -5,7 +6,7 @@ import Synchronization
 import Testing
 
 /// Against a real `jackd -d dummy` each test starts; serialized because the server is
-/// chosen through the process-wide `JACK_DEFAULT_SERVER`.
+/// chosen through the process-wide `JACK_DEFAULT_SERVER` (set before `main`, see `JackTestServer`).
 @Suite(.serialized) struct JackMIDITests {
     /// Connectors whose server died: never released (libjack aborts on closing them).
     static let abandonedConnectors = Mutex<[JackPortConnector]>([])
@@ -145,9 +146,9 @@ import Testing
 
     @Test func withoutAServerTheJackSideIsAbsentWithOneReasonAndNoOutput() throws {
         let expected = "JACK MIDI unavailable: no JACK server running (start one with `jackd -d dummy` or your session manager)"
-        let absentServer = "midihub-test-absent-\(getpid())"
-        setenv("JACK_DEFAULT_SERVER", absentServer, 1)
-        setenv("JACK_NO_START_SERVER", "1", 1)
+        // No test's server runs now (the suite is serialized); the client looks for this
+        // process's server name through $JACK_DEFAULT_SERVER.
+        let absentServer = String(cString: midihub_jack_test_server_name())
         let (availability, printed) = try capturingStandardError {
             JackAvailability.probe(serverName: absentServer)
         }

@@ -1,8 +1,10 @@
+import CJackTestEnvironment
 import Foundation
 import Glibc
 
-/// A `jackd -d dummy` server of a test's own, under a unique server name that this
-/// process's libjack (and RtMidi) use through `JACK_DEFAULT_SERVER`.
+/// A `jackd -d dummy` server of a test's own, under this process's server name
+/// (`midihub-test-PID`), which its libjack (and RtMidi) use through `JACK_DEFAULT_SERVER`,
+/// set before `main` (`CJackTestEnvironment`). One runs at a time: the JACK suite is serialized.
 ///
 /// The JACK tests need jackd: when it is missing they fail, naming the install step.
 struct JackTestServer {
@@ -16,9 +18,7 @@ struct JackTestServer {
     /// Starts the server and waits until `jack_lsp` answers on it.
     static func start() throws -> JackTestServer {
         let jackd = try tool("jackd")
-        let name = "midihub-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        setenv("JACK_DEFAULT_SERVER", name, 1)
-        setenv("JACK_NO_START_SERVER", "1", 1)
+        let name = String(cString: midihub_jack_test_server_name())
         let process = Process()
         process.executableURL = jackd
         process.arguments = ["--no-realtime", "--sync", "-n", name, "-d", "dummy", "-r", "48000", "-p", "256"]
