@@ -102,7 +102,7 @@ public final class HubDaemon: @unchecked Sendable {
             reconcile()
             saveState()
         }
-        let server = ControlServer(path: options.socket, handler: DaemonControl(daemon: self), version: "0.1")
+        let server = ControlServer(path: options.socket, handler: DaemonControl(daemon: self), version: MidihubVersion.current)
         do {
             try server.start()
         } catch {
