@@ -75,6 +75,8 @@ let package = Package(
         ),
 
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore"]),
+        // Every code block of docs/ and the README names the test that runs it.
+        .testTarget(name: "DocsTests"),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
         .testTarget(name: "HubTests", dependencies: ["Hub"]),
         .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore", "CJackTestEnvironment"]),
