@@ -65,16 +65,21 @@ let package = Package(
             "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "Synth",
         ]),
 
-        // The one executable.
-        .executableTarget(
-            name: "midihub",
+        // The commands of the CLI: parsing, help, errors and exit codes. A library so that
+        // tests parse and run the same commands the executable does.
+        .target(
+            name: "MidihubCLI",
             dependencies: [
                 "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer", "AudioHost", "Control", "Hub", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
+        // The one executable: `main.swift` runs `Midihub.main()`.
+        .executableTarget(name: "midihub", dependencies: ["MidihubCLI"]),
+
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore"]),
+        .testTarget(name: "MidihubCLITests", dependencies: ["MidihubCLI", "Control"]),
         // Every code block of docs/ and the README names the test that runs it.
         .testTarget(name: "DocsTests"),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),

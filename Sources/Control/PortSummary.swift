@@ -4,9 +4,10 @@
 /// - Thread: any (a plain value).
 public struct PortSummary: Hashable, Sendable, Codable {
     /// Which way MIDI flows: a `source` sends (others read from it), a
-    /// `destination` receives, a `duplex` port does both.
+    /// `destination` receives, a `duplex` port does both; `none` is a port no other
+    /// client may connect to (`midihub ports` lists it, the daemon never routes it).
     public enum Direction: String, Hashable, Sendable, Codable {
-        case source, destination, duplex
+        case source, destination, duplex, none
     }
 
     /// `hardware` for kernel ports (USB MIDI, virtual raw MIDI, Midi Through), `app` for programs.

@@ -95,7 +95,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// socket and starts the MIDI input thread.
     /// - Thread: main.
     public func start() throws {
-        try lock.withLock {
+        lock.withLock {
             startAudioIfNeeded()
             _ = jack.start()
             refreshPorts()

@@ -20,7 +20,7 @@ struct RenderCommand: ParsableCommand {
 
             Examples:
               midihub render sequences/little-song.mid -o song.wav
-              midihub render song.song -o song.wav --sample-rate 96000 --format f32
+              midihub render sequences/little-song.song -o song.wav --sample-rate 96000 --format f32
             """)
 
     @Argument(help: "The sequence to render: a Standard MIDI File or a text sequence (.song).")

@@ -26,11 +26,11 @@ struct PlayCommand: ParsableCommand {
             off (CC 64 = 0); the exit status is then 130 (143 for SIGTERM).
 
             Examples:
-              midihub play sequences/example.mid
-              midihub play sequences/example.mid --device plughw:1,0 --period 128
-              midihub play sequences/example.mid --port 14:0
-              midihub play song.mid --port 'FLUID Synth'
-              midihub play multi.mid --port 20:0,21:0
+              midihub play sequences/little-song.mid
+              midihub play sequences/little-song.mid --device plughw:1,0 --period 128
+              midihub play sequences/little-song.mid --port 14:0
+              midihub play sequences/waltz-in-six-eight.mid --port 'FLUID Synth'
+              midihub play sequences/little-song.mid --port 20:0,21:0
             """
     )
 

@@ -41,9 +41,4 @@ struct CLIError: Error, CustomStringConvertible {
         return "midihub: \(problem) (fix: \(fix))"
     }
 
-    /// Prints the line to stderr and exits with the code.
-    func exit() -> Never {
-        printError(description)
-        Foundation.exit(exitCode)
-    }
 }

@@ -13,7 +13,7 @@ struct ConvertCommand: ParsableCommand {
 
             Examples:
               midihub convert sequences/little-song.song little-song.mid
-              midihub convert downloaded.mid downloaded.song
+              midihub convert sequences/expression.mid expression.song
             """
     )
 

@@ -5,10 +5,11 @@ import RenderCore
 import Sequencer
 import Synth
 
-/// The options of every command that plays the built-in synth to an ALSA PCM device.
+/// The options of every command that plays the built-in synth to an ALSA PCM device:
+/// `play`, `synth` and `serve`.
 struct AudioOutputArguments: ParsableArguments {
-    @Option(help: "ALSA playback device: default, hw:1,0, plughw:1,0, … ('aplay -L' lists them).")
-    var device = "default"
+    @Option(help: "ALSA playback device: default, hw:1,0, plughw:1,0, … ('aplay -L' lists them; default: 'default', for serve the patch's output node first).")
+    var device: String?
 
     @Option(help: "Frames per period, which is also the render block (16…4096).")
     var period = 256
@@ -41,7 +42,7 @@ struct SynthOutput {
     init(_ arguments: AudioOutputArguments) throws {
         let bank = try PresetBankLoader.loadForCommandLine(override: arguments.presetBank)
         do {
-            driver = try AudioDriver(device: arguments.device, options: arguments.driverOptions)
+            driver = try AudioDriver(device: arguments.device ?? "default", options: arguments.driverOptions)
         } catch {
             throw CLIError(error)
         }

@@ -7,7 +7,14 @@ struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules",
         abstract: "List the connection rules (the last matching rule wins).",
-        discussion: "Asks the running daemon; when none runs (or with --patch), shows the patch's or the embedded default's rules."
+        discussion: """
+            Asks the running daemon; when none runs (or with --patch), shows the patch's or the \
+            embedded default's rules. docs/rules.md has the rule syntax.
+
+            Examples:
+              midihub rules
+              midihub rules --patch patches/keyboard-split.yaml --json
+            """
     )
 
     @Option(help: "Show this patch's rules instead of the daemon's.")
@@ -19,7 +26,7 @@ struct RulesCommand: ParsableCommand {
     func run() throws {
         let view = try SetupCommandSupport.load(patch)
         if json {
-            try SetupCommandSupport.printJSON(view.rules)
+            try printJSON(view.rules)
             return
         }
         for rule in view.rules {

@@ -6,7 +6,14 @@ struct GraphCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graph",
         abstract: "Draw the hub's graph as text.",
-        discussion: "Asks the running daemon; when none runs (or with --patch), draws the patch or the embedded default."
+        discussion: """
+            Asks the running daemon; when none runs (or with --patch), draws the patch or the \
+            embedded default.
+
+            Examples:
+              midihub graph
+              midihub graph --patch patches/keyboard-split.yaml
+            """
     )
 
     @Option(help: "Draw this patch instead of the daemon's graph.")

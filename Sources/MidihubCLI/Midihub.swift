@@ -1,10 +1,11 @@
 import ArgumentParser
+import Control
 import Foundation
 
 /// The `midihub` command: the root lists the subcommands; each lives in its own file.
-@main
-struct Midihub: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The executable's `main.swift` calls `Midihub.main()`; tests parse and run the same type.
+public struct Midihub: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "midihub",
         abstract: "A Linux MIDI hub and sequencer on the ALSA sequencer.",
         discussion: """
@@ -14,16 +15,18 @@ struct Midihub: ParsableCommand {
 
             Errors are one line on stderr: 'midihub: <problem> (fix: <what to do>)'. \
             Exit codes: 0 success, 1 runtime failure (device, I/O), 2 bad input \
-            (unknown or ambiguous port, malformed file, bad hex).
+            (unknown option, bad value, unknown or ambiguous port, malformed file, bad hex).
 
             Examples:
               midihub ports
               midihub connect 'Virtual Raw MIDI 1-0' 'Midi Through'
               midihub monitor --json
               midihub send 20:0 90 3c 64 80 3c 00
-              midihub play sequences/example.mid --port 14:0
+              midihub play sequences/little-song.mid --port 14:0
               midihub synth --connect 'Virtual Raw MIDI 1-0'
+              midihub help render
             """,
+        version: MidihubVersion.current,
         subcommands: [
             PortsCommand.self, ConnectCommand.self, DisconnectCommand.self,
             MonitorCommand.self, SendCommand.self, PlayCommand.self,
@@ -32,14 +35,26 @@ struct Midihub: ParsableCommand {
         ]
     )
 
-    /// Runs the parsed command; errors the CLI knows become one line and an exit code.
-    static func main() {
+    public init() {}
+
+    /// Parses the process's arguments, runs the command and exits with its status.
+    /// - Thread: main.
+    public static func main() -> Never {
+        let arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
+            Foundation.exit(0)
         } catch {
-            if let cliError = CLIError(error) { cliError.exit() }
-            exit(withError: error)
+            let ending = CommandEnding(error, arguments: arguments)
+            if let text = ending.text {
+                if ending.toStandardError {
+                    printError(text)
+                } else {
+                    print(text)
+                }
+            }
+            Foundation.exit(ending.exitCode)
         }
     }
 }

@@ -28,23 +28,14 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "A patch (YAML) to start with, instead of the saved state.")
     var patch: String?
 
-    @Option(help: "ALSA playback device (default: the patch's output node, else 'default').")
-    var device: String?
-
     @Option(help: "State file (default: $XDG_STATE_HOME/midihub/state.json).")
     var state: String?
 
     @Flag(help: "Run MIDI-only: no synth, no PCM device.")
     var noAudio = false
 
-    @Option(help: "Frames per period, which is also the render block (16…4096).")
-    var period = 256
-
-    @Option(help: "Frames in the device buffer, the output latency (default: 4 periods).")
-    var buffer: Int?
-
-    @Option(help: "Folder of .preset files (default: $MIDIHUB_PRESETS, then patches/presets near the executable).")
-    var presetBank: String?
+    @OptionGroup(title: "Audio output")
+    var audio: AudioOutputArguments
 
     func run() throws {
         SignalTrap.install()
@@ -57,9 +48,8 @@ struct ServeCommand: ParsableCommand {
             systemd = nil
         }
         let options = DaemonOptions(
-            patchPath: patch, device: device, statePath: state ?? StateStore.defaultPath(), audio: !noAudio,
-            presetBank: presetBank,
-            driverOptions: AudioDriverOptions(pcm: .init(periodFrames: period, bufferFrames: buffer)))
+            patchPath: patch, device: audio.device, statePath: state ?? StateStore.defaultPath(), audio: !noAudio,
+            presetBank: audio.presetBank, driverOptions: audio.driverOptions)
         let daemon: HubDaemon
         do {
             daemon = try HubDaemon(options: options, log: log, systemd: systemd)

@@ -1,5 +1,7 @@
 import ALSA
 import ArgumentParser
+import Control
+import Daemon
 
 /// `midihub ports`: every sequencer client and port, like `aconnect -l`.
 struct PortsCommand: ParsableCommand {
@@ -11,10 +13,11 @@ struct PortsCommand: ParsableCommand {
             receive it, 'duplex' ports do both. kind: 'hardware' for the kernel's ports \
             (USB MIDI, virtual raw MIDI, Midi Through, System), 'app' for programs.
 
-            --json prints one array of objects:
-              {"address":"20:0","client":20,"port":0,"clientName":"...","portName":"...",
-               "direction":"duplex","kind":"hardware","card":1,"cardName":"...",
-               "connectedTo":["128:0"],"connectedFrom":[]}
+            --json prints one array of the control protocol's port objects (ports.list), \
+            keys sorted, absent values null:
+              {"address":"20:0","card":1,"cardName":"VirMIDI","client":20,"clientName":"...",
+               "connectedFrom":[],"connectedTo":["128:0"],"direction":"duplex",
+               "kind":"hardware","port":0,"portName":"..."}
 
             Examples:
               midihub ports
@@ -27,26 +30,11 @@ struct PortsCommand: ParsableCommand {
 
     func run() throws {
         let ports = try SequencerSession().otherPorts()
-        print(json ? Self.json(ports) : Self.table(ports))
-    }
-
-    static func json(_ ports: [SeqPortInfo]) -> String {
-        let objects = ports.map { port in
-            JSONObject([
-                ("address", .string(port.address.description)),
-                ("client", .int(Int(port.address.client))),
-                ("port", .int(Int(port.address.port))),
-                ("clientName", .string(port.clientName)),
-                ("portName", .string(port.portName)),
-                ("direction", .string(port.direction.rawValue)),
-                ("kind", .string(port.isHardware ? "hardware" : "app")),
-                ("card", port.card.map { .int($0) } ?? .null),
-                ("cardName", port.cardName.map { .string($0) } ?? .null),
-                ("connectedTo", .array(port.connectedTo.map { .string($0.description) })),
-                ("connectedFrom", .array(port.connectedFrom.map { .string($0.description) })),
-            ])
+        if json {
+            try printJSON(ports.map(PortSummary.init))
+        } else {
+            print(Self.table(ports))
         }
-        return objects.isEmpty ? "[]" : "[\n  " + objects.map(\.rendered).joined(separator: ",\n  ") + "\n]"
     }
 
     static func table(_ ports: [SeqPortInfo]) -> String {

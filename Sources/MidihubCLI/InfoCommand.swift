@@ -21,7 +21,7 @@ struct InfoCommand: ParsableCommand {
 
             Examples:
               midihub info sequences/little-song.song
-              midihub info song.mid --json | jq .tracks
+              midihub info sequences/little-song.mid --json | jq .tracks
             """
     )
 

@@ -12,6 +12,10 @@ struct NodesCommand: ParsableCommand {
         discussion: """
             Asks the running daemon; when none runs (or with --patch), shows the nodes of the \
             patch, or of the embedded default setup.
+
+            Examples:
+              midihub nodes
+              midihub nodes --patch patches/keyboard-split.yaml --json
             """
     )
 
@@ -24,7 +28,7 @@ struct NodesCommand: ParsableCommand {
     func run() throws {
         let view = try SetupCommandSupport.load(patch)
         if json {
-            try SetupCommandSupport.printJSON(view.nodes)
+            try printJSON(view.nodes)
             return
         }
         for node in view.nodes {
@@ -53,9 +57,4 @@ enum SetupCommandSupport {
         }
     }
 
-    static func printJSON<Value: Encodable>(_ value: Value) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
-    }
 }

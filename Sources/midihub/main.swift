@@ -1,0 +1,3 @@
+import MidihubCLI
+
+Midihub.main()

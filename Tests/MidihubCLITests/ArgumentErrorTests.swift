@@ -1,0 +1,68 @@
+import ArgumentParser
+import Control
+import Testing
+@testable import MidihubCLI
+
+/// Argument errors end as every other bad input does: one line on stderr,
+/// `midihub: <problem> (fix: <what to do>)`, exit status 2. Help and --version go to stdout.
+@Suite struct ArgumentErrorTests {
+    /// Parses and runs `arguments` as `Midihub.main` does, and returns how it ended.
+    static func ending(_ arguments: [String]) -> CommandEnding {
+        do {
+            var command = try Midihub.parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            return CommandEnding(error, arguments: arguments)
+        }
+        Issue.record("'\(arguments.joined(separator: " "))' ran; expected an error or help")
+        return CommandEnding(text: nil, toStandardError: false, exitCode: 0)
+    }
+
+    @Test(arguments: [
+        (["render", "--sample-rate", "abc", "x.mid", "-o", "x.wav"], "--sample-rate", "midihub help render"),
+        (["render", "--sample-rate", "22050", "x.mid", "-o", "x.wav"], "--sample-rate 22050 is not supported", "use 44100"),
+        (["render", "x.mid"], "-o", "midihub help render"),
+        (["ports", "--bogus"], "--bogus", "midihub help ports"),
+        (["frobnicate"], "frobnicate", "midihub --help"),
+        (["send"], "<port>", "midihub help send"),
+    ])
+    func argumentErrorsAreOneLineWithAFixAndExit2(arguments: [String], problem: String, fix: String) {
+        let ending = Self.ending(arguments)
+        let text = ending.text ?? ""
+        #expect(ending.exitCode == 2)
+        #expect(ending.toStandardError)
+        #expect(!text.contains("\n"), "\(text)")
+        #expect(text.hasPrefix("midihub: "), "\(text)")
+        #expect(text.contains(problem), "\(text)")
+        #expect(text.contains("(fix: ") && text.hasSuffix(")") && text.contains(fix), "\(text)")
+    }
+
+    @Test func versionAndHelpGoToStandardOutputWithStatus0() {
+        let version = Self.ending(["--version"])
+        #expect(version == CommandEnding(text: MidihubVersion.current, toStandardError: false, exitCode: 0))
+        let help = Self.ending(["help", "play"])
+        #expect(help.exitCode == 0 && !help.toStandardError)
+        #expect(help.text?.contains("USAGE: midihub play") == true)
+    }
+
+    @Test func errorsTheCommandsKnowKeepTheirStatus() {
+        let error = CLIError("no such file 'x.mid'", fix: "check the path", exitCode: CLIError.badInput)
+        #expect(CommandEnding(error, arguments: []) ==
+            CommandEnding(text: "midihub: no such file 'x.mid' (fix: check the path)", toStandardError: true, exitCode: 2))
+        #expect(CommandEnding(ExitCode(130), arguments: []) == CommandEnding(text: nil, toStandardError: true, exitCode: 130))
+    }
+
+    /// The same through the real binary: what the user sees in the terminal.
+    @Test func theBinaryReportsArgumentErrorsInOneLine() throws {
+        let bad = try MidihubBinary.run(["render", "--sample-rate", "abc", "x.mid", "-o", "x.wav"])
+        #expect(bad.status == 2)
+        #expect(bad.standardOutput == "")
+        let lines = bad.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(bad.standardError)")
+        #expect(lines.first?.hasPrefix("midihub: ") == true && lines.first?.contains("(fix: see 'midihub help render')") == true)
+
+        let version = try MidihubBinary.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.standardOutput == MidihubVersion.current + "\n")
+    }
+}
