@@ -79,9 +79,11 @@ let package = Package(
         .executableTarget(name: "midihub", dependencies: ["MidihubCLI"]),
 
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore"]),
-        .testTarget(name: "MidihubCLITests", dependencies: ["MidihubCLI", "Control"]),
+        .testTarget(name: "MidihubCLITests", dependencies: ["MidihubCLI", "Control", "DocExamples"]),
         // Every code block of docs/ and the README names the test that runs it.
-        .testTarget(name: "DocsTests"),
+        .testTarget(name: "DocsTests", dependencies: ["DocExamples"]),
+        // Test support: the fenced code blocks of README.md and docs/, with their markers.
+        .target(name: "DocExamples", path: "Tests/DocExamples"),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
         .testTarget(name: "HubTests", dependencies: ["Hub"]),
         .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore", "CJackTestEnvironment"]),

@@ -1,3 +1,4 @@
+import DocExamples
 import Foundation
 import Testing
 
@@ -16,43 +17,10 @@ import Testing
 /// named tests do the running. `swift test --filter DocExampleCoverage` lists every block
 /// and its test in the log.
 @Suite struct DocExampleCoverageTests {
-    struct Block: CustomStringConvertible {
-        var file: String
-        var line: Int
-        var marker: String?
-        var description: String { "\(file):\(line)" }
-    }
-
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../..").standardizedFileURL
-
-    static func documents() throws -> [String] {
-        let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
-            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
-        return ["README.md"] + docs
-    }
-
-    /// The opening fence of every code block, with the line before it when that is a marker.
-    static func blocks(in file: String) throws -> [Block] {
-        let lines = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
-            .components(separatedBy: "\n")
-        var blocks: [Block] = []
-        var inside = false
-        for (index, line) in lines.enumerated() where line.hasPrefix("```") {
-            defer { inside.toggle() }
-            guard !inside else { continue }
-            let previous = index > 0 ? lines[index - 1].trimmingCharacters(in: .whitespaces) : ""
-            let marker = previous.hasPrefix("<!--") && previous.hasSuffix("-->")
-                ? String(previous.dropFirst(4).dropLast(3)).trimmingCharacters(in: .whitespaces) : nil
-            blocks.append(Block(file: file, line: index + 1, marker: marker))
-        }
-        return blocks
-    }
-
     @Test func everyBlockNamesTheTestThatRunsIt() throws {
         var report: [String] = []
-        for document in try Self.documents() {
-            for block in try Self.blocks(in: document) {
+        for document in try MarkdownBlocks.documents() {
+            for block in try MarkdownBlocks.blocks(in: document) {
                 guard let marker = block.marker else {
                     Issue.record("\(block): a code block without '<!-- tested-by: PATH NAME -->' on the line before it")
                     continue
@@ -70,7 +38,7 @@ import Testing
                     Issue.record("\(block): 'tested-by:' names no test file")
                     continue
                 }
-                let url = Self.root.appendingPathComponent(path)
+                let url = MarkdownBlocks.root.appendingPathComponent(path)
                 guard let text = try? String(contentsOf: url, encoding: .utf8) else {
                     Issue.record("\(block): the test file '\(path)' does not exist")
                     continue

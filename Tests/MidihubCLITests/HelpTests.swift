@@ -47,7 +47,7 @@ import Testing
         for example in examples {
             let words = try ShellWords.split(example)
             #expect(words.first == "midihub", "\(example)")
-            #expect(throws: Never.self, "\(example)") { _ = try Midihub.parseAsRoot(Array(words.dropFirst())) }
+            #expect(throws: Never.self, "\(example)") { try DocCommandTests.parse(Array(words.dropFirst())) }
         }
     }
 
