@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Module layout and import rules: see docs/architecture.md (and ../shared/DESIGN.md).
+// Module layout and import rules: see docs/architecture.md.
 // Only `ALSA` imports `CALSA`; only `RtMidiBackend` imports `CRtMidi`.
 // `MIDICore`, `RenderCore` and `Synth` import no I/O module.
 let package = Package(
