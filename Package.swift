@@ -79,7 +79,7 @@ let package = Package(
         .executableTarget(name: "midihub", dependencies: ["MidihubCLI"]),
 
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore"]),
-        .testTarget(name: "MidihubCLITests", dependencies: ["MidihubCLI", "Control", "DocExamples"]),
+        .testTarget(name: "MidihubCLITests", dependencies: ["MidihubCLI", "Control", "ALSA", "DocExamples"]),
         // Every code block of docs/ and the README names the test that runs it.
         .testTarget(name: "DocsTests", dependencies: ["DocExamples"]),
         // Test support: the fenced code blocks of README.md and docs/, with their markers.

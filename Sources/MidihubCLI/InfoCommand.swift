@@ -12,16 +12,20 @@ struct InfoCommand: ParsableCommand {
             sequence (docs/sequence-format.md). Positions are bar:beat, 1-based; \
             channels are 1-16.
 
-            --json prints one object:
-              {"file":"song.mid","format":1,"division":{"ticksPerQuarter":480},
-               "durationTicks":7680,"durationSeconds":16.000,"bars":4,"end":"5:1",
-               "tempos":[{"tick":0,"position":"1:1","bpm":120.000,"microsecondsPerQuarter":500000}],
-               "timeSignatures":[{"tick":0,"position":"1:1","numerator":4,"denominator":4}],
-               "tracks":[{"number":1,"name":"Bass","events":130,"notes":64,"channels":[2],"endTick":7680}]}
+            --json prints one object on one line; for sequences/c-major-scale.mid \
+            (wrapped here):
+              {"file":"sequences/c-major-scale.mid","format":1,
+               "division":{"ticksPerQuarter":480},"durationTicks":7680,
+               "durationSeconds":9.600,"bars":4,"end":"5:1","tempos":[{"tick":0,
+               "position":"1:1","bpm":100.000,"microsecondsPerQuarter":600000}],
+               "timeSignatures":[{"tick":0,"position":"1:1","numerator":4,
+               "denominator":4}],"tracks":[{"number":1,"name":"C major scale","events":4,
+               "notes":0,"channels":[],"endTick":0},{"number":2,"name":"Piano",
+               "events":32,"notes":15,"channels":[1],"endTick":7680}]}
 
             Examples:
               midihub info sequences/little-song.song
-              midihub info sequences/little-song.mid --json | jq .tracks
+              midihub info sequences/c-major-scale.mid --json | jq .tracks
             """
     )
 

@@ -1,10 +1,18 @@
 import Foundation
 
-/// Prints a listing's `--json` form: the control protocol's own types, encoded with sorted
-/// keys, indented for people (`jq` reads it as well as the one-line form).
+/// Prints a listing's `--json` form: an array of the control protocol's own objects, one
+/// compact object per line with sorted keys, as the daemon writes them (`grep` finds a
+/// line, `jq` reads the whole).
 /// - Thread: main.
-func printJSON<Value: Encodable>(_ value: Value) throws {
+func printJSON<Element: Encodable>(_ elements: [Element]) throws {
+    print(try jsonLines(elements))
+}
+
+/// The text `printJSON` prints.
+/// - Thread: any.
+func jsonLines<Element: Encodable>(_ elements: [Element]) throws -> String {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let lines = try elements.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+    return lines.isEmpty ? "[]" : "[\n  " + lines.joined(separator: ",\n  ") + "\n]"
 }

@@ -22,7 +22,7 @@ public struct Midihub: ParsableCommand {
               midihub connect 'Virtual Raw MIDI 1-0' 'Midi Through'
               midihub monitor --json
               midihub send 20:0 90 3c 64 80 3c 00
-              midihub play sequences/little-song.mid --port 14:0
+              midihub play sequences/c-major-scale.mid --port 14:0
               midihub synth --connect 'Virtual Raw MIDI 1-0'
               midihub help render
             """,

@@ -16,8 +16,9 @@ struct MonitorCommand: ParsableCommand {
             When ready, one line goes to stderr: 'midihub: monitoring 20:0, 21:0'. Ctrl-C \
             or SIGTERM ends it with status 0.
 
-            --json prints one object per line, flushed per line:
-              {"time":1.234,"source":"20:0","type":"note-on","channel":1,"note":60,"velocity":100}
+            --json prints one object per line, flushed per line; a note-on:
+              {"time":1.234000,"source":"20:0","type":"note-on","channel":1,"note":60,
+               "velocity":100}
 
             Examples:
               midihub monitor

@@ -27,10 +27,10 @@ struct PlayCommand: ParsableCommand {
 
             Examples:
               midihub play sequences/little-song.mid
-              midihub play sequences/little-song.mid --device plughw:1,0 --period 128
-              midihub play sequences/little-song.mid --port 14:0
+              midihub play sequences/c-major-scale.mid --device plughw:1,0 --period 128
+              midihub play sequences/c-major-scale.mid --port 14:0
               midihub play sequences/waltz-in-six-eight.mid --port 'FLUID Synth'
-              midihub play sequences/little-song.mid --port 20:0,21:0
+              midihub play sequences/expression.mid --port 20:0,21:0
             """
     )
 

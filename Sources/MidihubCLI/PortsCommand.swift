@@ -13,11 +13,11 @@ struct PortsCommand: ParsableCommand {
             receive it, 'duplex' ports do both. kind: 'hardware' for the kernel's ports \
             (USB MIDI, virtual raw MIDI, Midi Through, System), 'app' for programs.
 
-            --json prints one array of the control protocol's port objects (ports.list), \
-            keys sorted, absent values null:
-              {"address":"20:0","card":1,"cardName":"VirMIDI","client":20,"clientName":"...",
-               "connectedFrom":[],"connectedTo":["128:0"],"direction":"duplex",
-               "kind":"hardware","port":0,"portName":"..."}
+            --json prints an array of the control protocol's port objects (ports.list), one \
+            per line, keys sorted, absent values null; a keyboard (wrapped here):
+              {"address":"20:0","card":1,"cardName":"VirMIDI 1","client":20,
+               "clientName":"Virtual Raw MIDI 1-0","connectedFrom":[],"connectedTo":[],
+               "direction":"duplex","kind":"hardware","port":0,"portName":"VirMIDI 1-0"},
 
             Examples:
               midihub ports

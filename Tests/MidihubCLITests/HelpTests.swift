@@ -1,3 +1,5 @@
+import ALSA
+import Control
 import ArgumentParser
 import Foundation
 import Testing
@@ -17,7 +19,7 @@ import Testing
     @Test(arguments: commands.map(\.name))
     func helpMatchesTheGoldenText(_ name: String) throws {
         let type = try #require(Self.commands.first { $0.name == name }?.type)
-        let help = Midihub.helpMessage(for: type, columns: 100) + "\n"
+        let help = Midihub.helpMessage(for: type, columns: 80) + "\n"
         let golden = Self.folder.appendingPathComponent("\(name).txt")
         if ProcessInfo.processInfo.environment["MIDIHUB_UPDATE_HELP"] == "1" {
             try help.write(to: golden, atomically: true, encoding: .utf8)
@@ -30,7 +32,7 @@ import Testing
     @Test func theBinaryPrintsTheGoldenHelp() throws {
         let expected = try String(contentsOf: Self.folder.appendingPathComponent("render.txt"), encoding: .utf8)
         for arguments in [["help", "render"], ["render", "--help"]] {
-            let result = try MidihubBinary.run(arguments, environment: ["COLUMNS": "100"])
+            let result = try MidihubBinary.run(arguments, environment: ["COLUMNS": "80"])
             #expect(result.status == 0)
             #expect(result.standardError == "")
             #expect(result.standardOutput == expected, "midihub \(arguments.joined(separator: " "))")
@@ -71,5 +73,40 @@ import Testing
             if let range = command.range(of: separator) { command = String(command[..<range.lowerBound]) }
         }
         return command.trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// The JSON that `--help` shows is what the commands print.
+@Suite struct HelpJSONExampleTests {
+    /// The lines of the help's JSON example (from the `{` line to the first blank line),
+    /// joined without their wrapping indentation.
+    static func jsonExample(in help: String) throws -> String {
+        let lines = help.components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex { $0.hasPrefix("  {") })
+        return lines[start...].prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.joined()
+    }
+
+    @Test func infoShowsWhatInfoPrints() throws {
+        let shown = try Self.jsonExample(in: Midihub.helpMessage(for: InfoCommand.self, columns: 80))
+        let printed = try MidihubBinary.run(["info", "sequences/c-major-scale.mid", "--json"])
+        #expect(printed.status == 0)
+        #expect(printed.standardOutput == shown + "\n")
+    }
+
+    @Test func monitorShowsWhatMonitorPrints() throws {
+        let shown = try Self.jsonExample(in: Midihub.helpMessage(for: MonitorCommand.self, columns: 80))
+        let event = SeqEvent.message(.noteOn(channel: 0, note: 60, velocity: 100),
+                                     source: SeqAddress(client: 20, port: 0), time: .seconds(1.234))
+        #expect(EventFormatter.json(event, seconds: 1.234) == shown)
+    }
+
+    /// The keyboard's line itself is checked in the VM, against a real snd-virmidi port
+    /// (Tests/Integration/vm/48-doc-commands.test.sh); here, that it is one line of the array.
+    @Test func portsShowsALineOfThePortsArray() throws {
+        let shown = try Self.jsonExample(in: Midihub.helpMessage(for: PortsCommand.self, columns: 80))
+        #expect(shown.hasPrefix("{\"address\":\"20:0\"") && shown.hasSuffix("},"))
+        let object = try JSONDecoder().decode(PortSummary.self, from: Data(shown.dropLast().utf8))
+        #expect(try jsonLines([object]) == "[\n  " + shown.dropLast() + "\n]")
     }
 }

@@ -1,0 +1,120 @@
+# timeout: 900
+# Every `midihub …` example that needs kernel ALSA runs as written, against real peers:
+# the README's quick tour (the block marked DocCommandTests.swift, whose offline commands
+# the unit tier runs) and the "Examples:" of every command's --help, read from the binary.
+# The docs' port numbers are a typical machine's: Midi Through is 14:0, the first USB
+# keyboard is card 1 (client 20, 'Virtual Raw MIDI 1-0' here), the first app is 128
+# (fluidsynth here, 'FLUID Synth'), and `--device plughw:1,0` is a sound card at card 1
+# (snd-aloop here, in a second set-up). A command ends with status 0; one that runs until
+# Ctrl-C (monitor, synth, serve) is stopped with SIGINT once it says it is ready and then
+# exits 0.
+source "$REPO/Tests/Integration/serve.sh"
+
+OFFLINE=" info convert render nodes graph rules help --version --help "
+
+step "collect the examples"
+# The README block whose marker names DocCommandTests.swift, then each --help in turn.
+awk '/^<!-- tested-by: Tests\/MidihubCLITests\/DocCommandTests.swift/ { marked = 1; next }
+     /^```/ { if (marked && !inside) { inside = 1; next } if (inside) { inside = 0; marked = 0 } next }
+     inside && /^midihub / { print }' "$REPO/README.md" >"$WORK/examples.raw"
+subcommands=$(midihub --help | awk '/^SUBCOMMANDS:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
+for subcommand in "" $subcommands; do
+    midihub help $subcommand | awk '/^ *Examples:/ { on = 1; next }
+        on && /^ +midihub / { sub(/^ +/, ""); print; next } on && !/^ +/ { on = 0 }'
+done >>"$WORK/examples.raw"
+# The command itself: before a pipe or a comment; each once, in order.
+sed -E 's/ \| .*//; s/ +# .*//; s/ +$//' "$WORK/examples.raw" | awk '!seen[$0]++' >"$WORK/examples.all"
+while read -r line; do
+    read -ra words <<<"$line"
+    [[ $OFFLINE == *" ${words[1]} "* ]] || echo "$line"
+done <"$WORK/examples.all" >"$WORK/examples"
+grep -v -e '--device' -e 'jack:' "$WORK/examples" >"$WORK/examples.ports"
+grep -e '--device' "$WORK/examples" >"$WORK/examples.device"
+grep -e 'jack:' "$WORK/examples" >"$WORK/examples.jack"
+(($(wc -l <"$WORK/examples") >= 25)) || fail "only $(wc -l <"$WORK/examples") ALSA examples found: $(tr '\n' '|' <"$WORK/examples")"
+for file in ports device jack; do
+    [[ -s $WORK/examples.$file ]] || fail "no $file examples"
+done
+
+# What a long-running command prints on stderr when it is ready.
+ready_line() { # SUBCOMMAND
+    case $1 in
+        monitor) echo "^midihub: monitoring " ;;
+        synth) echo "^midihub: synth listening on " ;;
+        serve) echo "midihub: serving as [0-9]+:0 \(midihub:in\)" ;;
+    esac
+}
+
+# Runs one example line as written (through the shell: quotes as a user types them).
+run_example() { # LINE
+    local line=$1 words
+    read -ra words <<<"$line"
+    local ready
+    ready=$(ready_line "${words[1]}")
+    step "$line"
+    if [[ -n $ready ]]; then
+        start_peer example bash -c "exec $line"
+        wait_for_peer_line example "$(peer_err example)" "$ready" 120
+        stop_peer example
+        assert_eq 0 "$PEER_STATUS" "'$line' after Ctrl-C (stderr: $(tail -n 3 "$(peer_err example)" | tr '\n' '|'))"
+    else
+        timeout -k 5 120 bash -c "$line" >"$WORK/out" 2>"$WORK/err"
+        local status=$?
+        assert_eq 0 "$status" "'$line' (stderr: $(head -c 400 "$WORK/err"))"
+    fi
+}
+
+# The ALSA clients the examples name: fluidsynth first, so it is client 128 ('FLUID Synth').
+start_fluidsynth() {
+    start_peer fluid fluidsynth -si -m alsa_seq -a alsa -o audio.alsa.device=hw:0 -p 'FLUID Synth'
+    wait_for_client "FLUID Synth \($(echo "${PEER_PIDS[fluid]}")\)" 60
+}
+
+# The state and socket of the daemon examples stay in this test's own folders.
+export XDG_STATE_HOME=$WORK/state
+
+step "set-up 1: Midi Through 14, a sound card 0 (snd-dummy), a keyboard at card 1 (snd-virmidi), fluidsynth at 128"
+modprobe snd-dummy index=0 || fail "modprobe snd-dummy"
+modprobe snd-virmidi index=1 || fail "modprobe snd-virmidi"
+load_modules snd-seq-dummy
+start_fluidsynth
+assert_eq 128 "$(client_number "FLUID Synth (${PEER_PIDS[fluid]})")" "fluidsynth's client"
+assert_eq 20 "$(client_number "Virtual Raw MIDI 1-0")" "the keyboard's client"
+step "midihub ports --json prints the keyboard's line that 'midihub help ports' shows"
+midihub help ports | awk '/^  \{"address"/ { on = 1 } on && /^ *$/ { exit } on { sub(/^ +/, ""); printf "%s", $0 }' \
+    | sed 's/,$//' >"$WORK/ports-help.json"
+midihub ports --json >"$WORK/ports.json" || fail "midihub ports --json failed"
+grep -qxF "  $(<"$WORK/ports-help.json")," "$WORK/ports.json" \
+    || fail "the help's line '$(<"$WORK/ports-help.json")' is not in: $(grep '"20:0"' "$WORK/ports.json")"
+while read -r line; do
+    run_example "$line"
+done <"$WORK/examples.ports"
+
+step "set-up 2: a sound card at card 1 (snd-aloop) for --device plughw:1,0"
+stop_all_peers
+rmmod snd_virmidi snd_seq_virmidi 2>/dev/null
+modprobe snd-aloop index=1 || fail "modprobe snd-aloop"
+card_number Loopback >"$WORK/card"
+assert_eq 1 "$(<"$WORK/card")" "the loopback's card"
+while read -r line; do
+    run_example "$line"
+done <"$WORK/examples.device"
+
+step "set-up 3: a JACK server with fluidsynth's JACK MIDI port, the daemon, the keyboard at card 1 again"
+stop_all_peers
+rmmod snd_aloop 2>/dev/null
+modprobe snd-virmidi index=1 || fail "modprobe snd-virmidi"
+assert_eq 20 "$(client_number "Virtual Raw MIDI 1-0")" "the keyboard's client"
+export JACK_NO_START_SERVER=1
+start_peer jackd jackd --no-realtime --sync -d dummy -r 48000 -p 256
+wait_for "jackd answers" 60 jack_lsp
+start_peer jfluid fluidsynth -si -m jack -a jack -o midi.jack.id=fluidsynth
+wait_for "fluidsynth:midi_00 in JACK" 60 bash -c "jack_lsp | grep -qx fluidsynth:midi_00"
+start_serve hub --no-audio
+wait_for "the daemon lists jack:fluidsynth:midi_00" 60 bash -c \
+    "echo '{\"request\":\"ports.list\"}' | socat - UNIX-CONNECT:$SERVE_SOCKET | grep -q '\"jack:fluidsynth:midi_00\"'"
+while read -r line; do
+    run_example "$line"
+done <"$WORK/examples.jack"
+echo '{"request":"connections.list"}' | socat - UNIX-CONNECT:"$SERVE_SOCKET" >"$WORK/connections.json"
+assert_file_has "$WORK/connections.json" '"destination":"jack:fluidsynth:midi_00","source":"20:0"' "the daemon keeps the connection"
