@@ -57,7 +57,7 @@ struct ConnectCommand: ParsableCommand {
             Examples:
               midihub connect 20:0 128:0
               midihub connect 'Virtual Raw MIDI 1-0' 'Midi Through'
-              midihub connect virt:0 fluid
+              midihub connect 'Virtual Raw MIDI 1-0:0' fluid
               midihub connect 20:0 jack:fluidsynth:midi_00
             """
     )

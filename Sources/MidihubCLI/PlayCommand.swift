@@ -26,7 +26,7 @@ struct PlayCommand: ParsableCommand {
             off (CC 64 = 0); the exit status is then 130 (143 for SIGTERM).
 
             Examples:
-              midihub play sequences/little-song.mid
+              midihub play sequences/c-major-scale.mid
               midihub play sequences/c-major-scale.mid --device plughw:1,0 --period 128
               midihub play sequences/c-major-scale.mid --port 14:0
               midihub play sequences/waltz-in-six-eight.mid --port 'FLUID Synth'

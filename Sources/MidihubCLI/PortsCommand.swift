@@ -15,7 +15,7 @@ struct PortsCommand: ParsableCommand {
 
             --json prints an array of the control protocol's port objects (ports.list), one \
             per line, keys sorted, absent values null; a keyboard (wrapped here):
-              {"address":"20:0","card":1,"cardName":"VirMIDI 1","client":20,
+              {"address":"20:0","card":1,"cardName":"VirMIDI","client":20,
                "clientName":"Virtual Raw MIDI 1-0","connectedFrom":[],"connectedTo":[],
                "direction":"duplex","kind":"hardware","port":0,"portName":"VirMIDI 1-0"},
 
