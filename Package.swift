@@ -78,28 +78,32 @@ let package = Package(
         // The one executable: `main.swift` runs `Midihub.main()`.
         .executableTarget(name: "midihub", dependencies: ["MidihubCLI"]),
 
-        .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore"]),
-        .testTarget(name: "MidihubCLITests", dependencies: ["MidihubCLI", "Control", "ALSA", "DocExamples"]),
+        .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore", "TestSupport"]),
+        .testTarget(name: "MidihubCLITests", dependencies: ["MidihubCLI", "Control", "ALSA", "TestSupport"]),
         // Every code block of docs/ and the README names the test that runs it.
-        .testTarget(name: "DocsTests", dependencies: ["DocExamples"]),
-        // Test support: the fenced code blocks of README.md and docs/, with their markers.
-        .target(name: "DocExamples", path: "Tests/DocExamples"),
-        .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
+        .testTarget(name: "DocsTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "ALSATests", dependencies: ["ALSA", "TestSupport"]),
         .testTarget(name: "HubTests", dependencies: ["Hub"]),
-        .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore", "CJackTestEnvironment"]),
+        .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore", "CJackTestEnvironment", "TestSupport"]),
         // Test support: the JACK server name, set in the environment before main.
         .target(name: "CJackTestEnvironment", path: "Tests/CJackTestEnvironment"),
-        .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
-        .testTarget(name: "ControlTests", dependencies: ["Control"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Hub", "Control", "ALSA", "MIDICore", "RenderCore", "RtMidiBackend"]),
-        .testTarget(name: "AudioHostTests", dependencies: [
-            "AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore", "AllocationCounter",
+        .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "TestSupport"]),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "TestSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: [
+            "Daemon", "Hub", "Control", "ALSA", "MIDICore", "RenderCore", "RtMidiBackend", "TestSupport",
         ]),
-        .testTarget(name: "SynthTests", dependencies: ["Synth", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter"]),
+        .testTarget(name: "AudioHostTests", dependencies: [
+            "AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore", "AllocationCounter", "TestSupport",
+        ]),
+        .testTarget(name: "SynthTests", dependencies: [
+            "Synth", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter", "TestSupport",
+        ]),
         // Test support: one thread's allocations, one counting suite at a time (the count is
         // process-wide), through the test process's own malloc, which is C (it runs inside
         // every thread's allocations).
         .target(name: "AllocationCounter", dependencies: ["CMallocCounter"], path: "Tests/AllocationCounter"),
         .target(name: "CMallocCounter", path: "Tests/CMallocCounter"),
+        // Test support: waits with a deadline (no test can hang) and the code blocks of docs/.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
     ]
 )

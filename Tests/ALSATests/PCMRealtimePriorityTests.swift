@@ -1,26 +1,15 @@
 import ALSA
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("Realtime priority")
 struct PCMRealtimePriorityTests {
-    /// Runs `body` on a new thread (so the test runner's own threads keep their
-    /// policy) and returns its result.
-    private func onFreshThread<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var result: T?
-        let thread = Thread {
-            result = body()
-            done.signal()
-        }
-        thread.start()
-        done.wait()
-        return result!
-    }
-
     @Test("the outcome matches the thread's actual policy, and a denial explains the fix")
-    func outcomeMatchesPolicy() {
-        let (outcome, policy, priority) = onFreshThread { () -> (PCMRealtimePriority, Int32, Int32) in
+    func outcomeMatchesPolicy() throws {
+        // On a new thread, so the test runner's own threads keep their policy.
+        let (outcome, policy, priority) = try onThread(message: "requesting realtime priority never returned") {
+            () -> (PCMRealtimePriority, Int32, Int32) in
             let outcome = PCMRealtimePriority.requestForCurrentThread()
             var policy: Int32 = 0
             var parameters = sched_param()

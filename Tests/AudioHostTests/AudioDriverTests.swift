@@ -5,6 +5,7 @@ import RenderCore
 import Sequencer
 import Synth
 import Testing
+import TestSupport
 
 /// The driver end to end without a sound card: alsa-lib's `file` plugin (over `null`,
 /// which takes blocks as fast as they come) records the float samples it plays.
@@ -33,8 +34,10 @@ struct AudioDriverTests {
         StandardGraph.nodes(bank: try PresetBankLoader.load(directory: Self.bankFolder))
     }
 
-    private func waitUntilStopped(_ driver: AudioDriver) {
-        while driver.isRunning { usleep(1_000) }
+    /// A schedule's playback ends on its own (at its end frame plus the tail).
+    private func waitUntilStopped(_ driver: AudioDriver) throws {
+        try driver.waitUntil({ !driver.isRunning },
+                             message: "the driver still runs after its schedule ended (\(driver.counters.framesRendered) frames rendered)")
     }
 
     @Test(arguments: [64, 256, 1000])
@@ -53,8 +56,8 @@ struct AudioDriverTests {
         let engine = RenderEngine()
         engine.install(RenderProgram(nodes: try nodes(), format: driver.renderFormat))
         try driver.start(engine: engine, schedule: schedule)
-        waitUntilStopped(driver)
-        try driver.stop()
+        try waitUntilStopped(driver)
+        try driver.stopWithDeadline()
         let played = try samples(at: path)
 
         let offline = OfflineRenderer(schedule: schedule, nodes: try nodes(), blockSize: period, tailSeconds: 0.25)
@@ -80,10 +83,11 @@ struct AudioDriverTests {
         let meter = VoiceMeter(values: graph[0].outputValues, output: SynthNode.Output.activeVoices.rawValue)
         try driver.start(engine: engine, voiceMeter: meter)
         #expect(driver.live.push(.noteOn(channel: 0, note: 69, velocity: 110)))
-        while driver.counters.framesRendered < 24_000 { usleep(1_000) }
+        try driver.waitUntil({ driver.counters.framesRendered >= 24_000 },
+                             message: "the live driver rendered only \(driver.counters.framesRendered) of 24000 frames")
         #expect(driver.counters.activeVoices == 1)
         #expect(driver.isRunning, "live playback runs until stopped")
-        try driver.stop()
+        try driver.stopWithDeadline()
         #expect(!driver.isRunning)
 
         let played = try samples(at: path)

@@ -3,6 +3,7 @@ import AudioHost
 import Foundation
 import RenderCore
 import Testing
+import TestSupport
 
 /// Remembers the host sync of the last block it rendered (read after the driver stopped).
 private final class HostProbe: Node, @unchecked Sendable {
@@ -30,8 +31,9 @@ private final class HostProbe: Node, @unchecked Sendable {
         let engine = RenderEngine()
         engine.install(RenderProgram(nodes: [probe], format: driver.renderFormat))
         try driver.start(engine: engine)
-        while driver.counters.framesRendered < 48_000 { usleep(1_000) }
-        try driver.stop()
+        try driver.waitUntil({ driver.counters.framesRendered >= 48_000 },
+                             message: "the live driver rendered only \(driver.counters.framesRendered) of 48000 frames")
+        try driver.stopWithDeadline()
         let host = try #require(probe.last)
         #expect(host.tempo == 90)
         // 90 BPM is 1.5 beats per second: the beat position follows the frames rendered.

@@ -7,6 +7,7 @@ import Sequencer
 import Synchronization
 import Synth
 import Testing
+import TestSupport
 
 /// The last node of the program: on the render thread, it opens the counted stretch in its
 /// `warmUpBlocks`-th block and closes it once `countedBlocks` blocks have passed and the
@@ -82,9 +83,11 @@ private final class CountedStretch: Node, @unchecked Sendable {
         var sent = 0, sentWhileCounting = 0
         let counted = try AllocationCounter.session {
             try driver.start(engine: engine)
-            while !stretch.finished.load(ordering: .acquiring) {
+            // One round of live events per check, every 200 µs, until the stretch has closed.
+            try driver.waitUntil({
+                if stretch.finished.load(ordering: .acquiring) { return true }
                 #expect(driver.isRunning, "the render thread ended early: \(driver.failure.map(\.description) ?? "")")
-                guard driver.isRunning else { break }
+                guard driver.isRunning else { return true }
                 let channel = UInt8(sent % 16), note = UInt8(36 + sent * 7 % 60)
                 driver.live.push(.noteOn(channel: channel, note: note, velocity: 90))
                 driver.live.push(.controlChange(channel: channel, controller: [1, 7, 10, 64][sent % 4], value: UInt8(sent % 128)))
@@ -95,9 +98,9 @@ private final class CountedStretch: Node, @unchecked Sendable {
                     sentWhileCounting += 1
                     if sentWhileCounting == Self.streamedRounds { stretch.eventsStreamed.store(true, ordering: .releasing) }
                 }
-                usleep(200)
-            }
-            try driver.stop()
+                return false
+            }, pollMicroseconds: 200, message: "the counted stretch never closed (\(driver.counters.framesRendered) frames rendered)")
+            try driver.stopWithDeadline()
         }
         #expect(sentWhileCounting >= Self.streamedRounds, "live events streamed in while allocations were counted")
         return counted

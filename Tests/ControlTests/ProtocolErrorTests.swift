@@ -83,7 +83,7 @@ struct ProtocolErrorTests {
         let socket = try TestSocket()
         let raw = try socket.raw()
         let padding = String(repeating: "x", count: ControlProtocol.maxRequestLength)
-        raw.write(Array(#"{"id":1,"request":"patch.load","params":{"text":"\#(padding)"}}"#.utf8) + [10])
+        try raw.write(Array(#"{"id":1,"request":"patch.load","params":{"text":"\#(padding)"}}"#.utf8) + [10])
         let response = try #require(try raw.readObject())
         #expect(response.errorCode == "line-too-long")
         #expect(try raw.readObject() == nil)
@@ -94,8 +94,8 @@ struct ProtocolErrorTests {
         let socket = try TestSocket()
         for _ in 0..<20 {
             let raw = try socket.raw()
-            raw.send(#"{"id":1,"request":"ports.list"}"#)
-            raw.send(#"{"id":2,"request":"nodes.list"}"#)
+            try raw.send(#"{"id":1,"request":"ports.list"}"#)
+            try raw.send(#"{"id":2,"request":"nodes.list"}"#)
         }
         #expect(try socket.client().ports().count == 2)
     }

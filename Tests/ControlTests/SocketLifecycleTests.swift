@@ -26,7 +26,7 @@ struct SocketLifecycleTests {
         #expect(mkdir(socket.path.directory, 0o755) == 0)
         let server = ControlServer(path: socket.path, handler: socket.daemon)
         try server.start()
-        defer { server.stop() }
+        defer { server.stopWithDeadline() }
         #expect(try mode(of: socket.path.directory) == 0o700)
     }
 
@@ -47,7 +47,7 @@ struct SocketLifecycleTests {
 
         let server = ControlServer(path: socket.path, handler: socket.daemon)
         try server.start()
-        defer { server.stop() }
+        defer { server.stopWithDeadline() }
         #expect(try socket.client().ports().count == 2)
     }
 
@@ -64,14 +64,14 @@ struct SocketLifecycleTests {
     @Test func stopRemovesTheSocketAndFreesThePath() throws {
         let socket = try TestSocket()
         let client = try socket.client()
-        socket.server?.stop()
+        socket.server?.stopWithDeadline()
         #expect(access(socket.path.socket, F_OK) != 0)
         #expect(throws: ControlClientError.connectionClosed) { try client.ports() }
         #expect(throws: ControlClientError.daemonNotRunning(socket: socket.path.socket)) { try socket.client() }
 
         let again = ControlServer(path: socket.path, handler: socket.daemon)
         try again.start()
-        defer { again.stop() }
+        defer { again.stopWithDeadline() }
         #expect(try socket.client().nodes().count == 1)
     }
 

@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Testing
+import TestSupport
 
 @testable import Control
 
@@ -24,7 +26,7 @@ final class TestSocket {
     }
 
     deinit {
-        server?.stop()
+        server?.stopWithDeadline()
         try? FileManager.default.removeItem(atPath: runtimeDirectory)
     }
 
@@ -37,6 +39,18 @@ final class TestSocket {
     }
 }
 
+extension ControlServer {
+    /// `stop()`, which waits for the server thread to end; records a failure instead of
+    /// hanging when it never does.
+    func stopWithDeadline() {
+        do {
+            try onThread(message: "ControlServer.stop() did not return: the server thread never ended") { self.stop() }
+        } catch {
+            Issue.record(error)
+        }
+    }
+}
+
 /// A connection that writes and reads raw lines, for what `ControlClient` never sends.
 final class RawConnection {
     let fd: Int32
@@ -45,24 +59,31 @@ final class RawConnection {
 
     init(path: String) throws {
         fd = try UnixSocket.connect(to: path)
+        // Non-blocking, so that neither a write nor a read waits without a deadline.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 
     deinit { close(fd) }
 
     /// Writes all of `bytes`; false when the server closed the connection.
+    /// - Throws: `DeadlinePassed` when the server stops taking bytes.
     @discardableResult
-    func write(_ bytes: [UInt8]) -> Bool {
-        var sent = 0
-        while sent < bytes.count {
-            let count = UnixSocket.send(fd, bytes[sent...])
-            if count < 0 { return false }
-            sent += count
-        }
-        return true
+    func write(_ bytes: [UInt8]) throws -> Bool {
+        var sent = 0, closed = false
+        try waitUntil({
+            while sent < bytes.count {
+                let count = UnixSocket.send(fd, bytes[sent...])
+                if count < 0 { closed = true; return true }
+                if count == 0 { return false }  // the socket is full: wait for the server to read
+                sent += count
+            }
+            return true
+        }, message: "the server took only \(sent) of \(bytes.count) bytes")
+        return !closed
     }
 
-    func send(_ line: String) {
-        write(Array((line + "\n").utf8))
+    func send(_ line: String) throws {
+        try write(Array((line + "\n").utf8))
     }
 
     /// The next line as a JSON object; `nil` at end of stream. Fails after 10 s.
@@ -83,7 +104,7 @@ final class RawConnection {
 
     /// Sends a line and reads the line that answers it.
     func exchange(_ line: String) throws -> [String: Any]? {
-        send(line)
+        try send(line)
         return try readObject()
     }
 }

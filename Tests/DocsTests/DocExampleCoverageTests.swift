@@ -1,4 +1,4 @@
-import DocExamples
+import TestSupport
 import Foundation
 import Testing
 
@@ -19,8 +19,8 @@ import Testing
 @Suite struct DocExampleCoverageTests {
     @Test func everyBlockNamesTheTestThatRunsIt() throws {
         var report: [String] = []
-        for document in try MarkdownBlocks.documents() {
-            for block in try MarkdownBlocks.blocks(in: document) {
+        for document in try Repository.documents() {
+            for block in try Repository.blocks(in: document) {
                 guard let marker = block.marker else {
                     Issue.record("\(block): a code block without '<!-- tested-by: PATH NAME -->' on the line before it")
                     continue
@@ -38,7 +38,7 @@ import Testing
                     Issue.record("\(block): 'tested-by:' names no test file")
                     continue
                 }
-                let url = MarkdownBlocks.root.appendingPathComponent(path)
+                let url = Repository.root.appendingPathComponent(path)
                 guard let text = try? String(contentsOf: url, encoding: .utf8) else {
                     Issue.record("\(block): the test file '\(path)' does not exist")
                     continue

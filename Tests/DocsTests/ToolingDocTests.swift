@@ -1,4 +1,4 @@
-import DocExamples
+import TestSupport
 import Foundation
 import Testing
 
@@ -10,16 +10,16 @@ import Testing
     static let testFile = "Tests/DocsTests/ToolingDocTests.swift"
 
     static func lines(of document: String) throws -> [String] {
-        try MarkdownBlocks.blocks(in: document).filter { $0.isTested(by: testFile) }.flatMap(\.lines)
+        try Repository.blocks(in: document).filter { $0.isTested(by: testFile) }.flatMap(\.lines)
             .map { $0.components(separatedBy: "#")[0].trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
-        process.executableURL = MarkdownBlocks.root.appendingPathComponent(executable)
+        process.executableURL = Repository.root.appendingPathComponent(executable)
         process.arguments = arguments
-        process.currentDirectoryURL = MarkdownBlocks.root
+        process.currentDirectoryURL = Repository.root
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -32,7 +32,7 @@ import Testing
     /// `vm-run --list` shows which, without a VM.
     @Test func vmRunSelectsTheTestsTheDocSays() throws {
         let all = try FileManager.default.contentsOfDirectory(
-            atPath: MarkdownBlocks.root.appendingPathComponent("Tests/Integration/vm").path)
+            atPath: Repository.root.appendingPathComponent("Tests/Integration/vm").path)
             .filter { $0.hasSuffix(".test.sh") }.sorted()
         let commands = try Self.lines(of: "docs/testing.md").filter { $0.contains("Tests/Integration/vm-run") }
         #expect(commands.count == 4)
@@ -43,11 +43,11 @@ import Testing
             let expected = words.isEmpty ? all : all.filter { name in words.contains { name.contains($0) } }
             #expect(listed.output.split(separator: "\n").map(String.init) == expected, "\(command)")
             if command.hasPrefix("MIDIHUB=") {
-                #expect(try String(contentsOf: MarkdownBlocks.root.appendingPathComponent("Tests/Integration/vm-run"),
+                #expect(try String(contentsOf: Repository.root.appendingPathComponent("Tests/Integration/vm-run"),
                                    encoding: .utf8).contains("MIDIHUB=$(readlink -f \"${MIDIHUB:-"))
             }
         }
-        let scriptsTest = try String(contentsOf: MarkdownBlocks.root.appendingPathComponent("scripts/test"), encoding: .utf8)
+        let scriptsTest = try String(contentsOf: Repository.root.appendingPathComponent("scripts/test"), encoding: .utf8)
         #expect(try Self.lines(of: "docs/testing.md").contains("swift build --product midihub"))
         #expect(scriptsTest.contains("swift build --product midihub"), "the vm tier builds the binary the doc names")
     }
@@ -55,9 +55,9 @@ import Testing
     /// The doc's "Writing a test" example is the VM test 05-doc-example, verbatim; its
     /// debugging commands are what that test runs inside the VM (with the binary under test).
     @Test func theExampleTestIsARealTest() throws {
-        let test = try String(contentsOf: MarkdownBlocks.root.appendingPathComponent("Tests/Integration/vm/05-doc-example.test.sh"),
+        let test = try String(contentsOf: Repository.root.appendingPathComponent("Tests/Integration/vm/05-doc-example.test.sh"),
                               encoding: .utf8)
-        let blocks = try MarkdownBlocks.blocks(in: "docs/testing.md").filter {
+        let blocks = try Repository.blocks(in: "docs/testing.md").filter {
             $0.isTested(by: "Tests/Integration/vm/05-doc-example.test.sh")
         }
         #expect(blocks.count == 2)
@@ -65,7 +65,7 @@ import Testing
         #expect(test.contains(blocks[0].text), "docs/testing.md's example differs from 05-doc-example.test.sh")
         let debugging = blocks[1].lines
         #expect(debugging.first?.hasPrefix("vng --run /boot/vmlinuz-* --disable-kvm --memory 1G --rwdir") == true)
-        let vmRun = try String(contentsOf: MarkdownBlocks.root.appendingPathComponent("Tests/Integration/vm-run"), encoding: .utf8)
+        let vmRun = try String(contentsOf: Repository.root.appendingPathComponent("Tests/Integration/vm-run"), encoding: .utf8)
         #expect(vmRun.contains("--run \"$KERNEL\" --disable-kvm --memory 1G --rwdir"), "vm-run boots as the doc says")
         let inside = try #require(debugging.dropFirst().first)
         let asRun = "{ " + inside.replacingOccurrences(of: ".build/debug/midihub", with: "\"$MIDIHUB\"") + "; }"
@@ -75,10 +75,10 @@ import Testing
     /// `bench/run ROW` and `bench/run-vm ROW` name rows that exist; the settings are read.
     @Test func benchmarkCommandsNameRealRowsAndSettings() throws {
         let sources = try FileManager.default.contentsOfDirectory(
-            atPath: MarkdownBlocks.root.appendingPathComponent("bench/Sources/midihub-bench").path)
-            .map { try String(contentsOf: MarkdownBlocks.root.appendingPathComponent("bench/Sources/midihub-bench/\($0)"),
+            atPath: Repository.root.appendingPathComponent("bench/Sources/midihub-bench").path)
+            .map { try String(contentsOf: Repository.root.appendingPathComponent("bench/Sources/midihub-bench/\($0)"),
                               encoding: .utf8) }.joined()
-        let runVM = try String(contentsOf: MarkdownBlocks.root.appendingPathComponent("bench/run-vm"), encoding: .utf8)
+        let runVM = try String(contentsOf: Repository.root.appendingPathComponent("bench/run-vm"), encoding: .utf8)
         let commands = try Self.lines(of: "docs/benchmarks.md")
         #expect(commands.count == 6)
         for command in commands {
@@ -90,7 +90,7 @@ import Testing
             }
             let script = try #require(words.first)
             #expect(["bench/run", "bench/run-vm"].contains(script), "\(command)")
-            #expect(FileManager.default.isExecutableFile(atPath: MarkdownBlocks.root.appendingPathComponent(script).path))
+            #expect(FileManager.default.isExecutableFile(atPath: Repository.root.appendingPathComponent(script).path))
             for row in words.dropFirst() {
                 #expect(sources.contains("BenchmarkRow(name: \"\(row)\""), "\(command): no benchmark row '\(row)'")
             }

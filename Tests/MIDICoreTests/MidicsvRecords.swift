@@ -1,5 +1,6 @@
 import Foundation
 import MIDICore
+import TestSupport
 
 /// The peer for the cross-check: runs `midicsv` and renders midihub's reading of a
 /// file as the same CSV records, so the two can be compared line by line.
@@ -14,14 +15,23 @@ enum Midicsv {
 
     /// midicsv's records for `file`, one per line (text normalized, see `normalizingText`).
     static func records(of file: URL, using midicsv: URL) throws -> [String] {
+        // Into a file rather than a pipe: reading a pipe to its end would wait as long as
+        // midicsv runs, and the wait for its exit has a deadline.
+        let outputPath = FileManager.default.temporaryDirectory
+            .appendingPathComponent("midihub-midicsv-\(UUID().uuidString).csv").path
+        guard FileManager.default.createFile(atPath: outputPath, contents: nil),
+              let output = FileHandle(forWritingAtPath: outputPath) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: outputPath])
+        }
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
         let process = Process()
         process.executableURL = midicsv
         process.arguments = [file.path]
-        let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        try output.close()
+        try waitForExit(of: process, message: "midicsv \(file.lastPathComponent) did not finish")
+        let data = try Data(contentsOf: URL(fileURLWithPath: outputPath))
         return data.split(separator: UInt8(ascii: "\n")).map { normalizingText(Array($0)) }
     }
 

@@ -1,4 +1,4 @@
-import DocExamples
+import TestSupport
 import Foundation
 import Testing
 @testable import MidihubCLI
@@ -24,7 +24,7 @@ import Testing
     }
 
     static func docExamples() throws -> [Example] {
-        try MarkdownBlocks.blocks(testedBy: testFile).flatMap { block in
+        try Repository.blocks(testedBy: testFile).flatMap { block in
             var examples: [Example] = []
             for line in block.lines {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -119,7 +119,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for name in ["sequences", "patches"] {
             try FileManager.default.createSymbolicLink(
-                at: folder.appendingPathComponent(name), withDestinationURL: MarkdownBlocks.root.appendingPathComponent(name))
+                at: folder.appendingPathComponent(name), withDestinationURL: Repository.root.appendingPathComponent(name))
         }
         return folder
     }

@@ -1,6 +1,15 @@
 import Foundation
 import RenderCore
+import Synchronization
 import Testing
+import TestSupport
+
+/// Set once, seen by any thread.
+private final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
+}
 
 @Suite struct SPSCRingTests {
     @Test func keepsOrderAndDropsAndCountsWhenFull() {
@@ -14,24 +23,33 @@ import Testing
         #expect(ring.push(10) && ring.pop() == 10, "space is reused after pops")
     }
 
-    @Test func oneProducerAndOneConsumerThreadPassEveryValueInOrder() async {
+    @Test func oneProducerAndOneConsumerThreadPassEveryValueInOrder() throws {
         let ring = SPSCRing<Int>(minimumCapacity: 64)
         let total = 200_000
+        // The producer gives up when the consumer does (a ring that loses or never frees
+        // slots would otherwise keep it spinning).
+        let gaveUp = Flag()
+        let producerDone = DispatchSemaphore(value: 0)
         let producer = Thread {
             var next = 0
-            while next < total { if ring.push(next) { next += 1 } }
+            while next < total, !gaveUp.isSet { if ring.push(next) { next += 1 } }
+            producerDone.signal()
         }
         producer.start()
+        defer { gaveUp.set() }
         var expected = 0
         var inOrder = true
-        while expected < total {
-            if let value = ring.pop() {
+        try waitUntil(pollMicroseconds: 0, {
+            while expected <= total, let value = ring.pop() {
                 inOrder = inOrder && value == expected
                 expected += 1
             }
-        }
+            return expected >= total
+        }, message: "the consumer got \(expected) of \(total) values")
         #expect(inOrder)
+        #expect(expected == total, "more values came out than went in")
         #expect(ring.count == 0)
+        try wait(for: producerDone, message: "the producer thread never finished")
     }
 }
 

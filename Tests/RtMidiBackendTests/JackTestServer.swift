@@ -1,6 +1,8 @@
 import CJackTestEnvironment
 import Foundation
 import Glibc
+import Testing
+import TestSupport
 
 /// A `jackd -d dummy` server of a test's own, under this process's server name
 /// (`midihub-test-PID`), which its libjack (and RtMidi) use through `JACK_DEFAULT_SERVER`,
@@ -30,16 +32,25 @@ struct JackTestServer {
         return server
     }
 
-    /// Stops the server and waits for it to exit.
+    /// Stops the server and waits for it to exit; one that ignores SIGTERM for 10 s is
+    /// killed, and the test fails.
     func stop() {
         process.terminate()
-        process.waitUntilExit()
+        do {
+            try waitForExit(of: process, deadline: 10, message: "jackd -n \(name) ignored SIGTERM: killed it")
+        } catch {
+            Issue.record(error)
+        }
     }
 
     /// Kills the server (SIGKILL, as a crash) and waits for it to exit.
     func kill() {
         Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        do {
+            try waitForExit(of: process, message: "jackd -n \(name) outlived SIGKILL")
+        } catch {
+            Issue.record(error)
+        }
     }
 
     /// Connects two ports by their JACK names with `jack_connect`.
@@ -69,7 +80,7 @@ struct JackTestServer {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        try waitForExit(of: process, message: "\(toolName) \(arguments.joined(separator: " ")) did not finish: killed it")
         return process.terminationStatus
     }
 
