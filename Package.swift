@@ -16,6 +16,8 @@ let package = Package(
         // For the bench's hub-route row.
         .library(name: "Hub", targets: ["Hub"]),
         .library(name: "Daemon", targets: ["Daemon"]),
+        // For the fuzz targets (fuzz/): the control server's request decoder.
+        .library(name: "Control", targets: ["Control"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

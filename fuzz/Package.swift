@@ -1,23 +1,34 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// libFuzzer targets for MIDICore. Build and run with `fuzz/run` (see docs/fuzzing.md):
-//   swift build -c release --package-path fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address
+// libFuzzer targets for every parser of untrusted input. Build and run with `fuzz/run`
+// (see docs/fuzzing.md):
+//   swift build -c release --package-path fuzz --scratch-path .build-fuzz \
+//       -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing
+// `-enable-testing` lets FuzzControlRequest reach the control server's own line splitter
+// and request decoder, which are internal to `Control`.
 let package = Package(
     name: "midihub-fuzz",
     dependencies: [.package(name: "midihub", path: "..")],
     targets: [
         // The executables' entry points, which start libFuzzer (see FuzzerEntry.c).
         .target(name: "FuzzerEntry"),
-        .executableTarget(
-            name: "FuzzSMFReader",
-            dependencies: ["FuzzerEntry", .product(name: "MIDICore", package: "midihub")],
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        ),
-        .executableTarget(
-            name: "FuzzMIDIParser",
-            dependencies: ["FuzzerEntry", .product(name: "MIDICore", package: "midihub")],
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        ),
+        // `require`, the targets' check that keeps its message in a release build.
+        .target(name: "FuzzSupport"),
+        fuzzTarget("FuzzSMFReader", testing: "MIDICore"),
+        fuzzTarget("FuzzMIDIParser", testing: "MIDICore"),
+        fuzzTarget("FuzzSequenceText", testing: "MIDICore"),
+        fuzzTarget("FuzzControlRequest", testing: "Control"),
+        fuzzTarget("FuzzPatch", testing: "Hub", "Daemon"),
+        fuzzTarget("FuzzPreset", testing: "Synth"),
     ]
 )
+
+/// One libFuzzer executable over products of the main package.
+func fuzzTarget(_ name: String, testing products: String...) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: ["FuzzerEntry", "FuzzSupport"] + products.map { .product(name: $0, package: "midihub") },
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    )
+}

@@ -1,6 +1,7 @@
 /// Cuts a byte stream into lines at `\n` (a `\r` before it is dropped; empty lines
 /// are skipped). A line longer than `maxLength` is reported as `tooLong` as soon as
-/// that many bytes arrive without a newline, so memory stays bounded.
+/// that many bytes arrive without a newline, so memory stays bounded; the rest of that
+/// line is dropped as it arrives. Feeding the bytes in any pieces gives the same items.
 ///
 /// - Thread: one owner at a time.
 struct LineSplitter {
@@ -15,6 +16,9 @@ struct LineSplitter {
     private var start = 0
     /// How far `buffer` has been searched for a newline.
     private var scanned = 0
+    /// True after a `tooLong` reported before the line's newline arrived: the bytes up to
+    /// that newline are dropped.
+    private var droppingRestOfLine = false
 
     init(maxLength: Int) {
         self.maxLength = maxLength
@@ -28,12 +32,21 @@ struct LineSplitter {
     mutating func next() -> Item? {
         while let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
             let line = take(upTo: newline)
+            if droppingRestOfLine {
+                droppingRestOfLine = false
+                continue
+            }
             if line.count > maxLength { return .tooLong }
             if !line.isEmpty { return .line(line) }
         }
         scanned = buffer.count
+        if droppingRestOfLine {
+            discardAll()
+            return nil
+        }
         if buffer.count - start > maxLength {
             discardAll()
+            droppingRestOfLine = true
             return .tooLong
         }
         compact()
@@ -43,6 +56,10 @@ struct LineSplitter {
     /// What is left after the stream ended without a final newline.
     mutating func finish() -> Item? {
         let rest = take(upTo: buffer.count)
+        if droppingRestOfLine {
+            droppingRestOfLine = false
+            return nil
+        }
         if rest.count > maxLength { return .tooLong }
         return rest.isEmpty ? nil : .line(rest)
     }

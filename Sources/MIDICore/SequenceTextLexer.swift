@@ -11,13 +11,15 @@ struct SequenceTextToken: Hashable, Sendable {
 /// Splits lines into tokens. Words are separated by blanks; `=` is always a token
 /// of its own; `#` at the start of a token starts a comment that runs to the end
 /// of the line (so `C#4` is one word); strings are `"…"` with the escapes
-/// `\"`, `\\`, `\n`, `\r`, `\t` and `\u{HEX}`.
+/// `\"`, `\\`, `\n`, `\r`, `\t` and `\u{HEX}`. It reads Unicode scalars, not characters,
+/// so a combining mark after a quote or an escape cannot merge with it; columns count
+/// scalars.
 ///
 /// - Thread: any.
 enum SequenceTextLexer {
-    static func tokens(of line: Substring, lineNumber: Int) throws(SequenceTextError) -> [SequenceTextToken] {
+    static func tokens(of line: [Unicode.Scalar], lineNumber: Int) throws(SequenceTextError) -> [SequenceTextToken] {
         var tokens: [SequenceTextToken] = []
-        var characters = Array(line)
+        var characters = line
         if characters.last == "\r" { characters.removeLast() }
         var index = 0
         while index < characters.count {
@@ -33,14 +35,16 @@ enum SequenceTextLexer {
                 tokens.append(try string(in: characters, from: &index, lineNumber: lineNumber))
             } else {
                 let start = index
-                while index < characters.count, !" \t=\"".contains(characters[index]) { index += 1 }
-                tokens.append(SequenceTextToken(kind: .word, text: String(characters[start..<index]), column: start + 1))
+                while index < characters.count, !" \t=\"".unicodeScalars.contains(characters[index]) { index += 1 }
+                var word = ""
+                word.unicodeScalars.append(contentsOf: characters[start..<index])
+                tokens.append(SequenceTextToken(kind: .word, text: word, column: start + 1))
             }
         }
         return tokens
     }
 
-    private static func string(in characters: [Character], from index: inout Int, lineNumber: Int) throws(SequenceTextError) -> SequenceTextToken {
+    private static func string(in characters: [Unicode.Scalar], from index: inout Int, lineNumber: Int) throws(SequenceTextError) -> SequenceTextToken {
         let start = index
         var text = ""
         index += 1
@@ -51,14 +55,14 @@ enum SequenceTextLexer {
                 return SequenceTextToken(kind: .string, text: text, column: start + 1)
             }
             guard character == "\\" else {
-                text.append(character)
+                text.unicodeScalars.append(character)
                 continue
             }
             guard index < characters.count else { break }
             let escaped = characters[index]
             index += 1
             switch escaped {
-            case "\"", "\\": text.append(escaped)
+            case "\"", "\\": text.unicodeScalars.append(escaped)
             case "n": text.append("\n")
             case "r": text.append("\r")
             case "t": text.append("\t")
@@ -80,10 +84,11 @@ enum SequenceTextLexer {
     }
 
     /// Reads `{HEX}` after `\u`; nil when malformed or not a Unicode scalar.
-    private static func unicodeEscape(in characters: [Character], from index: inout Int) -> Unicode.Scalar? {
+    private static func unicodeEscape(in characters: [Unicode.Scalar], from index: inout Int) -> Unicode.Scalar? {
         guard index < characters.count, characters[index] == "{" else { return nil }
         guard let close = characters[index...].firstIndex(of: "}") else { return nil }
-        let digits = String(characters[(index + 1)..<close])
+        var digits = ""
+        digits.unicodeScalars.append(contentsOf: characters[(index + 1)..<close])
         index = close + 1
         guard (1...6).contains(digits.count), let value = UInt32(digits, radix: 16) else { return nil }
         return Unicode.Scalar(value)

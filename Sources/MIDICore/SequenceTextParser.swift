@@ -18,7 +18,7 @@ struct SequenceTextParser {
     static func parse(_ text: String) throws(SequenceTextError) -> MIDIFile {
         var parser = SequenceTextParser()
         var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(Array.init) {
             lineNumber += 1
             let tokens = try SequenceTextLexer.tokens(of: line, lineNumber: lineNumber)
             guard !tokens.isEmpty else { continue }

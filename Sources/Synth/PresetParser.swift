@@ -111,7 +111,7 @@ public enum PresetParser {
         let low = programs ? 1 : 0, high = programs ? 128 : 127
         var numbers: [Int] = []
         for part in text.split(separator: ",") {
-            let bounds = part.split(separator: "-", maxSplits: 1).map { String($0).trimmingSpaces() }
+            let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
             guard let first = Int(bounds[0]), let last = bounds.count == 2 ? Int(bounds[1]) : first,
                   low <= first, first <= last, last <= high else {
                 throw fail("'\(part.trimmingSpaces())' is not a number or range from \(low) to \(high)",

@@ -92,4 +92,21 @@ struct LineSplitterTests {
         unterminated.append(ArraySlice("5".utf8))
         #expect(unterminated.next() == .tooLong)
     }
+
+    /// Found by FuzzControlRequest: the rest of a line reported too long came out as a
+    /// line of its own when it arrived in a later read.
+    @Test func theRestOfATooLongLineIsDropped() {
+        var splitter = LineSplitter(maxLength: 4)
+        splitter.append(ArraySlice("12345".utf8))
+        #expect(splitter.next() == .tooLong)
+        splitter.append(ArraySlice("67".utf8))
+        #expect(splitter.next() == nil)
+        splitter.append(ArraySlice("8\n{}\n".utf8))
+        #expect(splitter.next() == .line(Array("{}".utf8)))
+        #expect(splitter.next() == nil)
+        splitter.append(ArraySlice("123456".utf8))
+        #expect(splitter.next() == .tooLong)
+        splitter.append(ArraySlice("7".utf8))
+        #expect(splitter.finish() == nil)
+    }
 }

@@ -96,4 +96,29 @@ import Testing
             }
         }
     }
+
+    /// docs/fuzzing.md's longer run builds as `fuzz/run` does and runs a target that exists
+    /// on its committed seeds; the crash replay names a real target and the setting
+    /// `fuzz/run` uses. (`fuzz/run` itself is the fuzz tier of scripts/test.)
+    @Test func fuzzingCommandsBuildAndRunRealTargets() throws {
+        let run = try Repository.text("fuzz/run")
+        let package = try Repository.text("fuzz/Package.swift")
+        let commands = try Repository.blocks(in: "docs/fuzzing.md").filter { $0.isTested(by: Self.testFile) }
+            .map { $0.text.replacingOccurrences(of: "\\\n    ", with: "") }.joined()
+            .split(separator: "\n").map(String.init)
+        #expect(commands.count == 4)
+        let build = try #require(commands.first { $0.hasPrefix("swift build") })
+        let asRun = build.replacingOccurrences(of: "--package-path fuzz --scratch-path .build-fuzz",
+                                               with: "--package-path \"$root/fuzz\" --scratch-path \"$scratch\"")
+        #expect(run.replacingOccurrences(of: "\\\n    ", with: "").contains(asRun), "fuzz/run builds with '\(build)'")
+        #expect(run.contains("export SWIFT_BACKTRACE=enable=no"))
+        for command in commands where command.contains(".build-fuzz/release/") {
+            let target = command.components(separatedBy: ".build-fuzz/release/")[1].prefix { $0 != " " }
+            #expect(package.contains("fuzzTarget(\"\(target)\""), "\(command): no fuzz target '\(target)'")
+            for folder in command.split(separator: " ") where folder.hasPrefix("fuzz/corpus/") {
+                #expect(FileManager.default.fileExists(atPath: Repository.root.appendingPathComponent(String(folder)).path),
+                        "\(command): no seed folder \(folder)")
+            }
+        }
+    }
 }

@@ -52,6 +52,35 @@ import Testing
         #expect(problem?.description.hasPrefix("test.yaml:3:") == true)
     }
 
+    /// Found by FuzzPatch: the YAML reader's refusal came out at 1:1 on several lines.
+    @Test func controlCharactersArePositionedOnOneLine() {
+        let problem = error("nodes:\n  keys: { source: \"a\u{1}b\" }\n")
+        #expect(problem?.description ==
+            "test.yaml:2:21: YAML: control characters are not allowed (character U+0001) (fix: remove that character; a patch is UTF-8 text)")
+    }
+
+    /// Found by FuzzPatch: a quoted port name that YAML folds over a blank line kept its
+    /// line break in the error.
+    @Test func errorsQuotingMultiLineTextStayOneLine() {
+        let problem = error("nodes:\n  fluid:\n    external: '\"FLUID\n\n  Synth'\n")
+        #expect(problem?.reason.contains("\n") == true)
+        #expect(problem?.description.contains("\n") == false)
+        #expect(problem?.description.contains(#"FLUID\n"#) == true)
+    }
+
+    /// Found by FuzzPatch: `[[[[…` a few kilobytes deep overflowed the YAML parser's stack.
+    /// Nesting is bounded before the parser runs; what real patches do stays far inside.
+    @Test func nestingIsBoundedBeforeTheYAMLParserRuns() {
+        let brackets = error("nodes: " + String(repeating: "[", count: 1001))
+        #expect(brackets?.description.hasPrefix("test.yaml:1:1008: more than 1000 [ and { in one patch (fix: ") == true)
+        let indented = error("a:\n" + String(repeating: " ", count: 257) + "b: 1\n")
+        #expect(indented?.description.hasPrefix("test.yaml:2:257: a line indented more than 256 columns") == true)
+        let dashes = error(String(repeating: "- ", count: 129) + "x\n")
+        #expect(dashes?.line == 1 && dashes?.column == 257)
+        let deepButFine = error("nodes: " + String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000))
+        #expect(deepButFine?.reason.contains("[ and {") != true)
+    }
+
     @Test func unknownNodeInRouteIsPositionedAtTheRoute() {
         let problem = error("""
             nodes:

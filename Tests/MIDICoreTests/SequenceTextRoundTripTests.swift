@@ -1,4 +1,5 @@
 import MIDICore
+import TestSupport
 import Testing
 
 /// Lossless round trips: MIDIFile → text → MIDIFile and text → MIDIFile → text → MIDIFile.
@@ -36,6 +37,23 @@ import Testing
     func generatedFileSurvivesSMFThenText(seed: UInt64) throws {
         let file = try MIDIFile(smf: GeneratedFiles.file(seed: 1000 + seed).smfBytes())
         try expectRoundTrip(file)
+    }
+
+    /// Found by FuzzSequenceText: a combining mark after an escape or an opening quote
+    /// merged with it into one character, and the rendering no longer parsed. (The
+    /// arguments are titles as written in a .song file.)
+    @Test(arguments: [#"\u{14}\u{301}x"#, #"\u{301}"#, #"a\\\u{301}"#, #"\"\u{20dd}"#])
+    func combiningMarksNextToEscapesSurvive(title: String) throws {
+        let file = try SequenceText.parse("ppq 480\ntitle \"\(title)\"\n")
+        #expect(file.tracks.first?.events.count == 1, "the title")
+        try expectRoundTrip(file)
+    }
+
+    /// Lines may end in CR LF (a file saved on Windows).
+    @Test func crlfLinesParseAsLines() throws {
+        let text = try Repository.text("sequences/little-song.song")
+        let crlf = text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
+        #expect(try SequenceText.parse(crlf) == SequenceText.parse(text))
     }
 
     @Test func overlappingSameNotesKeepTheirOrder() throws {

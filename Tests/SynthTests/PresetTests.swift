@@ -28,6 +28,9 @@ import Testing
         ("[preset X]\nprograms = 1\nfilter.cutoff = loud", 3, "is not a number"),
         ("[preset X]\nprograms = 1\namp.sustain = 2", 3, "out of range"),
         ("[preset X]\nprograms = 0-8", 2, "not a number or range from 1 to 128"),
+        // Found by FuzzPreset: a lone dash was read past the end of its parts.
+        ("[preset X]\nprograms = -", 2, "'-' is not a number or range from 1 to 128"),
+        ("[preset X]\nprograms = 3-", 2, "'3-' is not a number or range"),
         ("osc1.level = 1", 1, "before any section"),
         ("[preset X]\nosc1.level = 1", 1, "has no 'programs =' line"),
         ("[voice X]", 1, "unknown section"),

@@ -47,6 +47,9 @@ public struct Patch: Hashable, Sendable {
     /// - Thread: control.
     public static func parse(yaml text: String, file: String, registry: NodeRegistry) throws(PatchError) -> Patch {
         let reader = PatchReader(file: file, registry: registry)
+        if let excess = PatchNesting.firstExcess(in: text) {
+            throw PatchError(file: file, line: excess.line, column: excess.column, reason: excess.reason, fix: excess.fix)
+        }
         let root: YAMLNode
         do {
             guard let composed = try Yams.compose(yaml: text) else {

@@ -16,5 +16,23 @@ public struct PatchError: Error, Hashable, Sendable, CustomStringConvertible {
         self.fix = fix
     }
 
-    public var description: String { "\(file):\(line):\(column): \(reason) (fix: \(fix))" }
+    /// One line, also when the reason quotes patch text that spans lines (a folded YAML
+    /// scalar): line breaks in it are written as `\n`, `\r` or `\u{2028}`.
+    public var description: String {
+        "\(file):\(line):\(column): \(Self.oneLine(reason)) (fix: \(Self.oneLine(fix)))"
+    }
+
+    static func oneLine(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}":
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
 }

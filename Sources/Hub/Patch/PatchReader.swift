@@ -121,9 +121,27 @@ extension PatchReader {
              .composer(_, let problem, let mark, _):
             PatchError(file: file, line: mark.line, column: mark.column, reason: "YAML: \(problem)",
                        fix: "check indentation, colons and quotes near here")
+        case .reader(let problem, let offset, let value, let text):
+            readerError(problem, character: value, at: offset.map { Self.position(ofByte: $0, in: text) } ?? (1, 1))
         default:
             PatchError(file: file, line: 1, column: 1, reason: "YAML: \(yaml)", fix: "check that the file is YAML text")
         }
+    }
+
+    /// A character the YAML reader refuses (a control character, invalid UTF-8).
+    private func readerError(_ problem: String, character: Int32, at place: (line: Int, column: Int)) -> PatchError {
+        let hex = String(UInt32(bitPattern: character), radix: 16, uppercase: true)
+        let code = String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        return PatchError(file: file, line: place.line, column: place.column,
+                          reason: "YAML: \(problem) (character U+\(code))",
+                          fix: "remove that character; a patch is UTF-8 text")
+    }
+
+    /// The 1-based line and column (in bytes) of byte `offset` of `text`.
+    static func position(ofByte offset: Int, in text: String) -> (line: Int, column: Int) {
+        let before = text.utf8.prefix(max(0, offset))
+        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { before.index(after: $0) } ?? before.startIndex
+        return (before.count { $0 == UInt8(ascii: "\n") } + 1, before[lineStart...].count + 1)
     }
 
     func mapping(_ node: YAMLNode, _ what: String) throws(PatchError) -> YAMLNode.Mapping {

@@ -1,3 +1,4 @@
+import FuzzSupport
 import MIDICore
 
 /// libFuzzer entry: the parser never traps, and feeding the input in pieces (sizes
@@ -17,10 +18,11 @@ public func fuzzMIDIParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         pieces.feed(bytes[start..<end]) { messages.append($0) }
         start = end
     }
-    precondition(messages == expected, "split feeding changed the messages")
-    precondition(pieces.skippedBytes == whole.skippedBytes && pieces.truncatedMessages == whole.truncatedMessages)
+    require(messages == expected, "split feeding changed the messages")
+    require(pieces.skippedBytes == whole.skippedBytes && pieces.truncatedMessages == whole.truncatedMessages,
+            "split feeding changed the skipped or truncated counts")
 
     var reparser = MIDIParser(maxSysExLength: 64)
-    precondition(reparser.parse(expected.flatMap(\.bytes)) == expected, "re-encoded messages parse differently")
+    require(reparser.parse(expected.flatMap(\.bytes)) == expected, "re-encoded messages parse differently")
     return 0
 }

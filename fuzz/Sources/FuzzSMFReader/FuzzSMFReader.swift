@@ -1,3 +1,4 @@
+import FuzzSupport
 import MIDICore
 
 /// libFuzzer entry: any bytes either fail with an `SMFError` or read into a file
@@ -15,9 +16,9 @@ public func fuzzSMFReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let map = TempoMap(file: file)
     let end = file.durationTicks
     let seconds = map.seconds(atTick: end)
-    precondition(seconds >= 0 && map.tick(atSeconds: seconds) >= 0)
+    require(seconds >= 0 && map.tick(atSeconds: seconds) >= 0, "negative time at the end: \(seconds) s")
     let position = map.barBeat(atTick: end)
     _ = map.tick(bar: position.bar, beat: position.beat)
-    precondition(file.mergedEvents().count == file.tracks.reduce(0) { $0 + $1.events.count })
+    require(file.mergedEvents().count == file.tracks.reduce(0) { $0 + $1.events.count }, "merging lost or added events")
     return 0
 }
