@@ -39,7 +39,11 @@ final class AudioRack {
     /// Compiles `graph`, installs it, and starts the render thread on the first call.
     /// - Returns: a warning to log (realtime priority refused), if any.
     func install(_ graph: HubGraph, stopped: [GraphNode]) throws -> String? {
-        for node in stopped { instances[node.id] = nil }
+        // A replaced node starts afresh: its new instance gets the new spec's values, not the old one's.
+        for node in stopped {
+            instances[node.id] = nil
+            values[node.id] = nil
+        }
         let units = graph.topologicalOrder.compactMap { graph.node($0) }.compactMap { node -> (NodeID, NodeDescriptor)? in
             guard case .unit(let descriptor) = node.body else { return nil }
             return (node.id, descriptor)

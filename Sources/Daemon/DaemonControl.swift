@@ -90,7 +90,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
                 throw ControlError(.badParams, "patch.load needs a path or a text", fix: "give \"path\" or \"text\"")
             }
         } catch let error as PatchError {
-            throw ControlError(.invalidPatch, error.description)
+            throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
         }
         return try daemon.lock.withLock {
             try daemon.install(patch)

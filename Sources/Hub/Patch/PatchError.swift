@@ -18,9 +18,14 @@ public struct PatchError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// One line, also when the reason quotes patch text that spans lines (a folded YAML
     /// scalar): line breaks in it are written as `\n`, `\r` or `\u{2028}`.
-    public var description: String {
-        "\(file):\(line):\(column): \(Self.oneLine(reason)) (fix: \(Self.oneLine(fix)))"
-    }
+    public var description: String { "\(problem) (fix: \(oneLineFix))" }
+
+    /// `file:line:column: reason` on one line, without the fix (the control protocol sends
+    /// the fix in a field of its own).
+    public var problem: String { "\(file):\(line):\(column): \(Self.oneLine(reason))" }
+
+    /// The fix on one line.
+    public var oneLineFix: String { Self.oneLine(fix) }
 
     static func oneLine(_ text: String) -> String {
         var result = ""
