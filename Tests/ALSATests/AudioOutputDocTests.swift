@@ -60,14 +60,8 @@ import TestSupport
         let output = URL(fileURLWithPath: "/tmp/out.raw")
         try? FileManager.default.removeItem(at: output)
         defer { try? FileManager.default.removeItem(at: output) }
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-ec", blocks[0].text]
-        shell.standardOutput = FileHandle.nullDevice
-        shell.standardError = FileHandle.nullDevice
-        try shell.run()
-        try waitForExit(of: shell, message: "aplay to the file plugin did not finish")
-        #expect(shell.terminationStatus == 0, "\(blocks[0]) failed")
+        let run = try ShellScript.run(blocks[0].text, in: Repository.root)
+        #expect(run.status == 0, "\(blocks[0]) failed: \(run.output)")
         let written = try Data(contentsOf: output)
         #expect(written.count == 48_000 * 2 * 2, "one second of stereo S16")
     }
