@@ -25,6 +25,18 @@ assert_eq 0 "$?" "midihub play as nobody (stderr: $(head -c 400 "$WORK/rt.err"))
 doc_block docs/audio-output.md rtprio-denied >"$WORK/rt.doc"
 grep -qxFf "$WORK/rt.doc" "$WORK/rt.err" || fail "the realtime warning of the doc is not on stderr: $(head -c 400 "$WORK/rt.err")"
 
+step "limits-file: the doc's limits.d file, nobody in the audio group, a PAM session (runuser)"
+mount -t tmpfs none /etc/security/limits.d || fail "cannot mount a tmpfs over /etc/security/limits.d"
+doc_block docs/audio-output.md limits-file >/etc/security/limits.d/audio.conf
+# `usermod -aG audio nobody` on a read-only /etc: a copy of /etc/group bound over it.
+sed -E '/^audio:/{s/:$/:nobody/;t;s/$/,nobody/}' /etc/group >/tmp/group && mount --bind /tmp/group /etc/group \
+    || fail "cannot put nobody in the audio group"
+assert_eq "95 unlimited" "$(runuser -u nobody -- sh -c 'echo $(ulimit -r) $(ulimit -l)')" "nobody's rtprio and memlock limits"
+runuser -u nobody -- "$(command -v midihub)" play /tmp/a4.mid --device hw:Loopback,0,0 --period 1024 >"$WORK/out" 2>"$WORK/rt.err"
+assert_eq 0 "$?" "midihub play as nobody with the limits (stderr: $(head -c 400 "$WORK/rt.err"))"
+assert_file_lacks "$WORK/rt.err" "realtime priority" "a realtime warning with rtprio 95"
+umount /etc/group /etc/security/limits.d || fail "cannot unmount the limits and group files"
+
 step "loopback-recipe: docs/audio-output.md's recipe, line by line (a4.mid: A4 for 3 s)"
 mapfile -t recipe < <(doc_block docs/audio-output.md loopback-recipe | sed -E 's/ +# .*//')
 assert_eq 5 "${#recipe[@]}" "lines of the recipe"
