@@ -7,6 +7,7 @@ TIMESTAMP='^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z '
 
 step "log-lines: a keyboard comes, plays, holds a note and leaves"
 modprobe snd-dummy index=0 || fail "modprobe snd-dummy"
+load_modules snd-seq
 start_serve hub --period 1024 --buffer 4096
 modprobe snd-virmidi index=1 || fail "modprobe snd-virmidi"
 wait_for_peer_line hub "$(peer_err hub)" "connected 20:0 .* \(by rule\)$" 60
