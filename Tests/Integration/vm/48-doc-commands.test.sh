@@ -8,7 +8,7 @@
 # (fluidsynth here, 'FLUID Synth'), and `--device plughw:1,0` is a sound card at card 1
 # (snd-aloop here, in a second set-up). A command ends with status 0; one that runs until
 # Ctrl-C (monitor, synth, serve) is stopped with SIGINT once it says it is ready and then
-# exits 0. A connect to 'midihub synth:in' ("or connect later") runs while `midihub synth`
+# exits 0. A connect to 'midihub synth' ("or connect later") runs while `midihub synth`
 # does.
 source "$REPO/Tests/Integration/serve.sh"
 
@@ -56,7 +56,7 @@ run_example() { # LINE
     local ready
     ready=$(ready_line "${words[1]}")
     step "$line   (at ${SECONDS}s)"
-    [[ $line == *"'midihub synth:in'"* ]] && start_synth
+    [[ $line == "midihub connect "*" 'midihub synth'" ]] && start_synth
     if [[ -n $ready ]]; then
         start_peer example bash -c "cd \"\$REPO\" && exec $line"
         wait_for_peer_line example "$(peer_err example)" "$ready" 120
