@@ -12,12 +12,19 @@ extension JackMIDITests {
                              "-o", "audio.jack.autoconnect=0"]
     static let seq = ["seq", "24000", "0", "62", "12000"]
 
-    @Test func jackDocApiExampleSendsAndReceives() throws {
+    /// Runs `body` on a fresh server with the doc's peers: fluidsynth (passed) and seq.
+    func withDocPeers(_ body: (JackTestServer, JackPeer) throws -> Void) throws {
         try withJackServer { server in
             let fluidsynth = try JackPeer.start("fluidsynth", Self.fluidsynth, port: "jack:fluidsynth:midi_00")
             defer { fluidsynth.stop() }
             let seq = try JackPeer.start("jack_midiseq", Self.seq, port: "jack:seq:out")
             defer { seq.stop() }
+            try body(server, fluidsynth)
+        }
+    }
+
+    @Test func jackDocApiExampleSendsAndReceives() throws {
+        try withDocPeers { server, fluidsynth in
             let wakeup = try WakeupEvent()
             let wakeMIDIThread: @Sendable () -> Void = { wakeup.signal() }
             var routed: [MIDIMessage] = []
@@ -48,12 +55,7 @@ extension JackMIDITests {
     }
 
     @Test func jackDocConnectorExampleConnectsTwoOtherClients() throws {
-        try withJackServer { _ in
-            let fluidsynth = try JackPeer.start("fluidsynth", Self.fluidsynth, port: "jack:fluidsynth:midi_00")
-            defer { fluidsynth.stop() }
-            let seq = try JackPeer.start("jack_midiseq", Self.seq, port: "jack:seq:out")
-            defer { seq.stop() }
-
+        try withDocPeers { _, fluidsynth in
             let connector = try JackPortConnector(clientName: "midihub")
             try connector.connect(JackPortName(parsing: "jack:seq:out"), to: JackPortName(parsing: "jack:fluidsynth:midi_00"))
 
