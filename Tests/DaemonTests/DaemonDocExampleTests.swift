@@ -7,7 +7,8 @@ import TestSupport
 /// The patches of docs/daemon.md, loaded with the daemon's own registry: the default
 /// setup it shows is the one the daemon embeds, and the JACK example's selectors and
 /// rules reach the ports the page says they do (the daemon's JACK ports: client `jack`,
-/// port `CLIENT:PORT`, as `JackPortTable` makes them).
+/// port `CLIENT:PORT`, as `JackPortTable` makes them). The JACK example also runs in the
+/// VM against jackd: Tests/Integration/vm/46-doc-daemon.test.sh.
 @Suite struct DaemonDocExampleTests {
     static func yamlBlocks() throws -> [DocumentBlock] {
         try Repository.blocks(in: "docs/daemon.md").filter { $0.language == "yaml" }
@@ -35,7 +36,7 @@ import TestSupport
         let monitor = Self.jack("midi-monitor:input", .input, client: 1000)
         let seq = Self.jack("seq:out", .output, client: 1001)
         let fluidsynth = Self.jack("fluidsynth:midi_00", .input, client: 1002)
-        let recorder = Self.jack("recorder:in", .input, client: 1003)
+        let recorder = Self.jack("recorder:input", .input, client: 1003)
         let hubIn = PortDescriptor(address: PortAddress(client: 128, port: 0), clientName: "midihub", portName: "in",
                                    portClass: .app, direction: .input)
         let keyboard = RouterFixtures.keyboard
