@@ -27,10 +27,22 @@ import TestSupport
     @Test func audioOutputDocSketchPlaysTheEnginesBlocks() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("midihub-sketch-\(UUID().uuidString).raw").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let name = "file:\"\(path)\",raw"
+        // On a thread of its own: the sketch asks for realtime priority for its thread.
+        let (format, rendered) = try onThread(message: "the sketch's loop never ended") {
+            try Self.runSketch(name: "file:\"\(path)\",raw")
+        }
+        #expect(format == .float32LE, "the file plugin takes the first format offered")
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let played = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        #expect(played.count == 100 * 256 * 2)
+        #expect(played == rendered, "the file holds other samples than the engine's blocks")
+    }
+
+    /// The sketch, with `engine` playing 100 blocks; returns the device's format and what
+    /// the engine rendered.
+    static func runSketch(name: String) throws -> (PCMSampleFormat, [Float]) {
         var engine = SineEngine()
         var playing: Bool { engine.blocks < 100 }
-        defer { _ = PCMRealtimePriority.dropForCurrentThread() }  // the test's thread, not a render thread
 
         let device = try PCMDevice(name: name, configuration: PCMConfiguration(periodFrames: 256))
         // Render with device.settings.sampleRate and blocks of device.settings.periodFrames.
@@ -42,12 +54,7 @@ import TestSupport
         }
         try device.drain()
         device.close()
-
-        #expect(device.settings.format == .float32LE, "the file plugin takes the first format offered")
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let played = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-        #expect(played.count == 100 * 256 * 2)
-        #expect(played == engine.rendered, "the file holds other samples than the engine's blocks")
+        return (device.settings.format, engine.rendered)
     }
 
     /// The block of docs/audio-output.md marked for this test: run as written, it writes
