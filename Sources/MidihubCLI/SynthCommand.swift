@@ -14,7 +14,7 @@ struct SynthCommand: ParsableCommand {
             that arrives there. Each event is stamped on arrival and sounds exactly one \
             period later (--period frames): the latency is constant, whatever the event's \
             position inside a block. Connect sources with --connect (repeatable, or \
-            comma-separated) or later with 'midihub connect SRC "midihub synth:in"'.
+            comma-separated) or later with 'midihub connect SRC "midihub synth"'.
 
             When ready, one line goes to stderr: \
             'midihub: synth listening on 128:0 (midihub synth:in), playing to <device settings>'. \

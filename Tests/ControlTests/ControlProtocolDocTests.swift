@@ -12,9 +12,11 @@ import TestSupport
 @Suite struct ControlProtocolDocTests {
     @Test func fromSwiftSketchesRun() throws {
         let socket = try TestSocket(start: false)
+        let (path, hub) = (socket.path, socket.daemon)
         let (nodes, events) = try onThread(message: "the sketches of docs/control-protocol.md never ended") {
-            try Self.runSketches(path: socket.path, hub: socket.daemon)
+            try Self.runSketches(path: path, hub: hub)
         }
+        withExtendedLifetime(socket) {}  // its folder is removed when it goes
         #expect(nodes == [FakeDaemon.synth.id])
         #expect(!events.isEmpty && events.allSatisfy { $0 == .portAppeared(FakeDaemon.keyboard) },
                 "the subscriber got \(events)")

@@ -17,29 +17,13 @@ import Testing
 /// named tests do the running. `swift test --filter DocExampleCoverage` lists every block
 /// and its test in the log.
 @Suite struct DocExampleCoverageTests {
-    /// Documents whose examples are not yet all run by a test (issue 8, part 3, still open
-    /// for them). Each block in them that has no marker is listed in the log, not failed;
-    /// once a document is fully marked, this test fails until the document leaves the list,
-    /// so the list can only shrink. Never add to it.
-    static let backlog: Set<String> = [
-        "docs/audio-output.md", "docs/daemon.md",
-        "docs/jack.md", "docs/live.md",
-    ]
-
     @Test func everyBlockNamesTheTestThatRunsIt() throws {
         var report: [String] = []
         for document in try Repository.documents() {
             let blocks = try Repository.blocks(in: document)
-            if Self.backlog.contains(document) && blocks.allSatisfy({ $0.marker != nil }) {
-                Issue.record("\(document): every block is marked now (fix: remove it from DocExampleCoverageTests.backlog)")
-            }
             for block in blocks {
                 guard let marker = block.marker else {
-                    if Self.backlog.contains(document) {
-                        report.append("\(block)  NOT YET TESTED (backlog)")
-                    } else {
-                        Issue.record("\(block): a code block without '<!-- tested-by: PATH NAME -->' on the line before it")
-                    }
+                    Issue.record("\(block): a code block without '<!-- tested-by: PATH NAME -->' on the line before it")
                     continue
                 }
                 if marker == "grammar" {

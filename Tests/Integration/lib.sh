@@ -65,6 +65,26 @@ assert_one_line_error() { # REGEX
     assert_match "$1" "$(<"$WORK/err")" "error message"
 }
 
+# --- the docs' blocks ---------------------------------------------------------------
+
+# Prints the fenced block of DOC (a path from the repository root) whose marker, on the
+# line before it, names a VM test and NAME: `<!-- tested-by: Tests/Integration/vm/… NAME -->`.
+# Fails when there is none: the doc and the test name each other.
+doc_block() { # DOC NAME
+    awk -v name="$2" '
+        inside && /^```/ { inside = 0; found = 1; next }
+        inside { print; next }
+        /^```/ { inside = marked; marked = 0; next }
+        { marked = ($0 ~ /^<!-- tested-by: Tests\/Integration\/vm\//) && index($0 " ", " " name " ") > 0 }
+        END { exit !found }' "$REPO/$1" || fail "$1 has no block marked for a VM test named $2"
+}
+
+# FILE holds exactly the lines of DOC's block marked NAME (see doc_block).
+assert_file_is_doc_block() { # FILE DOC NAME
+    doc_block "$2" "$3" >"$WORK/doc-block.txt"
+    assert_same_files "$WORK/doc-block.txt" "$1" "$2's block '$3'"
+}
+
 # --- waiting ----------------------------------------------------------------------
 
 # Polls COMMAND... every 0.1 s until it succeeds (status 0) or TIMEOUT seconds pass (1).

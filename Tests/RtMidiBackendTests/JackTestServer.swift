@@ -84,7 +84,7 @@ struct JackTestServer {
         return process.terminationStatus
     }
 
-    private static func tool(_ name: String) throws -> URL {
+    static func tool(_ name: String) throws -> URL {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = "\(directory)/\(name)"

@@ -22,8 +22,13 @@ public struct DocumentBlock: Sendable, CustomStringConvertible {
     /// Whether the marker names `path` (from the repository root) as the file of the test
     /// that runs the block.
     public func isTested(by path: String) -> Bool {
-        guard let marker, marker.hasPrefix("tested-by:") else { return false }
-        return marker.dropFirst("tested-by:".count).split(separator: " ").first.map(String.init) == path
+        testFile == path
+    }
+
+    /// The test file (from the repository root) that the `tested-by:` marker names, if any.
+    public var testFile: String? {
+        guard let marker, marker.hasPrefix("tested-by:") else { return nil }
+        return marker.dropFirst("tested-by:".count).split(separator: " ").first.map(String.init)
     }
 }
 

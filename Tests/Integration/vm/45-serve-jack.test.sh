@@ -12,6 +12,7 @@
 # timeout: 600
 
 source "$REPO/Tests/Integration/serve.sh"
+source "$REPO/Tests/Integration/serve-jack.sh"
 export JACK_NO_START_SERVER=1
 start_controller_and_dump
 
@@ -38,28 +39,6 @@ assert_eq 1 "$(grep -c 'JACK MIDI unavailable: no JACK server running' "$(peer_e
 peer_gone "${PEER_PIDS[nojack]}" && fail "the daemon ended without a JACK server: $(cat "$(peer_err nojack)")"
 stop_peer nojack
 assert_eq 0 "$PEER_STATUS" "exit status without a JACK server"
-
-start_jackd() {
-    # --sync: the emulated VM is slow, and the server waits for late clients instead of
-    # skipping their cycle (as the RtMidiBackend tests do).
-    start_peer jackd jackd --no-realtime --sync -d dummy -r 48000 -p 256
-    wait_for "jackd answers" 60 jack_lsp
-}
-# A JACK MIDI dump, line-buffered; its port is midi-monitor:input.
-start_jack_dump() { # NAME
-    start_peer "$1" stdbuf -oL jack_midi_dump
-    wait_for "midi-monitor:input" 30 bash -c "jack_lsp | grep -qx midi-monitor:input"
-}
-# Waits until midihub's JACK output feeds midi-monitor:input.
-wait_for_bridge_to_dump() {
-    poll_until 60 bash -c "jack_lsp -c midi-monitor:input | grep -Eq '^ +midihub[^:]*:out$'" \
-        || fail "midihub's JACK output never fed midi-monitor:input; jack_lsp -c: $(jack_lsp -c | tr '\n' ' ')"
-}
-# jack_midiseq on seq:out: note 62 held from 10 s to 55 s of a 60 s loop (10 s after its
-# start, so the daemon has found and connected the new port; its own note-off is far off).
-start_jack_note() { # NAME
-    start_peer "$1" jack_midiseq seq 2880000 480000 62 2160000
-}
 
 step "jackd -d dummy: the daemon bridges it"
 start_jackd

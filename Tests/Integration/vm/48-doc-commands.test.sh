@@ -1,22 +1,24 @@
 # timeout: 900
 # Every `midihub …` example that needs kernel ALSA runs as written, against real peers:
-# the README's quick tour (the block marked DocCommandTests.swift, whose offline commands
-# the unit tier runs) and the "Examples:" of every command's --help, read from the binary.
+# the doc blocks marked DocCommandTests.swift (the README's quick tour, docs/live.md's
+# commands; the unit tier runs their offline ones) and the "Examples:" of every command's
+# --help, read from the binary.
 # The docs' port numbers are a typical machine's: Midi Through is 14:0, the first USB
 # keyboard is card 1 (client 20, 'Virtual Raw MIDI 1-0' here), the first app is 128
 # (fluidsynth here, 'FLUID Synth'), and `--device plughw:1,0` is a sound card at card 1
 # (snd-aloop here, in a second set-up). A command ends with status 0; one that runs until
 # Ctrl-C (monitor, synth, serve) is stopped with SIGINT once it says it is ready and then
-# exits 0.
+# exits 0. A connect to 'midihub synth' ("or connect later") runs while `midihub synth`
+# does.
 source "$REPO/Tests/Integration/serve.sh"
 
 OFFLINE=" info convert render nodes graph rules help --version --help "
 
 step "collect the examples"
-# The README block whose marker names DocCommandTests.swift, then each --help in turn.
+# The doc blocks whose marker names DocCommandTests.swift, then each --help in turn.
 awk '/^<!-- tested-by: Tests\/MidihubCLITests\/DocCommandTests.swift/ { marked = 1; next }
      /^```/ { if (marked && !inside) { inside = 1; next } if (inside) { inside = 0; marked = 0 } next }
-     inside && /^midihub / { print }' "$REPO/README.md" >"$WORK/examples.raw"
+     inside && /^midihub / { print }' "$REPO/README.md" "$REPO"/docs/*.md >"$WORK/examples.raw"
 # Every command's discussion in one run of the binary (a start costs seconds here).
 midihub --experimental-dump-help | jq -r '.. | objects | select(has("commandName")) | .discussion // empty' \
     | awk '/^ *Examples:/ { on = 1; next } on && /^ +midihub / { sub(/^ +/, ""); print; next } on && !/^ +/ { on = 0 }' \
@@ -54,6 +56,7 @@ run_example() { # LINE
     local ready
     ready=$(ready_line "${words[1]}")
     step "$line   (at ${SECONDS}s)"
+    [[ $line == "midihub connect "*" 'midihub synth'" ]] && start_synth
     if [[ -n $ready ]]; then
         start_peer example bash -c "cd \"\$REPO\" && exec $line"
         wait_for_peer_line example "$(peer_err example)" "$ready" 120
@@ -65,6 +68,13 @@ run_example() { # LINE
         local status=$?
         assert_eq 0 "$status" "'$line' (stderr: $(head -c 400 "$WORK/err"))"
     fi
+    if [[ -n ${PEER_PIDS[synth]:-} ]]; then stop_peer synth; fi
+}
+
+# `midihub synth` on the default device, for a connect that names its port.
+start_synth() {
+    start_peer synth midihub synth
+    wait_for_peer_line synth "$(peer_err synth)" "$(ready_line synth)" 120
 }
 
 # The ALSA clients the examples name: fluidsynth first, so it is client 128 ('FLUID Synth').
