@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "Daemon", targets: ["Daemon"]),
         // For the fuzz targets (fuzz/): the control server's request decoder.
         .library(name: "Control", targets: ["Control"]),
+        // For the fuzz targets: the SoundFont reader.
+        .library(name: "SoundFont", targets: ["SoundFont"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,6 +35,9 @@ let package = Package(
 
         // Realtime side: RenderEvent, SPSC rings, Node protocol, block executor. No Foundation.
         .target(name: "RenderCore"),
+
+        // SoundFont 2 reader: RIFF, the hydra, sample data mapped from the file. No other module.
+        .target(name: "SoundFont"),
 
         // Built-in instrument and effect nodes (DSP), preset model.
         .target(name: "Synth", dependencies: ["RenderCore", "MIDICore"]),
@@ -72,7 +77,7 @@ let package = Package(
         .target(
             name: "MidihubCLI",
             dependencies: [
-                "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer", "AudioHost", "Control", "Hub", "Daemon",
+                "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer", "AudioHost", "Control", "Hub", "Daemon", "SoundFont",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -81,6 +86,7 @@ let package = Package(
         .executableTarget(name: "midihub", dependencies: ["MidihubCLI"]),
 
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore", "TestSupport"]),
+        .testTarget(name: "SoundFontTests", dependencies: ["SoundFont", "TestSupport"]),
         .testTarget(name: "MidihubCLITests", dependencies: ["MidihubCLI", "Control", "ALSA", "TestSupport"]),
         // Every code block of docs/ and the README names the test that runs it.
         .testTarget(name: "DocsTests", dependencies: ["TestSupport"]),

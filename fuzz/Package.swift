@@ -21,6 +21,7 @@ let package = Package(
         fuzzTarget("FuzzControlRequest", testing: "Control"),
         fuzzTarget("FuzzPatch", testing: "Hub", "Daemon"),
         fuzzTarget("FuzzPreset", testing: "Synth"),
+        fuzzTarget("FuzzSoundFont", testing: "SoundFont"),
     ]
 )
 

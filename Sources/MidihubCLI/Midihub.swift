@@ -30,7 +30,7 @@ public struct Midihub: ParsableCommand {
         subcommands: [
             PortsCommand.self, ConnectCommand.self, DisconnectCommand.self,
             MonitorCommand.self, SendCommand.self, PlayCommand.self,
-            InfoCommand.self, ConvertCommand.self, RenderCommand.self, SynthCommand.self,
+            InfoCommand.self, ConvertCommand.self, RenderCommand.self, SynthCommand.self, SoundFontCommand.self,
             ServeCommand.self, NodesCommand.self, GraphCommand.self, RulesCommand.self,
         ]
     )

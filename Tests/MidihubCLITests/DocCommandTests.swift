@@ -13,7 +13,9 @@ import Testing
 @Suite struct DocCommandTests {
     static let testFile = "Tests/MidihubCLITests/DocCommandTests.swift"
     /// Subcommands that work without /dev/snd (no sequencer client, no PCM).
-    static let offline: Set<String> = ["info", "convert", "render", "nodes", "graph", "rules", "help", "--version", "--help"]
+    static let offline: Set<String> = [
+        "info", "convert", "render", "nodes", "graph", "rules", "soundfont", "help", "--version", "--help",
+    ]
 
     /// A command line and the output lines the doc shows under it.
     struct Example: CustomStringConvertible {
@@ -117,7 +119,7 @@ import Testing
     static func scratchFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("midihub-doc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for name in ["sequences", "patches"] {
+        for name in ["sequences", "patches", "fuzz"] {  // fuzz: the small font of docs/soundfont.md
             try FileManager.default.createSymbolicLink(
                 at: folder.appendingPathComponent(name), withDestinationURL: Repository.root.appendingPathComponent(name))
         }

@@ -12,7 +12,7 @@
 # does.
 source "$REPO/Tests/Integration/serve.sh"
 
-OFFLINE=" info convert render nodes graph rules help --version --help "
+OFFLINE=" info convert render nodes graph rules soundfont help --version --help "
 
 step "collect the examples"
 # The doc blocks whose marker names DocCommandTests.swift, then each --help in turn.

@@ -31,3 +31,7 @@ int FuzzPatch_main(int argc, char **argv) {
 int FuzzPreset_main(int argc, char **argv) {
     return LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput);
 }
+
+int FuzzSoundFont_main(int argc, char **argv) {
+    return LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput);
+}

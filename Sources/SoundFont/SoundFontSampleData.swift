@@ -1,0 +1,69 @@
+import Glibc
+
+/// The font's 16-bit sample frames, where they lie: in a read-only mapping of the file
+/// (pages are read from disk as they are touched, so memory goes only to what plays), or
+/// in a copy of the bytes.
+///
+/// - Thread: any; `frame(at:)` is render-safe (no allocation, no lock).
+public struct SoundFontSampleData: Sendable {
+    let storage: Storage
+    let byteOffset: Int
+    public let frameCount: Int
+
+    /// Frame `index` as a value in -1…1. `index` must be below `frameCount`.
+    @inline(__always)
+    public func frame(at index: Int) -> Float {
+        let bytes = storage.base.advanced(by: byteOffset + 2 * index).assumingMemoryBound(to: UInt8.self)
+        return Float(Int16(bitPattern: UInt16(bytes[0]) | UInt16(bytes[1]) << 8)) / 32768
+    }
+
+    /// The memory that holds the file's bytes, alive as long as any font value uses it.
+    /// `@unchecked Sendable`: the bytes are never written after the font is read.
+    final class Storage: @unchecked Sendable {
+        let base: UnsafeRawPointer
+        let count: Int
+        private let unmap: Bool
+
+        private init(base: UnsafeRawPointer, count: Int, unmap: Bool) {
+            self.base = base
+            self.count = count
+            self.unmap = unmap
+        }
+
+        deinit {
+            if unmap {
+                munmap(UnsafeMutableRawPointer(mutating: base), count)
+            } else {
+                base.deallocate()
+            }
+        }
+
+        static func copy(_ bytes: [UInt8]) -> Storage {
+            let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+            bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(memory), byteCount: $0.count) }
+            return Storage(base: UnsafeRawPointer(memory), count: bytes.count, unmap: false)
+        }
+
+        static func map(_ path: String, name: String) throws(SoundFontError) -> Storage {
+            func failure(_ what: String) -> SoundFontError {
+                SoundFontError(file: name, chunk: "file", offset: 0, problem: "cannot \(what) '\(path)': \(String(cString: strerror(errno)))",
+                               fix: "check the path and that you may read the file")
+            }
+            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw failure("open") }
+            defer { close(fd) }
+            var status = stat()
+            guard fstat(fd, &status) == 0 else { throw failure("stat") }
+            let size = Int(status.st_size)
+            guard size > 0 else {
+                throw SoundFontError(file: name, chunk: "RIFF", offset: 0, problem: "the file is empty", fix: "give a .sf2 file")
+            }
+            guard let memory = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), memory != MAP_FAILED else { throw failure("map") }
+            return Storage(base: UnsafeRawPointer(memory), count: size, unmap: true)
+        }
+
+        func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws(SoundFontError) -> Result) throws(SoundFontError) -> Result {
+            try body(UnsafeRawBufferPointer(start: base, count: count))
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// A small, valid SoundFont built field by field as SF2.01 lays it out: one preset
+/// ("Test Piano", bank 0 program 0) → one instrument → one sample of `frames` frames. The
+/// malformed-file tests break one field of it at a time.
+struct MinimalSoundFont {
+    var version: (UInt16, UInt16) = (2, 1)
+    var frames = 64
+    /// The preset's bag index in the terminal phdr record (1 when valid).
+    var terminalPresetBag: UInt16 = 1
+    /// The instrument index the preset zone names (0 when valid).
+    var instrumentIndex: UInt16 = 0
+    /// The sample header's end frame (`frames` when valid).
+    var sampleEnd: UInt32?
+    /// Bytes appended to the pbag chunk (a size that is not a multiple of 4 when 1…3).
+    var pbagExtra: [UInt8] = []
+
+    var bytes: [UInt8] {
+        let info = list("INFO", chunk("ifil", u16(version.0) + u16(version.1)) + chunk("INAM", ascii("Minimal", 8)))
+        let smpl = (0..<frames).flatMap { u16(UInt16(bitPattern: Int16($0 * 256 - 8192))) }
+        let sdta = list("sdta", chunk("smpl", smpl))
+        let phdr = ascii("Test Piano", 20) + u16(0) + u16(0) + u16(0) + u32(0) + u32(0) + u32(0)
+            + ascii("EOP", 20) + u16(0) + u16(0) + u16(terminalPresetBag) + u32(0) + u32(0) + u32(0)
+        let pbag = u16(0) + u16(0) + u16(1) + u16(0) + pbagExtra
+        let pgen = u16(41) + u16(instrumentIndex) + u16(0) + u16(0)
+        let inst = ascii("Test Instrument", 20) + u16(0) + ascii("EOI", 20) + u16(1)
+        let ibag = u16(0) + u16(0) + u16(2) + u16(0)
+        let igen = u16(43) + [0, 127] + u16(53) + u16(0) + u16(0) + u16(0)
+        let modulator = [UInt8](repeating: 0, count: 10)
+        let shdr = ascii("Test Sample", 20) + u32(0) + u32(sampleEnd ?? UInt32(frames)) + u32(8) + u32(UInt32(frames - 8))
+            + u32(44100) + [60, 0] + u16(0) + u16(1) + ascii("EOS", 20) + [UInt8](repeating: 0, count: 26)
+        let pdta = list("pdta", chunk("phdr", phdr) + chunk("pbag", pbag) + chunk("pmod", modulator) + chunk("pgen", pgen)
+            + chunk("inst", inst) + chunk("ibag", ibag) + chunk("imod", modulator) + chunk("igen", igen) + chunk("shdr", shdr))
+        let body = Array("sfbk".utf8) + info + sdta + pdta
+        return Array("RIFF".utf8) + u32(UInt32(body.count)) + body
+    }
+
+    private func u16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+    private func u32(_ value: UInt32) -> [UInt8] { u16(UInt16(value & 0xFFFF)) + u16(UInt16(value >> 16)) }
+    private func ascii(_ text: String, _ length: Int) -> [UInt8] {
+        Array(text.utf8.prefix(length)) + [UInt8](repeating: 0, count: max(0, length - text.utf8.count))
+    }
+    private func chunk(_ id: String, _ data: [UInt8]) -> [UInt8] {
+        Array(id.utf8) + u32(UInt32(data.count)) + data + (data.count % 2 == 1 ? [0] : [])
+    }
+    private func list(_ type: String, _ chunks: [UInt8]) -> [UInt8] { chunk("LIST", Array(type.utf8) + chunks) }
+}

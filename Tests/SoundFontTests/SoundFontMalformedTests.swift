@@ -1,0 +1,59 @@
+import SoundFont
+import Testing
+
+/// Broken fonts are refused with one line naming the chunk, the byte offset and the fix;
+/// nothing traps. Each case breaks one field of a valid minimal font.
+@Suite struct SoundFontMalformedTests {
+    static func error(_ font: MinimalSoundFont) -> SoundFontError? {
+        do {
+            _ = try SoundFont(bytes: font.bytes, file: "bad.sf2")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func theMinimalFontReads() throws {
+        let font = try SoundFont(bytes: MinimalSoundFont().bytes, file: "ok.sf2")
+        #expect(font.name == "Minimal")
+        #expect(font.presets.map(\.name) == ["Test Piano"])
+        #expect(font.instruments.first?.zones.first?.target == 0)
+        #expect(font.instruments.first?.zones.first?.generators == [SoundFontGenerator(kind: 43, amount: 0x7F00)])
+        #expect(font.samples.first.map { [$0.start, $0.end, $0.loopStart, $0.loopEnd] } == [0, 64, 8, 56])
+        #expect(font.sampleData.frameCount == 64)
+        #expect(font.sampleData.frame(at: 32) == 0)
+    }
+
+    @Test(arguments: [
+        (MinimalSoundFont(terminalPresetBag: 5), "pdta/phdr", "bag indices 0…5 go backwards or past the 1 zones"),
+        (MinimalSoundFont(instrumentIndex: 3), "pdta/pgen", "names instrument 3 of 1"),
+        (MinimalSoundFont(sampleEnd: 100), "pdta/shdr", "sample 0 spans frames 0…100, the sample data has 64"),
+        (MinimalSoundFont(pbagExtra: [1, 2]), "pdta/pbag", "size 10 is not a multiple of 4"),
+        (MinimalSoundFont(version: (3, 1)), "INFO/ifil", "an SF3 font"),
+    ])
+    func oneBrokenFieldIsNamed(font: MinimalSoundFont, chunk: String, problem: String) throws {
+        let error = try #require(Self.error(font))
+        #expect(error.chunk == chunk)
+        #expect(error.problem.contains(problem), "\(error)")
+        #expect(error.description.hasPrefix("bad.sf2: \(chunk) at byte \(error.offset): "))
+        #expect(!error.description.contains("\n"))
+    }
+
+    /// Found by FuzzSoundFont: a RIFF size below 4 made an empty range run backwards.
+    @Test func aRIFFSizeBelowFourIsRefused() throws {
+        var bytes = MinimalSoundFont().bytes
+        bytes[4...7] = [2, 0, 0, 0]
+        let error = try #require(throws: SoundFontError.self) { try SoundFont(bytes: bytes, file: "bad.sf2") }
+        #expect(error.chunk == "LIST INFO" && error.problem == "the file has no 'INFO' list")
+    }
+
+    /// Cut anywhere, the font is refused (never read short, never a trap).
+    @Test func everyTruncationIsRefused() {
+        let bytes = MinimalSoundFont().bytes
+        for length in stride(from: 0, to: bytes.count, by: 7) {
+            #expect(throws: SoundFontError.self, "cut at \(length)") {
+                _ = try SoundFont(bytes: Array(bytes.prefix(length)), file: "cut.sf2")
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import SoundFont
+import Testing
+import TestSupport
+
+/// The reader on Debian's FluidR3_GM.sf2 (fluid-soundfont-gm, installed by
+/// scripts/install-deps), against fluidsynth's own reading of it.
+@Suite struct SoundFontReaderTests {
+    static let fluidR3 = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
+
+    /// fluidsynth's `inst 1`: one line `BBB-PPP Name` per preset.
+    static func fluidsynthPresetLines(_ path: String) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/fluidsynth")
+        process.arguments = ["-n", "-q", "-a", "file", "-o", "audio.file.name=/dev/null", path]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("inst 1\nquit\n".utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        try waitForExit(of: process, message: "fluidsynth did not quit")
+        return String(decoding: data, as: UTF8.self).split(separator: "\n")
+            .filter { $0.first?.isNumber == true }.map(String.init)
+    }
+
+    @Test func presetsAreTheOnesFluidsynthLists() throws {
+        let font = try SoundFont.open(Self.fluidR3)
+        let ours = font.presets.map { String(format: "%03d-%03d %@", $0.bank, $0.program, $0.name) }.sorted()
+        let theirs = try Self.fluidsynthPresetLines(Self.fluidR3).sorted()
+        #expect(theirs.count > 100, "fluidsynth listed \(theirs.count) presets")
+        #expect(ours == theirs)
+        #expect(font.version.major == 2)
+    }
+
+    /// Every zone leads to an instrument and a sample whose frames lie inside the data,
+    /// and the General MIDI piano (bank 0, program 0) is playable: its samples hold sound.
+    @Test func everyZoneLeadsToSamplesInsideTheData() throws {
+        let font = try SoundFont.open(Self.fluidR3)
+        for preset in font.presets {
+            for zone in preset.zones {
+                guard let instrument = zone.target else { continue }
+                for instrumentZone in font.instruments[instrument].zones {
+                    guard let sample = instrumentZone.target.map({ font.samples[$0] }) else { continue }
+                    #expect(sample.isROM || sample.end <= font.sampleData.frameCount, "\(preset.name): \(sample.name)")
+                    #expect(sample.loopStart >= sample.start && sample.loopEnd <= sample.end)
+                }
+            }
+        }
+        let piano = try #require(font.preset(bank: 0, program: 0))
+        let sample = try #require(piano.zones.compactMap(\.target).first.flatMap { font.instruments[$0].zones.compactMap(\.target).first })
+        let header = font.samples[sample]
+        let peak = (header.start..<header.end).reduce(Float(0)) { max($0, abs(font.sampleData.frame(at: $1))) }
+        #expect(peak > 0.1, "the piano's first sample peaks at \(peak)")
+    }
+}
