@@ -81,6 +81,14 @@ import Testing
         #expect(deepButFine?.reason.contains("[ and {") != true)
     }
 
+    /// Found by FuzzPatch: a whole number too large for Int trapped instead of being out of range.
+    @Test func hugeWholeNumbersAreOutOfRange() {
+        let problem = error("nodes:\n  keys: { source: \"*\" }\n  up: { processor: transpose }\n"
+            + "routes:\n  - { from: keys, to: up, channels: [1e300] }\n")
+        #expect(problem?.line == 5)
+        #expect(problem?.reason.contains("is outside") == true, "\(String(describing: problem))")
+    }
+
     @Test func unknownNodeInRouteIsPositionedAtTheRoute() {
         let problem = error("""
             nodes:
@@ -155,5 +163,8 @@ import Testing
         #expect(NoteName.number("Bb-1") == 10)
         #expect(NoteName.number("H2") == nil)
         #expect(NoteName.number("G#9") == nil)
+        // Found by FuzzPatch: an octave this long overflowed the arithmetic and trapped.
+        #expect(NoteName.number("B000000000000000009123563345811836470") == nil)
+        #expect(NoteName.number("C10") == nil && NoteName.number("C-2") == nil)
     }
 }

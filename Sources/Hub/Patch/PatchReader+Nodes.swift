@@ -95,6 +95,6 @@ extension PatchReader {
     }
 
     private static func format(_ value: Float) -> String {
-        value.rounded() == value ? String(Int(value)) : String(value)
+        Int(exactly: value).map(String.init) ?? String(value)
     }
 }

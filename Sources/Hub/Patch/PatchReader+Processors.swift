@@ -91,7 +91,8 @@ enum NoteName {
         var accidental = 0
         if rest.first == "#" { accidental = 1; rest = rest.dropFirst() }
         else if rest.first == "b" { accidental = -1; rest = rest.dropFirst() }
-        guard let octave = Int(rest) else { return nil }
+        // Octaves -1…9 hold MIDI's notes; a bound first keeps the arithmetic from overflowing.
+        guard let octave = Int(rest), (-1...9).contains(octave) else { return nil }
         return UInt8.midiData((octave + 1) * 12 + letter + accidental)
     }
 }

@@ -175,11 +175,12 @@ extension PatchReader {
 
     func integer(_ node: YAMLNode, in range: ClosedRange<Int>, _ what: String) throws(PatchError) -> Int {
         let value = try number(node, what)
-        guard value.rounded() == value, range.contains(Int(value)) else {
+        // `Int(exactly:)`: a whole number too large for Int is out of range, not a trap.
+        guard let whole = Int(exactly: value), range.contains(whole) else {
             throw error(at: node, "\(what) \(node.scalar?.string ?? "") is outside \(range.lowerBound)…\(range.upperBound)",
                         fix: "write a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
-        return Int(value)
+        return whole
     }
 
     func expectKeys(_ mapping: YAMLNode.Mapping, _ allowed: [String]) throws(PatchError) {
