@@ -31,12 +31,14 @@ struct LineSplitter {
     /// The next complete line, `tooLong`, or `nil` when more bytes are needed.
     mutating func next() -> Item? {
         while let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+            // The limit counts a `\r` before the newline too, as the bytes arrive.
+            let tooLong = newline - start > maxLength
             let line = take(upTo: newline)
             if droppingRestOfLine {
                 droppingRestOfLine = false
                 continue
             }
-            if line.count > maxLength { return .tooLong }
+            if tooLong { return .tooLong }
             if !line.isEmpty { return .line(line) }
         }
         scanned = buffer.count
@@ -55,12 +57,13 @@ struct LineSplitter {
 
     /// What is left after the stream ended without a final newline.
     mutating func finish() -> Item? {
+        let tooLong = buffer.count - start > maxLength
         let rest = take(upTo: buffer.count)
         if droppingRestOfLine {
             droppingRestOfLine = false
             return nil
         }
-        if rest.count > maxLength { return .tooLong }
+        if tooLong { return .tooLong }
         return rest.isEmpty ? nil : .line(rest)
     }
 

@@ -93,6 +93,19 @@ struct LineSplitterTests {
         #expect(unterminated.next() == .tooLong)
     }
 
+    /// Found by FuzzControlRequest: a line of exactly the limit with `\r\n` was too long when
+    /// its `\r` arrived alone, and fine when the line arrived whole.
+    @Test func theCarriageReturnCountsTowardTheLimitHoweverTheBytesArrive() {
+        var whole = LineSplitter(maxLength: 4)
+        whole.append(ArraySlice("1234\r\n".utf8))
+        #expect(whole.next() == .tooLong)
+        var pieces = LineSplitter(maxLength: 4)
+        pieces.append(ArraySlice("1234\r".utf8))
+        #expect(pieces.next() == .tooLong)
+        pieces.append(ArraySlice("\n{}\n".utf8))
+        #expect(pieces.next() == .line(Array("{}".utf8)))
+    }
+
     /// Found by FuzzControlRequest: the rest of a line reported too long came out as a
     /// line of its own when it arrived in a later read.
     @Test func theRestOfATooLongLineIsDropped() {
