@@ -1,6 +1,7 @@
 import ArgumentParser
 import Control
 import Testing
+import TestSupport
 @testable import MidihubCLI
 
 /// Argument errors end as every other bad input does: one line on stderr,
@@ -50,6 +51,19 @@ import Testing
         #expect(CommandEnding(error, arguments: []) ==
             CommandEnding(text: "midihub: no such file 'x.mid' (fix: check the path)", toStandardError: true, exitCode: 2))
         #expect(CommandEnding(ExitCode(130), arguments: []) == CommandEnding(text: nil, toStandardError: true, exitCode: 130))
+    }
+
+    /// A file that is not a SoundFont is bad input (2), named with its chunk and offset; a
+    /// missing one is a runtime failure (1). Both one line with the fix.
+    @Test func soundfontRefusalsAreOneLineWithTheirStatus() {
+        let readme = Repository.root.appendingPathComponent("README.md").path
+        #expect(Self.ending(["soundfont", readme]) == CommandEnding(
+            text: "midihub: README.md: RIFF at byte 0: not a SoundFont (no 'RIFF' … 'sfbk' header) (fix: give a .sf2 file)",
+            toStandardError: true, exitCode: 2))
+        let missing = Self.ending(["soundfont", "/nonexistent/font.sf2"])
+        #expect(missing.exitCode == 1 && missing.toStandardError)
+        #expect(missing.text == "midihub: cannot open '/nonexistent/font.sf2': No such file or directory "
+            + "(fix: check the path and that you may read the file)")
     }
 
     /// The same through the real binary: what the user sees in the terminal.
