@@ -12,9 +12,12 @@ public struct SoundFontSampleData: Sendable {
 
     /// Frame `index` as a value in -1…1. `index` must be below `frameCount`.
     @inline(__always)
-    public func frame(at index: Int) -> Float {
-        let bytes = storage.base.advanced(by: byteOffset + 2 * index).assumingMemoryBound(to: UInt8.self)
-        return Float(Int16(bitPattern: UInt16(bytes[0]) | UInt16(bytes[1]) << 8)) / 32768
+    public func frame(at index: Int) -> Float { frames[index] }
+
+    /// A view of the frames for the render thread: a plain pointer, valid while this
+    /// value (or the font holding it) lives.
+    public var frames: SoundFontFrames {
+        SoundFontFrames(words: storage.base.advanced(by: byteOffset), count: frameCount)
     }
 
     /// The memory that holds the file's bytes, alive as long as any font value uses it.
@@ -65,5 +68,21 @@ public struct SoundFontSampleData: Sendable {
         func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws(SoundFontError) -> Result) throws(SoundFontError) -> Result {
             try body(UnsafeRawBufferPointer(start: base, count: count))
         }
+    }
+}
+
+/// The font's sample frames as the render thread reads them: no reference counting, no
+/// bounds check (voices keep their positions inside a sample's checked `start..<end`).
+///
+/// - Thread: any; render-safe. Valid while the `SoundFont` it came from lives.
+public struct SoundFontFrames: @unchecked Sendable {
+    /// The 16-bit little-endian words of the `smpl` chunk.
+    let words: UnsafeRawPointer
+    public let count: Int
+
+    /// Frame `index` (below `count`) as a value in -1…1.
+    @inline(__always)
+    public subscript(index: Int) -> Float {
+        Float(Int16(littleEndian: words.loadUnaligned(fromByteOffset: 2 * index, as: Int16.self))) * (1 / 32768)
     }
 }
