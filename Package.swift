@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "SoundFont"),
 
         // Built-in instrument and effect nodes (DSP), preset model.
-        .target(name: "Synth", dependencies: ["RenderCore", "MIDICore"]),
+        .target(name: "Synth", dependencies: ["RenderCore", "MIDICore", "SoundFont"]),
 
         // Player, transport, offline renderer (sequence → render events → audio).
         .target(name: "Sequencer", dependencies: ["MIDICore", "RenderCore", "Synth"]),

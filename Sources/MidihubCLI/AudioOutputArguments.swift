@@ -23,6 +23,9 @@ struct AudioOutputArguments: ParsableArguments {
     @Option(help: "Folder of .preset files (default: $MIDIHUB_PRESETS, then patches/presets near the executable).")
     var presetBank: String?
 
+    @Option(help: "Play through this SoundFont (.sf2) instead of the built-in synth (not for serve: use 'type: soundfont' in a patch).")
+    var soundfont: String?
+
     /// What the options ask of the device; checked when the device is opened (bad values: exit 2).
     var driverOptions: AudioDriverOptions {
         AudioDriverOptions(pcm: PCMConfiguration(sampleRate: sampleRate, periodFrames: period, bufferFrames: buffer))
@@ -40,16 +43,15 @@ struct SynthOutput {
     /// Loads the preset bank and opens the device; the caller starts it.
     /// - Throws: `CLIError` for a bad bank (exit 2) or a device that cannot be opened (exit 1).
     init(_ arguments: AudioOutputArguments) throws {
-        let bank = try PresetBankLoader.loadForCommandLine(override: arguments.presetBank)
+        let instrument = try InstrumentChoice(soundfont: arguments.soundfont, presetBank: arguments.presetBank)
         do {
             driver = try AudioDriver(device: arguments.device ?? "default", options: arguments.driverOptions)
         } catch {
             throw CLIError(error)
         }
-        let synth = SynthNode(bank: bank)
         engine = RenderEngine()
-        engine.install(RenderProgram(nodes: StandardGraph.nodes(playing: synth), format: driver.renderFormat))
-        voiceMeter = VoiceMeter(values: synth.outputValues, output: SynthNode.Output.activeVoices.rawValue)
+        engine.install(RenderProgram(nodes: instrument.nodes, format: driver.renderFormat))
+        voiceMeter = VoiceMeter(values: instrument.voiceCount.values, output: instrument.voiceCount.output)
     }
 
     /// Starts the render thread; prints the warning when realtime priority is refused.

@@ -38,6 +38,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Folder of .preset files (default: $MIDIHUB_PRESETS, then patches/presets near the executable).")
     var presetBank: String?
 
+    @Option(help: "Play through this SoundFont (.sf2) instead of the built-in synth.")
+    var soundfont: String?
+
     @Option(help: "Frames per render block (16…4096).")
     var blockSize: Int = 512
 
@@ -52,9 +55,9 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let sequence = try SequenceFile.load(path: file)
-        let bank = try PresetBankLoader.loadForCommandLine(override: presetBank)
+        let instrument = try InstrumentChoice(soundfont: soundfont, presetBank: presetBank)
         let schedule = RenderSchedule(file: sequence, sampleRate: Double(sampleRate))
-        let renderer = OfflineRenderer(schedule: schedule, nodes: StandardGraph.nodes(bank: bank), blockSize: blockSize)
+        let renderer = OfflineRenderer(schedule: schedule, nodes: instrument.nodes, blockSize: blockSize)
         var writer: WAVFileWriter
         do {
             writer = try WAVFileWriter(path: output, format: format, sampleRate: sampleRate)

@@ -35,9 +35,7 @@ struct SoundFontCommand: ParsableCommand {
         do {
             font = try SoundFont.open(file)
         } catch {
-            let place = error.chunk == "file" ? "" : "\(error.file): \(error.chunk) at byte \(error.offset): "
-            throw CLIError(place + error.problem, fix: error.fix,
-                           exitCode: error.chunk == "file" ? CLIError.runtimeFailure : CLIError.badInput)
+            throw CLIError(error)
         }
         let presets = font.presets.sorted { ($0.bank, $0.program) < ($1.bank, $1.program) }
         if json {
@@ -58,4 +56,14 @@ private struct PresetListing: Encodable {
     var program: Int
     var name: String
     var zones: Int
+}
+
+extension CLIError {
+    /// A font that cannot be read: exit 1 when the file cannot be opened, 2 when it is not
+    /// a valid SoundFont (the line names the chunk and byte offset).
+    init(_ error: SoundFontError) {
+        let place = error.chunk == "file" ? "" : "\(error.file): \(error.chunk) at byte \(error.offset): "
+        self.init(place + error.problem, fix: error.fix,
+                  exitCode: error.chunk == "file" ? CLIError.runtimeFailure : CLIError.badInput)
+    }
 }

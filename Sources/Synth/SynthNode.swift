@@ -136,35 +136,12 @@ public final class SynthNode: Node, @unchecked Sendable {
         let bus = context.bus
         context.forEachSegment(apply: { event in apply(event) },
                                render: { start, count in renderVoices(into: bus, start: start, count: count) })
-        applyMasterGain(bus: bus, frames: context.frames)
+        applyMasterGain(&masterGain, bus: bus, frames: context.frames, peaks: outputValues,
+                        left: Output.peakLeft.rawValue, right: Output.peakRight.rawValue)
         outputValues.store(Float(activeCount), at: Output.activeVoices.rawValue)
     }
 
     /// Voices currently sounding or fading.
     /// - Thread: render (use `outputValues` from other threads).
     public var activeVoiceCount: Int { activeCount }
-
-    private func applyMasterGain(bus: AudioBus, frames: Int) {
-        var peakLeft: Float = 0, peakRight: Float = 0
-        let left = bus.left, right = bus.right
-        if masterGain.isRamping {
-            for i in 0..<frames {
-                let g = masterGain.next()
-                left[i] *= g
-                right[i] *= g
-            }
-        } else {
-            let g = masterGain.current
-            for i in 0..<frames {
-                left[i] *= g
-                right[i] *= g
-            }
-        }
-        for i in 0..<frames {
-            peakLeft = max(peakLeft, abs(left[i]))
-            peakRight = max(peakRight, abs(right[i]))
-        }
-        outputValues.store(peakLeft, at: Output.peakLeft.rawValue)
-        outputValues.store(peakRight, at: Output.peakRight.rawValue)
-    }
 }

@@ -1,0 +1,57 @@
+import Glibc
+
+/// The SoundFont voice filter: a two-pole resonant low-pass (FluidSynth's biquad), with
+/// SF2's Q in centibels over a non-resonant filter and the DC gain lowered by 1/√Q.
+/// Bypassed while the cutoff is at the top of the range with no resonance, where it
+/// would pass the whole audible band unchanged.
+///
+/// - Thread: render (a plain value inside a voice).
+struct ResonantLowPass {
+    private(set) var isBypassed = true
+    private var qLinear: Float = 0.707
+    private var gain: Float = 1
+    private var hasResonance = false
+    private var lastCutoff: Float = -1
+    private var b02: Float = 0, b1: Float = 0, a1: Float = 0, a2: Float = 0
+    private var history1: Float = 0, history2: Float = 0
+
+    /// Sets the resonance from SF2's `initialFilterQ` (centibels, 0…960).
+    mutating func setQ(centibels: Float) {
+        let decibels = min(max(centibels, 0), 960) / 10 - 3.01
+        qLinear = exp2Fast(decibels * (3.321_928_1 / 20))
+        gain = 1 / qLinear.squareRoot()
+        hasResonance = centibels > 0
+        lastCutoff = -1
+    }
+
+    /// Sets the cutoff (Hz) for the next frames; coefficients change only when it moves.
+    mutating func setCutoff(_ hertz: Float, sampleRate: Float) {
+        let ceiling = 0.45 * sampleRate
+        let cutoff = min(max(hertz, 5), ceiling)
+        let bypass = cutoff >= ceiling && !hasResonance
+        if bypass != isBypassed {
+            isBypassed = bypass
+            if !bypass { history1 = 0; history2 = 0; lastCutoff = -1 }
+        }
+        guard !bypass, abs(cutoff - lastCutoff) > 0.01 else { return }
+        lastCutoff = cutoff
+        let omega = 2 * Float.pi * cutoff / sampleRate
+        let sine = sinf(omega), cosine = cosf(omega)
+        let alpha = sine / (2 * qLinear)
+        let a0Inverse = 1 / (1 + alpha)
+        a1 = -2 * cosine * a0Inverse
+        a2 = (1 - alpha) * a0Inverse
+        b1 = (1 - cosine) * a0Inverse * gain
+        b02 = 0.5 * b1
+    }
+
+    /// Filters one frame (direct form II).
+    @inline(__always)
+    mutating func process(_ input: Float) -> Float {
+        let centre = input - a1 * history1 - a2 * history2
+        let output = b02 * (centre + history2) + b1 * history1
+        history2 = history1
+        history1 = flushTiny(centre)
+        return output
+    }
+}

@@ -1,0 +1,92 @@
+import SoundFont
+
+/// How a voice reads between sample frames.
+///
+/// - Thread: any (a plain value).
+public enum SampleInterpolation: Int, CaseIterable, Sendable {
+    /// Two points: cheapest, dullest (audible aliasing on high notes).
+    case linear = 0
+    /// Four points (Catmull-Rom, FluidSynth's default "4th order").
+    case cubic = 1
+    /// Six points, fifth-order Lagrange: the cleanest, for offline renders.
+    case sixPoint = 2
+
+    /// Frames the interpolator reads before and after the frame it starts from.
+    var reach: (before: Int, after: Int) {
+        switch self {
+        case .linear: (0, 1)
+        case .cubic: (1, 2)
+        case .sixPoint: (2, 3)
+        }
+    }
+}
+
+/// Reads frame `index` of a voice's sample (possibly outside it: the source decides what
+/// lies there).
+///
+/// - Thread: render.
+protocol FrameSource {
+    func callAsFunction(_ index: Int) -> Float
+}
+
+/// Frames read as they are: the caller made sure every index is inside the sample.
+struct DirectFrames: FrameSource {
+    let frames: SoundFontFrames
+    @inline(__always) func callAsFunction(_ index: Int) -> Float { frames[index] }
+}
+
+/// Frames near the sample's edges: a looping voice reads past the loop end from the loop
+/// start; otherwise indices are held to the first and last frame.
+struct EdgeFrames: FrameSource {
+    let frames: SoundFontFrames
+    let first: Int, last: Int
+    let loopStart: Int, loopEnd: Int
+    let looping: Bool
+
+    @inline(__always) func callAsFunction(_ index: Int) -> Float {
+        var i = index
+        if looping && i >= loopEnd { i -= loopEnd - loopStart }
+        return frames[min(max(i, first), last)]
+    }
+}
+
+/// One interpolation formula over `FrameSource`s.
+protocol Interpolator {
+    static func value<Source: FrameSource>(_ source: Source, _ index: Int, _ fraction: Float) -> Float
+}
+
+enum LinearInterpolator: Interpolator {
+    @inline(__always)
+    static func value<Source: FrameSource>(_ source: Source, _ index: Int, _ fraction: Float) -> Float {
+        let a = source(index)
+        return a + fraction * (source(index + 1) - a)
+    }
+}
+
+enum CubicInterpolator: Interpolator {
+    @inline(__always)
+    static func value<Source: FrameSource>(_ source: Source, _ index: Int, _ x: Float) -> Float {
+        let ym1 = source(index - 1), y0 = source(index), y1 = source(index + 1), y2 = source(index + 2)
+        let c1 = 0.5 * (y1 - ym1)
+        let c2 = ym1 - 2.5 * y0 + 2 * y1 - 0.5 * y2
+        let c3 = 0.5 * (y2 - ym1) + 1.5 * (y0 - y1)
+        return ((c3 * x + c2) * x + c1) * x + y0
+    }
+}
+
+enum SixPointInterpolator: Interpolator {
+    /// Lagrange through frames index-2 … index+3 (exact for polynomials up to degree 5).
+    @inline(__always)
+    static func value<Source: FrameSource>(_ source: Source, _ index: Int, _ x: Float) -> Float {
+        let ym2 = source(index - 2), ym1 = source(index - 1), y0 = source(index)
+        let y1 = source(index + 1), y2 = source(index + 2), y3 = source(index + 3)
+        let ym1py1 = ym1 + y1
+        let ym2py2 = (1.0 / 24) * (ym2 + y2)
+        let c1 = (1.0 / 20) * ym2 - 0.5 * ym1 - (1.0 / 3) * y0 + y1 - 0.25 * y2 + (1.0 / 30) * y3
+        let c2 = (2.0 / 3) * ym1py1 - 1.25 * y0 - ym2py2
+        let c3 = (5.0 / 12) * y0 - (7.0 / 12) * y1 + (7.0 / 24) * y2 - (1.0 / 24) * (ym2 + ym1 + y3)
+        let c4 = 0.25 * y0 - (1.0 / 6) * ym1py1 + ym2py2
+        let c5 = (1.0 / 120) * (y3 - ym2) + (1.0 / 24) * (ym1 - y2) + (1.0 / 12) * (y1 - y0)
+        return ((((c5 * x + c4) * x + c3) * x + c2) * x + c1) * x + y0
+    }
+}

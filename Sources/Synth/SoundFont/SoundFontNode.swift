@@ -1,0 +1,153 @@
+import RenderCore
+import SoundFont
+
+/// The `soundfont` instrument: plays a SoundFont 2 font on 16 MIDI channels (percussion on
+/// channel 10 from bank 128), with the font's generators and modulators plus the SF2.01
+/// default modulators, as FluidSynth does, so General MIDI files sound as the font's
+/// author voiced them.
+///
+/// The font is read and flattened on the control side (`init`); `prepare` allocates the
+/// voice pool and channel state; `process` allocates nothing. Switching fonts is replacing
+/// the node, which the render engine crossfades.
+///
+/// - Thread: `init`, `prepare` on control; `process` on render; descriptors any.
+public final class SoundFontNode: Node, @unchecked Sendable {
+    public enum Parameter: UInt32, CaseIterable {
+        /// Output level in dB (-14 dB is FluidSynth's default gain of 0.2).
+        case masterGain = 0
+        /// Voices that may sound at once (beyond it, released then oldest voices are stolen).
+        case voiceLimit = 1
+        /// 0 linear, 1 cubic (4-point), 2 six-point.
+        case interpolation = 2
+    }
+
+    public enum Output: Int, CaseIterable {
+        case activeVoices = 0, peakLeft = 1, peakRight = 2
+    }
+
+    public static let nodeDescriptor = NodeDescriptor(kind: .instrument, subtype: "sfnt", manufacturer: "mhub",
+                                                      name: "midihub soundfont", version: 0x01_00_00)
+    public var descriptor: NodeDescriptor { Self.nodeDescriptor }
+    public let parameters: [ParameterInfo]
+    public let outputs: [OutputInfo] = [
+        OutputInfo(id: 0, name: "active voices", unit: .count),
+        OutputInfo(id: 1, name: "peak left", unit: .generic),
+        OutputInfo(id: 2, name: "peak right", unit: .generic),
+    ]
+    public let outputValues = OutputValues()
+    public private(set) var preparedFormat: RenderFormat?
+
+    /// The font's name (its INFO/INAM).
+    public var fontName: String { map.font.name }
+    public let voiceCapacity: Int
+    let map: SoundFontVoiceMap
+
+    /// Seconds a stolen or silenced voice takes to fade out.
+    static let fadeSeconds: Float = 0.005
+    static let defaultGain: Float = -14
+
+    // Render-thread state, allocated in prepare.
+    var voices: UnsafeMutablePointer<SoundFontVoice>?
+    var channels: UnsafeMutablePointer<SoundFontChannel>?
+    /// 16 × 128 controller values.
+    var controllers: UnsafeMutablePointer<UInt8>?
+    /// 16 × 128 polyphonic key pressures.
+    var keyPressures: UnsafeMutablePointer<UInt8>?
+    /// Scratch for one voice's generator values.
+    var generators: UnsafeMutablePointer<Float>?
+    var voiceLimit: Int
+    var soundingCount = 0
+    var activeCount = 0
+    var nextAge: UInt64 = 0
+    var interpolation = SampleInterpolation.cubic
+    var masterGain = SmoothedValue(decibelsToGain(SoundFontNode.defaultGain))
+    var sampleRate: Float = 48_000
+    var fadeFrames = 240
+
+    /// - Parameters:
+    ///   - font: the font, read (`SoundFont.open`) on the control side.
+    ///   - voiceCapacity: the largest voice limit (memory for it is reserved in `prepare`).
+    /// - Thread: control.
+    public init(font: SoundFont, voiceCapacity: Int = 256) {
+        map = SoundFontVoiceMap(font: font)
+        self.voiceCapacity = max(1, voiceCapacity)
+        voiceLimit = self.voiceCapacity
+        parameters = [
+            ParameterInfo(id: Parameter.masterGain.rawValue, name: "master gain", range: -60...12,
+                          defaultValue: Self.defaultGain, unit: .decibels),
+            ParameterInfo(id: Parameter.voiceLimit.rawValue, name: "voice limit", range: 1...Float(self.voiceCapacity),
+                          defaultValue: Float(self.voiceCapacity), unit: .count),
+            ParameterInfo(id: Parameter.interpolation.rawValue, name: "interpolation", range: 0...2,
+                          defaultValue: Float(SampleInterpolation.cubic.rawValue), unit: .generic),
+        ]
+    }
+
+    deinit { deallocate() }
+
+    /// - Thread: control.
+    public func prepare(format: RenderFormat) {
+        deallocate()
+        sampleRate = Float(format.sampleRate)
+        fadeFrames = max(16, Int(Self.fadeSeconds * sampleRate))
+        voices = .allocate(capacity: voiceCapacity)
+        voices!.initialize(repeating: SoundFontVoice(), count: voiceCapacity)
+        channels = .allocate(capacity: 16)
+        channels!.initialize(repeating: SoundFontChannel(), count: 16)
+        controllers = .allocate(capacity: 16 * 128)
+        keyPressures = .allocate(capacity: 16 * 128)
+        keyPressures!.initialize(repeating: 0, count: 16 * 128)
+        for channel in 0..<16 {
+            SoundFontChannel.initialControllers(controllers! + 128 * channel)
+            selectPreset(channel: channel)
+        }
+        generators = .allocate(capacity: GeneratorKind.count)
+        generators!.initialize(repeating: 0, count: GeneratorKind.count)
+        masterGain.rampFrames = max(1, Int(0.01 * sampleRate))
+        masterGain.reset(decibelsToGain(Self.defaultGain))
+        voiceLimit = voiceCapacity
+        interpolation = .cubic
+        soundingCount = 0
+        activeCount = 0
+        nextAge = 0
+        preparedFormat = format
+    }
+
+    private func deallocate() {
+        voices?.deallocate(); voices = nil
+        channels?.deallocate(); channels = nil
+        controllers?.deallocate(); controllers = nil
+        keyPressures?.deallocate(); keyPressures = nil
+        generators?.deallocate(); generators = nil
+        preparedFormat = nil
+    }
+
+    /// - Thread: render.
+    public func process(_ context: ProcessContext) {
+        guard preparedFormat != nil else { return }
+        let bus = context.bus
+        context.forEachSegment(apply: { event in apply(event) },
+                               render: { start, count in renderVoices(left: bus.left + start, right: bus.right + start, count: count) })
+        applyMasterGain(&masterGain, bus: bus, frames: context.frames, peaks: outputValues,
+                        left: Output.peakLeft.rawValue, right: Output.peakRight.rawValue)
+        outputValues.store(Float(activeCount), at: Output.activeVoices.rawValue)
+    }
+
+    /// Renders every active voice and counts those still sounding.
+    private func renderVoices(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, count: Int) {
+        let voices = voices!
+        var active = 0, sounding = 0
+        for slot in 0..<voiceCapacity where voices[slot].isActive {
+            voices[slot].render(left: left, right: right, count: count, interpolation: interpolation, sampleRate: sampleRate)
+            if voices[slot].isActive {
+                active += 1
+                if !voices[slot].isFading { sounding += 1 }
+            }
+        }
+        activeCount = active
+        soundingCount = sounding
+    }
+
+    /// Voices currently sounding or fading.
+    /// - Thread: render (use `outputValues` from other threads).
+    public var activeVoiceCount: Int { activeCount }
+}

@@ -1,0 +1,111 @@
+import SoundFont
+
+extension SoundFontVoice {
+    /// Adds `count` frames of the voice into `left` and `right`, ticking its envelopes and
+    /// LFOs every `tickFrames` frames of its own. Ends the voice when its envelope, sample or
+    /// fade ends.
+    /// - Thread: render.
+    mutating func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, count: Int,
+                         interpolation: SampleInterpolation, sampleRate: Float) {
+        var done = 0
+        while done < count && isActive {
+            if tickFramesLeft == 0 {
+                tick(sampleRate: sampleRate)
+                guard isActive else { return }
+            }
+            let n = min(count - done, tickFramesLeft)
+            switch interpolation {
+            case .linear: renderFrames(LinearInterpolator.self, left + done, right + done, n, reach: interpolation.reach)
+            case .cubic: renderFrames(CubicInterpolator.self, left + done, right + done, n, reach: interpolation.reach)
+            case .sixPoint: renderFrames(SixPointInterpolator.self, left + done, right + done, n, reach: interpolation.reach)
+            }
+            tickFramesLeft -= n
+            elapsed += n
+            done += n
+        }
+    }
+
+    /// One control tick: envelopes and LFOs step; the amplitude target, the pitch increment
+    /// and the filter cutoff for the next `tickFrames` frames follow from them.
+    private mutating func tick(sampleRate: Float) {
+        tickFramesLeft = Self.tickFrames
+        volumeEnvelope.step()
+        guard volumeEnvelope.section != .finished else { isActive = false; return }
+        modulationEnvelope.step()
+        modulationLFO.step(elapsed: elapsed)
+        vibratoLFO.step(elapsed: elapsed)
+
+        let lfoVolume = modulationLFO.value * -modLFOToVolume
+        let target: Float
+        switch volumeEnvelope.section {
+        case .delay:
+            target = 0
+        case .attack:
+            target = centibelsToAmplitude(attenuation) * centibelsToAmplitude(lfoVolume) * volumeEnvelope.value
+        default:
+            // Silent for good once even the loudest the envelope can still reach is below the floor.
+            guard centibelsToAmplitude(attenuation) * volumeEnvelope.value >= Self.noiseFloor else { isActive = false; return }
+            target = centibelsToAmplitude(attenuation) * centibelsToAmplitude(960 * (1 - volumeEnvelope.value) + lfoVolume)
+        }
+        amplitudeStep = (target - amplitude) / Float(Self.tickFrames)
+
+        let modulation = modulationEnvelope.section == .attack ? Modulation.convexCurve(127 * modulationEnvelope.value)
+            : modulationEnvelope.value
+        let cents = pitch + modulationLFO.value * modLFOToPitch + vibratoLFO.value * vibratoLFOToPitch
+            + modulation * modEnvelopeToPitch
+        increment = Double(exp2Fast((cents - rootPitch) / 1200) * rateRatio)
+        let cutoff = cutoffCents + modulationLFO.value * modLFOToCutoff + modulation * modEnvelopeToCutoff
+        filter.setCutoff(8.175_799 * exp2Fast(cutoff / 1200), sampleRate: sampleRate)
+    }
+
+    /// FluidSynth's noise floor: below it a voice that can only get quieter is ended.
+    static let noiseFloor: Float = 2e-7
+
+    /// The inner loop: interpolate, filter, apply amplitude, fade and pan, advance.
+    @inline(__always)
+    private mutating func renderFrames<Formula: Interpolator>(_ formula: Formula.Type, _ left: UnsafeMutablePointer<Float>,
+                                                              _ right: UnsafeMutablePointer<Float>, _ count: Int,
+                                                              reach: (before: Int, after: Int)) {
+        guard let frames else { isActive = false; return }
+        let looping = isLooping
+        let limit = looping ? loopEnd : end
+        let loopLength = Double(loopEnd - loopStart)
+        let direct = DirectFrames(frames: frames)
+        let edge = EdgeFrames(frames: frames, first: start, last: end - 1, loopStart: loopStart, loopEnd: loopEnd, looping: looping)
+        let safeLow = start + reach.before, safeHigh = limit - reach.after
+        var position = position, amplitude = amplitude, fadeGain = fadeGain
+        let increment = increment, amplitudeStep = amplitudeStep, fadeStep = isFading ? fadeStep : 0
+        let panLeft = panLeft, panRight = panRight
+        var filter = filter
+        let filtering = !filter.isBypassed
+        for i in 0..<count {
+            let index = Int(position)
+            let fraction = Float(position - Double(index))
+            var sample = index >= safeLow && index < safeHigh ? Formula.value(direct, index, fraction)
+                : Formula.value(edge, index, fraction)
+            if filtering { sample = filter.process(sample) }
+            amplitude += amplitudeStep
+            fadeGain -= fadeStep
+            let value = sample * amplitude * fadeGain
+            left[i] += value * panLeft
+            right[i] += value * panRight
+            position += increment
+            if position >= Double(limit) {
+                if looping {
+                    position -= loopLength
+                } else {
+                    isActive = false
+                    break
+                }
+            }
+            if fadeGain <= 0 {
+                isActive = false
+                break
+            }
+        }
+        self.position = position
+        self.amplitude = amplitude
+        self.fadeGain = fadeGain
+        self.filter = filter
+    }
+}

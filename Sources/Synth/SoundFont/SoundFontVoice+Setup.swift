@@ -1,0 +1,108 @@
+import Glibc
+import SoundFont
+
+extension SoundFontVoice {
+    /// Starts the voice on `region` for a note: reads the region's generators plus its
+    /// modulators' contributions and sets up the sample, pitch, envelopes, LFOs and filter.
+    /// `generators` is scratch space for `GeneratorKind.count` values.
+    /// - Thread: render.
+    mutating func start(region: Int32, map: SoundFontVoiceMap, generators: UnsafeMutablePointer<Float>,
+                        inputs: ModulationInputs, channel: UInt8, age: UInt64, sampleRate: Float) {
+        let g = generators
+        Self.modulatedGenerators(region: region, map: map, inputs: inputs, into: g)
+        let regionInfo = map.regions[Int(region)]
+        let sample = map.samples[Int(regionInfo.sample)]
+        self = SoundFontVoice()
+        isActive = true
+        self.channel = channel
+        key = inputs.key
+        velocity = inputs.velocity
+        self.region = region
+        self.age = age
+        exclusiveClass = Int32(g[GeneratorKind.exclusiveClass])
+        frames = map.frames
+
+        setSampleBounds(sample, g, frameCount: map.frames.count)
+        loopMode = Int(g[GeneratorKind.sampleModes]) & 3 == 3 ? 3 : Int(g[GeneratorKind.sampleModes]) & 1
+        if loopEnd - loopStart < 2 { loopMode = 0 }
+        position = Double(start)
+
+        let pitchKey = g[GeneratorKind.keyNumber] >= 0 ? g[GeneratorKind.keyNumber] : Float(inputs.key)
+        let rootKey = g[GeneratorKind.overridingRootKey] >= 0 ? g[GeneratorKind.overridingRootKey]
+            : Float(sample.originalPitch <= 127 ? sample.originalPitch : 60)
+        rootPitch = rootKey * 100 - Float(sample.pitchCorrection)
+        rateRatio = sample.sampleRate / sampleRate
+        keyPitch = rootKey * 100 + g[GeneratorKind.scaleTuning] * (pitchKey - rootKey)
+
+        let keySteps = 60 - pitchKey
+        let tickSeconds = Float(Self.tickFrames) / sampleRate
+        volumeEnvelope = TickEnvelope(
+            delay: g[GeneratorKind.volumeDelay], attack: g[GeneratorKind.volumeAttack],
+            hold: g[GeneratorKind.volumeHold] + g[GeneratorKind.keyToVolumeHold] * keySteps,
+            decay: g[GeneratorKind.volumeDecay] + g[GeneratorKind.keyToVolumeDecay] * keySteps,
+            sustain: 1 - 0.001 * g[GeneratorKind.volumeSustain], release: g[GeneratorKind.volumeRelease],
+            minimumRelease: -7_200, tickSeconds: tickSeconds, releaseMaximum: 1)
+        modulationEnvelope = TickEnvelope(
+            delay: g[GeneratorKind.modEnvelopeDelay], attack: g[GeneratorKind.modEnvelopeAttack],
+            hold: g[GeneratorKind.modEnvelopeHold] + g[GeneratorKind.keyToModEnvelopeHold] * keySteps,
+            decay: g[GeneratorKind.modEnvelopeDecay] + g[GeneratorKind.keyToModEnvelopeDecay] * keySteps,
+            sustain: 1 - 0.001 * g[GeneratorKind.modEnvelopeSustain], release: g[GeneratorKind.modEnvelopeRelease],
+            minimumRelease: -12_000, tickSeconds: tickSeconds, releaseMaximum: 2)
+        modulationLFO = TriangleLFO(delay: g[GeneratorKind.modLFODelay], frequency: g[GeneratorKind.modLFOFrequency],
+                                    sampleRate: sampleRate)
+        vibratoLFO = TriangleLFO(delay: g[GeneratorKind.vibratoLFODelay], frequency: g[GeneratorKind.vibratoLFOFrequency],
+                                 sampleRate: sampleRate)
+        applyRealtime(g)
+        tickFramesLeft = 0
+    }
+
+    /// Re-reads the generators a controller can move while the voice sounds (pitch, level,
+    /// pan, filter, LFO and envelope depths) after a channel's controllers changed.
+    /// - Thread: render.
+    mutating func updateModulated(map: SoundFontVoiceMap, generators: UnsafeMutablePointer<Float>, inputs: ModulationInputs) {
+        Self.modulatedGenerators(region: region, map: map, inputs: inputs, into: generators)
+        applyRealtime(generators)
+    }
+
+    private mutating func applyRealtime(_ g: UnsafeMutablePointer<Float>) {
+        pitch = keyPitch + g[GeneratorKind.pitch] + 100 * g[GeneratorKind.coarseTune] + g[GeneratorKind.fineTune]
+        attenuation = min(max(g[GeneratorKind.attenuation], 0), 1_440)
+        let pan = min(max(g[GeneratorKind.pan], -500), 500)
+        panLeft = sinQuarter((500 - pan) / 1000)
+        panRight = sinQuarter((500 + pan) / 1000)
+        cutoffCents = min(max(g[GeneratorKind.filterCutoff], 1_500), 13_500)
+        filter.setQ(centibels: g[GeneratorKind.filterQ])
+        modLFOToPitch = clamp(g[GeneratorKind.modLFOToPitch], 12_000)
+        vibratoLFOToPitch = clamp(g[GeneratorKind.vibratoLFOToPitch], 12_000)
+        modEnvelopeToPitch = clamp(g[GeneratorKind.modEnvelopeToPitch], 12_000)
+        modLFOToCutoff = clamp(g[GeneratorKind.modLFOToFilterCutoff], 12_000)
+        modEnvelopeToCutoff = clamp(g[GeneratorKind.modEnvelopeToFilterCutoff], 12_000)
+        modLFOToVolume = clamp(g[GeneratorKind.modLFOToVolume], 960)
+    }
+
+    private func clamp(_ value: Float, _ limit: Float) -> Float { min(max(value, -limit), limit) }
+
+    /// The sample's frames with the region's address offsets, kept inside the sample data;
+    /// a loop outside the played frames is dropped.
+    private mutating func setSampleBounds(_ sample: SoundFontVoiceMap.Sample, _ g: UnsafeMutablePointer<Float>, frameCount: Int) {
+        func offset(_ fine: Int, _ coarse: Int) -> Int { Int(g[fine]) + 32_768 * Int(g[coarse]) }
+        let last = max(frameCount, 1)
+        start = min(max(sample.start + offset(GeneratorKind.startAddressOffset, GeneratorKind.startAddressCoarseOffset), 0), last - 1)
+        end = min(max(sample.end + offset(GeneratorKind.endAddressOffset, GeneratorKind.endAddressCoarseOffset), start + 1), last)
+        loopStart = min(max(sample.loopStart + offset(GeneratorKind.startLoopOffset, GeneratorKind.startLoopCoarseOffset), start), end)
+        loopEnd = min(max(sample.loopEnd + offset(GeneratorKind.endLoopOffset, GeneratorKind.endLoopCoarseOffset), loopStart), end)
+    }
+
+    /// The region's generators plus every modulator's contribution, into `g`.
+    static func modulatedGenerators(region: Int32, map: SoundFontVoiceMap, inputs: ModulationInputs,
+                                    into g: UnsafeMutablePointer<Float>) {
+        let info = map.regions[Int(region)]
+        g.update(from: map.generators.baseAddress! + Int(info.generators), count: GeneratorKind.count)
+        var inputs = inputs
+        if g[GeneratorKind.velocity] > 0 { inputs.velocity = UInt8(min(g[GeneratorKind.velocity], 127)) }
+        for index in info.modulations {
+            let modulation = map.modulations[Int(index)]
+            g[modulation.destination] += modulation.value(inputs)
+        }
+    }
+}
