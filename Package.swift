@@ -104,7 +104,7 @@ let package = Package(
             "AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore", "AllocationCounter", "TestSupport",
         ]),
         .testTarget(name: "SynthTests", dependencies: [
-            "Synth", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter", "TestSupport",
+            "Synth", "SoundFont", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter", "TestSupport",
         ]),
         // Test support: one thread's allocations, one counting suite at a time (the count is
         // process-wide), through the test process's own malloc, which is C (it runs inside

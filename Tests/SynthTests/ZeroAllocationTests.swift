@@ -1,6 +1,7 @@
 import AllocationCounter
 import RenderCore
 import Sequencer
+import SoundFont
 import Testing
 @testable import Synth
 
@@ -29,22 +30,7 @@ import Testing
         let engine = RenderEngine(ringCapacity: 256)
         let program = RenderProgram(nodes: nodes, format: RenderFormat(sampleRate: 48_000, maxFrames: frames))
         let output = AudioBuffer(channels: 2, capacity: frames)
-        // Everything the loop sends is made up front; the loop only copies plain values.
-        var script: [RenderEvent] = []
-        for i in 0..<40_000 {
-            let channel = UInt8(i % 16), note = UInt8(30 + (i * 7) % 70)
-            let frame = UInt32((i * 13) % frames)
-            switch i % 8 {
-            case 0, 3, 5: script.append(.noteOn(channel: channel, note: note, velocity: UInt8(20 + i % 100), frame: frame))
-            case 1, 6: script.append(.noteOff(channel: channel, note: UInt8(30 + ((i - 1) * 7) % 70), frame: frame))
-            case 2: script.append(.controlChange(channel: channel, controller: [1, 7, 10, 11, 64, 121][i / 8 % 6],
-                                                 value: UInt8(i % 128), frame: frame))
-            case 4: script.append(.pitchBend(channel: channel, value: UInt16((i * 97) % 16384), frame: frame))
-            default:
-                let node = UInt16(i / 8 % 4)
-                script.append(.parameter(node: node, id: UInt32(i / 32 % 3), value: Float(i % 100) / 100, frame: frame))
-            }
-        }
+        let script = Self.script(frames: frames)
         var host = HostSync(transport: .playing)
         let format = RenderFormat(sampleRate: 48_000, maxFrames: frames)
         // Warm-up, not counted: the Swift runtime instantiates generic type metadata lazily, once
@@ -78,5 +64,64 @@ import Testing
         #expect(counted == 0, "the render path allocated \(counted) times")
         #expect(engine.renderedBlocks == 10_024)
         #expect(nodes[0].outputValues.load(SynthNode.Output.activeVoices.rawValue) > 0)
+    }
+
+    /// Every event kind, on all 16 channels, at varied frames; made up front so the counted
+    /// loop only copies plain values. Parameter events address nodes 0…3, ids 0…2.
+    private static func script(frames: Int) -> [RenderEvent] {
+            var script: [RenderEvent] = []
+            for i in 0..<40_000 {
+                let channel = UInt8(i % 16), note = UInt8(30 + (i * 7) % 70)
+                let frame = UInt32((i * 13) % frames)
+                switch i % 8 {
+                case 0, 3, 5: script.append(.noteOn(channel: channel, note: note, velocity: UInt8(20 + i % 100), frame: frame))
+                case 1, 6: script.append(.noteOff(channel: channel, note: UInt8(30 + ((i - 1) * 7) % 70), frame: frame))
+                case 2: script.append(.controlChange(channel: channel, controller: [1, 7, 10, 11, 64, 121][i / 8 % 6],
+                                                     value: UInt8(i % 128), frame: frame))
+                case 4: script.append(.pitchBend(channel: channel, value: UInt16((i * 97) % 16384), frame: frame))
+                default:
+                    let node = UInt16(i / 8 % 4)
+                    script.append(.parameter(node: node, id: UInt32(i / 32 % 3), value: Float(i % 100) / 100, frame: frame))
+                }
+            }
+        return script
+    }
+
+    @Test func soundFontRenderingAllocatesNothing() throws {
+        let font = try SoundFont.open("/usr/share/sounds/sf2/FluidR3_GM.sf2")
+        let frames = 64
+        let format = RenderFormat(sampleRate: 48_000, maxFrames: frames)
+        let engine = RenderEngine(ringCapacity: 256)
+        let soundfont = SoundFontNode(font: font, voiceCapacity: 64)
+        let program = RenderProgram(nodes: [soundfont, ReverbNode()], format: format)
+        let output = AudioBuffer(channels: 2, capacity: frames)
+        let script = Self.script(frames: frames)
+        var host = HostSync(transport: .playing)
+        // Warm-up, not counted: the runtime's lazy metadata, and the first touch of every event kind.
+        engine.install(program)
+        for block in 0..<24 {
+            for offset in 0..<4 { engine.events.push(script[block * 4 + offset]) }
+            engine.render(frames: frames, bus: output.bus, host: host)
+        }
+        // A second font node, swapped in with a crossfade inside the counted region.
+        let replacement = SoundFontNode(font: font, voiceCapacity: 64)
+        let swapped = RenderProgram(nodes: [replacement, ReverbNode()], format: format)
+        let counted = allocations {
+            script.withUnsafeBufferPointer { script in
+                for block in 0..<10_000 {
+                    if block == 5_000 {
+                        AllocationCounter.stopWatching()
+                        engine.install(swapped)
+                        AllocationCounter.watchCurrentThread()
+                    }
+                    for offset in 0..<4 { engine.events.push(script[block * 4 + offset]) }
+                    engine.render(frames: frames, bus: output.bus, host: host)
+                    host = host.advanced(by: frames)
+                }
+            }
+        }
+        #expect(counted == 0, "the soundfont render path allocated \(counted) times")
+        #expect(replacement.outputValues.load(SoundFontNode.Output.activeVoices.rawValue) > 0, "the counted blocks played no notes")
+        #expect(engine.renderedBlocks == 10_024)
     }
 }

@@ -89,10 +89,12 @@ extension SoundFontNode {
         let inputs = modulationInputs(channel: channel, key: key, velocity: velocity)
         let firstAge = nextAge
         for region in map.presets[Int(preset)].regions {
-            let info = map.regions[Int(region)]
-            guard info.keys.contains(key), info.velocities.contains(velocity) else { continue }
+            let info = map.regions[region]
+            // Plain comparisons: `ClosedRange<UInt8>.contains` is generic code that allocates in debug builds.
+            guard key >= info.keys.lowerBound, key <= info.keys.upperBound,
+                  velocity >= info.velocities.lowerBound, velocity <= info.velocities.upperBound else { continue }
             let slot = takeVoice()
-            voices![slot].start(region: region, map: map, generators: generators!, inputs: inputs,
+            voices![slot].start(region: Int32(region), map: map, generators: generators!, inputs: inputs,
                                 channel: UInt8(channel), age: nextAge, sampleRate: sampleRate)
             nextAge &+= 1
             activeCount += 1

@@ -8,7 +8,7 @@ extension SoundFontNode {
         while soundingCount >= voiceLimit, let victim = oldestVoice(where: { !$0.isFading }, preferReleased: true) {
             fade(voices + victim)
         }
-        if let free = (0..<voiceCapacity).first(where: { !voices[$0].isActive }) { return free }
+        for slot in 0..<voiceCapacity where !voices[slot].isActive { return slot }
         let victim = oldestVoice(where: { $0.isFading }, preferReleased: false)
             ?? oldestVoice(where: { _ in true }, preferReleased: false)!
         if !voices[victim].isFading { soundingCount -= 1 }

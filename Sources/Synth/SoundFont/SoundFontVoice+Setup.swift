@@ -101,7 +101,7 @@ extension SoundFontVoice {
         var inputs = inputs
         if g[GeneratorKind.velocity] > 0 { inputs.velocity = UInt8(min(g[GeneratorKind.velocity], 127)) }
         for index in info.modulations {
-            let modulation = map.modulations[Int(index)]
+            let modulation = map.modulations[index]
             g[modulation.destination] += modulation.value(inputs)
         }
     }

@@ -16,7 +16,9 @@ final class SoundFontVoiceMap: @unchecked Sendable {
         var sample: Int32
         /// Offset of this region's `GeneratorKind.count` values in `generators`.
         var generators: Int32
-        var modulations: Range<Int32>
+        /// Indices into `modulations` (`Int` ranges: iterating an `Int32` range goes through
+        /// generic code that allocates in debug builds).
+        var modulations: Range<Int>
     }
 
     /// A sample header, with its frames checked against the sample data.
@@ -30,7 +32,7 @@ final class SoundFontVoiceMap: @unchecked Sendable {
     /// A preset: its key is `bank << 7 | program`.
     struct Preset {
         var key: Int32
-        var regions: Range<Int32>
+        var regions: Range<Int>
     }
 
     let font: SoundFont
@@ -51,15 +53,15 @@ final class SoundFontVoiceMap: @unchecked Sendable {
         for preset in font.presets.sorted(by: { ($0.bank, $0.program) < ($1.bank, $1.program) }) {
             let key = Int32(preset.bank << 7 | preset.program)
             guard presetList.last?.key != key else { continue }  // the first of duplicates wins, as in FluidSynth
-            let first = Int32(regionList.count)
+            let first = regionList.count
             for region in Self.regions(of: preset, in: font) {
                 regionList.append(Region(keys: region.keys, velocities: region.velocities, sample: Int32(region.sample),
                                          generators: Int32(generatorList.count),
-                                         modulations: Int32(modulationList.count)..<Int32(modulationList.count + region.modulations.count)))
+                                         modulations: modulationList.count..<modulationList.count + region.modulations.count))
                 generatorList += region.generators
                 modulationList += region.modulations
             }
-            presetList.append(Preset(key: key, regions: first..<Int32(regionList.count)))
+            presetList.append(Preset(key: key, regions: first..<regionList.count))
         }
         let sampleCount = font.sampleData.frameCount
         regions = .allocate(copying: regionList)

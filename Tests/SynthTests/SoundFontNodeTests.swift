@@ -1,0 +1,131 @@
+import Foundation
+import RenderCore
+import SoundFont
+import Testing
+@testable import Synth
+
+/// The soundfont instrument on fonts built for each property: exact onsets, pitch from
+/// key, root and tuning generators, the pitch wheel, loops, exclusive classes, stealing,
+/// the interpolators. Level and timbre against FluidSynth: `SoundFontFidelityTests`.
+struct SoundFontNodeTests {
+    /// 1000 Hz at 48 kHz, looped whole.
+    private static let sineFont = TestSoundFont(frames: TestSoundFont.sine(cycles: 100, count: 4_800), loop: 0..<4_800,
+                                                zones: [.init(generators: [(TestGenerator.sampleModes, 1)])])
+
+    private func node(_ font: TestSoundFont, voices: Int = 64) -> SoundFontNode {
+        SoundFontNode(font: font.font, voiceCapacity: voices)
+    }
+
+    @Test func aNoteStartsAtItsExactFrame() {
+        let constant = TestSoundFont(frames: [Int16](repeating: 16_384, count: 4_800), loop: 0..<4_800,
+                                     zones: [.init(generators: [(TestGenerator.sampleModes, 1)])])
+        for frame in [0, 1, 37, 63, 64, 1_000] {
+            let output = render([(Int64(frame), .noteOn(channel: 0, note: 60, velocity: 127))], frames: 2_048,
+                                nodes: [node(constant)]).left
+            #expect(output[..<frame].allSatisfy { $0 == 0 }, "sound before frame \(frame)")
+            #expect(output[frame] > 0, "silence at the note's frame \(frame)")
+        }
+    }
+
+    @Test func pitchFollowsKeyRootAndTuningGenerators() {
+        let cases: [(key: UInt8, generators: [(UInt16, Int)], cents: Double)] = [
+            (60, [], 0), (72, [], 1_200), (53, [], -700),
+            (60, [(TestGenerator.coarseTune, 2)], 200), (60, [(TestGenerator.fineTune, -33)], -33),
+        ]
+        for test in cases {
+            var font = Self.sineFont
+            font.zones[0].generators += test.generators
+            let output = render([(0, .noteOn(channel: 0, note: test.key, velocity: 100))], frames: 24_000, nodes: [node(font)]).left
+            let measured = measureFrequency(output, in: 4_800..<24_000, sampleRate: 48_000)
+            #expect(abs(cents(measured, from: 1_000) - test.cents) < 1, "key \(test.key) \(test.generators): \(measured) Hz")
+        }
+    }
+
+    @Test func aSampleAtAnotherRateIsPlayedAtItsPitch() {
+        var font = Self.sineFont
+        font.sampleRate = 24_000  // the same frames are now a 500 Hz sine
+        let output = render([(0, .noteOn(channel: 0, note: 60, velocity: 100))], frames: 24_000, nodes: [node(font)]).left
+        #expect(abs(cents(measureFrequency(output, in: 4_800..<24_000, sampleRate: 48_000), from: 500)) < 1)
+    }
+
+    @Test func thePitchWheelBendsByItsRPNRangeAsFluidSynthDoes() {
+        // FluidSynth's default modulator: 12700 cents × range/128 × bend, so a full bend with the
+        // default range of 2 is 198.4 cents, and with a range of 12 set by RPN 0 1190.6 cents.
+        let up: [(Int64, RenderEvent)] = [(0, .pitchBend(channel: 0, value: 16_383)), (0, .noteOn(channel: 0, note: 60, velocity: 100))]
+        let output = render(up, frames: 24_000, nodes: [node(Self.sineFont)]).left
+        #expect(abs(cents(measureFrequency(output, in: 4_800..<24_000, sampleRate: 48_000), from: 1_000) - 198.4) < 1)
+
+        let rpn: [(Int64, RenderEvent)] = [
+            (0, .controlChange(channel: 0, controller: 101, value: 0)), (0, .controlChange(channel: 0, controller: 100, value: 0)),
+            (0, .controlChange(channel: 0, controller: 6, value: 12)), (0, .noteOn(channel: 0, note: 60, velocity: 100)),
+            (2_400, .pitchBend(channel: 0, value: 0)),
+        ]
+        let wide = render(rpn, frames: 24_000, nodes: [node(Self.sineFont)]).left
+        #expect(abs(cents(measureFrequency(wide, in: 4_800..<24_000, sampleRate: 48_000), from: 1_000) + 1_190.6) < 1,
+                "a bend while the note sounds moves it")
+    }
+
+    @Test func anUnloopedSampleEndsAndALoopedOneSustains() {
+        let sine = TestSoundFont.sine(cycles: 10, count: 480)
+        var once = TestSoundFont(frames: sine, loop: 0..<480)  // sample mode 0: the loop is ignored
+        let unlooped = node(once)
+        let output = render([(0, .noteOn(channel: 0, note: 60, velocity: 100))], frames: 4_800, nodes: [unlooped]).left
+        #expect(peak(output, 0..<400) > 0.01)
+        #expect(peak(output, 600..<4_800) == 0, "the voice played past its sample's end")
+        #expect(unlooped.activeVoiceCount == 0)
+
+        once.zones[0].generators = [(TestGenerator.sampleModes, 1)]
+        let looped = render([(0, .noteOn(channel: 0, note: 60, velocity: 100))], frames: 48_000, nodes: [node(once)]).left
+        #expect(peak(looped, 40_000..<48_000) > 0.01, "a looped sample stopped")
+
+        // Mode 3: loops while held, plays out to the sample's end after the release.
+        once.zones[0].generators = [(TestGenerator.sampleModes, 3), (TestGenerator.releaseVolumeEnvelope, 2_400)]
+        let untilRelease = node(once)
+        let events: [(Int64, RenderEvent)] = [(0, .noteOn(channel: 0, note: 60, velocity: 100)), (24_000, .noteOff(channel: 0, note: 60))]
+        let released = render(events, frames: 48_000, nodes: [untilRelease]).left
+        #expect(peak(released, 20_000..<24_000) > 0.01, "mode 3 did not loop while held")
+        #expect(peak(released, 25_000..<48_000) == 0, "mode 3 kept looping after the release (release time 4 s)")
+    }
+
+    @Test func anExclusiveClassCutsTheEarlierNote() {
+        var font = Self.sineFont
+        font.zones = [.init(keys: 42...42, generators: [(TestGenerator.sampleModes, 1), (TestGenerator.exclusiveClass, 1)]),
+                      .init(keys: 46...46, generators: [(TestGenerator.sampleModes, 1), (TestGenerator.exclusiveClass, 1)]),
+                      .init(keys: 50...50, generators: [(TestGenerator.sampleModes, 1)])]
+        font.bank = 128  // channel 10 plays bank 128
+        let events: [(Int64, RenderEvent)] = [(0, .noteOn(channel: 9, note: 46, velocity: 100)),
+                                              (0, .noteOn(channel: 9, note: 50, velocity: 100)),
+                                              (4_800, .noteOn(channel: 9, note: 42, velocity: 100))]
+        let kit = node(font)
+        _ = render(events, frames: 9_600, nodes: [kit])
+        #expect(kit.activeVoiceCount == 2, "46 was not cut by 42 of its class, or 50 was")
+    }
+
+    @Test func theVoiceLimitStealsTheOldestVoice() {
+        let limited = node(Self.sineFont, voices: 4)
+        var events: [(Int64, RenderEvent)] = []
+        for i in 0..<10 { events.append((Int64(i * 480), .noteOn(channel: 0, note: UInt8(50 + i), velocity: 100))) }
+        _ = render(events, frames: 9_600, nodes: [limited])
+        #expect(limited.activeVoiceCount == 4)
+    }
+
+    @Test func interpolatorsReproducePolynomialsOfTheirOrder() {
+        struct Values: FrameSource {
+            let f: (Double) -> Double
+            func callAsFunction(_ index: Int) -> Float { Float(f(Double(index))) }
+        }
+        let line = Values { (x: Double) -> Double in 0.25 * x - 3 }
+        let parabola = Values { (x: Double) -> Double in 0.5 * x * x - x }  // Catmull-Rom reproduces quadratics
+        func quinticValue(_ x: Double) -> Double {
+            let x2 = x * x
+            return 1e-5 * x2 * x2 * x - 2e-4 * x2 * x2 + 0.001 * x2 * x + 0.01 * x
+        }
+        let quintic = Values(f: quinticValue)
+        for x in stride(from: Float(0), to: 1, by: 0.125) {
+            let at = Double(10) + Double(x)
+            #expect(abs(LinearInterpolator.value(line, 10, x) - Float(line.f(at))) < 1e-5)
+            #expect(abs(CubicInterpolator.value(parabola, 10, x) - Float(parabola.f(at))) < 1e-3)
+            #expect(abs(SixPointInterpolator.value(quintic, 10, x) - Float(quintic.f(at))) < 1e-3)
+        }
+    }
+}
