@@ -45,30 +45,44 @@ public enum WAVEncoding {
         return bytes
     }
 
-    /// Appends `frames` interleaved stereo frames to `bytes`, clipping to [-1, 1] for integers.
+    /// Writes `frames` interleaved stereo frames at `output` (which must hold
+    /// `frames × 2 × format.bytesPerSample` bytes), clipping to [-1, 1] for integers.
+    /// - Returns: the bytes written.
+    @discardableResult
     public static func encode(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int,
-                              format: WAVSampleFormat, into bytes: inout [UInt8]) {
-        bytes.reserveCapacity(bytes.count + frames * 2 * format.bytesPerSample)
-        for i in 0..<frames {
-            for sample in [left[i], right[i]] {
-                switch format {
-                case .s16:
-                    append(UInt16(bitPattern: Int16(quantize(sample, scale: 32767))), to: &bytes)
-                case .s24:
-                    let value = UInt32(bitPattern: Int32(quantize(sample, scale: 8_388_607)))
-                    bytes += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8),
-                              UInt8(truncatingIfNeeded: value >> 16)]
-                case .f32:
-                    append(sample.bitPattern, to: &bytes)
-                }
+                              format: WAVSampleFormat, to output: UnsafeMutableRawPointer) -> Int {
+        switch format {
+        case .s16:
+            for i in 0..<frames {
+                output.storeBytes(of: Int16(quantize(left[i], scale: 32767)).littleEndian, toByteOffset: 4 * i, as: Int16.self)
+                output.storeBytes(of: Int16(quantize(right[i], scale: 32767)).littleEndian, toByteOffset: 4 * i + 2, as: Int16.self)
+            }
+        case .s24:
+            for i in 0..<frames {
+                store24(quantize(left[i], scale: 8_388_607), at: output + 6 * i)
+                store24(quantize(right[i], scale: 8_388_607), at: output + 6 * i + 3)
+            }
+        case .f32:
+            for i in 0..<frames {
+                output.storeBytes(of: left[i].bitPattern.littleEndian, toByteOffset: 8 * i, as: UInt32.self)
+                output.storeBytes(of: right[i].bitPattern.littleEndian, toByteOffset: 8 * i + 4, as: UInt32.self)
             }
         }
+        return frames * 2 * format.bytesPerSample
     }
 
     @inline(__always)
-    private static func quantize(_ sample: Float, scale: Float) -> Int {
+    private static func store24(_ value: Int32, at output: UnsafeMutableRawPointer) {
+        let bits = UInt32(bitPattern: value)
+        output.storeBytes(of: UInt8(truncatingIfNeeded: bits), as: UInt8.self)
+        output.storeBytes(of: UInt8(truncatingIfNeeded: bits >> 8), toByteOffset: 1, as: UInt8.self)
+        output.storeBytes(of: UInt8(truncatingIfNeeded: bits >> 16), toByteOffset: 2, as: UInt8.self)
+    }
+
+    @inline(__always)
+    private static func quantize(_ sample: Float, scale: Float) -> Int32 {
         let clipped = sample.isNaN ? 0 : min(max(sample, -1), 1)
-        return Int((clipped * scale).rounded())
+        return Int32((clipped * scale).rounded())
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {

@@ -29,7 +29,9 @@ public struct WAVFileWriter: AudioSink {
     public let temporaryPath: String
     private var descriptor: Int32
     private var dataBytes: UInt64 = 0
-    private var buffer: [UInt8] = []
+    /// Encoded audio waiting to be written: one `write` per `stagingCapacity` bytes, not per block.
+    private let staging: Staging
+    private static let stagingCapacity = 1 << 16
 
     /// Creates the temporary file and reserves the header.
     public init(path: String, format: WAVSampleFormat, sampleRate: Int) throws(WAVWriteError) {
@@ -43,24 +45,44 @@ public struct WAVFileWriter: AudioSink {
             throw WAVWriteError(path: path, reason: "the path names a folder", fix: "give a file name such as out.wav")
         }
         temporaryPath = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).partial"
+        staging = Staging(capacity: Self.stagingCapacity)
         descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Self.error(path: path, errno: errno) }
-        try writeAll(WAVEncoding.header(format: format, sampleRate: sampleRate, dataBytes: 0))
+        let header = WAVEncoding.header(format: format, sampleRate: sampleRate, dataBytes: 0)
+        staging.bytes.copyMemory(from: header, byteCount: header.count)
+        staging.count = header.count
     }
 
     /// - Thread: the rendering thread.
     public mutating func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) throws {
-        buffer.removeAll(keepingCapacity: true)
-        WAVEncoding.encode(left: left, right: right, frames: frames, format: format, into: &buffer)
-        dataBytes += UInt64(buffer.count)
+        let frameBytes = 2 * format.bytesPerSample
+        dataBytes += UInt64(frames * frameBytes)
         guard dataBytes <= UInt64(UInt32.max - 64) else {
             throw WAVWriteError(path: path, reason: "the audio exceeds the 4 GB limit of WAV", fix: "render a shorter file or a lower sample rate")
         }
-        try writeAll(buffer)
+        var done = 0
+        while done < frames {
+            if staging.count + frameBytes > staging.capacity { try flush() }
+            let n = min(frames - done, (staging.capacity - staging.count) / frameBytes)
+            staging.count += WAVEncoding.encode(left: left + done, right: right + done, frames: n, format: format,
+                                                to: staging.bytes + staging.count)
+            done += n
+        }
+    }
+
+    private func flush() throws(WAVWriteError) {
+        try writeAll(UnsafeRawBufferPointer(start: staging.bytes, count: staging.count))
+        staging.count = 0
     }
 
     /// Patches the header, syncs and renames the file into place.
     public mutating func finish() throws(WAVWriteError) {
+        do {
+            try flush()
+        } catch {
+            discard()
+            throw error
+        }
         let header = WAVEncoding.header(format: format, sampleRate: sampleRate, dataBytes: UInt32(dataBytes))
         let written = header.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         guard written == header.count, fsync(descriptor) == 0 else {
@@ -84,10 +106,10 @@ public struct WAVFileWriter: AudioSink {
         unlink(temporaryPath)
     }
 
-    private func writeAll(_ bytes: [UInt8]) throws(WAVWriteError) {
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(WAVWriteError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let n = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw Self.error(path: path, errno: errno)
@@ -108,4 +130,20 @@ public struct WAVFileWriter: AudioSink {
         }
         return WAVWriteError(path: path, reason: reason, fix: fix)
     }
+}
+
+/// The writer's staging memory: a fixed allocation shared by copies of the writer value.
+///
+/// - Thread: the rendering thread.
+private final class Staging {
+    let bytes: UnsafeMutableRawPointer
+    let capacity: Int
+    var count = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        bytes = .allocate(byteCount: capacity, alignment: 16)
+    }
+
+    deinit { bytes.deallocate() }
 }

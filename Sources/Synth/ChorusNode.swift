@@ -37,6 +37,8 @@ public final class ChorusNode: EffectNode, @unchecked Sendable {
         lfoPhase = 0
     }
 
+    override var tailFrames: Int { lines.reduce(0) { max($0, $1.length) } }
+
     override func render(_ bus: AudioBus, frames: Int, host: HostSync) {
         let rate = values.advance(Parameter.rate, frames: frames)
         let depth = values.advance(Parameter.depth, frames: frames) * 0.001 * sampleRate

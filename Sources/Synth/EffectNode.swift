@@ -4,7 +4,12 @@ import RenderCore
 /// `process` that applies parameter events at their frames and hands the effect chunks
 /// of at most `chunkFrames` frames (the control period of parameter smoothing).
 ///
-/// Subclasses override `allocate(format:)`, `reset()` and `render(_:frames:host:)`.
+/// Subclasses override `allocate(format:)`, `tailFrames` and `render(_:frames:host:)`.
+///
+/// An effect whose input has been silent, and whose output has stayed below −120 dB for
+/// its whole `tailFrames`, goes dormant: chunks of silent input are skipped (the bus stays
+/// silent, which is what the effect would have written) until sound arrives again, so
+/// effects cost nothing in the silences of sparse songs.
 /// - Thread: `init`, `prepare` on control; `process` on render.
 public class EffectNode: Node, @unchecked Sendable {
     static let chunkFrames = 32
@@ -16,6 +21,12 @@ public class EffectNode: Node, @unchecked Sendable {
     public private(set) var preparedFormat: RenderFormat?
     let values: NodeParameterValues
     var sampleRate: Float = 48_000
+    /// Frames of silent input and near-silent output after which the effect is dormant.
+    private var quietWindow = 0
+    private var quietFrames = 0
+    private(set) var isDormant = true
+    /// Below this every sample counts as silence (−120 dB).
+    static let silence: Float = 1e-6
 
     init(subtype: FourCharCode, name: String, parameters: [ParameterInfo]) {
         descriptor = NodeDescriptor(kind: .effect, subtype: subtype, manufacturer: "mhub", name: name, version: 0x01_00_00)
@@ -26,11 +37,18 @@ public class EffectNode: Node, @unchecked Sendable {
         sampleRate = Float(format.sampleRate)
         values.prepare(rampFrames: max(1, Int(0.02 * sampleRate)))
         allocate(format: format)
+        quietWindow = tailFrames
+        quietFrames = 0
+        isDormant = true
         preparedFormat = format
     }
 
     /// Allocates delay memory for `format` (called by `prepare`).
     func allocate(format: RenderFormat) {}
+
+    /// How long the effect's output can still sound after its input falls silent: its
+    /// longest delay line (after `allocate`).
+    var tailFrames: Int { 0 }
 
     /// Renders `frames` (≤ chunkFrames) frames of `bus` in place.
     func render(_ bus: AudioBus, frames: Int, host: HostSync) {}
@@ -41,11 +59,28 @@ public class EffectNode: Node, @unchecked Sendable {
             var offset = start
             while offset < start + count {
                 let n = min(start + count - offset, Self.chunkFrames)
-                render(AudioBus(left: context.bus.left + offset, right: context.bus.right + offset), frames: n,
-                       host: context.host)
+                let chunk = AudioBus(left: context.bus.left + offset, right: context.bus.right + offset)
+                let silentInput = Self.peak(chunk, frames: n) < Self.silence
+                if !(isDormant && silentInput && !values.isRamping) {
+                    isDormant = false
+                    render(chunk, frames: n, host: context.host)
+                    quietFrames = silentInput && Self.peak(chunk, frames: n) < Self.silence ? quietFrames + n : 0
+                    isDormant = quietFrames >= quietWindow
+                }
                 offset += n
             }
         })
+    }
+}
+
+extension EffectNode {
+    /// The largest |sample| of `frames` frames of `bus`.
+    /// - Thread: render.
+    @inline(__always)
+    static func peak(_ bus: AudioBus, frames: Int) -> Float {
+        var peak: Float = 0
+        for i in 0..<frames { peak = max(peak, abs(bus.left[i]), abs(bus.right[i])) }
+        return peak
     }
 }
 

@@ -34,6 +34,12 @@ final class NodeParameterValues {
         values[index].set(infos[index].clamp(event.value))
     }
 
+    /// Whether any value is still moving toward its target.
+    var isRamping: Bool {
+        for index in infos.indices where values[index].isRamping { return true }
+        return false
+    }
+
     /// The current value without advancing.
     @inline(__always)
     func current(_ id: some RawRepresentable<UInt32>) -> Float { values[Int(id.rawValue)].current }

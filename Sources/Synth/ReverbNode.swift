@@ -49,6 +49,8 @@ public final class ReverbNode: EffectNode, @unchecked Sendable {
         combStore!.initialize(repeating: 0, count: combs.count)
     }
 
+    override var tailFrames: Int { combs.reduce(0) { max($0, $1.length) } }
+
     override func render(_ bus: AudioBus, frames: Int, host: HostSync) {
         let feedback = values.advance(Parameter.roomSize, frames: frames) * 0.28 + 0.7
         let damp = values.advance(Parameter.damping, frames: frames) * 0.4

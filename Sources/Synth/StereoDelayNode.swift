@@ -50,6 +50,8 @@ public final class StereoDelayNode: EffectNode, @unchecked Sendable {
         return min(max(seconds * sampleRate, 1), Float(lines[0].length - 2))
     }
 
+    override var tailFrames: Int { lines.reduce(0) { max($0, $1.length) } }
+
     override func render(_ bus: AudioBus, frames: Int, host: HostSync) {
         _ = values.advance(Parameter.time, frames: frames)
         let target = targetFrames(host: host)
