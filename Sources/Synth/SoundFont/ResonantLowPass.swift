@@ -51,7 +51,14 @@ struct ResonantLowPass {
         let centre = input - a1 * history1 - a2 * history2
         let output = b02 * (centre + history2) + b1 * history1
         history2 = history1
-        history1 = flushTiny(centre)
+        history1 = centre
         return output
+    }
+
+    /// Sets a decayed history to exactly zero, so silence never reaches subnormal numbers
+    /// (slow on x86); once per control tick, off the per-frame path.
+    mutating func flushDenormals() {
+        history1 = flushTiny(history1)
+        history2 = flushTiny(history2)
     }
 }

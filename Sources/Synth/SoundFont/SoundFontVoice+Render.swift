@@ -56,12 +56,16 @@ extension SoundFontVoice {
         increment = Double(exp2Fast((cents - rootPitch) / 1200) * rateRatio)
         let cutoff = cutoffCents + modulationLFO.value * modLFOToCutoff + modulation * modEnvelopeToCutoff
         filter.setCutoff(8.175_799 * exp2Fast(cutoff / 1200), sampleRate: sampleRate)
+        filter.flushDenormals()
     }
 
     /// FluidSynth's noise floor: below it a voice that can only get quieter is ended.
     static let noiseFloor: Float = 2e-7
 
-    /// The inner loop: interpolate, filter, apply amplitude, fade and pan, advance.
+    /// The inner loop: interpolate, filter, apply amplitude, fade and pan, advance. Runs of
+    /// frames whose interpolation points all lie inside the sample (the common case) go
+    /// through `renderRun` with no edge, loop or fade checks; frames near an edge, a loop
+    /// wrap or a fading voice go one at a time.
     @inline(__always)
     private mutating func renderFrames<Formula: Interpolator>(_ formula: Formula.Type, _ left: UnsafeMutablePointer<Float>,
                                                               _ right: UnsafeMutablePointer<Float>, _ count: Int,
@@ -70,42 +74,67 @@ extension SoundFontVoice {
         let looping = isLooping
         let limit = looping ? loopEnd : end
         let loopLength = Double(loopEnd - loopStart)
-        let direct = DirectFrames(frames: frames)
         let edge = EdgeFrames(frames: frames, first: start, last: end - 1, loopStart: loopStart, loopEnd: loopEnd, looping: looping)
         let safeLow = start + reach.before, safeHigh = limit - reach.after
-        var position = position, amplitude = amplitude, fadeGain = fadeGain
-        let increment = increment, amplitudeStep = amplitudeStep, fadeStep = isFading ? fadeStep : 0
-        let panLeft = panLeft, panRight = panRight
-        var filter = filter
-        let filtering = !filter.isBypassed
-        for i in 0..<count {
+        var i = 0
+        while i < count {
             let index = Int(position)
+            if !isFading && index >= safeLow && index < safeHigh {
+                // Frames k with Int(position + k × increment) < safeHigh.
+                let room = (Double(safeHigh) - position) / increment
+                let run = min(count - i, max(1, Int(room.rounded(.up)) - 1))
+                renderRun(Formula.self, DirectFrames(frames: frames), left + i, right + i, run)
+                i += run
+                continue
+            }
             let fraction = Float(position - Double(index))
-            var sample = index >= safeLow && index < safeHigh ? Formula.value(direct, index, fraction)
-                : Formula.value(edge, index, fraction)
-            if filtering { sample = filter.process(sample) }
+            var sample = Formula.value(edge, index, fraction)
+            if !filter.isBypassed { sample = filter.process(sample) }
             amplitude += amplitudeStep
-            fadeGain -= fadeStep
+            if isFading { fadeGain -= fadeStep }
             let value = sample * amplitude * fadeGain
             left[i] += value * panLeft
             right[i] += value * panRight
             position += increment
+            i += 1
             if position >= Double(limit) {
-                if looping {
-                    position -= loopLength
-                } else {
-                    isActive = false
-                    break
-                }
+                guard looping else { isActive = false; return }
+                position -= loopLength
             }
-            if fadeGain <= 0 {
-                isActive = false
-                break
+            if fadeGain <= 0 { isActive = false; return }
+        }
+    }
+
+    /// `count` frames that read only inside the sample: no checks in the loop.
+    @inline(__always)
+    private mutating func renderRun<Formula: Interpolator>(_ formula: Formula.Type, _ source: DirectFrames,
+                                                           _ left: UnsafeMutablePointer<Float>,
+                                                           _ right: UnsafeMutablePointer<Float>, _ count: Int) {
+        var position = position, amplitude = amplitude
+        let increment = increment, step = amplitudeStep
+        let panLeft = panLeft * fadeGain, panRight = panRight * fadeGain
+        if filter.isBypassed {
+            for i in 0..<count {
+                let index = Int(position)
+                amplitude += step
+                let value = Formula.value(source, index, Float(position - Double(index))) * amplitude
+                left[i] += value * panLeft
+                right[i] += value * panRight
+                position += increment
             }
+        } else {
+            var filter = filter
+            for i in 0..<count {
+                let index = Int(position)
+                amplitude += step
+                let value = filter.process(Formula.value(source, index, Float(position - Double(index)))) * amplitude
+                left[i] += value * panLeft
+                right[i] += value * panRight
+                position += increment
+            }
+            self.filter = filter
         }
         self.position = position
         self.amplitude = amplitude
-        self.fadeGain = fadeGain
-        self.filter = filter
     }
 }
