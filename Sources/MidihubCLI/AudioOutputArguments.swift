@@ -5,7 +5,7 @@ import RenderCore
 import Sequencer
 import Synth
 
-/// The options of every command that plays the built-in synth to an ALSA PCM device:
+/// The options of every command that plays an instrument to an ALSA PCM device:
 /// `play`, `synth` and `serve`.
 struct AudioOutputArguments: ParsableArguments {
     @Option(help: "ALSA playback device: default, hw:1,0, plughw:1,0, … ('aplay -L' lists them; default: 'default', for serve the patch's output node first).")
@@ -23,16 +23,13 @@ struct AudioOutputArguments: ParsableArguments {
     @Option(help: "Folder of .preset files (default: $MIDIHUB_PRESETS, then patches/presets near the executable).")
     var presetBank: String?
 
-    @Option(help: "Play through this SoundFont (.sf2) instead of the built-in synth (not for serve: use 'type: soundfont' in a patch).")
-    var soundfont: String?
-
     /// What the options ask of the device; checked when the device is opened (bad values: exit 2).
     var driverOptions: AudioDriverOptions {
         AudioDriverOptions(pcm: PCMConfiguration(sampleRate: sampleRate, periodFrames: period, bufferFrames: buffer))
     }
 }
 
-/// The built-in synth playing to a device: the driver, its engine and the synth's voice meter.
+/// An instrument playing to a device: the driver, its engine and the instrument's voice meter.
 ///
 /// - Thread: control.
 struct SynthOutput {
@@ -40,10 +37,10 @@ struct SynthOutput {
     let engine: RenderEngine
     let voiceMeter: VoiceMeter
 
-    /// Loads the preset bank and opens the device; the caller starts it.
+    /// Loads the instrument (its font or preset bank) and opens the device; the caller starts it.
     /// - Throws: `CLIError` for a bad bank (exit 2) or a device that cannot be opened (exit 1).
-    init(_ arguments: AudioOutputArguments) throws {
-        let instrument = try InstrumentChoice(soundfont: arguments.soundfont, presetBank: arguments.presetBank)
+    init(_ arguments: AudioOutputArguments, instrument choice: InstrumentArguments) throws {
+        let instrument = try InstrumentChoice(choice, presetBank: arguments.presetBank)
         do {
             driver = try AudioDriver(device: arguments.device ?? "default", options: arguments.driverOptions)
         } catch {

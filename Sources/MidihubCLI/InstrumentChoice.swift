@@ -1,10 +1,12 @@
+import Foundation
 import RenderCore
 import Sequencer
 import SoundFont
 import Synth
 
-/// The instrument `render`, `play` and `synth` play: the SoundFont named by `--soundfont`,
-/// else the built-in synth with its preset bank.
+/// The instrument `render`, `play` and `synth` play, as `InstrumentArguments` choose it:
+/// the SoundFont instrument with `--soundfont` or an installed General MIDI font, the
+/// built-in synth with `--preset-bank`, `--instrument synth` or no font installed.
 ///
 /// - Thread: control.
 struct InstrumentChoice {
@@ -12,24 +14,42 @@ struct InstrumentChoice {
     /// The instrument's active-voice count, for status lines.
     let voiceCount: (values: OutputValues, output: Int)
 
+    /// The fonts looked for when none is given, in order (Debian's General MIDI fonts).
+    static let installedFonts = ["/usr/share/sounds/sf2/default-GM.sf2", "/usr/share/sounds/sf2/FluidR3_GM.sf2",
+                                 "/usr/share/sounds/sf2/TimGM6mb.sf2"]
+
     /// Reads the font or the preset bank.
-    /// - Throws: `CLIError`: a bad font or bank exits 2, an unreadable font file 1.
-    init(soundfont: String?, presetBank: String?) throws {
-        if let soundfont {
-            let font: SoundFont
+    /// - Throws: `CLIError`: a bad font or bank, or no font for `--instrument soundfont`,
+    ///   exits 2; an unreadable font file 1.
+    init(_ arguments: InstrumentArguments, presetBank: String?) throws {
+        let font = arguments.soundfont ?? Self.defaultFont()
+        let kind = arguments.instrument ?? (arguments.soundfont != nil || (presetBank == nil && font != nil) ? .soundfont : .synth)
+        switch kind {
+        case .soundfont:
+            guard let font else {
+                throw CLIError("no SoundFont given and none installed",
+                               fix: "pass --soundfont FILE or install a General MIDI font (apt-get install fluid-soundfont-gm)",
+                               exitCode: CLIError.badInput)
+            }
+            let node: SoundFontNode
             do {
-                font = try SoundFont.open(soundfont)
+                node = SoundFontNode(font: try SoundFont.open(font))
             } catch {
                 throw CLIError(error)
             }
-            let node = SoundFontNode(font: font)
             instrument = node
             voiceCount = (node.outputValues, SoundFontNode.Output.activeVoices.rawValue)
-        } else {
+        case .synth:
             let synth = SynthNode(bank: try PresetBankLoader.loadForCommandLine(override: presetBank))
             instrument = synth
             voiceCount = (synth.outputValues, SynthNode.Output.activeVoices.rawValue)
         }
+    }
+
+    /// `$MIDIHUB_SOUNDFONT` when set, else the first installed font of `installedFonts`.
+    static func defaultFont() -> String? {
+        if let path = ProcessInfo.processInfo.environment["MIDIHUB_SOUNDFONT"], !path.isEmpty { return path }
+        return installedFonts.first { FileManager.default.isReadableFile(atPath: $0) }
     }
 
     /// The render graph around the instrument.

@@ -3,14 +3,14 @@ import ArgumentParser
 import Foundation
 import MIDICore
 
-/// `midihub play FILE`: plays a file through the built-in synth to an ALSA PCM device, or
+/// `midihub play FILE`: plays a file through the instrument to an ALSA PCM device, or
 /// with `--port PORT[,PORT]` to sequencer ports through an ALSA queue.
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play a sequence through the built-in synth, or to sequencer ports with --port.",
+        abstract: "Play a sequence through a SoundFont or the built-in synth, or to sequencer ports with --port.",
         discussion: """
-            Without --port the built-in synth plays the file to an ALSA PCM device \
+            Without --port the instrument (see --instrument) plays the file to an ALSA PCM device \
             (--device, default 'default'); every event sounds at its exact frame. On a \
             terminal a status line shows position / duration, bar:beat, active voices and \
             underruns. Ctrl-C fades out, silences every channel and exits with status 130. \
@@ -37,17 +37,20 @@ struct PlayCommand: ParsableCommand {
     @Argument(help: "The file to play: a Standard MIDI File or a text sequence (.song).")
     var file: String
 
-    @Option(help: "Destination port(s), comma-separated: 20:0, a client or port name, or a prefix. Without it, the built-in synth plays.")
+    @Option(help: "Destination port(s), comma-separated: 20:0, a client or port name, or a prefix. Without it, the instrument plays.")
     var port: String?
 
-    @OptionGroup(title: "Built-in synth (without --port)")
+    @OptionGroup(title: "Audio output (without --port)")
     var audio: AudioOutputArguments
+
+    @OptionGroup(title: "Instrument (without --port)")
+    var instrument: InstrumentArguments
 
     func run() throws {
         SignalTrap.install()
         let midiFile = try SequenceFile.load(path: file)
         guard let port else {
-            if case .interrupted(let signal) = try SynthPlayback(file: midiFile, audio: audio).play() {
+            if case .interrupted(let signal) = try SynthPlayback(file: midiFile, audio: audio, instrument: instrument).play() {
                 throw ExitCode(128 + signal)
             }
             return

@@ -4,15 +4,18 @@ import MIDICore
 import Sequencer
 import Synth
 
-/// `midihub render FILE -o out.wav`: renders a sequence through the built-in synth to a
+/// `midihub render FILE -o out.wav`: renders a sequence through the instrument to a
 /// WAV file as fast as the machine can. Events sound at frame round(t × rate).
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a MIDI file through the built-in synth to a WAV file, offline.",
+        abstract: "Render a MIDI file through a SoundFont or the built-in synth to a WAV file, offline.",
         discussion: """
             Renders as fast as the machine can (no sound card needed); an event at time t \
             sounds at frame round(t × sample rate). A progress bar is drawn on a terminal.
+            The instrument is the SoundFont instrument playing an installed General MIDI \
+            font (FluidR3_GM from fluid-soundfont-gm) unless --instrument synth or \
+            --preset-bank picks the built-in synth.
             The audio goes to a hidden temporary file beside the output (.NAME.PID.partial), \
             which is synced and renamed to the output name only when the render is complete: \
             an error, Ctrl-C or SIGTERM removes it and leaves no file under the output name \
@@ -21,6 +24,8 @@ struct RenderCommand: ParsableCommand {
             Examples:
               midihub render sequences/little-song.mid -o song.wav
               midihub render sequences/little-song.song -o song.wav --sample-rate 96000 --format f32
+              midihub render sequences/little-song.mid -o song.wav --soundfont /usr/share/sounds/sf2/FluidR3_GM.sf2
+              midihub render sequences/little-song.mid -o song.wav --instrument synth
             """)
 
     @Argument(help: "The sequence to render: a Standard MIDI File or a text sequence (.song).")
@@ -38,8 +43,8 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Folder of .preset files (default: $MIDIHUB_PRESETS, then patches/presets near the executable).")
     var presetBank: String?
 
-    @Option(help: "Play through this SoundFont (.sf2) instead of the built-in synth.")
-    var soundfont: String?
+    @OptionGroup(title: "Instrument")
+    var instrument: InstrumentArguments
 
     @Option(help: "Frames per render block (16…4096).")
     var blockSize: Int = 512
@@ -55,7 +60,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let sequence = try SequenceFile.load(path: file)
-        let instrument = try InstrumentChoice(soundfont: soundfont, presetBank: presetBank)
+        let instrument = try InstrumentChoice(instrument, presetBank: presetBank)
         let schedule = RenderSchedule(file: sequence, sampleRate: Double(sampleRate))
         let renderer = OfflineRenderer(schedule: schedule, nodes: instrument.nodes, blockSize: blockSize)
         var writer: WAVFileWriter

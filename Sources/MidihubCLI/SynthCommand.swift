@@ -2,13 +2,13 @@ import ALSA
 import ArgumentParser
 import Foundation
 
-/// `midihub synth`: the built-in synth as an ALSA sequencer instrument. Events that arrive
+/// `midihub synth`: an instrument (a SoundFont or the built-in synth) as an ALSA sequencer instrument. Events that arrive
 /// at its port `midihub synth:in` play one period after their arrival, at their exact
 /// offset (constant latency, no jitter).
 struct SynthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "synth",
-        abstract: "Play live MIDI through the built-in synth to an ALSA PCM device.",
+        abstract: "Play live MIDI through a SoundFont or the built-in synth to an ALSA PCM device.",
         discussion: """
             Opens the sequencer port 'midihub synth:in' and plays every channel message \
             that arrives there. Each event is stamped on arrival and sounds exactly one \
@@ -34,9 +34,12 @@ struct SynthCommand: ParsableCommand {
     @OptionGroup(title: "Audio output")
     var audio: AudioOutputArguments
 
+    @OptionGroup(title: "Instrument")
+    var instrument: InstrumentArguments
+
     func run() throws {
         SignalTrap.install()
-        let output = try SynthOutput(audio)
+        let output = try SynthOutput(audio, instrument: instrument)
         let session = try SequencerSession(name: "midihub synth")
         let client = session.client
         let input = try client.createPort(name: "in", capabilities: .destination,

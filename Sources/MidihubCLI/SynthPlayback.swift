@@ -2,13 +2,14 @@ import Foundation
 import MIDICore
 import Sequencer
 
-/// `midihub play FILE` without `--port`: the sequence through the built-in synth to an
+/// `midihub play FILE` without `--port`: the sequence through the instrument to an
 /// ALSA PCM device, every event at its exact frame (the frame clock is frames rendered).
 ///
 /// - Thread: the main thread (it watches the driver and the signals).
 struct SynthPlayback {
     let file: MIDIFile
     let audio: AudioOutputArguments
+    let instrument: InstrumentArguments
 
     enum Outcome: Equatable {
         case finished
@@ -16,7 +17,7 @@ struct SynthPlayback {
     }
 
     func play() throws -> Outcome {
-        let output = try SynthOutput(audio)
+        let output = try SynthOutput(audio, instrument: instrument)
         let schedule = RenderSchedule(file: file, sampleRate: Double(output.driver.settings.sampleRate))
         let tempoMap = TempoMap(file: file)
         let duration = Double(schedule.endFrame) / schedule.sampleRate

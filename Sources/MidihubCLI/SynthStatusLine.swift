@@ -2,7 +2,7 @@ import AudioHost
 import Foundation
 import MIDICore
 
-/// The line `play` and `synth` redraw on a terminal while the built-in synth plays:
+/// The line `play` and `synth` redraw on a terminal while the instrument plays:
 /// `0:03.2 / 0:10.0  bar 2:3  voices 4  underruns 0` (position, duration and bar:beat
 /// only for a sequence). The position is what is audible: frames rendered minus the
 /// device buffer.

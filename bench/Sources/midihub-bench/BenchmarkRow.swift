@@ -10,9 +10,15 @@ struct BenchmarkRow: Sendable {
     static let all: [BenchmarkRow] = [
         BenchmarkRow(name: "smf-read", run: smfRead),
         BenchmarkRow(name: "render-speed", run: renderSpeed),
+        BenchmarkRow(name: "render-speed-soundfont", run: renderSpeedSoundFont),
+    ] + ShapedGMSongs.Shape.allCases.flatMap { shape in
+        [renderShape(shape, .synth), renderShape(shape, .soundfont)]
+    } + [
+        BenchmarkRow(name: "font-open", run: fontOpen),
         BenchmarkRow(name: "polyphony", run: polyphony),
         BenchmarkRow(name: "onset", run: onsetError),
         BenchmarkRow(name: "peak-memory", run: peakMemory),
+        BenchmarkRow(name: "peak-memory-soundfont", run: peakMemorySoundFont),
         BenchmarkRow(name: "hub-route", run: hubRoute),
     ]
 }

@@ -74,9 +74,18 @@ struct Renderers {
                          presets: context.repository.appendingPathComponent("patches/presets"))
     }
 
-    /// `midihub render` at 48 kHz with the repository's preset bank.
-    func midihubArguments(_ file: URL, output: URL) -> [String] {
-        ["render", file.path, "-o", output.path, "--sample-rate", "48000", "--preset-bank", presets.path]
+    /// Which midihub instrument renders.
+    enum Instrument: String, Sendable {
+        /// The built-in subtractive synth with the repository's preset bank.
+        case synth
+        /// The SoundFont instrument with FluidSynth's font.
+        case soundfont
+    }
+
+    /// `midihub render` at 48 kHz through `instrument`.
+    func midihubArguments(_ file: URL, output: URL, instrument: Instrument = .synth) -> [String] {
+        let sound = instrument == .synth ? ["--preset-bank", presets.path] : ["--soundfont", soundFont.path]
+        return ["render", file.path, "-o", output.path, "--sample-rate", "48000"] + sound
     }
 
     /// FluidSynth offline on one core at 48 kHz, as the issue prescribes; `extra` adds `-o` settings.

@@ -6,6 +6,15 @@ extension BenchmarkRow {
     /// `wait4` on a child of this process: Linux counts a spawned child's resident set
     /// from before its `exec`, which is this (large) process's.
     @Sendable static func peakMemory(_ context: BenchmarkContext) throws -> BenchmarkResult {
+        try peakMemory(context, instrument: .synth)
+    }
+
+    /// `peakMemory` with the SoundFont instrument playing FluidSynth's font (mapped, not read).
+    @Sendable static func peakMemorySoundFont(_ context: BenchmarkContext) throws -> BenchmarkResult {
+        try peakMemory(context, instrument: .soundfont)
+    }
+
+    private static func peakMemory(_ context: BenchmarkContext, instrument: Renderers.Instrument) throws -> BenchmarkResult {
         let renderers = try Renderers.find(in: context)
         let folder = context.dataFolder.appendingPathComponent("memory")
         let file = try DenseGMSongs.write(count: 1, seconds: songSeconds, into: folder)[0]
@@ -23,10 +32,10 @@ extension BenchmarkRow {
             }
             return kilobytes * 1024 / 1_000_000
         }
-        let ours = try peakMegabytes(renderers.midihub, renderers.midihubArguments(file, output: wav))
+        let ours = try peakMegabytes(renderers.midihub, renderers.midihubArguments(file, output: wav, instrument: instrument))
         let theirs = try peakMegabytes(renderers.fluidsynth, renderers.fluidsynthArguments(file, output: wav))
         return BenchmarkResult(
-            title: "peak memory while rendering a \(Int(songSeconds)) s dense GM song (max RSS)",
+            title: "peak memory while rendering a \(Int(songSeconds)) s dense GM song (max RSS), \(instrument.rawValue)",
             unit: "MB", midihub: ours, anchorName: "fluidsynth", anchor: theirs,
             lowerIsBetter: true)
     }

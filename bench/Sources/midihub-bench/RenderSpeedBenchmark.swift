@@ -10,15 +10,38 @@ extension BenchmarkRow {
     /// at 48 kHz to a 16-bit WAV file. CPU time rather than wall time, so other load on a
     /// shared machine does not decide the ratio (both renderers are single-threaded here).
     @Sendable static func renderSpeed(_ context: BenchmarkContext) throws -> BenchmarkResult {
-        let renderers = try Renderers.find(in: context)
-        let folder = context.dataFolder.appendingPathComponent("render")
-        var files = try DenseGMSongs.write(count: 3, seconds: songSeconds, into: folder)
-        files += sequenceFiles(in: context.repository)
-        let wav = folder.appendingPathComponent("out.wav")
+        try renderSpeed(context, instrument: .synth)
+    }
 
+    /// `renderSpeed` with the SoundFont instrument playing FluidSynth's font.
+    @Sendable static func renderSpeedSoundFont(_ context: BenchmarkContext) throws -> BenchmarkResult {
+        try renderSpeed(context, instrument: .soundfont)
+    }
+
+    private static func renderSpeed(_ context: BenchmarkContext, instrument: Renderers.Instrument) throws -> BenchmarkResult {
+        let folder = context.dataFolder.appendingPathComponent("render")
+        let files = try DenseGMSongs.write(count: 3, seconds: songSeconds, into: folder) + sequenceFiles(in: context.repository)
+        return try renderRatio(files, instrument: instrument, context: context,
+                               title: "\(files.count) files (3 dense 16-channel GM songs of \(Int(songSeconds)) s + sequences/)")
+    }
+
+    /// Render speed of one song shape (`ShapedGMSongs`) through `instrument`.
+    static func renderShape(_ shape: ShapedGMSongs.Shape, _ instrument: Renderers.Instrument) -> BenchmarkRow {
+        BenchmarkRow(name: "render-\(shape.rawValue)\(instrument == .soundfont ? "-soundfont" : "")") { context in
+            let file = try ShapedGMSongs.write(shape, into: context.dataFolder.appendingPathComponent("shapes"))
+            return try renderRatio([file], instrument: instrument, context: context, title: shape.summary)
+        }
+    }
+
+    /// × real time of `midihub render` through `instrument` and of FluidSynth over `files`
+    /// (CPU seconds of whole processes, best of 2 per file, summed).
+    private static func renderRatio(_ files: [URL], instrument: Renderers.Instrument, context: BenchmarkContext,
+                                    title: String) throws -> BenchmarkResult {
+        let renderers = try Renderers.find(in: context)
+        let wav = context.dataFolder.appendingPathComponent("render-out.wav")
         var midihub = (audio: 0.0, cpu: 0.0), fluidsynth = (audio: 0.0, cpu: 0.0)
         for file in files {
-            let ours = try ChildProcess.best(of: 2, renderers.midihub, renderers.midihubArguments(file, output: wav))
+            let ours = try ChildProcess.best(of: 2, renderers.midihub, renderers.midihubArguments(file, output: wav, instrument: instrument))
             midihub.audio += try WAVReader(url: wav).seconds
             midihub.cpu += ours.cpuSeconds
             let theirs = try ChildProcess.best(of: 2, renderers.fluidsynth, renderers.fluidsynthArguments(file, output: wav))
@@ -26,7 +49,7 @@ extension BenchmarkRow {
             fluidsynth.cpu += theirs.cpuSeconds
         }
         return BenchmarkResult(
-            title: "offline render, \(files.count) files (3 dense 16-channel GM songs of \(Int(songSeconds)) s + sequences/), \(String(format: "%.0f", midihub.audio)) s of audio",
+            title: "offline render, \(instrument.rawValue), \(title), \(String(format: "%.0f", midihub.audio)) s of audio",
             unit: "× RT",
             midihub: midihub.audio / midihub.cpu,
             anchorName: "fluidsynth",

@@ -1,0 +1,21 @@
+import ArgumentParser
+
+/// The instrument options of `render`, `play` and `synth`: which instrument plays, and the
+/// SoundFont it plays.
+struct InstrumentArguments: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The instrument: soundfont or synth (default: soundfont when a General MIDI SoundFont is installed or --soundfont is given, synth when --preset-bank is given or no font is found).",
+        valueName: "name"))
+    var instrument: InstrumentKind?
+
+    @Option(help: "The SoundFont (.sf2) to play (default: $MIDIHUB_SOUNDFONT, then /usr/share/sounds/sf2/default-GM.sf2, FluidR3_GM.sf2, TimGM6mb.sf2).")
+    var soundfont: String?
+}
+
+/// The instruments the commands can play.
+enum InstrumentKind: String, ExpressibleByArgument, CaseIterable {
+    /// The SoundFont instrument.
+    case soundfont
+    /// The built-in subtractive synth.
+    case synth
+}
