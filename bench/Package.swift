@@ -13,6 +13,8 @@ let package = Package(
             dependencies: [
                 .product(name: "MIDICore", package: "midihub"),
                 .product(name: "Synth", package: "midihub"),
+                .product(name: "SoundFont", package: "midihub"),
+                .product(name: "RenderCore", package: "midihub"),
                 .product(name: "Sequencer", package: "midihub"),
                 .product(name: "Hub", package: "midihub"),
                 .product(name: "Daemon", package: "midihub"),

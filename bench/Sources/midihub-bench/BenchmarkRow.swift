@@ -16,6 +16,7 @@ struct BenchmarkRow: Sendable {
     } + [
         BenchmarkRow(name: "font-open", run: fontOpen),
         BenchmarkRow(name: "polyphony", run: polyphony),
+        BenchmarkRow(name: "polyphony-soundfont", run: polyphonySoundFont),
         BenchmarkRow(name: "onset", run: onsetError),
         BenchmarkRow(name: "peak-memory", run: peakMemory),
         BenchmarkRow(name: "peak-memory-soundfont", run: peakMemorySoundFont),
