@@ -4,6 +4,12 @@ import PackageDescription
 // Module layout and import rules: see docs/architecture.md.
 // Only `ALSA` imports `CALSA`; only `RtMidiBackend` imports `CRtMidi`.
 // `MIDICore`, `RenderCore` and `Synth` import no I/O module.
+// The DSP modules compile optimized in debug builds too: unoptimized, the SoundFont
+// instrument renders 60 times slower (2× real time on one core of a fast machine), too
+// slow for the live tests under emulation and for the tests' own renders. Assertions,
+// preconditions and `@testable import` stay as in any debug build.
+let dspOptimized: [SwiftSetting] = [.unsafeFlags(["-O", "-assert-config", "Debug"], .when(configuration: .debug))]
+
 let package = Package(
     name: "midihub",
     platforms: [.macOS(.v14)],
@@ -34,13 +40,13 @@ let package = Package(
         .target(name: "MIDICore"),
 
         // Realtime side: RenderEvent, SPSC rings, Node protocol, block executor. No Foundation.
-        .target(name: "RenderCore"),
+        .target(name: "RenderCore", swiftSettings: dspOptimized),
 
         // SoundFont 2 reader: RIFF, the hydra, sample data mapped from the file. No other module.
-        .target(name: "SoundFont"),
+        .target(name: "SoundFont", swiftSettings: dspOptimized),
 
         // Built-in instrument and effect nodes (DSP), preset model.
-        .target(name: "Synth", dependencies: ["RenderCore", "MIDICore", "SoundFont"]),
+        .target(name: "Synth", dependencies: ["RenderCore", "MIDICore", "SoundFont"], swiftSettings: dspOptimized),
 
         // Player, transport, offline renderer (sequence → render events → audio).
         .target(name: "Sequencer", dependencies: ["MIDICore", "RenderCore", "Synth"]),

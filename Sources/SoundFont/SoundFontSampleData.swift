@@ -77,12 +77,20 @@ public struct SoundFontSampleData: Sendable {
 /// - Thread: any; render-safe. Valid while the `SoundFont` it came from lives.
 public struct SoundFontFrames: @unchecked Sendable {
     /// The 16-bit little-endian words of the `smpl` chunk.
-    let words: UnsafeRawPointer
+    @usableFromInline let words: UnsafeRawPointer
     public let count: Int
 
     /// Frame `index` (below `count`) as a value in -1…1.
-    @inline(__always)
+    @inlinable @inline(__always)
     public subscript(index: Int) -> Float {
         Float(Int16(littleEndian: words.loadUnaligned(fromByteOffset: 2 * index, as: Int16.self))) * (1 / 32768)
+    }
+
+    /// Frames `index` … `index + 3` (all below `count`) as values in -1…1: one load.
+    @inlinable @inline(__always)
+    public func four(from index: Int) -> SIMD4<Float> {
+        // Four little-endian 16-bit words, read as the lanes of a vector (x86 and ARM are little-endian).
+        let packed = words.loadUnaligned(fromByteOffset: 2 * index, as: SIMD4<Int16>.self)
+        return SIMD4<Float>(packed) * (1 / 32768)
     }
 }

@@ -3,7 +3,8 @@ import Glibc
 /// The SoundFont voice filter: a two-pole resonant low-pass (FluidSynth's biquad), with
 /// SF2's Q in centibels over a non-resonant filter and the DC gain lowered by 1/√Q.
 /// Bypassed while the cutoff is at the top of the range with no resonance, where it
-/// would pass the whole audible band unchanged.
+/// would pass the whole audible band unchanged. Transposed direct form II, so the same
+/// state serves the one-voice path and the four-voice lanes (`SoundFontVoiceLanes`).
 ///
 /// - Thread: render (a plain value inside a voice).
 struct ResonantLowPass {
@@ -13,7 +14,8 @@ struct ResonantLowPass {
     private var hasResonance = false
     private var lastCutoff: Float = -1
     private var b02: Float = 0, b1: Float = 0, a1: Float = 0, a2: Float = 0
-    private var history1: Float = 0, history2: Float = 0
+    /// The two state values of the transposed direct form II.
+    var state1: Float = 0, state2: Float = 0
 
     /// Sets the resonance from SF2's `initialFilterQ` (centibels, 0…960).
     mutating func setQ(centibels: Float) {
@@ -31,7 +33,9 @@ struct ResonantLowPass {
         let bypass = cutoff >= ceiling && !hasResonance
         if bypass != isBypassed {
             isBypassed = bypass
-            if !bypass { history1 = 0; history2 = 0; lastCutoff = -1 }
+            state1 = 0
+            state2 = 0
+            lastCutoff = -1
         }
         guard !bypass, abs(cutoff - lastCutoff) > 0.01 else { return }
         lastCutoff = cutoff
@@ -45,20 +49,24 @@ struct ResonantLowPass {
         b02 = 0.5 * b1
     }
 
-    /// Filters one frame (direct form II).
+    /// Filters one frame.
     @inline(__always)
     mutating func process(_ input: Float) -> Float {
-        let centre = input - a1 * history1 - a2 * history2
-        let output = b02 * (centre + history2) + b1 * history1
-        history2 = history1
-        history1 = centre
+        let output = b02 * input + state1
+        state1 = b1 * input - a1 * output + state2
+        state2 = b02 * input - a2 * output
         return output
     }
 
-    /// Sets a decayed history to exactly zero, so silence never reaches subnormal numbers
+    /// The coefficients (b0, b1, b2, a1, a2) as the lanes apply them: the identity when bypassed.
+    var coefficients: (b0: Float, b1: Float, b2: Float, a1: Float, a2: Float) {
+        isBypassed ? (1, 0, 0, 0, 0) : (b02, b1, b02, a1, a2)
+    }
+
+    /// Sets a decayed state to exactly zero, so silence never reaches subnormal numbers
     /// (slow on x86); once per control tick, off the per-frame path.
     mutating func flushDenormals() {
-        history1 = flushTiny(history1)
-        history2 = flushTiny(history2)
+        state1 = flushTiny(state1)
+        state2 = flushTiny(state2)
     }
 }

@@ -55,6 +55,9 @@ public final class SoundFontNode: Node, @unchecked Sendable {
     var keyPressures: UnsafeMutablePointer<UInt8>?
     /// Scratch for one voice's generator values.
     var generators: UnsafeMutablePointer<Float>?
+    /// Scratch: the slots of the voices being rendered, and of those sharing lanes.
+    var activeSlots: UnsafeMutablePointer<Int>?
+    var laneSlots: UnsafeMutablePointer<Int>?
     var voiceLimit: Int
     var soundingCount = 0
     var activeCount = 0
@@ -100,6 +103,8 @@ public final class SoundFontNode: Node, @unchecked Sendable {
             SoundFontChannel.initialControllers(controllers! + 128 * channel)
             selectPreset(channel: channel)
         }
+        activeSlots = .allocate(capacity: voiceCapacity)
+        laneSlots = .allocate(capacity: 4)
         generators = .allocate(capacity: GeneratorKind.count)
         generators!.initialize(repeating: 0, count: GeneratorKind.count)
         masterGain.rampFrames = max(1, Int(0.01 * sampleRate))
@@ -118,6 +123,8 @@ public final class SoundFontNode: Node, @unchecked Sendable {
         controllers?.deallocate(); controllers = nil
         keyPressures?.deallocate(); keyPressures = nil
         generators?.deallocate(); generators = nil
+        activeSlots?.deallocate(); activeSlots = nil
+        laneSlots?.deallocate(); laneSlots = nil
         preparedFormat = nil
     }
 
@@ -132,19 +139,67 @@ public final class SoundFontNode: Node, @unchecked Sendable {
         outputValues.store(Float(activeCount), at: Output.activeVoices.rawValue)
     }
 
-    /// Renders every active voice and counts those still sounding.
+    /// Renders every active voice, four at a time where they can share SIMD lanes
+    /// (`SoundFontVoiceLanes`, cubic interpolation), and counts those still sounding.
     private func renderVoices(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, count: Int) {
-        let voices = voices!
-        var active = 0, sounding = 0
+        let voices = voices!, slots = activeSlots!
+        var listed = 0
         for slot in 0..<voiceCapacity where voices[slot].isActive {
-            voices[slot].render(left: left, right: right, count: count, interpolation: interpolation, sampleRate: sampleRate)
-            if voices[slot].isActive {
-                active += 1
-                if !voices[slot].isFading { sounding += 1 }
+            slots[listed] = slot
+            listed += 1
+        }
+        if interpolation == .cubic {
+            for first in stride(from: 0, to: listed, by: 4) {
+                renderGroup(slots + first, lanes: min(4, listed - first), left: left, right: right, count: count)
             }
+        } else {
+            for index in 0..<listed {
+                voices[slots[index]].render(left: left, right: right, count: count, interpolation: interpolation, sampleRate: sampleRate)
+            }
+        }
+        var active = 0, sounding = 0
+        for index in 0..<listed where voices[slots[index]].isActive {
+            active += 1
+            if !voices[slots[index]].isFading { sounding += 1 }
         }
         activeCount = active
         soundingCount = sounding
+    }
+
+    /// Renders the voices at `group` (1…4) in step, span by span between their ticks: the
+    /// voices that can go into lanes together do (at least two), the others alone.
+    private func renderGroup(_ group: UnsafeMutablePointer<Int>, lanes: Int, left: UnsafeMutablePointer<Float>,
+                             right: UnsafeMutablePointer<Float>, count: Int) {
+        let voices = voices!, together = laneSlots!
+        var done = 0
+        while done < count {
+            var span = count - done
+            for lane in 0..<lanes where voices[group[lane]].isActive {
+                if voices[group[lane]].tickFramesLeft == 0 { voices[group[lane]].tick(sampleRate: sampleRate) }
+                if voices[group[lane]].isActive { span = min(span, voices[group[lane]].tickFramesLeft) }
+            }
+            var inLanes = 0, laneMask = 0
+            for lane in 0..<lanes where SoundFontVoiceLanes.accepts(voices[group[lane]], count: span) {
+                together[inLanes] = group[lane]
+                inLanes += 1
+                laneMask |= 1 << lane
+            }
+            if inLanes >= 2 {
+                SoundFontVoiceLanes.render(voices, slots: together, lanes: inLanes, frames: map.frames,
+                                           left: left + done, right: right + done, count: span)
+            } else {
+                laneMask = 0
+            }
+            for lane in 0..<lanes where voices[group[lane]].isActive {
+                let voice = voices + group[lane]
+                if laneMask & (1 << lane) == 0 {
+                    voice.pointee.renderFrames(CubicInterpolator.self, left + done, right + done, span, reach: (1, 2))
+                }
+                voice.pointee.tickFramesLeft -= span
+                voice.pointee.elapsed += span
+            }
+            done += span
+        }
     }
 
     /// Voices currently sounding or fading.

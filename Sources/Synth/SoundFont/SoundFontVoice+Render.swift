@@ -27,7 +27,7 @@ extension SoundFontVoice {
 
     /// One control tick: envelopes and LFOs step; the amplitude target, the pitch increment
     /// and the filter cutoff for the next `tickFrames` frames follow from them.
-    private mutating func tick(sampleRate: Float) {
+    mutating func tick(sampleRate: Float) {
         tickFramesLeft = Self.tickFrames
         volumeEnvelope.step()
         guard volumeEnvelope.section != .finished else { isActive = false; return }
@@ -67,7 +67,7 @@ extension SoundFontVoice {
     /// through `renderRun` with no edge, loop or fade checks; frames near an edge, a loop
     /// wrap or a fading voice go one at a time.
     @inline(__always)
-    private mutating func renderFrames<Formula: Interpolator>(_ formula: Formula.Type, _ left: UnsafeMutablePointer<Float>,
+    mutating func renderFrames<Formula: Interpolator>(_ formula: Formula.Type, _ left: UnsafeMutablePointer<Float>,
                                                               _ right: UnsafeMutablePointer<Float>, _ count: Int,
                                                               reach: (before: Int, after: Int)) {
         guard let frames else { isActive = false; return }
