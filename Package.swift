@@ -110,8 +110,11 @@ let package = Package(
             "AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore", "AllocationCounter", "TestSupport",
         ]),
         .testTarget(name: "SynthTests", dependencies: [
-            "Synth", "SoundFont", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter", "TestSupport",
+            "Synth", "SoundFont", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter", "SoundMeasures", "TestSupport",
         ]),
+        // Test support: what the fidelity tier measures of a note (level, envelope times,
+        // spectrum, pitch), optimized like the DSP it measures.
+        .target(name: "SoundMeasures", path: "Tests/SoundMeasures", swiftSettings: dspOptimized),
         // Test support: one thread's allocations, one counting suite at a time (the count is
         // process-wide), through the test process's own malloc, which is C (it runs inside
         // every thread's allocations).

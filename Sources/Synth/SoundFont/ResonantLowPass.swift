@@ -2,15 +2,17 @@ import Glibc
 
 /// The SoundFont voice filter: a two-pole resonant low-pass (FluidSynth's biquad), with
 /// SF2's Q in centibels over a non-resonant filter and the DC gain lowered by 1/√Q.
-/// Bypassed while the cutoff is at the top of the range with no resonance, where it
-/// would pass the whole audible band unchanged. Transposed direct form II, so the same
+/// Bypassed while the cutoff is at the top of the range (0.45 × the sample rate) with no
+/// resonance, where it would pass the audible band unchanged but for its gain: bypassed,
+/// it still applies the gain (+1.5 dB at Q 0, as FluidSynth's filter always does). Transposed direct form II, so the same
 /// state serves the one-voice path and the four-voice lanes (`SoundFontVoiceLanes`).
 ///
 /// - Thread: render (a plain value inside a voice).
 struct ResonantLowPass {
     private(set) var isBypassed = true
     private var qLinear: Float = 0.707
-    private var gain: Float = 1
+    /// The DC gain 1/√Q, applied bypassed too.
+    private(set) var gain: Float = 1
     private var hasResonance = false
     private var lastCutoff: Float = -1
     private var b02: Float = 0, b1: Float = 0, a1: Float = 0, a2: Float = 0
@@ -58,9 +60,9 @@ struct ResonantLowPass {
         return output
     }
 
-    /// The coefficients (b0, b1, b2, a1, a2) as the lanes apply them: the identity when bypassed.
+    /// The coefficients (b0, b1, b2, a1, a2) as the lanes apply them: the gain alone when bypassed.
     var coefficients: (b0: Float, b1: Float, b2: Float, a1: Float, a2: Float) {
-        isBypassed ? (1, 0, 0, 0, 0) : (b02, b1, b02, a1, a2)
+        isBypassed ? (gain, 0, 0, 0, 0) : (b02, b1, b02, a1, a2)
     }
 
     /// Sets a decayed state to exactly zero, so silence never reaches subnormal numbers

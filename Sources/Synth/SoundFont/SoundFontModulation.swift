@@ -29,11 +29,13 @@ struct Modulation: Hashable {
     /// The record decoded, or nil when the instrument cannot use it: a destination that is
     /// not a generator (linked modulators), a CC source MIDI reserves (bank select, data
     /// entry, RPN/NRPN, channel mode) or an unknown source or curve — FluidSynth skips these too.
+    /// So is one identical to `velocityToFilterCutoff`, which FluidSynth evaluates to 0.
     init?(_ record: SoundFontModulator) {
         guard record.destination < UInt16(GeneratorKind.pitch), Self.isUsable(record.source),
               Self.isUsable(record.amountSource), record.transform == 0 || record.transform == 2 else { return nil }
         self.init(source: record.source, amountSource: record.amountSource, destination: Int(record.destination),
                   amount: Float(record.amount), absolute: record.transform == 2)
+        guard !isIdentical(to: Self.velocityToFilterCutoff) else { return nil }
     }
 
     init(source: UInt16, amountSource: UInt16, destination: Int, amount: Float, absolute: Bool = false) {
@@ -116,15 +118,22 @@ struct Modulation: Hashable {
 
     // MARK: Defaults
 
+    /// SF2.01's default "velocity to filter cutoff" (section 8.4.2), which FluidSynth 2
+    /// turns off: any modulator identical to it contributes 0 there ("to stop forcing
+    /// velocity based filtering"), so fonts made for it are voiced without it. midihub
+    /// leaves it out of the defaults and skips a font's identical one: with it, every
+    /// note below velocity 127 sounded darker than FluidSynth plays it (the spectral
+    /// centroid 10–17 % lower on TimGM6mb, `FidelityTests`).
+    static let velocityToFilterCutoff = Modulation(source: velocity | negative, amountSource: velocity | switchCurve,
+                                                   destination: GeneratorKind.filterCutoff, amount: -2400)
+
     /// The SF2.01 default modulators (section 8.4), with FluidSynth's amounts: velocity to
-    /// attenuation and to filter cutoff, channel pressure and CC 1 to vibrato depth, CC 7 and
-    /// 11 to attenuation, CC 10 to pan, CC 91/93 to the reverb and chorus sends, and the pitch
-    /// wheel (scaled by its RPN 0 range) to pitch.
+    /// attenuation, channel pressure and CC 1 to vibrato depth, CC 7 and 11 to attenuation,
+    /// CC 10 to pan, CC 91/93 to the reverb and chorus sends, and the pitch wheel (scaled by
+    /// its RPN 0 range) to pitch; not velocity to filter cutoff (`velocityToFilterCutoff`).
     static let defaults: [Modulation] = [
         Modulation(source: velocity | negative | concave, amountSource: noController,
                    destination: GeneratorKind.attenuation, amount: 960),
-        Modulation(source: velocity | negative, amountSource: velocity | switchCurve,
-                   destination: GeneratorKind.filterCutoff, amount: -2400),
         Modulation(source: channelPressure, amountSource: noController, destination: GeneratorKind.vibratoLFOToPitch, amount: 50),
         Modulation(source: ccFlag | 1, amountSource: noController, destination: GeneratorKind.vibratoLFOToPitch, amount: 50),
         Modulation(source: ccFlag | 7 | negative | concave, amountSource: noController,

@@ -51,10 +51,14 @@ extension SoundFontVoice {
 
         let modulation = modulationEnvelope.section == .attack ? Modulation.convexCurve(127 * modulationEnvelope.value)
             : modulationEnvelope.value
-        let cents = pitch + modulationLFO.value * modLFOToPitch + vibratoLFO.value * vibratoLFOToPitch
-            + modulation * modEnvelopeToPitch
-        increment = Double(exp2Fast((cents - rootPitch) / 1200) * rateRatio)
-        let cutoff = cutoffCents + modulationLFO.value * modLFOToCutoff + modulation * modEnvelopeToCutoff
+        let cents = pitch + Double(modulationLFO.value * modLFOToPitch + vibratoLFO.value * vibratoLFOToPitch
+            + modulation * modEnvelopeToPitch)
+        // Whole cents, as FluidSynth's cents-to-hertz table plays them (it truncates).
+        let playedCents = cents > 0 ? cents.rounded(.towardZero) : cents
+        increment = Double(exp2Fast(Float(playedCents - rootPitch) / 1200) * rateRatio)
+        // Clamped after the modulations, as FluidSynth's cents-to-hertz does (20 Hz…19.9 kHz).
+        let cutoff = min(max(cutoffCents + modulationLFO.value * modLFOToCutoff + modulation * modEnvelopeToCutoff,
+                             1_500), 13_500)
         filter.setCutoff(8.175_799 * exp2Fast(cutoff / 1200), sampleRate: sampleRate)
         filter.flushDenormals()
     }
@@ -89,7 +93,7 @@ extension SoundFontVoice {
             }
             let fraction = Float(position - Double(index))
             var sample = Formula.value(edge, index, fraction)
-            if !filter.isBypassed { sample = filter.process(sample) }
+            sample = filter.isBypassed ? sample * filter.gain : filter.process(sample)
             amplitude += amplitudeStep
             if isFading { fadeGain -= fadeStep }
             let value = sample * amplitude * fadeGain
@@ -114,6 +118,7 @@ extension SoundFontVoice {
         let increment = increment, step = amplitudeStep
         let panLeft = panLeft * fadeGain, panRight = panRight * fadeGain
         if filter.isBypassed {
+            let panLeft = panLeft * filter.gain, panRight = panRight * filter.gain
             for i in 0..<count {
                 let index = Int(position)
                 amplitude += step

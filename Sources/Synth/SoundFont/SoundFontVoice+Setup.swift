@@ -30,9 +30,11 @@ extension SoundFontVoice {
         let pitchKey = g[GeneratorKind.keyNumber] >= 0 ? g[GeneratorKind.keyNumber] : Float(inputs.key)
         let rootKey = g[GeneratorKind.overridingRootKey] >= 0 ? g[GeneratorKind.overridingRootKey]
             : Float(sample.originalPitch <= 127 ? sample.originalPitch : 60)
-        rootPitch = rootKey * 100 - Float(sample.pitchCorrection)
+        rootPitch = Double(rootKey) * 100 - Double(sample.pitchCorrection)
         rateRatio = sample.sampleRate / sampleRate
-        keyPitch = rootKey * 100 + g[GeneratorKind.scaleTuning] * (pitchKey - rootKey)
+        // FluidSynth's expression in Double as there: with the whole cents of `tick`, its
+        // rounding makes the same pitch to the hundredth of a cent (else up to 1 cent apart).
+        keyPitch = Double(g[GeneratorKind.scaleTuning]) * (Double(pitchKey) - rootPitch / 100) + rootPitch
 
         let keySteps = 60 - pitchKey
         let tickSeconds = Float(Self.tickFrames) / sampleRate
@@ -65,12 +67,12 @@ extension SoundFontVoice {
     }
 
     private mutating func applyRealtime(_ g: UnsafeMutablePointer<Float>) {
-        pitch = keyPitch + g[GeneratorKind.pitch] + 100 * g[GeneratorKind.coarseTune] + g[GeneratorKind.fineTune]
+        pitch = keyPitch + Double(g[GeneratorKind.pitch] + 100 * g[GeneratorKind.coarseTune] + g[GeneratorKind.fineTune])
         attenuation = min(max(g[GeneratorKind.attenuation], 0), 1_440)
         let pan = min(max(g[GeneratorKind.pan], -500), 500)
         panLeft = sinQuarter((500 - pan) / 1000)
         panRight = sinQuarter((500 + pan) / 1000)
-        cutoffCents = min(max(g[GeneratorKind.filterCutoff], 1_500), 13_500)
+        cutoffCents = g[GeneratorKind.filterCutoff]
         filter.setQ(centibels: g[GeneratorKind.filterQ])
         modLFOToPitch = clamp(g[GeneratorKind.modLFOToPitch], 12_000)
         vibratoLFOToPitch = clamp(g[GeneratorKind.vibratoLFOToPitch], 12_000)

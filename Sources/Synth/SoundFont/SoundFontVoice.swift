@@ -32,10 +32,10 @@ struct SoundFontVoice {
     var increment: Double = 0
 
     // Pitch, in cents.
-    var pitch: Float = 0
-    var rootPitch: Float = 0
+    var pitch: Double = 0
+    var rootPitch: Double = 0
     /// The key's pitch from the root key and scale tuning, before tuning generators and modulators.
-    var keyPitch: Float = 0
+    var keyPitch: Double = 0
     /// The sample's rate over the output rate.
     var rateRatio: Float = 1
 
