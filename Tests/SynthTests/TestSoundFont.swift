@@ -1,9 +1,10 @@
 import Foundation
 import SoundFont
+import TestSupport
 
 /// A SoundFont built for a test: one sample, one preset (bank/program) whose one
 /// instrument has the given zones, each playing that sample with its own generators.
-struct TestSoundFont {
+struct TestSoundFont: SoundFontBytes {
     struct Zone {
         var keys: ClosedRange<UInt8> = 0...127
         /// (SF2 generator operator, amount) pairs.
@@ -53,21 +54,11 @@ struct TestSoundFont {
         let shdr = ascii("Test Sample", 20) + u32(0) + u32(UInt32(frames.count)) + u32(UInt32(loop.lowerBound))
             + u32(UInt32(loop.upperBound)) + u32(sampleRate) + [rootKey, 0] + u16(0) + u16(1)
             + ascii("EOS", 20) + [UInt8](repeating: 0, count: 26)
-        let pdta = list("pdta", chunk("phdr", phdr) + chunk("pbag", pbag) + chunk("pmod", modulator) + chunk("pgen", pgen)
-            + chunk("inst", inst) + chunk("ibag", ibag) + chunk("imod", modulator) + chunk("igen", igen) + chunk("shdr", shdr))
-        let body = Array("sfbk".utf8) + info + sdta + pdta
-        return Array("RIFF".utf8) + u32(UInt32(body.count)) + body
+        return soundFont(info: info, sdta: sdta, hydra: [
+            ("phdr", phdr), ("pbag", pbag), ("pmod", modulator), ("pgen", pgen), ("inst", inst), ("ibag", ibag),
+            ("imod", modulator), ("igen", igen), ("shdr", shdr),
+        ])
     }
-
-    private func u16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
-    private func u32(_ value: UInt32) -> [UInt8] { u16(UInt16(value & 0xFFFF)) + u16(UInt16(value >> 16)) }
-    private func ascii(_ text: String, _ length: Int) -> [UInt8] {
-        Array(text.utf8.prefix(length)) + [UInt8](repeating: 0, count: max(0, length - text.utf8.count))
-    }
-    private func chunk(_ id: String, _ data: [UInt8]) -> [UInt8] {
-        Array(id.utf8) + u32(UInt32(data.count)) + data + (data.count % 2 == 1 ? [0] : [])
-    }
-    private func list(_ type: String, _ chunks: [UInt8]) -> [UInt8] { chunk("LIST", Array(type.utf8) + chunks) }
 }
 
 /// SF2 generator operators the tests set.

@@ -21,19 +21,13 @@ public final class SoundFontNode: Node, @unchecked Sendable {
         case interpolation = 2
     }
 
-    public enum Output: Int, CaseIterable {
-        case activeVoices = 0, peakLeft = 1, peakRight = 2
-    }
+    public typealias Output = InstrumentOutput
 
     public static let nodeDescriptor = NodeDescriptor(kind: .instrument, subtype: "sfnt", manufacturer: "mhub",
                                                       name: "midihub soundfont", version: 0x01_00_00)
     public var descriptor: NodeDescriptor { Self.nodeDescriptor }
     public let parameters: [ParameterInfo]
-    public let outputs: [OutputInfo] = [
-        OutputInfo(id: 0, name: "active voices", unit: .count),
-        OutputInfo(id: 1, name: "peak left", unit: .generic),
-        OutputInfo(id: 2, name: "peak right", unit: .generic),
-    ]
+    public let outputs = InstrumentOutput.infos
     public let outputValues = OutputValues()
     public private(set) var preparedFormat: RenderFormat?
 
@@ -134,9 +128,8 @@ public final class SoundFontNode: Node, @unchecked Sendable {
         let bus = context.bus
         context.forEachSegment(apply: { event in apply(event) },
                                render: { start, count in renderVoices(left: bus.left + start, right: bus.right + start, count: count) })
-        applyMasterGain(&masterGain, bus: bus, frames: context.frames, peaks: outputValues,
-                        left: Output.peakLeft.rawValue, right: Output.peakRight.rawValue)
-        outputValues.store(Float(activeCount), at: Output.activeVoices.rawValue)
+        InstrumentOutput.finishBlock(&masterGain, bus: bus, frames: context.frames, activeVoices: activeCount,
+                                     values: outputValues)
     }
 
     /// Renders every active voice, four at a time where they can share SIMD lanes

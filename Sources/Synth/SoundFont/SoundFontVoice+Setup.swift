@@ -38,18 +38,10 @@ extension SoundFontVoice {
 
         let keySteps = 60 - pitchKey
         let tickSeconds = Float(Self.tickFrames) / sampleRate
-        volumeEnvelope = TickEnvelope(
-            delay: g[GeneratorKind.volumeDelay], attack: g[GeneratorKind.volumeAttack],
-            hold: g[GeneratorKind.volumeHold] + g[GeneratorKind.keyToVolumeHold] * keySteps,
-            decay: g[GeneratorKind.volumeDecay] + g[GeneratorKind.keyToVolumeDecay] * keySteps,
-            sustain: 1 - 0.001 * g[GeneratorKind.volumeSustain], release: g[GeneratorKind.volumeRelease],
-            minimumRelease: -7_200, tickSeconds: tickSeconds, releaseMaximum: 1)
-        modulationEnvelope = TickEnvelope(
-            delay: g[GeneratorKind.modEnvelopeDelay], attack: g[GeneratorKind.modEnvelopeAttack],
-            hold: g[GeneratorKind.modEnvelopeHold] + g[GeneratorKind.keyToModEnvelopeHold] * keySteps,
-            decay: g[GeneratorKind.modEnvelopeDecay] + g[GeneratorKind.keyToModEnvelopeDecay] * keySteps,
-            sustain: 1 - 0.001 * g[GeneratorKind.modEnvelopeSustain], release: g[GeneratorKind.modEnvelopeRelease],
-            minimumRelease: -12_000, tickSeconds: tickSeconds, releaseMaximum: 2)
+        volumeEnvelope = TickEnvelope(generators: g, from: GeneratorKind.volumeDelay, keySteps: keySteps,
+                                      minimumRelease: -7_200, tickSeconds: tickSeconds, releaseMaximum: 1)
+        modulationEnvelope = TickEnvelope(generators: g, from: GeneratorKind.modEnvelopeDelay, keySteps: keySteps,
+                                          minimumRelease: -12_000, tickSeconds: tickSeconds, releaseMaximum: 2)
         modulationLFO = TriangleLFO(delay: g[GeneratorKind.modLFODelay], frequency: g[GeneratorKind.modLFOFrequency],
                                     sampleRate: sampleRate)
         vibratoLFO = TriangleLFO(delay: g[GeneratorKind.vibratoLFODelay], frequency: g[GeneratorKind.vibratoLFOFrequency],

@@ -30,6 +30,16 @@ struct TickEnvelope {
         segments = (idle, idle, idle, idle, idle, idle, idle)
     }
 
+    /// Sets up the envelope whose eight generators start at `first` (SF2 orders both alike:
+    /// delay, attack, hold, decay, sustain in 0.1 % below full, release, key to hold, key to
+    /// decay), `keySteps` keys below 60 lengthening hold and decay.
+    init(generators g: UnsafeMutablePointer<Float>, from first: Int, keySteps: Float, minimumRelease: Float,
+         tickSeconds: Float, releaseMaximum: Float) {
+        self.init(delay: g[first], attack: g[first + 1], hold: g[first + 2] + g[first + 6] * keySteps,
+                  decay: g[first + 3] + g[first + 7] * keySteps, sustain: 1 - 0.001 * g[first + 4], release: g[first + 5],
+                  minimumRelease: minimumRelease, tickSeconds: tickSeconds, releaseMaximum: releaseMaximum)
+    }
+
     /// Sets up the sections from timecents (delay, attack, hold, decay, release) and a
     /// sustain level in 0…1, for ticks of `tickSeconds`; starts in the delay section.
     /// `releaseMaximum` is 1 for the volume envelope and 2 for the modulation envelope.
