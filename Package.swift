@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Module layout and import rules: see docs/architecture.md.
-// Only `ALSA` imports `CALSA`; only `RtMidiBackend` imports `CRtMidi`.
+// Only `ALSA` imports `CALSA`; only `RtMidiBackend` imports `CRtMidi`; only `SoundFont` imports `CVorbis`.
 // `MIDICore`, `RenderCore` and `Synth` import no I/O module.
 // The DSP modules compile optimized in debug builds too: unoptimized, the SoundFont
 // instrument renders 60 times slower (2× real time on one core of a fast machine), too
@@ -35,6 +35,8 @@ let package = Package(
         // C gates.
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CRtMidi", pkgConfig: "rtmidi", providers: [.apt(["librtmidi-dev"])]),
+        // libvorbisfile, for SF3 fonts' compressed samples. Only `SoundFont` imports it.
+        .systemLibrary(name: "CVorbis", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
 
         // MIDI 1.0 model, byte-stream parser/encoder, SMF, tempo map, text format. No C, no I/O.
         .target(name: "MIDICore"),
@@ -42,8 +44,9 @@ let package = Package(
         // Realtime side: RenderEvent, SPSC rings, Node protocol, block executor. No Foundation.
         .target(name: "RenderCore", swiftSettings: dspOptimized),
 
-        // SoundFont 2 reader: RIFF, the hydra, sample data mapped from the file. No other module.
-        .target(name: "SoundFont", swiftSettings: dspOptimized),
+        // SoundFont 2 reader: RIFF, the hydra, sample data mapped from the file, SF3's Vorbis
+        // samples decoded. No other midihub module.
+        .target(name: "SoundFont", dependencies: ["CVorbis"], swiftSettings: dspOptimized),
 
         // Built-in instrument and effect nodes (DSP), preset model.
         .target(name: "Synth", dependencies: ["RenderCore", "MIDICore", "SoundFont"], swiftSettings: dspOptimized),

@@ -8,7 +8,7 @@ struct InstrumentArguments: ParsableArguments {
         valueName: "name"))
     var instrument: InstrumentKind?
 
-    @Option(help: "The SoundFont (.sf2) to play (default: $MIDIHUB_SOUNDFONT, then /usr/share/sounds/sf2/default-GM.sf2, FluidR3_GM.sf2, TimGM6mb.sf2).")
+    @Option(help: "The SoundFont (.sf2 or .sf3) to play (default: $MIDIHUB_SOUNDFONT, then /usr/share/sounds/sf2/default-GM.sf2, FluidR3_GM.sf2, TimGM6mb.sf2).")
     var soundfont: String?
 }
 

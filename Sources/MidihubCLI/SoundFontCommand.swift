@@ -8,12 +8,12 @@ struct SoundFontCommand: ParsableCommand {
         commandName: "soundfont",
         abstract: "List a SoundFont's presets by bank and program.",
         discussion: """
-            Reads a SoundFont 2 file (.sf2) and checks its structure: every count, offset \
-            and index. The first line names the font and counts its presets, instruments \
-            and samples; then one line per preset, BANK-PROGRAM and name, as fluidsynth's \
-            'inst' command prints them (bank 128 is the percussion kits). A damaged file \
-            gets one line naming the chunk and the byte offset. SF3 fonts (Vorbis \
-            samples) are not read yet.
+            Reads a SoundFont file (.sf2, or .sf3 with Vorbis-compressed samples, which \
+            are decoded) and checks its structure: every count, offset and index. The \
+            first line names the font and counts its presets, instruments and samples; \
+            then one line per preset, BANK-PROGRAM and name, as fluidsynth's 'inst' \
+            command prints them (bank 128 is the percussion kits). A damaged file gets \
+            one line naming the chunk and the byte offset.
 
             --json prints the presets as an array, one object per line: \
             {"bank":0,"name":"Yamaha Grand Piano","program":0,"zones":10}
@@ -21,10 +21,11 @@ struct SoundFontCommand: ParsableCommand {
             Examples:
               midihub soundfont /usr/share/sounds/sf2/FluidR3_GM.sf2
               midihub soundfont /usr/share/sounds/sf2/FluidR3_GM.sf2 --json
+              midihub soundfont /usr/share/sounds/sf3/MuseScore_General_Lite.sf3
             """
     )
 
-    @Argument(help: "A SoundFont 2 file (.sf2).")
+    @Argument(help: "A SoundFont file (.sf2 or .sf3).")
     var file: String
 
     @Flag(help: "Print the presets as JSON, one object per line.")

@@ -35,9 +35,26 @@ struct RIFFWalker {
                                      problem: "chunk size \(size) runs past the end of its container at byte \(range.upperBound)")
             }
             chunks.append(RIFFChunk(id: id, offset: dataStart, size: size))
-            offset = dataStart + size + (size & 1)  // chunks are padded to an even size
+            offset = dataStart + size
+            // Chunks are padded to an even size, but some writers leave the pad byte out
+            // (MuseScore's SF3 fonts, after an odd `sdta`): then only the unpadded place
+            // holds a chunk header that fits.
+            if size & 1 == 1, fitsChunk(at: offset + 1, in: range) || !fitsChunk(at: offset, in: range) {
+                offset += 1
+            }
         }
         return chunks
+    }
+
+    /// Whether a chunk header (an id of letters, digits or spaces, and a size that fits) is at `offset`.
+    private func fitsChunk(at offset: Int, in range: Range<Int>) -> Bool {
+        guard offset + 8 <= range.upperBound else { return false }
+        let letters = (0..<4).allSatisfy { index in
+            let byte = bytes[offset + index]
+            return (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x20
+        }
+        let size = Int(bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self).littleEndian)
+        return letters && size <= range.upperBound - offset - 8
     }
 
     /// The sub-chunks of a `LIST` chunk whose type is `type`, e.g. `pdta`.

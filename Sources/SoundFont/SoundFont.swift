@@ -1,7 +1,7 @@
 /// A SoundFont 2 file, read and checked: its presets, instruments and sample headers, and
 /// its 16-bit sample data, which stays in the file's mapping (`SoundFont.open`) rather than
-/// being copied. SF3 (Vorbis-compressed samples) is not read yet: such a file is refused
-/// with a line saying so.
+/// being copied. An SF3 font's Vorbis-compressed samples are decoded while it is read
+/// (`SF3Samples`), into memory of their own.
 ///
 /// - Thread: any (immutable after reading).
 public struct SoundFont: Sendable {
@@ -18,7 +18,7 @@ public struct SoundFont: Sendable {
     /// copied. `file` names it in errors.
     /// - Thread: any.
     public init(bytes: [UInt8], file: String) throws(SoundFontError) {
-        let storage = SoundFontSampleData.Storage.copy(bytes)
+        let storage = bytes.withUnsafeBytes { SoundFontSampleData.Storage.copy($0) }
         self = try storage.withBytes { buffer throws(SoundFontError) in try SoundFont(buffer, file: file, storage: storage) }
     }
 
@@ -51,20 +51,25 @@ public struct SoundFont: Sendable {
         } else {
             version = (2, 0)
         }
-        if version.major == 3 {
-            throw SoundFontError(file: file, chunk: "INFO/ifil", offset: info.first { $0.id == "ifil" }?.offset ?? 12,
-                                 problem: "an SF3 font (Vorbis-compressed samples), which midihub cannot read yet",
-                                 fix: "use an .sf2 font, e.g. /usr/share/sounds/sf2/FluidR3_GM.sf2")
-        }
         name = try info.first { $0.id == "INAM" }.map { chunk throws(SoundFontError) in
             try infoRead.name(at: chunk.offset, length: chunk.size)
         } ?? file
 
         let smpl = sdta.first { $0.id == "smpl" } ?? RIFFChunk(id: "smpl", offset: 0, size: 0)
-        sampleData = SoundFontSampleData(storage: storage, byteOffset: smpl.offset, frameCount: smpl.size / 2)
-        let hydra = SoundFontHydra(walker: walker, chunks: Dictionary(pdta.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
-                                   frameCount: smpl.size / 2)
+        let compressed = version.major == 3
+        var hydra = SoundFontHydra(walker: walker, chunks: Dictionary(pdta.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
+                                   frameCount: compressed ? smpl.size : smpl.size / 2)
+        hydra.loopsAsRead = compressed
         (presets, instruments, samples) = try hydra.read()
+        if compressed {
+            let decoded = try SF3Samples.decode(samples, smpl: UnsafeRawBufferPointer(rebasing: bytes[smpl.offset..<smpl.offset + smpl.size]),
+                                                at: smpl.offset, file: file)
+            samples = decoded.samples
+            let frameCount = decoded.frames.count
+            sampleData = SoundFontSampleData(storage: .adopting(decoded.frames), byteOffset: 0, frameCount: frameCount)
+        } else {
+            sampleData = SoundFontSampleData(storage: storage, byteOffset: smpl.offset, frameCount: smpl.size / 2)
+        }
     }
 
     /// The preset for `bank` and `program`, if the font has it.

@@ -5,7 +5,11 @@
 struct SoundFontHydra {
     let walker: RIFFWalker
     let chunks: [String: RIFFChunk]
+    /// The bound of a sample's `end`: the frames of `smpl`, or for SF3 its bytes.
     let frameCount: Int
+    /// SF3: Vorbis samples' loop points count from their own start; they stay as read
+    /// (`SF3Samples` clamps them once decoded).
+    var loopsAsRead = false
 
     /// The records of sub-chunk `id`: its size must be a whole number of `recordSize`
     /// records, at least `minimum` (the hydra ends every list with a terminal record).
@@ -145,7 +149,8 @@ struct SoundFontHydra {
             let loopStart = Int(try read.uint32(at: offset + 28)), loopEnd = Int(try read.uint32(at: offset + 32))
             samples.append(SoundFontSample(
                 name: try read.name(at: offset, length: 20), start: start, end: end,
-                loopStart: min(max(loopStart, start), end), loopEnd: min(max(loopEnd, start), end),
+                loopStart: loopsAsRead ? loopStart : min(max(loopStart, start), end),
+                loopEnd: loopsAsRead ? loopEnd : min(max(loopEnd, start), end),
                 sampleRate: Int(try read.uint32(at: offset + 36)), originalPitch: Int(try read.uint8(at: offset + 40)),
                 pitchCorrection: Int(Int8(bitPattern: try read.uint8(at: offset + 41))),
                 link: Int(try read.uint16(at: offset + 42)), type: type))

@@ -1,8 +1,8 @@
 import Glibc
 
 /// The font's 16-bit sample frames, where they lie: in a read-only mapping of the file
-/// (pages are read from disk as they are touched, so memory goes only to what plays), or
-/// in a copy of the bytes.
+/// (pages are read from disk as they are touched, so memory goes only to what plays), in
+/// a copy of the bytes, or decoded from an SF3 font's Vorbis streams.
 ///
 /// - Thread: any; `frame(at:)` is render-safe (no allocation, no lock).
 public struct SoundFontSampleData: Sendable {
@@ -25,26 +25,37 @@ public struct SoundFontSampleData: Sendable {
     final class Storage: @unchecked Sendable {
         let base: UnsafeRawPointer
         let count: Int
-        private let unmap: Bool
+        private let release: Release
 
-        private init(base: UnsafeRawPointer, count: Int, unmap: Bool) {
+        /// How the memory goes back when the last font using it is gone.
+        private enum Release { case unmap, deallocate, free }
+
+        private init(base: UnsafeRawPointer, count: Int, release: Release) {
             self.base = base
             self.count = count
-            self.unmap = unmap
+            self.release = release
         }
 
         deinit {
-            if unmap {
-                munmap(UnsafeMutableRawPointer(mutating: base), count)
-            } else {
-                base.deallocate()
+            switch release {
+            case .unmap: munmap(UnsafeMutableRawPointer(mutating: base), count)
+            case .deallocate: base.deallocate()
+            case .free: Glibc.free(UnsafeMutableRawPointer(mutating: base))
             }
         }
 
-        static func copy(_ bytes: [UInt8]) -> Storage {
+        /// The block of decoded frames (an SF3 font's samples), adopted without a copy.
+        static func adopting(_ frames: FrameBuffer) -> Storage {
+            let (block, byteCount) = frames.release()
+            guard let block else { return copy(UnsafeRawBufferPointer(start: nil, count: 0)) }
+            return Storage(base: UnsafeRawPointer(block), count: byteCount, release: .free)
+        }
+
+        /// A copy of `bytes` (a font read from memory).
+        static func copy(_ bytes: UnsafeRawBufferPointer) -> Storage {
             let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
-            bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(memory), byteCount: $0.count) }
-            return Storage(base: UnsafeRawPointer(memory), count: bytes.count, unmap: false)
+            if let source = bytes.baseAddress { memory.copyMemory(from: source, byteCount: bytes.count) }
+            return Storage(base: UnsafeRawPointer(memory), count: bytes.count, release: .deallocate)
         }
 
         static func map(_ path: String, name: String) throws(SoundFontError) -> Storage {
@@ -62,7 +73,7 @@ public struct SoundFontSampleData: Sendable {
                 throw SoundFontError(file: name, chunk: "RIFF", offset: 0, problem: "the file is empty", fix: "give a .sf2 file")
             }
             guard let memory = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), memory != MAP_FAILED else { throw failure("map") }
-            return Storage(base: UnsafeRawPointer(memory), count: size, unmap: true)
+            return Storage(base: UnsafeRawPointer(memory), count: size, release: .unmap)
         }
 
         func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws(SoundFontError) -> Result) throws(SoundFontError) -> Result {

@@ -14,11 +14,20 @@ struct MinimalSoundFont: SoundFontBytes {
     var sampleEnd: UInt32?
     /// Bytes appended to the pbag chunk (a size that is not a multiple of 4 when 1…3).
     var pbagExtra: [UInt8] = []
+    /// An SF3 font instead: `smpl` holds this Ogg Vorbis stream as the one sample, which is
+    /// `frames` frames long once decoded (its loop then counts from the sample's start), and
+    /// an odd-sized `sdta` goes without its pad byte, as MuseScore writes SF3.
+    var vorbis: [UInt8]?
 
     var bytes: [UInt8] {
+        let version = vorbis == nil ? version : (3, 1)
         let info = list("INFO", chunk("ifil", u16(version.0) + u16(version.1)) + chunk("INAM", ascii("Minimal", 8)))
-        let smpl = (0..<frames).flatMap { u16(UInt16(bitPattern: Int16($0 * 256 - 8192))) }
-        let sdta = list("sdta", chunk("smpl", smpl))
+        let smpl = vorbis ?? (0..<frames).flatMap { u16(UInt16(bitPattern: Int16($0 * 256 - 8192))) }
+        var sdta = list("sdta", chunk("smpl", smpl))
+        if vorbis != nil, smpl.count % 2 == 1 {
+            sdta.removeLast()  // the pad byte
+            sdta[4..<8] = ArraySlice(u32(UInt32(4 + 8 + smpl.count)))
+        }
         let phdr = ascii("Test Piano", 20) + u16(0) + u16(0) + u16(0) + u32(0) + u32(0) + u32(0)
             + ascii("EOP", 20) + u16(0) + u16(0) + u16(terminalPresetBag) + u32(0) + u32(0) + u32(0)
         let pbag = u16(0) + u16(0) + u16(1) + u16(0) + pbagExtra
@@ -27,8 +36,9 @@ struct MinimalSoundFont: SoundFontBytes {
         let ibag = u16(0) + u16(0) + u16(2) + u16(0)
         let igen = u16(43) + [0, 127] + u16(53) + u16(0) + u16(0) + u16(0)
         let modulator = [UInt8](repeating: 0, count: 10)
-        let shdr = ascii("Test Sample", 20) + u32(0) + u32(sampleEnd ?? UInt32(frames)) + u32(8) + u32(UInt32(frames - 8))
-            + u32(44100) + [60, 0] + u16(0) + u16(1) + ascii("EOS", 20) + [UInt8](repeating: 0, count: 26)
+        let shdr = ascii("Test Sample", 20) + u32(0) + u32(sampleEnd ?? UInt32(vorbis?.count ?? frames)) + u32(8)
+            + u32(UInt32(frames - 8)) + u32(44100) + [60, 0] + u16(0) + u16(vorbis == nil ? 1 : 0x11)
+            + ascii("EOS", 20) + [UInt8](repeating: 0, count: 26)
         return soundFont(info: info, sdta: sdta, hydra: [
             ("phdr", phdr), ("pbag", pbag), ("pmod", modulator), ("pgen", pgen), ("inst", inst), ("ibag", ibag),
             ("imod", modulator), ("igen", igen), ("shdr", shdr),

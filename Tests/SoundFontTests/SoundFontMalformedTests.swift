@@ -29,7 +29,6 @@ import Testing
         (MinimalSoundFont(instrumentIndex: 3), "pdta/pgen", "names instrument 3 of 1"),
         (MinimalSoundFont(sampleEnd: 100), "pdta/shdr", "sample 0 spans frames 0…100, the sample data has 64"),
         (MinimalSoundFont(pbagExtra: [1, 2]), "pdta/pbag", "size 10 is not a multiple of 4"),
-        (MinimalSoundFont(version: (3, 1)), "INFO/ifil", "an SF3 font"),
     ])
     func oneBrokenFieldIsNamed(font: MinimalSoundFont, chunk: String, problem: String) throws {
         let error = try #require(Self.error(font))

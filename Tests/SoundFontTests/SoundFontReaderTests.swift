@@ -3,10 +3,12 @@ import SoundFont
 import Testing
 import TestSupport
 
-/// The reader on Debian's FluidR3_GM.sf2 (fluid-soundfont-gm, installed by
-/// scripts/install-deps), against fluidsynth's own reading of it.
+/// The reader on Debian's FluidR3_GM.sf2 (fluid-soundfont-gm) and MuseScore's SF3 font
+/// (musescore-general-soundfont-small, Vorbis samples), both installed by
+/// scripts/install-deps, against fluidsynth's own reading of them.
 @Suite struct SoundFontReaderTests {
     static let fluidR3 = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
+    static let museScore = "/usr/share/sounds/sf3/MuseScore_General_Lite.sf3"
 
     /// fluidsynth's `inst 1`: one line `BBB-PPP Name` per preset.
     static func fluidsynthPresetLines(_ path: String) throws -> [String] {
@@ -26,19 +28,21 @@ import TestSupport
             .filter { $0.first?.isNumber == true }.map(String.init)
     }
 
-    @Test func presetsAreTheOnesFluidsynthLists() throws {
-        let font = try SoundFont.open(Self.fluidR3)
+    @Test(arguments: [(fluidR3, 2), (museScore, 3)])
+    func presetsAreTheOnesFluidsynthLists(path: String, major: Int) throws {
+        let font = try SoundFont.open(path)
         let ours = font.presets.map { String(format: "%03d-%03d %@", $0.bank, $0.program, $0.name) }.sorted()
-        let theirs = try Self.fluidsynthPresetLines(Self.fluidR3).sorted()
+        let theirs = try Self.fluidsynthPresetLines(path).sorted()
         #expect(theirs.count > 100, "fluidsynth listed \(theirs.count) presets")
         #expect(ours == theirs)
-        #expect(font.version.major == 2)
+        #expect(font.version.major == major)
     }
 
     /// Every zone leads to an instrument and a sample whose frames lie inside the data,
     /// and the General MIDI piano (bank 0, program 0) is playable: its samples hold sound.
-    @Test func everyZoneLeadsToSamplesInsideTheData() throws {
-        let font = try SoundFont.open(Self.fluidR3)
+    @Test(arguments: [fluidR3, museScore])
+    func everyZoneLeadsToSamplesInsideTheData(path: String) throws {
+        let font = try SoundFont.open(path)
         for preset in font.presets {
             for zone in preset.zones {
                 guard let instrument = zone.target else { continue }
