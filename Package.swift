@@ -78,7 +78,7 @@ let package = Package(
 
         // The hub service (`midihub serve`): sequencer client, routing, hot-plug, audio, control socket.
         .target(name: "Daemon", dependencies: [
-            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "Synth",
+            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "SoundFont", "Synth",
         ]),
 
         // The commands of the CLI: parsing, help, errors and exit codes. A library so that
@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "TestSupport"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: [
-            "Daemon", "Hub", "Control", "ALSA", "MIDICore", "RenderCore", "RtMidiBackend", "TestSupport",
+            "Daemon", "Hub", "Control", "ALSA", "MIDICore", "RenderCore", "RtMidiBackend", "SoundFont", "Synth", "TestSupport",
         ]),
         .testTarget(name: "AudioHostTests", dependencies: [
             "AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore", "AllocationCounter", "TestSupport",

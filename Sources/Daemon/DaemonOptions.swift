@@ -16,19 +16,24 @@ public struct DaemonOptions: Sendable {
     public var audio: Bool
     /// Preset folder override for the synth.
     public var presetBank: String?
+    /// The SoundFont the SoundFont instruments play; with one, the embedded default plays
+    /// it instead of the built-in synth. `nil`: no font (those nodes stay silent).
+    public var soundFont: String?
     public var driverOptions: AudioDriverOptions
     public var socket: ControlSocketPath
     /// The sequencer client's name, `midihub`.
     public var clientName: String
 
     public init(patchPath: String? = nil, device: String? = nil, statePath: String = StateStore.defaultPath(),
-                audio: Bool = true, presetBank: String? = nil, driverOptions: AudioDriverOptions = AudioDriverOptions(),
-                socket: ControlSocketPath = .resolve(), clientName: String = "midihub") {
+                audio: Bool = true, presetBank: String? = nil, soundFont: String? = nil,
+                driverOptions: AudioDriverOptions = AudioDriverOptions(), socket: ControlSocketPath = .resolve(),
+                clientName: String = "midihub") {
         self.patchPath = patchPath
         self.device = device
         self.statePath = statePath
         self.audio = audio
         self.presetBank = presetBank
+        self.soundFont = soundFont
         self.driverOptions = driverOptions
         self.socket = socket
         self.clientName = clientName

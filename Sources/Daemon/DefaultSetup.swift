@@ -1,19 +1,26 @@
 import Hub
+import Synth
 
 /// The setup the daemon runs with no patch and no saved state: every hardware MIDI input
 /// (a USB keyboard; not Midi Through, not System) plays the built-in synth on the default
-/// sound output. Written as a patch, so it is validated like any other.
+/// sound output, or the SoundFont instrument when the daemon has a font. Written as a
+/// patch, so it is validated like any other.
 ///
 /// - Thread: any.
 public enum DefaultSetup {
-    public static let yaml = """
+    /// With the built-in synth (docs/daemon.md shows it).
+    public static let yaml = yaml(instrument: "midihub synth", plays: "the built-in synth")
+
+    /// The same with `instrument` as the `synth` node's type.
+    static func yaml(instrument: String, plays: String) -> String {
+        """
         version: 1
-        name: default (every keyboard plays the built-in synth)
+        name: default (every keyboard plays \(plays))
         nodes:
           keys:
             source: "*"
           synth:
-            instrument: midihub synth
+            instrument: \(instrument)
           out:
             output: default
         routes:
@@ -23,10 +30,16 @@ public enum DefaultSetup {
           - connect hardware:* -> "midihub:in"
           - disallow "Midi Through" -> *
         """
+    }
 
-    /// The embedded default as a patch.
-    public static var patch: Patch {
-        // The text above is fixed and valid (a test checks it).
-        try! Patch.parse(yaml: yaml, file: "<embedded default>", registry: NodeCatalog.registry)
+    /// The embedded default as a patch, with the built-in synth.
+    public static var patch: Patch { patch(soundFont: false) }
+
+    /// The embedded default as a patch: its `synth` node the SoundFont instrument when the
+    /// daemon has a font, else the built-in synth.
+    public static func patch(soundFont: Bool) -> Patch {
+        let text = soundFont ? yaml(instrument: SoundFontNode.nodeDescriptor.name, plays: "the SoundFont") : yaml
+        // The text above is fixed and valid (a test checks both).
+        return try! Patch.parse(yaml: text, file: "<embedded default>", registry: NodeCatalog.registry)
     }
 }

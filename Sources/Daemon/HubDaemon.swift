@@ -3,6 +3,8 @@ import AudioHost
 import Control
 import Foundation
 import Hub
+import SoundFont
+import Synth
 import Sequencer
 import Synchronization
 
@@ -68,7 +70,14 @@ public final class HubDaemon: @unchecked Sendable {
         store = StateStore(path: options.statePath)
         jack = JackBridge(log: log, clientName: options.clientName)
         catalog = options.audio ? Self.loadCatalog(options, log: log) : nil
-        let setup = try Self.initialSetup(options, store: store, log: log)
+        let setup = try Self.initialSetup(options, soundFont: catalog?.font, store: store, log: log)
+        if let catalog, catalog.font == nil {
+            for node in setup.graph.nodes {
+                guard case .unit(let descriptor) = node.body, descriptor == SoundFontNode.nodeDescriptor else { continue }
+                log.warning("node '\(node.id)' plays a SoundFont but none is loaded; it stays silent "
+                    + "(fix: pass --soundfont FILE or install fluid-soundfont-gm)")
+            }
+        }
         do {
             client = try SeqClient(name: options.clientName)
             inPort = try client.createPort(name: "in", capabilities: .destination, types: [.midiGeneric, .application])
@@ -288,15 +297,26 @@ public final class HubDaemon: @unchecked Sendable {
     }
 
     private static func loadCatalog(_ options: DaemonOptions, log: DaemonLog) -> NodeCatalog? {
+        let bank: PresetBank
         do {
-            return NodeCatalog(bank: try PresetBankLoader.load(override: options.presetBank).bank)
+            bank = try PresetBankLoader.load(override: options.presetBank).bank
         } catch {
             log.warning("no audio, running MIDI-only: \(error)")
             return nil
         }
+        guard let path = options.soundFont else { return NodeCatalog(bank: bank) }
+        do {
+            let font = try SoundFont.open(path)
+            log.info("SoundFont: \(path) (\(font.name), \(font.presets.count) presets)")
+            return NodeCatalog(bank: bank, font: font)
+        } catch {
+            log.warning("no SoundFont, the built-in synth plays: \(error)")
+            return NodeCatalog(bank: bank)
+        }
     }
 
-    private static func initialSetup(_ options: DaemonOptions, store: StateStore, log: DaemonLog) throws -> HubState {
+    private static func initialSetup(_ options: DaemonOptions, soundFont: SoundFont?, store: StateStore,
+                                     log: DaemonLog) throws -> HubState {
         if let path = options.patchPath {
             do {
                 let patch = try Patch.load(contentsOf: path, registry: NodeCatalog.registry)
@@ -313,8 +333,9 @@ public final class HubDaemon: @unchecked Sendable {
             log.info("restored state from \(store.path)")
             return state
         }
-        let patch = DefaultSetup.patch
-        log.info("no patch and no saved state: every hardware MIDI input plays the built-in synth")
+        let patch = DefaultSetup.patch(soundFont: soundFont != nil)
+        log.info("no patch and no saved state: every hardware MIDI input plays "
+            + (soundFont.map { "the SoundFont \($0.name)" } ?? "the built-in synth"))
         return HubState(graph: patch.graph, rules: patch.rules, tempo: patch.tempo)
     }
 }

@@ -1,8 +1,10 @@
 import Hub
 import RenderCore
+import SoundFont
 import Synth
 
-/// The render node types the daemon can instantiate: the built-in synth and the effects.
+/// The render node types the daemon can instantiate: the built-in synth, the SoundFont
+/// instrument and the effects.
 /// Gives the `NodeRegistry` that patches and the control API validate against, and makes
 /// fresh nodes for a descriptor.
 ///
@@ -10,9 +12,13 @@ import Synth
 public struct NodeCatalog: Sendable {
     /// The sounds of every synth the daemon creates.
     public let bank: PresetBank
+    /// The font every SoundFont instrument plays (`--soundfont`, or the installed General
+    /// MIDI font), read once when the daemon starts; without one, such a node stays silent.
+    public let font: SoundFont?
 
-    public init(bank: PresetBank) {
+    public init(bank: PresetBank, font: SoundFont? = nil) {
         self.bank = bank
+        self.font = font
     }
 
     /// The registry of every built-in instrument and effect (names as in patches: `midihub synth`, …).
@@ -21,12 +27,15 @@ public struct NodeCatalog: Sendable {
     }
 
     /// The registry without a preset bank (for standalone listings and validation).
-    public static let registry = NodeRegistry(prototypes.map { NodeType(descriptor: $0.descriptor, parameters: $0.parameters) })
+    public static let registry = NodeRegistry(prototypes.map { NodeType(descriptor: $0.descriptor, parameters: $0.parameters) }
+        + [NodeType(descriptor: SoundFontNode.nodeDescriptor, parameters: SoundFontNode.parameterInfos(voiceCapacity: 256))])
 
-    /// A new, unprepared render node for `descriptor`, or `nil` when it is not a built-in type.
+    /// A new, unprepared render node for `descriptor`, or `nil` when it is not a built-in type
+    /// (or a SoundFont instrument with no font).
     public func makeNode(_ descriptor: NodeDescriptor) -> (any Node)? {
         switch (descriptor.subtype, descriptor.manufacturer) {
         case (SynthNode.nodeDescriptor.subtype, SynthNode.nodeDescriptor.manufacturer): SynthNode(bank: bank)
+        case (SoundFontNode.nodeDescriptor.subtype, SoundFontNode.nodeDescriptor.manufacturer): font.map { SoundFontNode(font: $0) }
         case (ReverbNode().descriptor.subtype, _): ReverbNode()
         case (StereoDelayNode().descriptor.subtype, _): StereoDelayNode()
         case (ChorusNode().descriptor.subtype, _): ChorusNode()

@@ -22,15 +22,7 @@ struct InstrumentChoice {
     /// - Throws: `CLIError`: a bad font or bank, or no font for `--instrument soundfont`,
     ///   exits 2; an unreadable font file 1.
     init(_ arguments: InstrumentArguments, presetBank: String?) throws {
-        let font = arguments.soundfont ?? Self.defaultFont()
-        let kind = arguments.instrument ?? (arguments.soundfont != nil || (presetBank == nil && font != nil) ? .soundfont : .synth)
-        switch kind {
-        case .soundfont:
-            guard let font else {
-                throw CLIError("no SoundFont given and none installed",
-                               fix: "pass --soundfont FILE or install a General MIDI font (apt-get install fluid-soundfont-gm)",
-                               exitCode: CLIError.badInput)
-            }
+        if let font = try Self.fontPath(arguments, presetBank: presetBank) {
             let node: SoundFontNode
             do {
                 node = SoundFontNode(font: try SoundFont.open(font))
@@ -39,11 +31,26 @@ struct InstrumentChoice {
             }
             instrument = node
             voiceCount = (node.outputValues, SoundFontNode.Output.activeVoices.rawValue)
-        case .synth:
+        } else {
             let synth = SynthNode(bank: try PresetBankLoader.loadForCommandLine(override: presetBank))
             instrument = synth
             voiceCount = (synth.outputValues, SynthNode.Output.activeVoices.rawValue)
         }
+    }
+
+    /// The font the SoundFont instrument plays, or nil when the built-in synth plays
+    /// (`--instrument synth`, `--preset-bank`, or no font installed).
+    /// - Throws: `CLIError` (exit 2) for `--instrument soundfont` with no font.
+    static func fontPath(_ arguments: InstrumentArguments, presetBank: String?) throws -> String? {
+        let font = arguments.soundfont ?? defaultFont()
+        let kind = arguments.instrument ?? (arguments.soundfont != nil || (presetBank == nil && font != nil) ? .soundfont : .synth)
+        guard kind == .soundfont else { return nil }
+        guard let font else {
+            throw CLIError("no SoundFont given and none installed",
+                           fix: "pass --soundfont FILE or install a General MIDI font (apt-get install fluid-soundfont-gm)",
+                           exitCode: CLIError.badInput)
+        }
+        return font
     }
 
     /// `$MIDIHUB_SOUNDFONT` when set, else the first installed font of `installedFonts`.

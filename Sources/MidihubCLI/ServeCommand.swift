@@ -12,9 +12,11 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             Opens the sequencer client 'midihub' (ports 'in' and 'out'), applies the connection \
             rules whenever ports come and go, routes what arrives through the graph's processors \
-            to the built-in synth (played to a PCM device) and to external nodes, and serves the \
+            to the instruments (played to a PCM device) and to external nodes, and serves the \
             control socket ($XDG_RUNTIME_DIR/midihub/control.sock). With no patch and no saved \
-            state, every hardware MIDI input plays the built-in synth. Logs one line per event \
+            state, every hardware MIDI input plays the General MIDI SoundFont when one is \
+            installed (as render and play choose it), else the built-in synth; a patch's \
+            'instrument: midihub soundfont' nodes play the same font. Logs one line per event \
             on stderr. SIGINT or SIGTERM stops it cleanly. Under systemd (Type=notify) it \
             reports readiness, its status and the watchdog through $NOTIFY_SOCKET.
 
@@ -22,6 +24,7 @@ struct ServeCommand: ParsableCommand {
               midihub serve
               midihub serve --patch patches/keyboard-split.yaml --device plughw:1,0
               midihub serve --no-audio --state /tmp/hub.json
+              midihub serve --instrument synth
             """
     )
 
@@ -37,6 +40,9 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup(title: "Audio output")
     var audio: AudioOutputArguments
 
+    @OptionGroup(title: "Instrument")
+    var instrument: InstrumentArguments
+
     func run() throws {
         SignalTrap.install()
         let log = DaemonLog()
@@ -49,7 +55,8 @@ struct ServeCommand: ParsableCommand {
         }
         let options = DaemonOptions(
             patchPath: patch, device: audio.device, statePath: state ?? StateStore.defaultPath(), audio: !noAudio,
-            presetBank: audio.presetBank, driverOptions: audio.driverOptions)
+            presetBank: audio.presetBank, soundFont: noAudio ? nil : try InstrumentChoice.fontPath(instrument, presetBank: audio.presetBank),
+            driverOptions: audio.driverOptions)
         let daemon: HubDaemon
         do {
             daemon = try HubDaemon(options: options, log: log, systemd: systemd)

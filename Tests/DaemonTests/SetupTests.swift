@@ -1,6 +1,8 @@
 import Control
 import Foundation
 import Hub
+import SoundFont
+import Synth
 import Testing
 @testable import Daemon
 
@@ -75,5 +77,30 @@ import Testing
         #expect(info == SoundCardInfo(longName: "Novation Launchkey 25 at usb-0000:00:14.0-2, full speed",
                                       usbPath: "usb-1-2", serial: "K25X0001"))
         #expect(SoundCardInfo.read(card: 0, root: root) == SoundCardInfo(longName: "Virtual MIDI Card 1"))
+    }
+}
+
+/// The daemon's SoundFont: read once, played by every `midihub soundfont` node, and by the
+/// embedded default when there is one.
+@Suite struct DaemonSoundFontTests {
+    static let font = "/usr/share/sounds/sf2/TimGM6mb.sf2"
+
+    @Test func theCatalogMakesSoundFontNodesFromItsFontOnly() throws {
+        let bank = PresetBank(timbre: Timbre())
+        let withFont = NodeCatalog(bank: bank, font: try SoundFont.open(Self.font))
+        let node = try #require(withFont.makeNode(SoundFontNode.nodeDescriptor) as? SoundFontNode)
+        #expect(node.fontName == "TimGM6mb1.sf2")  // its INFO/INAM
+        #expect(NodeCatalog(bank: bank).makeNode(SoundFontNode.nodeDescriptor) == nil)
+        #expect(NodeCatalog.registry.type(named: "midihub soundfont")?.parameters.map(\.name)
+            == ["master gain", "voice limit", "interpolation"])
+    }
+
+    @Test func theEmbeddedDefaultPlaysTheFontWhenTheDaemonHasOne() throws {
+        let patch = DefaultSetup.patch(soundFont: true)
+        let synth = try #require(patch.graph.node("synth"))
+        guard case .unit(let descriptor) = synth.body else { Issue.record("the synth node is \(synth.body)"); return }
+        #expect(descriptor == SoundFontNode.nodeDescriptor)
+        #expect(patch.graph.routes.map(\.description) == DefaultSetup.patch.graph.routes.map(\.description))
+        #expect(patch.rules == DefaultSetup.patch.rules)
     }
 }

@@ -69,11 +69,18 @@ public final class SoundFontNode: Node, @unchecked Sendable {
         map = SoundFontVoiceMap(font: font)
         self.voiceCapacity = max(1, voiceCapacity)
         voiceLimit = self.voiceCapacity
-        parameters = [
+        parameters = Self.parameterInfos(voiceCapacity: self.voiceCapacity)
+    }
+
+    /// The parameters of a node with `voiceCapacity` voices (the registry lists them
+    /// without a font).
+    /// - Thread: any.
+    public static func parameterInfos(voiceCapacity: Int) -> [ParameterInfo] {
+        [
             ParameterInfo(id: Parameter.masterGain.rawValue, name: "master gain", range: -60...12,
-                          defaultValue: Self.defaultGain, unit: .decibels),
-            ParameterInfo(id: Parameter.voiceLimit.rawValue, name: "voice limit", range: 1...Float(self.voiceCapacity),
-                          defaultValue: Float(self.voiceCapacity), unit: .count),
+                          defaultValue: defaultGain, unit: .decibels),
+            ParameterInfo(id: Parameter.voiceLimit.rawValue, name: "voice limit", range: 1...Float(voiceCapacity),
+                          defaultValue: Float(voiceCapacity), unit: .count),
             ParameterInfo(id: Parameter.interpolation.rawValue, name: "interpolation", range: 0...2,
                           defaultValue: Float(SampleInterpolation.cubic.rawValue), unit: .generic),
         ]
