@@ -34,10 +34,11 @@ struct ByteReader {
                       as: UTF8.self)
     }
 
-    /// A fixed-size, zero-padded name (20 bytes in the hydra), as text.
+    /// A fixed-size, zero-padded name (20 bytes in the hydra), as text; control characters
+    /// become "?", so a name printed in a message or a listing stays on its line.
     func name(at offset: Int, length: Int) throws(SoundFontError) -> String {
         try check(offset, length)
-        let raw = bytes[offset..<offset + length].prefix { $0 != 0 }
+        let raw = bytes[offset..<offset + length].prefix { $0 != 0 }.map { $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: "?") : $0 }
         return String(decoding: raw, as: UTF8.self).trimmingTrailingSpaces()
     }
 

@@ -46,6 +46,18 @@ import Testing
         #expect(error.chunk == "LIST INFO" && error.problem == "the file has no 'INFO' list")
     }
 
+    /// Found by FuzzSoundFont: a sample named with a newline split the error naming it
+    /// over two lines. Control characters in names read as "?".
+    @Test func aNameWithControlCharactersStaysOnOneLine() throws {
+        var bytes = MinimalSoundFont().bytes
+        let name = Array("Test Piano".utf8)
+        let at = try #require((0...bytes.count - name.count).first { Array(bytes[$0..<$0 + name.count]) == name })
+        bytes[at + 4] = 0x0A
+        bytes[at + 5] = 0x1B
+        let font = try SoundFont(bytes: bytes, file: "names.sf2")
+        #expect(font.presets.map(\.name) == ["Test??iano"])
+    }
+
     /// Cut anywhere, the font is refused (never read short, never a trap).
     @Test func everyTruncationIsRefused() {
         let bytes = MinimalSoundFont().bytes
