@@ -15,6 +15,10 @@ public final class ReverbNode: EffectNode, @unchecked Sendable {
     private var combs: [DelayLine] = []
     private var allpasses: [DelayLine] = []
     private var combStore: UnsafeMutablePointer<Float>?
+    /// Scratch for one block: the combs' mono input, and each side's comb sum.
+    private var input: UnsafeMutablePointer<Float>?
+    private var wetLeft: UnsafeMutablePointer<Float>?
+    private var wetRight: UnsafeMutablePointer<Float>?
 
     /// - Thread: control.
     public init() {
@@ -33,6 +37,13 @@ public final class ReverbNode: EffectNode, @unchecked Sendable {
         combs.forEach { $0.deallocate() }
         allpasses.forEach { $0.deallocate() }
         combStore?.deallocate()
+        input?.deallocate()
+        wetLeft?.deallocate()
+        wetRight?.deallocate()
+        combStore = nil
+        input = nil
+        wetLeft = nil
+        wetRight = nil
         combs = []
         allpasses = []
     }
@@ -47,6 +58,9 @@ public final class ReverbNode: EffectNode, @unchecked Sendable {
         }
         combStore = .allocate(capacity: combs.count)
         combStore!.initialize(repeating: 0, count: combs.count)
+        input = .allocate(capacity: format.maxFrames)
+        wetLeft = .allocate(capacity: format.maxFrames)
+        wetRight = .allocate(capacity: format.maxFrames)
     }
 
     override var tailFrames: Int { combs.reduce(0) { max($0, $1.length) } }
@@ -58,40 +72,64 @@ public final class ReverbNode: EffectNode, @unchecked Sendable {
         let dry = values.advance(Parameter.dry, frames: frames)
         let width = values.advance(Parameter.width, frames: frames)
         let wet1 = wet * (width / 2 + 0.5), wet2 = wet * ((1 - width) / 2)
-        let store = combStore!
+        let store = combStore!, input = input!, wetLeft = wetLeft!, wetRight = wetRight!
+        for i in 0..<frames {
+            input[i] = (bus.left[i] + bus.right[i]) * 0.015
+        }
+        wetLeft.update(repeating: 0, count: frames)
+        wetRight.update(repeating: 0, count: frames)
         combs.withUnsafeMutableBufferPointer { combs in
-            allpasses.withUnsafeMutableBufferPointer { allpasses in
-                for i in 0..<frames {
-                    let inLeft = bus.left[i], inRight = bus.right[i]
-                    let input = (inLeft + inRight) * 0.015
-                    var outLeft: Float = 0, outRight: Float = 0
-                    for c in 0..<8 {
-                        outLeft += comb(&combs[c], &store[c], input, feedback, damp)
-                        outRight += comb(&combs[c + 8], &store[c + 8], input, feedback, damp)
-                    }
-                    for a in 0..<4 {
-                        outLeft = allpass(&allpasses[a], outLeft)
-                        outRight = allpass(&allpasses[a + 4], outRight)
-                    }
-                    bus.left[i] = outLeft * wet1 + outRight * wet2 + inLeft * dry
-                    bus.right[i] = outRight * wet1 + outLeft * wet2 + inRight * dry
-                }
+            // Four combs at a time over the whole block: their state stays in registers and
+            // their four feedback loops overlap.
+            for first in stride(from: 0, to: 16, by: 4) {
+                Self.fourCombs(combs.baseAddress! + first, store + first, input, into: first < 8 ? wetLeft : wetRight,
+                               frames, feedback, damp)
             }
+        }
+        allpasses.withUnsafeMutableBufferPointer { allpasses in
+            Self.allpasses(allpasses.baseAddress!, wetLeft, frames)
+            Self.allpasses(allpasses.baseAddress! + 4, wetRight, frames)
+        }
+        for i in 0..<frames {
+            let outLeft = wetLeft[i], outRight = wetRight[i]
+            bus.left[i] = outLeft * wet1 + outRight * wet2 + bus.left[i] * dry
+            bus.right[i] = outRight * wet1 + outLeft * wet2 + bus.right[i] * dry
         }
     }
 
-    @inline(__always)
-    private func comb(_ line: inout DelayLine, _ store: inout Float, _ input: Float, _ feedback: Float, _ damp: Float) -> Float {
-        let output = line.oldest
-        store = flushTiny(output * (1 - damp) + store * damp)
-        line.write(input + store * feedback)
-        return output
+    /// Four damped combs over `frames` frames of `input`, their outputs added to `sum`.
+    private static func fourCombs(_ lines: UnsafeMutablePointer<DelayLine>, _ stores: UnsafeMutablePointer<Float>,
+                                  _ input: UnsafePointer<Float>, into sum: UnsafeMutablePointer<Float>, _ frames: Int,
+                                  _ feedback: Float, _ damp: Float) {
+        var l0 = lines[0], l1 = lines[1], l2 = lines[2], l3 = lines[3]
+        var s0 = stores[0], s1 = stores[1], s2 = stores[2], s3 = stores[3]
+        let undamped = 1 - damp
+        @inline(__always) func comb(_ line: inout DelayLine, _ state: inout Float, _ x: Float) -> Float {
+            let output = line.oldest
+            state = flushTiny(output * undamped + state * damp)
+            line.write(x + state * feedback)
+            return output
+        }
+        for i in 0..<frames {
+            let x = input[i]
+            sum[i] += (comb(&l0, &s0, x) + comb(&l1, &s1, x)) + (comb(&l2, &s2, x) + comb(&l3, &s3, x))
+        }
+        (lines[0], lines[1], lines[2], lines[3]) = (l0, l1, l2, l3)
+        (stores[0], stores[1], stores[2], stores[3]) = (s0, s1, s2, s3)
     }
 
-    @inline(__always)
-    private func allpass(_ line: inout DelayLine, _ input: Float) -> Float {
-        let delayed = line.oldest
-        line.write(flushTiny(input + delayed * 0.5))
-        return delayed - input
+    /// One side's four all-passes in series over `frames` frames of `signal`, in place.
+    private static func allpasses(_ lines: UnsafeMutablePointer<DelayLine>, _ signal: UnsafeMutablePointer<Float>,
+                                  _ frames: Int) {
+        var l0 = lines[0], l1 = lines[1], l2 = lines[2], l3 = lines[3]
+        @inline(__always) func allpass(_ line: inout DelayLine, _ input: Float) -> Float {
+            let delayed = line.oldest
+            line.write(flushTiny(input + delayed * 0.5))
+            return delayed - input
+        }
+        for i in 0..<frames {
+            signal[i] = allpass(&l3, allpass(&l2, allpass(&l1, allpass(&l0, signal[i]))))
+        }
+        (lines[0], lines[1], lines[2], lines[3]) = (l0, l1, l2, l3)
     }
 }
