@@ -96,12 +96,4 @@ public struct SoundFontFrames: @unchecked Sendable {
     public subscript(index: Int) -> Float {
         Float(Int16(littleEndian: words.loadUnaligned(fromByteOffset: 2 * index, as: Int16.self))) * (1 / 32768)
     }
-
-    /// Frames `index` … `index + 3` (all below `count`) as values in -1…1: one load.
-    @inlinable @inline(__always)
-    public func four(from index: Int) -> SIMD4<Float> {
-        // Four little-endian 16-bit words, read as the lanes of a vector (x86 and ARM are little-endian).
-        let packed = words.loadUnaligned(fromByteOffset: 2 * index, as: SIMD4<Int16>.self)
-        return SIMD4<Float>(packed) * (1 / 32768)
-    }
 }

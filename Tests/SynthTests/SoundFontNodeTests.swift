@@ -109,6 +109,39 @@ struct SoundFontNodeTests {
         #expect(limited.activeVoiceCount == 4)
     }
 
+    @Test func voicesSharingVectorLanesSoundAsEachAlone() {
+        // Six notes together render four to a vector where they can (SoundFontVoiceLanes),
+        // across their loops' wraps (a 480-frame loop), through the filter, at other pitches
+        // and pans; each note alone in its own node renders on the one-voice path.
+        var font = TestSoundFont(frames: TestSoundFont.sine(cycles: 10, count: 480), loop: 0..<480)
+        font.zones[0].generators = [(TestGenerator.sampleModes, 1), (TestGenerator.filterCutoff, 9_000),
+                                    (TestGenerator.filterQ, 60)]
+        typealias Note = (channel: UInt8, start: Int64, end: Int64, key: UInt8, velocity: UInt8)
+        let notes: [Note] = [
+            (0, 0, 9_000, 60, 100), (1, 37, 12_000, 67, 90), (2, 100, 6_000, 48, 120),
+            (3, 333, 12_000, 72, 70), (4, 1_000, 8_000, 55, 110), (5, 2_017, 12_000, 79, 80),
+        ]
+        // Each on its own channel, panned by its key.
+        func events(_ chosen: ArraySlice<Note>) -> [(Int64, RenderEvent)] {
+            chosen.flatMap { note in
+                [(note.start, RenderEvent.controlChange(channel: note.channel, controller: 10, value: note.key)),
+                 (note.start, .noteOn(channel: note.channel, note: note.key, velocity: note.velocity)),
+                 (note.end, .noteOff(channel: note.channel, note: note.key))]
+            }.sorted { $0.0 < $1.0 }
+        }
+        let together = render(events(notes[...]), frames: 12_000, nodes: [node(font)]).left
+        var alone = [Float](repeating: 0, count: together.count)
+        for index in notes.indices {
+            let one = render(events(notes[index...index]), frames: 12_000, nodes: [node(font)]).left
+            for frame in one.indices { alone[frame] += one[frame] }
+        }
+        let loudest = peak(alone, 0..<alone.count)
+        let difference = zip(together, alone).map { abs($0 - $1) }.max()!
+        #expect(loudest > 0.05)
+        // Within the lanes' fixed-point positions (2^-20 of a frame per frame).
+        #expect(difference < 2e-3 * loudest, "together and alone differ by \(difference) (peak \(loudest))")
+    }
+
     @Test func interpolatorsReproducePolynomialsOfTheirOrder() {
         struct Values: FrameSource {
             let f: (Double) -> Double

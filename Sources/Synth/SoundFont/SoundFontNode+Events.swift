@@ -95,7 +95,8 @@ extension SoundFontNode {
                   velocity >= info.velocities.lowerBound, velocity <= info.velocities.upperBound else { continue }
             let slot = takeVoice()
             voices![slot].start(region: Int32(region), map: map, generators: generators!, inputs: inputs,
-                                channel: UInt8(channel), age: nextAge, sampleRate: sampleRate)
+                                channel: UInt8(channel), age: nextAge, sampleRate: sampleRate,
+                                framesToGrid: SoundFontVoice.tickFrames - gridPhase)
             nextAge &+= 1
             activeCount += 1
             soundingCount += 1

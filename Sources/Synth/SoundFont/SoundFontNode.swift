@@ -56,6 +56,8 @@ public final class SoundFontNode: Node, @unchecked Sendable {
     var soundingCount = 0
     var activeCount = 0
     var nextAge: UInt64 = 0
+    /// Frames rendered since the last tick of the voices' shared grid (0 ..< tickFrames).
+    var gridPhase = 0
     var interpolation = SampleInterpolation.cubic
     var masterGain = SmoothedValue(decibelsToGain(SoundFontNode.defaultGain))
     var sampleRate: Float = 48_000
@@ -115,6 +117,7 @@ public final class SoundFontNode: Node, @unchecked Sendable {
         soundingCount = 0
         activeCount = 0
         nextAge = 0
+        gridPhase = 0
         preparedFormat = format
     }
 
@@ -164,42 +167,7 @@ public final class SoundFontNode: Node, @unchecked Sendable {
         }
         activeCount = active
         soundingCount = sounding
-    }
-
-    /// Renders the voices at `group` (1…4) in step, span by span between their ticks: the
-    /// voices that can go into lanes together do (at least two), the others alone.
-    private func renderGroup(_ group: UnsafeMutablePointer<Int>, lanes: Int, left: UnsafeMutablePointer<Float>,
-                             right: UnsafeMutablePointer<Float>, count: Int) {
-        let voices = voices!, together = laneSlots!
-        var done = 0
-        while done < count {
-            var span = count - done
-            for lane in 0..<lanes where voices[group[lane]].isActive {
-                if voices[group[lane]].tickFramesLeft == 0 { voices[group[lane]].tick(sampleRate: sampleRate) }
-                if voices[group[lane]].isActive { span = min(span, voices[group[lane]].tickFramesLeft) }
-            }
-            var inLanes = 0, laneMask = 0
-            for lane in 0..<lanes where SoundFontVoiceLanes.accepts(voices[group[lane]], count: span) {
-                together[inLanes] = group[lane]
-                inLanes += 1
-                laneMask |= 1 << lane
-            }
-            if inLanes >= 2 {
-                SoundFontVoiceLanes.render(voices, slots: together, lanes: inLanes, frames: map.frames,
-                                           left: left + done, right: right + done, count: span)
-            } else {
-                laneMask = 0
-            }
-            for lane in 0..<lanes where voices[group[lane]].isActive {
-                let voice = voices + group[lane]
-                if laneMask & (1 << lane) == 0 {
-                    voice.pointee.renderFrames(CubicInterpolator.self, left + done, right + done, span, reach: (1, 2))
-                }
-                voice.pointee.tickFramesLeft -= span
-                voice.pointee.elapsed += span
-            }
-            done += span
-        }
+        gridPhase = (gridPhase + count) % SoundFontVoice.tickFrames
     }
 
     /// Voices currently sounding or fading.

@@ -41,11 +41,11 @@ extension SoundFontVoice {
         case .delay:
             target = 0
         case .attack:
-            target = centibelsToAmplitude(attenuation) * centibelsToAmplitude(lfoVolume) * volumeEnvelope.value
+            target = attenuationGain * (lfoVolume == 0 ? 1 : centibelsToAmplitude(lfoVolume)) * volumeEnvelope.value
         default:
             // Silent for good once even the loudest the envelope can still reach is below the floor.
-            guard centibelsToAmplitude(attenuation) * volumeEnvelope.value >= Self.noiseFloor else { isActive = false; return }
-            target = centibelsToAmplitude(attenuation) * centibelsToAmplitude(960 * (1 - volumeEnvelope.value) + lfoVolume)
+            guard attenuationGain * volumeEnvelope.value >= Self.noiseFloor else { isActive = false; return }
+            target = centibelsToAmplitude(attenuation + 960 * (1 - volumeEnvelope.value) + lfoVolume)
         }
         amplitudeStep = (target - amplitude) / Float(Self.tickFrames)
 
@@ -55,11 +55,17 @@ extension SoundFontVoice {
             + modulation * modEnvelopeToPitch)
         // Whole cents, as FluidSynth's cents-to-hertz table plays them (it truncates).
         let playedCents = cents > 0 ? cents.rounded(.towardZero) : cents
-        increment = Double(exp2Fast(Float(playedCents - rootPitch) / 1200) * rateRatio)
+        if playedCents != incrementCents {
+            incrementCents = playedCents
+            increment = Double(exp2Fast(Float(playedCents - rootPitch) / 1200) * rateRatio)
+        }
         // Clamped after the modulations, as FluidSynth's cents-to-hertz does (20 Hz…19.9 kHz).
         let cutoff = min(max(cutoffCents + modulationLFO.value * modLFOToCutoff + modulation * modEnvelopeToCutoff,
                              1_500), 13_500)
-        filter.setCutoff(8.175_799 * exp2Fast(cutoff / 1200), sampleRate: sampleRate)
+        if cutoff != filterCents {
+            filterCents = cutoff
+            filter.setCutoff(8.175_799 * exp2Fast(cutoff / 1200), sampleRate: sampleRate)
+        }
         filter.flushDenormals()
     }
 

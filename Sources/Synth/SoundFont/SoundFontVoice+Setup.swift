@@ -4,10 +4,12 @@ import SoundFont
 extension SoundFontVoice {
     /// Starts the voice on `region` for a note: reads the region's generators plus its
     /// modulators' contributions and sets up the sample, pitch, envelopes, LFOs and filter.
-    /// `generators` is scratch space for `GeneratorKind.count` values.
+    /// `generators` is scratch space for `GeneratorKind.count` values. The voice ticks at
+    /// once, then on the node's grid: its first tick lasts `framesToGrid` (1…`tickFrames`)
+    /// frames, so all voices tick together and render in whole spans.
     /// - Thread: render.
     mutating func start(region: Int32, map: SoundFontVoiceMap, generators: UnsafeMutablePointer<Float>,
-                        inputs: ModulationInputs, channel: UInt8, age: UInt64, sampleRate: Float) {
+                        inputs: ModulationInputs, channel: UInt8, age: UInt64, sampleRate: Float, framesToGrid: Int) {
         let g = generators
         Self.modulatedGenerators(region: region, map: map, inputs: inputs, into: g)
         let regionInfo = map.regions[Int(region)]
@@ -47,7 +49,8 @@ extension SoundFontVoice {
         vibratoLFO = TriangleLFO(delay: g[GeneratorKind.vibratoLFODelay], frequency: g[GeneratorKind.vibratoLFOFrequency],
                                  sampleRate: sampleRate)
         applyRealtime(g)
-        tickFramesLeft = 0
+        tick(sampleRate: sampleRate)
+        tickFramesLeft = framesToGrid
     }
 
     /// Re-reads the generators a controller can move while the voice sounds (pitch, level,
@@ -61,11 +64,13 @@ extension SoundFontVoice {
     private mutating func applyRealtime(_ g: UnsafeMutablePointer<Float>) {
         pitch = keyPitch + Double(g[GeneratorKind.pitch] + 100 * g[GeneratorKind.coarseTune] + g[GeneratorKind.fineTune])
         attenuation = min(max(g[GeneratorKind.attenuation], 0), 1_440)
+        attenuationGain = centibelsToAmplitude(attenuation)
         let pan = min(max(g[GeneratorKind.pan], -500), 500)
         panLeft = sinQuarter((500 - pan) / 1000)
         panRight = sinQuarter((500 + pan) / 1000)
         cutoffCents = g[GeneratorKind.filterCutoff]
         filter.setQ(centibels: g[GeneratorKind.filterQ])
+        filterCents = .nan
         modLFOToPitch = clamp(g[GeneratorKind.modLFOToPitch], 12_000)
         vibratoLFOToPitch = clamp(g[GeneratorKind.vibratoLFOToPitch], 12_000)
         modEnvelopeToPitch = clamp(g[GeneratorKind.modEnvelopeToPitch], 12_000)

@@ -3,8 +3,8 @@ import SoundFont
 /// One sounding region of a note: a sample read at a pitch, through a resonant low-pass,
 /// shaped by the volume envelope and panned. The modulation envelope and two triangle LFOs
 /// move pitch, cutoff and volume once per control tick (`tickFrames`), as in FluidSynth;
-/// amplitude ramps linearly across each tick. A voice's ticks count from its own first
-/// frame, so a note starts at its exact frame.
+/// amplitude ramps linearly across each tick. A voice starts at its exact frame with a tick
+/// of its own; its later ticks fall on the node's grid of `tickFrames`, shared by all voices.
 ///
 /// - Thread: render (a plain value in the node's voice pool); `start` and `updateModulated`
 ///   run on the render thread inside event handling.
@@ -42,6 +42,8 @@ struct SoundFontVoice {
     // Level.
     /// Centibels, modulated, 0…1440.
     var attenuation: Float = 0
+    /// `attenuation` as an amplitude.
+    var attenuationGain: Float = 1
     var panLeft: Float = 0, panRight: Float = 0
     var amplitude: Float = 0
     var amplitudeStep: Float = 0
@@ -59,6 +61,10 @@ struct SoundFontVoice {
     var filter = ResonantLowPass()
     /// The filter's base cutoff in absolute cents, modulated.
     var cutoffCents: Float = 13_500
+    /// The pitch (whole cents) `increment` was computed for, and the cutoff (cents) the
+    /// filter was set to: a tick recomputes them only when they move (NaN: not yet).
+    var incrementCents = Double.nan
+    var filterCents = Float.nan
     /// Frames since the voice started (LFO delays count them).
     var elapsed = 0
     /// Frames left in the current tick.

@@ -9,68 +9,98 @@ import SoundFont
 ///
 /// - Thread: render.
 enum SoundFontVoiceLanes {
-    /// Whether `voice` can render `count` frames here.
+    /// How many of the next `count` frames `voice` can render here (0: none): while
+    /// frames index-1 … index+2 of each frame lie inside its sample, before its loop wraps
+    /// or its sample ends, and within the lanes' reach.
     @inline(__always)
-    static func accepts(_ voice: SoundFontVoice, count: Int) -> Bool {
-        guard voice.isActive, !voice.isFading, voice.frames != nil else { return false }
+    static func run(_ voice: SoundFontVoice, within count: Int) -> Int {
+        guard voice.isActive, !voice.isFading, voice.frames != nil, Int(voice.position) >= voice.start + 1 else { return 0 }
         let limit = voice.isLooping ? voice.loopEnd : voice.end
-        let index = Int(voice.position)
-        // Cubic: frames index-1 … index+2 of every frame of the span stay below `limit`.
-        return index >= voice.start + 1 && Double(limit - 3) - voice.position > Double(count) * voice.increment
+        // Frames k with position + k × increment < limit - 3, and a reach below the maximum.
+        let room = min(Double(limit - 3) - voice.position, maximumReach) / voice.increment
+        return room > 0 ? min(count, Int(room)) : 0
     }
+
+    /// Frames `voice` renders on its own (`SoundFontVoice.renderFrames`) when it cannot join
+    /// the lanes: past its loop's wrap, or the rest of `count` (a fade, the sample's end).
+    @inline(__always)
+    static func framesAlone(_ voice: SoundFontVoice, within count: Int) -> Int {
+        guard voice.isActive, !voice.isFading, voice.isLooping else { return count }
+        // At the sample's first frame: until frame index-1 is inside it.
+        if Int(voice.position) < voice.start + 1 { return min(count, Int(1 / voice.increment) + 1) }
+        // Until frame index-1 of the wrapped position is back inside the loop.
+        let past = (Double(voice.loopEnd + 2) - voice.position) / voice.increment
+        return min(count, max(1, Int(past) + 1))
+    }
+
+    /// The farthest a lane may read in one span: its positions are `PhaseLanes`.
+    private static let maximumReach = 2_000.0
 
     /// Renders `count` frames of the voices at `slots` (2…4 of them) into `left` and `right`.
     static func render(_ voices: UnsafeMutablePointer<SoundFontVoice>, slots: UnsafePointer<Int>, lanes: Int,
                        frames: SoundFontFrames, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
                        count: Int) {
         // A missing lane repeats lane 0 with no amplitude: it reads valid frames and adds nothing.
-        func slot(_ lane: Int) -> Int { slots[lane < lanes ? lane : 0] }
-        var position = SIMD4<Double>(voices[slot(0)].position, voices[slot(1)].position, voices[slot(2)].position,
-                                     voices[slot(3)].position)
-        let increment = SIMD4<Double>(voices[slot(0)].increment, voices[slot(1)].increment, voices[slot(2)].increment,
-                                      voices[slot(3)].increment)
-        var amplitude = SIMD4<Float>.zero, step = SIMD4<Float>.zero, panLeft = SIMD4<Float>.zero, panRight = SIMD4<Float>.zero
-        var b0 = SIMD4<Float>.zero, b1 = SIMD4<Float>.zero, b2 = SIMD4<Float>.zero
-        var a1 = SIMD4<Float>.zero, a2 = SIMD4<Float>.zero, state1 = SIMD4<Float>.zero, state2 = SIMD4<Float>.zero
-        for index in 0..<lanes {
-            let voice = voices[slots[index]]
-            amplitude[index] = voice.amplitude
-            step[index] = voice.amplitudeStep
-            panLeft[index] = voice.panLeft * voice.fadeGain
-            panRight[index] = voice.panRight * voice.fadeGain
-            let c = voice.filter.coefficients
-            (b0[index], b1[index], b2[index], a1[index], a2[index]) = (c.b0, c.b1, c.b2, c.a1, c.a2)
-            state1[index] = voice.filter.state1
-            state2[index] = voice.filter.state2
-        }
-        for lane in lanes..<4 { b0[lane] = 1 }
+        let v0 = voices[slots[0]], v1 = voices[slots[1]]
+        let v2 = voices[slots[lanes > 2 ? 2 : 0]], v3 = voices[slots[lanes > 3 ? 3 : 0]]
+        let live = SIMD4<Float>(1, 1, lanes > 2 ? 1 : 0, lanes > 3 ? 1 : 0)
+        // Positions count from each lane's first whole frame.
+        let first = (Int(v0.position), Int(v1.position), Int(v2.position), Int(v3.position))
+        var phase = PhaseLanes(v0.position - Double(first.0), v1.position - Double(first.1),
+                               v2.position - Double(first.2), v3.position - Double(first.3))
+        let increment = PhaseLanes(v0.increment, v1.increment, v2.increment, v3.increment)
+        var amplitude = FloatLanes(SIMD4(v0.amplitude, v1.amplitude, v2.amplitude, v3.amplitude) * live)
+        let step = FloatLanes(SIMD4(v0.amplitudeStep, v1.amplitudeStep, v2.amplitudeStep, v3.amplitudeStep) * live)
+        // The 16-bit frames' scale to -1…1 goes with the pan (the filter is linear).
+        let scale = live * (1 / 32768)
+        let panLeft = FloatLanes(SIMD4(v0.panLeft * v0.fadeGain, v1.panLeft * v1.fadeGain, v2.panLeft * v2.fadeGain,
+                                       v3.panLeft * v3.fadeGain) * scale)
+        let panRight = FloatLanes(SIMD4(v0.panRight * v0.fadeGain, v1.panRight * v1.fadeGain, v2.panRight * v2.fadeGain,
+                                        v3.panRight * v3.fadeGain) * scale)
+        let c0 = v0.filter.coefficients, c1 = v1.filter.coefficients, c2 = v2.filter.coefficients, c3 = v3.filter.coefficients
+        let b0 = FloatLanes(SIMD4(c0.b0, c1.b0, c2.b0, c3.b0)), b1 = FloatLanes(SIMD4(c0.b1, c1.b1, c2.b1, c3.b1))
+        let b2 = FloatLanes(SIMD4(c0.b2, c1.b2, c2.b2, c3.b2))
+        let a1 = FloatLanes(SIMD4(c0.a1, c1.a1, c2.a1, c3.a1)), a2 = FloatLanes(SIMD4(c0.a2, c1.a2, c2.a2, c3.a2))
+        // The filter's state in the frames' 16-bit scale while here.
+        var state1 = FloatLanes(SIMD4(v0.filter.state1, v1.filter.state1, v2.filter.state1, v3.filter.state1) * 32768)
+        var state2 = FloatLanes(SIMD4(v0.filter.state2, v1.filter.state2, v2.filter.state2, v3.filter.state2) * 32768)
         for i in 0..<count {
-            let i0 = Int(position[0]), i1 = Int(position[1]), i2 = Int(position[2]), i3 = Int(position[3])
-            let x = SIMD4<Float>(Float(position[0] - Double(i0)), Float(position[1] - Double(i1)),
-                                 Float(position[2] - Double(i2)), Float(position[3] - Double(i3)))
-            let p0 = frames.four(from: i0 - 1), p1 = frames.four(from: i1 - 1)
-            let p2 = frames.four(from: i2 - 1), p3 = frames.four(from: i3 - 1)
-            // Transposed: each tap across the four lanes.
-            let ym1 = SIMD4(p0[0], p1[0], p2[0], p3[0]), y0 = SIMD4(p0[1], p1[1], p2[1], p3[1])
-            let y1 = SIMD4(p0[2], p1[2], p2[2], p3[2]), y2 = SIMD4(p0[3], p1[3], p2[3], p3[3])
-            let c1 = 0.5 * (y1 - ym1)
-            let c2 = ym1 - 2.5 * y0 + 2 * y1 - 0.5 * y2
-            let c3 = 0.5 * (y2 - ym1) + 1.5 * (y0 - y1)
-            let input = ((c3 * x + c2) * x + c1) * x + y0
+            let whole = phase.whole
+            let taps = frames.cubicTaps(first.0 &+ Int(whole[0]), first.1 &+ Int(whole[1]),
+                                        first.2 &+ Int(whole[2]), first.3 &+ Int(whole[3]))
+            let ym1 = FloatLanes(taps.before), y0 = FloatLanes(taps.at)
+            let y1 = FloatLanes(taps.after), y2 = FloatLanes(taps.afterNext)
+            let x = phase.fraction
+            let k1 = 0.5 * (y1 - ym1)
+            let k2 = ym1 - 2.5 * y0 + 2 * y1 - 0.5 * y2
+            let k3 = 0.5 * (y2 - ym1) + 1.5 * (y0 - y1)
+            let input = ((k3 * x + k2) * x + k1) * x + y0
             let output = b0 * input + state1
             state1 = b1 * input - a1 * output + state2
             state2 = b2 * input - a2 * output
             amplitude += step
             let value = output * amplitude
-            left[i] += (value * panLeft).sum()
-            right[i] += (value * panRight).sum()
-            position += increment
+            let sides = FloatLanes.sums(value * panLeft, value * panRight)
+            left[i] += sides.left
+            right[i] += sides.right
+            phase.advance(by: increment)
         }
         for index in 0..<lanes {
-            voices[slots[index]].position = position[index]
-            voices[slots[index]].amplitude = amplitude[index]
-            voices[slots[index]].filter.state1 = state1[index]
-            voices[slots[index]].filter.state2 = state2[index]
+            let voice = voices + slots[index]
+            voice.pointee.position = Double(firstFrame(first, index)) + phase.frames(index)
+            voice.pointee.amplitude = amplitude.vector[index]
+            voice.pointee.filter.state1 = state1.vector[index] / 32768
+            voice.pointee.filter.state2 = state2.vector[index] / 32768
+        }
+    }
+
+    @inline(__always)
+    private static func firstFrame(_ first: (Int, Int, Int, Int), _ lane: Int) -> Int {
+        switch lane {
+        case 0: first.0
+        case 1: first.1
+        case 2: first.2
+        default: first.3
         }
     }
 }

@@ -32,8 +32,9 @@ extension BenchmarkRow {
                                   _ makeInstrument: (Int) -> any Node) throws -> BenchmarkResult {
         let renderers = try Renderers.find(in: context)
         let budget = polyphonyBudget * Double(polyphonyBlock) / polyphonyRate
-        let ours = try largestPassing(from: 256) { voices in
-            try report("midihub \(instrument)", voices, midihubBlockP999(voices: voices, instrument: makeInstrument(voices))) < budget
+        let ours = largestPassing(from: 256) { voices in
+            guard let p999 = midihubBlockP999(voices: voices, instrument: makeInstrument(voices)) else { return false }
+            return report("midihub \(instrument)", voices, p999) < budget
         }
         let theirs = try largestPassing(from: 256) { voices in
             let fluid = try FluidSynthLibrary(soundFont: renderers.soundFont.path, sampleRate: polyphonyRate,
@@ -67,15 +68,18 @@ extension BenchmarkRow {
     }
 
     /// p99.9 seconds of one 64-frame block of the standard graph around `instrument` (made
-    /// for `voices` voices) holding `voices` notes; at least 90 % of them still sound at the end.
-    private static func midihubBlockP999(voices: Int, instrument: any Node) throws -> Double {
+    /// for `voices` voices) holding `voices` notes, or nil (a failed trial) when fewer than
+    /// 90 % of them still sound at the end: past about 1900 notes the 15 channels' keys
+    /// repeat, and a key struck again releases its earlier voice.
+    private static func midihubBlockP999(voices: Int, instrument: any Node) -> Double? {
         let schedule = RenderSchedule(file: heldNotes(voices, seconds: 20), sampleRate: polyphonyRate)
         let nodes = StandardGraph.nodes(playing: instrument)
         let renderer = OfflineRenderer(schedule: schedule, nodes: nodes, blockSize: polyphonyBlock, tailSeconds: 0)
         let p999 = blockP999 { _ = renderer.renderNextBlock() }
         let sounding = Int(instrument.outputValues.load(0))  // both instruments: output 0 is the active voice count
         guard sounding >= voices * 90 / 100 else {
-            throw BenchmarkError(description: "midihub: only \(sounding) of \(voices) held notes still sound")
+            FileHandle.standardError.write(Data("polyphony: midihub: only \(sounding) of \(voices) held notes still sound\n".utf8))
+            return nil
         }
         return p999
     }
