@@ -48,25 +48,19 @@ final class SoundFontVoiceMap: @unchecked Sendable {
     init(font: SoundFont) {
         self.font = font
         frames = font.sampleData.frames
-        var regionList: [Region] = [], generatorList: [Float] = [], modulationList: [Modulation] = []
+        var builder = Builder(font: font)
         var presetList: [Preset] = []
         for preset in font.presets.sorted(by: { ($0.bank, $0.program) < ($1.bank, $1.program) }) {
             let key = Int32(preset.bank << 7 | preset.program)
             guard presetList.last?.key != key else { continue }  // the first of duplicates wins, as in FluidSynth
-            let first = regionList.count
-            for region in Self.regions(of: preset, in: font) {
-                regionList.append(Region(keys: region.keys, velocities: region.velocities, sample: Int32(region.sample),
-                                         generators: Int32(generatorList.count),
-                                         modulations: modulationList.count..<modulationList.count + region.modulations.count))
-                generatorList += region.generators
-                modulationList += region.modulations
-            }
-            presetList.append(Preset(key: key, regions: first..<regionList.count))
+            let first = builder.regions.count
+            builder.addRegions(of: preset)
+            presetList.append(Preset(key: key, regions: first..<builder.regions.count))
         }
         let sampleCount = font.sampleData.frameCount
-        regions = .allocate(copying: regionList)
-        generators = .allocate(copying: generatorList)
-        modulations = .allocate(copying: modulationList)
+        regions = builder.regions.buffer
+        generators = builder.generators.buffer
+        modulations = builder.modulations.buffer
         presets = .allocate(copying: presetList)
         samples = .allocate(copying: font.samples.map { sample in
             let end = min(sample.end, sampleCount)
@@ -112,89 +106,186 @@ final class SoundFontVoiceMap: @unchecked Sendable {
 
     // MARK: Building (control side)
 
-    private struct BuiltRegion {
-        var keys: ClosedRange<UInt8>, velocities: ClosedRange<UInt8>
-        var sample: Int
-        var generators: [Float]
-        var modulations: [Modulation]
-    }
+    /// The flat lists the map is built into, region by region, with no array per region
+    /// (opening a font is the user's wait for the first note): each list is one allocation
+    /// as large as the font could need, filled in place and adopted by the map.
+    /// - Thread: control.
+    private struct Builder {
+        let font: SoundFont
+        var regions: FlatList<Region>, generators: FlatList<Float>, modulations: FlatList<Modulation>
+        /// Scratch for one preset zone: its generator offsets and modulators.
+        private var offsets = [Float](repeating: 0, count: GeneratorKind.count)
+        private var presetModulations: [Modulation] = []
 
-    private static func regions(of preset: SoundFontPreset, in font: SoundFont) -> [BuiltRegion] {
-        let presetGlobal = preset.zones.first(where: \.isGlobal)
-        var built: [BuiltRegion] = []
-        for presetZone in preset.zones {
-            guard let instrumentIndex = presetZone.target else { continue }
-            let instrument = font.instruments[instrumentIndex]
-            let instrumentGlobal = instrument.zones.first(where: \.isGlobal)
-            let presetKeys = range(GeneratorKind.keyRange, presetZone, presetGlobal)
-            let presetVelocities = range(GeneratorKind.velocityRange, presetZone, presetGlobal)
-            var offsets = [Float](repeating: 0, count: GeneratorKind.count)
-            for zone in [presetGlobal, presetZone].compactMap({ $0 }) {
-                for generator in zone.generators where GeneratorKind.presetMayOffset(Int(generator.kind)) {
-                    offsets[Int(generator.kind)] = amount(generator)
+        init(font: SoundFont) {
+            self.font = font
+            // At most a region per (preset zone × instrument zone), each with the default
+            // modulators and those of its four zones (merging only removes some).
+            var regionBound = 0, modulationBound = 0
+            for preset in font.presets {
+                let presetGlobal = preset.zones.first(where: \.isGlobal)?.modulators.count ?? 0
+                for presetZone in preset.zones {
+                    guard let index = presetZone.target else { continue }
+                    let zones = font.instruments[index].zones
+                    let shared = Modulation.defaults.count + presetGlobal + presetZone.modulators.count
+                        + (zones.first(where: \.isGlobal)?.modulators.count ?? 0)
+                    for zone in zones {
+                        regionBound += 1
+                        modulationBound += shared + zone.modulators.count
+                    }
                 }
             }
-            let presetModulations = merged([presetGlobal, presetZone].compactMap { $0?.modulators }, onto: [])
-            for zone in instrument.zones {
-                guard let sampleIndex = zone.target, !font.samples[sampleIndex].isROM,
-                      let keys = intersection(presetKeys, range(GeneratorKind.keyRange, zone, instrumentGlobal)),
-                      let velocities = intersection(presetVelocities, range(GeneratorKind.velocityRange, zone, instrumentGlobal))
-                else { continue }
-                var generators = GeneratorKind.defaults
-                for source in [instrumentGlobal, zone].compactMap({ $0 }) {
-                    for generator in source.generators where GeneratorKind.instrumentMaySet(Int(generator.kind)) {
-                        generators[Int(generator.kind)] = amount(generator)
-                    }
+            regions = FlatList(capacity: regionBound)
+            generators = FlatList(capacity: regionBound * GeneratorKind.count)
+            modulations = FlatList(capacity: modulationBound)
+        }
+
+        /// Every (preset zone × instrument zone) pair of `preset` that can sound, as regions.
+        mutating func addRegions(of preset: SoundFontPreset) {
+            let presetGlobal = preset.zones.first(where: \.isGlobal)
+            for presetZone in preset.zones {
+                guard let instrumentIndex = presetZone.target else { continue }
+                let instrument = font.instruments[instrumentIndex]
+                let instrumentGlobal = instrument.zones.first(where: \.isGlobal)
+                let presetKeys = Self.range(GeneratorKind.keyRange, presetZone, presetGlobal)
+                let presetVelocities = Self.range(GeneratorKind.velocityRange, presetZone, presetGlobal)
+                for kind in offsets.indices { offsets[kind] = 0 }
+                setOffsets(from: presetGlobal)
+                setOffsets(from: presetZone)
+                presetModulations.removeAll(keepingCapacity: true)
+                Self.merge(presetGlobal?.modulators, into: &presetModulations, from: 0)
+                Self.merge(presetZone.modulators, into: &presetModulations, from: 0)
+                for zone in instrument.zones {
+                    guard let sampleIndex = zone.target, !font.samples[sampleIndex].isROM,
+                          let keys = Self.intersection(presetKeys, Self.range(GeneratorKind.keyRange, zone, instrumentGlobal)),
+                          let velocities = Self.intersection(presetVelocities,
+                                                             Self.range(GeneratorKind.velocityRange, zone, instrumentGlobal))
+                    else { continue }
+                    addRegion(zone, instrumentGlobal, keys: keys, velocities: velocities, sample: sampleIndex)
                 }
-                for kind in 0..<GeneratorKind.count { generators[kind] += offsets[kind] }
-                var modulations = merged([instrumentGlobal, zone].compactMap { $0?.modulators }, onto: Modulation.defaults)
-                for modulation in presetModulations {
-                    if let same = modulations.firstIndex(where: { $0.isIdentical(to: modulation) }) {
-                        modulations[same].amount += modulation.amount
-                    } else {
-                        modulations.append(modulation)
-                    }
-                }
-                built.append(BuiltRegion(keys: keys, velocities: velocities, sample: sampleIndex,
-                                         generators: generators, modulations: modulations))
             }
         }
-        return built
-    }
 
-    /// `base` with each level's modulators in turn: one identical to an earlier one replaces it.
-    private static func merged(_ levels: [[SoundFontModulator]], onto base: [Modulation]) -> [Modulation] {
-        var result = base
-        for level in levels {
-            for modulation in level.compactMap(Modulation.init) {
-                if let same = result.firstIndex(where: { $0.isIdentical(to: modulation) }) {
-                    result[same] = modulation
+        /// One region: the instrument zone's generators (over its global zone's and the
+        /// defaults) plus the preset's offsets; the default modulators, the instrument's
+        /// replacing identical ones, the preset's added to identical ones.
+        private mutating func addRegion(_ zone: SoundFontZone, _ instrumentGlobal: SoundFontZone?, keys: ClosedRange<UInt8>,
+                                        velocities: ClosedRange<UInt8>, sample: Int) {
+            let generatorStart = generators.count
+            generators.append(contentsOf: GeneratorKind.defaults)
+            setGenerators(from: instrumentGlobal, at: generatorStart)
+            setGenerators(from: zone, at: generatorStart)
+            for kind in 0..<GeneratorKind.count { generators[generatorStart + kind] += offsets[kind] }
+            let modulationStart = modulations.count
+            modulations.append(contentsOf: Modulation.defaults)
+            Self.merge(instrumentGlobal?.modulators, into: &modulations, from: modulationStart)
+            Self.merge(zone.modulators, into: &modulations, from: modulationStart)
+            for modulation in presetModulations {
+                if let same = Self.identical(to: modulation, in: modulations, from: modulationStart) {
+                    modulations[same].amount += modulation.amount
                 } else {
-                    result.append(modulation)
+                    modulations.append(modulation)
+                }
+            }
+            regions.append(Region(keys: keys, velocities: velocities, sample: Int32(sample), generators: Int32(generatorStart),
+                                  modulations: modulationStart..<modulations.count))
+        }
+
+        private mutating func setOffsets(from zone: SoundFontZone?) {
+            for generator in zone?.generators ?? [] where GeneratorKind.presetMayOffset(Int(generator.kind)) {
+                offsets[Int(generator.kind)] = Self.amount(generator)
+            }
+        }
+
+        private mutating func setGenerators(from zone: SoundFontZone?, at start: Int) {
+            for generator in zone?.generators ?? [] where GeneratorKind.instrumentMaySet(Int(generator.kind)) {
+                generators[start + Int(generator.kind)] = Self.amount(generator)
+            }
+        }
+
+        /// `level`'s modulators onto `list[start...]`: one identical to an earlier one replaces it.
+        private static func merge<List: ModulationList>(_ level: [SoundFontModulator]?, into list: inout List, from start: Int) {
+            for modulator in level ?? [] {
+                guard let modulation = Modulation(modulator) else { continue }
+                if let same = identical(to: modulation, in: list, from: start) {
+                    list[same] = modulation
+                } else {
+                    list.append(modulation)
                 }
             }
         }
-        return result
-    }
 
-    private static func amount(_ generator: SoundFontGenerator) -> Float {
-        let value = Float(generator.signedAmount)
-        return Int(generator.kind) == GeneratorKind.attenuation ? value * GeneratorKind.attenuationScale : value
-    }
-
-    /// The zone's key or velocity range, else its global zone's, else everything.
-    private static func range(_ kind: Int, _ zone: SoundFontZone, _ global: SoundFontZone?) -> ClosedRange<UInt8> {
-        for source in [zone, global].compactMap({ $0 }) {
-            if let generator = source.generators.first(where: { Int($0.kind) == kind }) { return generator.range }
+        /// The index of the modulator in `list[start...]` identical to `modulation`.
+        private static func identical<List: ModulationList>(to modulation: Modulation, in list: List, from start: Int) -> Int? {
+            var index = start
+            while index < list.count {
+                if list[index].isIdentical(to: modulation) { return index }
+                index += 1
+            }
+            return nil
         }
-        return 0...127
-    }
 
-    private static func intersection(_ a: ClosedRange<UInt8>, _ b: ClosedRange<UInt8>) -> ClosedRange<UInt8>? {
-        let low = max(a.lowerBound, b.lowerBound), high = min(a.upperBound, b.upperBound)
-        return low <= high ? low...high : nil
+        private static func amount(_ generator: SoundFontGenerator) -> Float {
+            let value = Float(generator.signedAmount)
+            return Int(generator.kind) == GeneratorKind.attenuation ? value * GeneratorKind.attenuationScale : value
+        }
+
+        /// The zone's key or velocity range, else its global zone's, else everything.
+        private static func range(_ kind: Int, _ zone: SoundFontZone, _ global: SoundFontZone?) -> ClosedRange<UInt8> {
+            if let generator = zone.generators.first(where: { Int($0.kind) == kind }) { return generator.range }
+            if let generator = global?.generators.first(where: { Int($0.kind) == kind }) { return generator.range }
+            return 0...127
+        }
+
+        private static func intersection(_ a: ClosedRange<UInt8>, _ b: ClosedRange<UInt8>) -> ClosedRange<UInt8>? {
+            let low = max(a.lowerBound, b.lowerBound), high = min(a.upperBound, b.upperBound)
+            return low <= high ? low...high : nil
+        }
     }
 }
+
+/// The modulator lists the builder merges into: a preset zone's scratch array and the map's list.
+private protocol ModulationList {
+    var count: Int { get }
+    subscript(index: Int) -> Modulation { get set }
+    mutating func append(_ modulation: Modulation)
+}
+
+extension Array: ModulationList where Element == Modulation {}
+
+/// A list in one allocation of a known largest size: appending never moves it, and its
+/// pages cost memory only once written. Its `buffer` is handed on, not freed here.
+/// - Thread: control (while building).
+private struct FlatList<Element> {
+    let base: UnsafeMutablePointer<Element>
+    let capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 1)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    subscript(index: Int) -> Element {
+        get { base[index] }
+        set { base[index] = newValue }
+    }
+
+    mutating func append(_ element: Element) {
+        precondition(count < capacity, "the font needs more than its computed bound")
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    mutating func append(contentsOf elements: [Element]) {
+        for element in elements { append(element) }
+    }
+
+    /// The elements written, over the whole allocation (`deallocate()` frees it).
+    var buffer: UnsafeMutableBufferPointer<Element> { UnsafeMutableBufferPointer(start: base, count: count) }
+}
+
+extension FlatList: ModulationList where Element == Modulation {}
 
 extension UnsafeMutableBufferPointer {
     /// A new buffer holding a copy of `elements` (the caller deallocates it).
