@@ -57,7 +57,8 @@ public final class JackPortConnector: Sendable {
         handle.withLock { midihub_jack_connector_server_gone($0.client) } == 1
     }
 
-    /// Whether `source` feeds `destination` now (`false` when `source` does not exist).
+    /// Whether `source` feeds `destination` now (`false` when `source` does not exist), as
+    /// this client sees JACK's graph: a connection just made or broken shows a moment later.
     /// - Thread: any.
     public func isConnected(_ source: JackPortName, to destination: JackPortName) -> Bool {
         handle.withLock { midihub_jack_connector_is_connected($0.client, source.fullName, destination.fullName) } == 1

@@ -1,6 +1,7 @@
 import Foundation
 import MIDICore
 import RtMidiBackend
+import TestSupport
 import Testing
 
 /// `JackPortConnector` and `WakeupEvent` against a real `jackd -d dummy` (in the serialized
@@ -16,14 +17,15 @@ extension JackMIDITests {
 
             try connector.connect(output.name, to: input.name)
             try connector.connect(output.name, to: input.name)  // already connected: success
-            #expect(connector.isConnected(output.name, to: input.name))
+            // The server's graph reaches the clients' view of it a moment later.
+            try waitUntil({ connector.isConnected(output.name, to: input.name) }, message: "the connection never showed")
             try waitUntilConnected(output, input)
             try output.send(.noteOn(channel: 2, note: 64, velocity: 90))
             #expect(receive(1, from: input) == [.noteOn(channel: 2, note: 64, velocity: 90)])
 
             try connector.disconnect(output.name, from: input.name)
             try connector.disconnect(output.name, from: input.name)  // not connected: success
-            #expect(!connector.isConnected(output.name, to: input.name))
+            try waitUntil({ !connector.isConnected(output.name, to: input.name) }, message: "the connection never went")
         }
     }
 
