@@ -45,3 +45,11 @@ assert_recorded_a4() { # RECORDING.wav
     assert_match '^0\.[0-9]*[1-9]|^1\.' "$(peak_amplitude "$trimmed")" "peak amplitude of $trimmed"
     assert_frequency 440 "$(dominant_frequency "$trimmed")" 50 "dominant frequency of $trimmed"
 }
+
+# Plays A4 on the flute (GM 74, a spectrum dominated by its fundamental) for 3 s from the
+# first port of the snd-virmidi card CARD, with its note-off.
+play_flute_a4() { # CARD
+    amidi -p "hw:$1,0" -S 'C0 49 90 45 64' || fail "amidi -S failed"
+    sleep 3
+    amidi -p "hw:$1,0" -S '80 45 00' || fail "amidi -S failed"
+}

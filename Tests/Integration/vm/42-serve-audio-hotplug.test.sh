@@ -18,13 +18,6 @@ load_modules snd-aloop snd-virmidi
 A4_ON='C0 49 90 45 64'
 RELEASED="port left: .*'Virtual Raw MIDI [0-9]+-0:.*; released notes at synth$"
 
-# The controller plays A4 for 3 s, with its note-off.
-play_a4() {
-    amidi -p "hw:$CARD,0" -S "$A4_ON" || fail "amidi -S failed"
-    sleep 3
-    amidi -p "hw:$CARD,0" -S '80 45 00' || fail "amidi -S failed"
-}
-
 # The recording holds the capture side at S16_LE before the daemon opens playback.
 start_loopback_recording rec "$WORK/recorded.wav" 890
 wait_for_loopback_capture
@@ -43,7 +36,7 @@ sleep 5
 step "plug back: the route returns and a new A4 sounds"
 plug_virmidi
 wait_for_controller_route "replug"
-play_a4
+play_flute_a4 "$CARD"
 sleep 5
 
 step "20 unplug/plug cycles, each releasing a held note"
@@ -61,7 +54,7 @@ assert_eq "$fds_start" "$fds_end" "open fds after cycle 2 and after cycle 20"
 
 step "after the last cycle A4 still sounds"
 sleep 5
-play_a4
+play_flute_a4 "$CARD"
 sleep 10
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"

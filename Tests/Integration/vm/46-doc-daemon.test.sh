@@ -12,6 +12,8 @@ modprobe snd-dummy index=0 || fail "modprobe snd-dummy"
 load_modules snd-seq
 start_serve hub --period 1024 --buffer 4096
 modprobe snd-virmidi index=1 || fail "modprobe snd-virmidi"
+# The kernel's side first, so a failure says which side did not see the keyboard.
+wait_for "the keyboard's port 20:0 in aconnect -l" 60 bash -c "aconnect -l | grep -q \"^client 20: 'Virtual Raw MIDI 1-0'\""
 wait_for_peer_line hub "$(peer_err hub)" "connected 20:0 .* \(by rule\)$" 60
 amidi -p hw:1,0 -S '90 45 64' || fail "amidi -S failed"
 sleep 3

@@ -15,9 +15,7 @@ connection="$(client_number "Virtual Raw MIDI $card-0"):0>$(client_number "midih
 connections_by_aconnect | grep -qx "$connection" || fail "no connection $connection: $(connections_by_aconnect | tr '\n' ' ')"
 
 step "A4 from the virmidi port"
-amidi -p "hw:$card,0" -S 'C0 49 90 45 64' || fail "amidi -S failed"
-sleep 3
-amidi -p "hw:$card,0" -S '80 45 00' || fail "amidi -S failed"
+play_flute_a4 "$card"
 sleep 1
 stop_peer synth
 assert_eq 0 "$PEER_STATUS" "midihub synth exit status after Ctrl-C"
