@@ -61,6 +61,7 @@ public struct SoundFont: Sendable {
                                    frameCount: compressed ? smpl.size : smpl.size / 2)
         hydra.loopsAsRead = compressed
         (presets, instruments, samples) = try hydra.read()
+        try Self.checkLayers(presets, instruments, file: file, at: pdta.first { $0.id == "phdr" }?.offset ?? 0)
         if compressed {
             let decoded = try SF3Samples.decode(samples, smpl: UnsafeRawBufferPointer(rebasing: bytes[smpl.offset..<smpl.offset + smpl.size]),
                                                 at: smpl.offset, file: file)
@@ -69,6 +70,28 @@ public struct SoundFont: Sendable {
             sampleData = SoundFontSampleData(storage: .adopting(decoded.frames), byteOffset: 0, frameCount: frameCount)
         } else {
             sampleData = SoundFontSampleData(storage: storage, byteOffset: smpl.offset, frameCount: smpl.size / 2)
+        }
+    }
+
+    /// The most (preset zone, instrument zone) layers a font may have: each becomes a region
+    /// an instrument keeps in memory (about 500 bytes). FluidR3_GM has 18,082.
+    public static let layerLimit = 1 << 19
+
+    /// Refuses a font whose presets layer more instrument zones than `layerLimit`: a few
+    /// kilobytes of zones that name each other could otherwise ask for gigabytes.
+    private static func checkLayers(_ presets: [SoundFontPreset], _ instruments: [SoundFontInstrument], file: String,
+                                    at offset: Int) throws(SoundFontError) {
+        var layers = 0
+        for preset in presets {
+            for zone in preset.zones {
+                guard let instrument = zone.target else { continue }
+                layers += instruments[instrument].zones.count
+                guard layers <= layerLimit else {
+                    throw SoundFontError(file: file, chunk: "pdta/phdr", offset: offset,
+                                         problem: "its presets layer more than \(layerLimit) instrument zones",
+                                         fix: "the file is damaged or not a SoundFont; get a fresh copy of it")
+                }
+            }
         }
     }
 

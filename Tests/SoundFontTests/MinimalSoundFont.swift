@@ -6,8 +6,12 @@ import TestSupport
 struct MinimalSoundFont: SoundFontBytes {
     var version: (UInt16, UInt16) = (2, 1)
     var frames = 64
-    /// The preset's bag index in the terminal phdr record (1 when valid).
-    var terminalPresetBag: UInt16 = 1
+    /// The preset's bag index in the terminal phdr record (`presetZones` when valid).
+    var terminalPresetBag: UInt16?
+    /// The preset's zones, each naming the instrument, and the instrument's zones, each on
+    /// the sample: their product is the font's layers (`SoundFont.layerLimit`).
+    var presetZones = 1
+    var instrumentZones = 1
     /// The instrument index the preset zone names (0 when valid).
     var instrumentIndex: UInt16 = 0
     /// The sample header's end frame (`frames` when valid).
@@ -29,12 +33,12 @@ struct MinimalSoundFont: SoundFontBytes {
             sdta[4..<8] = ArraySlice(u32(UInt32(4 + 8 + smpl.count)))
         }
         let phdr = ascii("Test Piano", 20) + u16(0) + u16(0) + u16(0) + u32(0) + u32(0) + u32(0)
-            + ascii("EOP", 20) + u16(0) + u16(0) + u16(terminalPresetBag) + u32(0) + u32(0) + u32(0)
-        let pbag = u16(0) + u16(0) + u16(1) + u16(0) + pbagExtra
-        let pgen = u16(41) + u16(instrumentIndex) + u16(0) + u16(0)
-        let inst = ascii("Test Instrument", 20) + u16(0) + ascii("EOI", 20) + u16(1)
-        let ibag = u16(0) + u16(0) + u16(2) + u16(0)
-        let igen = u16(43) + [0, 127] + u16(53) + u16(0) + u16(0) + u16(0)
+            + ascii("EOP", 20) + u16(0) + u16(0) + u16(terminalPresetBag ?? UInt16(presetZones)) + u32(0) + u32(0) + u32(0)
+        let pbag = (0...presetZones).flatMap { u16(UInt16($0)) + u16(0) } + pbagExtra
+        let pgen = (0..<presetZones).flatMap { _ in u16(41) + u16(instrumentIndex) } + u16(0) + u16(0)
+        let inst = ascii("Test Instrument", 20) + u16(0) + ascii("EOI", 20) + u16(UInt16(instrumentZones))
+        let ibag = (0...instrumentZones).flatMap { u16(UInt16(2 * $0)) + u16(0) }
+        let igen = (0..<instrumentZones).flatMap { _ in u16(43) + [0, 127] + u16(53) + u16(0) } + u16(0) + u16(0)
         let modulator = [UInt8](repeating: 0, count: 10)
         let shdr = ascii("Test Sample", 20) + u32(0) + u32(sampleEnd ?? UInt32(vorbis?.count ?? frames)) + u32(8)
             + u32(UInt32(frames - 8)) + u32(44100) + [60, 0] + u16(0) + u16(vorbis == nil ? 1 : 0x11)

@@ -58,6 +58,17 @@ import Testing
         #expect(font.presets.map(\.name) == ["Test??iano"])
     }
 
+    /// A few kilobytes of zones that multiply (1025 preset zones on an instrument of 512
+    /// zones) would ask an instrument for gigabytes of regions: refused at reading.
+    @Test func layersBeyondTheLimitAreRefused() throws {
+        #expect(1025 * 512 > SoundFont.layerLimit && 1024 * 512 <= SoundFont.layerLimit)
+        let refused = try #require(Self.error(MinimalSoundFont(presetZones: 1025, instrumentZones: 512)))
+        #expect(refused.chunk == "pdta/phdr" && refused.problem.contains("more than \(SoundFont.layerLimit) instrument zones"),
+                "\(refused)")
+        let font = try SoundFont(bytes: MinimalSoundFont(presetZones: 1024, instrumentZones: 512).bytes, file: "many.sf2")
+        #expect(font.presets[0].zones.count == 1024 && font.instruments[0].zones.count == 512)
+    }
+
     /// Cut anywhere, the font is refused (never read short, never a trap).
     @Test func everyTruncationIsRefused() {
         let bytes = MinimalSoundFont().bytes
