@@ -1,6 +1,8 @@
-/// A compiled render graph: sources (instruments, generators) summed into the bus, then
-/// effects in series, ending at the output. Built and prepared on the control side,
-/// immutable afterwards, run by `RenderEngine` on the render thread.
+/// A compiled render graph: its nodes, and the `AudioWiring` that says which node takes
+/// audio from which and what reaches the output (by default one chain: the sources
+/// summed, then the effects in series). Each node renders into a buffer of its own.
+/// Built and prepared on the control side, immutable afterwards, run by `RenderEngine` on
+/// the render thread.
 ///
 /// Events address nodes by **id**, not by position: each node has a `UInt16` id (by
 /// default its index), and an event's `node` field names that id. A caller that keeps a
@@ -14,8 +16,15 @@ public final class RenderProgram: @unchecked Sendable {
     public let ids: [UInt16]
     public let format: RenderFormat
     public let maxEventsPerBlock: Int
-    /// Whether each node processes the bus in place (effects) rather than adding into it.
-    let isEffect: [Bool]
+    /// Which node takes audio from which, and what reaches the output.
+    public let wiring: AudioWiring
+    /// Whether each node processes its input in place (an effect, a music effect) rather
+    /// than rendering into a cleared buffer.
+    let takesInput: [Bool]
+    /// The buffer each node renders into (stereo, `format.maxFrames` frames).
+    let buffers: [AudioBuffer]
+    /// The plan `process` runs.
+    private let schedule: RenderSchedule
     /// Events routed to each node during one block, one preallocated list per node.
     private let nodeEvents: UnsafeMutablePointer<RenderEvent>
     private let nodeEventCounts: UnsafeMutablePointer<Int>
@@ -23,19 +32,27 @@ public final class RenderProgram: @unchecked Sendable {
     private let slots: UnsafeMutablePointer<Int32>
     private let slotCount: Int
 
-    /// Compiles `nodes` (first the sources, then effects in order) for `format`, preparing
-    /// nodes that are not yet prepared for it.
-    /// - Parameter ids: the id events use for each node (unique); default: the indices.
+    /// Compiles `nodes` for `format`, preparing nodes that are not yet prepared for it.
+    /// - Parameters:
+    ///   - ids: the id events use for each node (unique); default: the indices.
+    ///   - wiring: the audio graph, nodes listed inputs first; default: one chain
+    ///     (`AudioWiring.chain`: the sources summed, then the effects in the listed order).
     /// - Thread: control (allocates; must not prepare a node that a running program uses
     ///   with another format).
-    public init(nodes: [any Node], ids: [UInt16]? = nil, format: RenderFormat, maxEventsPerBlock: Int = 4096) {
+    public init(nodes: [any Node], ids: [UInt16]? = nil, wiring: AudioWiring? = nil, format: RenderFormat,
+                maxEventsPerBlock: Int = 4096) {
         let ids = ids ?? nodes.indices.map { UInt16(truncatingIfNeeded: $0) }
         precondition(ids.count == nodes.count && Set(ids).count == ids.count, "RenderProgram: one unique id per node")
+        let takesInput = nodes.map { $0.descriptor.kind == .effect || $0.descriptor.kind == .musicEffect }
+        let wiring = wiring ?? .chain(takesInput: takesInput)
+        precondition(wiring.isValid(nodeCount: nodes.count), "RenderProgram: wiring must list every input before its node")
         self.nodes = nodes
         self.ids = ids
         self.format = format
         self.maxEventsPerBlock = maxEventsPerBlock
-        isEffect = nodes.map { $0.descriptor.kind == .effect || $0.descriptor.kind == .musicEffect }
+        self.wiring = wiring
+        self.takesInput = takesInput
+        buffers = nodes.map { _ in AudioBuffer(channels: 2, capacity: format.maxFrames) }
         for node in nodes where node.preparedFormat != format {
             node.prepare(format: format)
         }
@@ -46,6 +63,23 @@ public final class RenderProgram: @unchecked Sendable {
         slots = .allocate(capacity: slotCount)
         slots.initialize(repeating: -1, count: slotCount)
         for (index, id) in ids.enumerated() { slots[Int(id)] = Int32(index) }
+        schedule = Self.plainSchedule(wiring: wiring, takesInput: takesInput, buffers: buffers)
+    }
+
+    /// Every node in order on the sum of its inputs, every weight 1.
+    private static func plainSchedule(wiring: AudioWiring, takesInput: [Bool], buffers: [AudioBuffer]) -> RenderSchedule {
+        var inputs: [RenderSchedule.Input] = []
+        func add(_ sources: [Int]) -> Range<Int> {
+            let start = inputs.count
+            inputs += sources.map { RenderSchedule.Input(buffer: buffers[$0].bus, weight: .one) }
+            return start..<inputs.count
+        }
+        let steps = buffers.indices.map { index in
+            RenderSchedule.Step(side: .new, index: index, buffer: buffers[index].bus, takesInput: takesInput[index],
+                                inputRange: add(wiring.inputs[index]))
+        }
+        let output = add(wiring.toOutput)
+        return RenderSchedule(steps: steps, inputs: inputs, outputRange: output)
     }
 
     deinit {
@@ -60,16 +94,14 @@ public final class RenderProgram: @unchecked Sendable {
         nodes.firstIndex { $0 === node }
     }
 
-    /// Renders one block into `bus`: clears it, lets the sources add into it, then runs each
-    /// effect in place. Events whose `node` names no node of this program are ignored.
+    /// Renders one block into `bus`: each node in order (a source into its cleared buffer,
+    /// an effect on the sum of its inputs), then the output's sum. Events whose `node`
+    /// names no node of this program are ignored.
     /// - Returns: the number of events dropped because a node's list was full.
     /// - Thread: render.
     public func process(frames: Int, events: UnsafeBufferPointer<RenderEvent>, bus: AudioBus, host: HostSync) -> Int {
         let dropped = dispatch(events)
-        bus.clear(frames: frames)
-        for index in nodes.indices {
-            nodes[index].process(ProcessContext(frames: frames, events: self.events(for: index), bus: bus, host: host))
-        }
+        schedule.run(frames: frames, new: self, old: nil, bus: bus, host: host, fade: .none, position: 0)
         return dropped
     }
 

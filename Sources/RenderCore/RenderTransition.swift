@@ -2,54 +2,39 @@
 /// both during the crossfade. Built on the control side by `RenderEngine.install`;
 /// immutable on the render thread.
 ///
-/// The plan renders every node once: a node that both programs hold (the same instance) runs
-/// at full level with the new program's events; a node only the old program has fades out,
-/// a node only the new one has fades in. A fading source (instrument, generator) renders
-/// into a scratch bus that is mixed into the sum with its gain; a fading effect is blended
-/// wet/dry around itself in the chain (`gain × wet + (1 − gain)-side × dry`), so removing an
-/// effect fades it out and adding one fades it in. Old effects keep their place after the
-/// effect that preceded them in the old chain.
+/// The plan renders every node once, in an order that respects both programs' wiring: a
+/// node both programs hold (the same instance) runs with the new program's events, a node
+/// only one program holds runs with that program's. The fade happens where the wiring
+/// differs: every input that only the new wiring has — into a kept node or into the output
+/// — rises with the fade, every input only the old wiring has falls, and inputs both
+/// have stay at full level. Adding an instrument fades it in; removing an effect blends
+/// from its output to its input (wet to dry); re-routing a chain crossfades the two paths.
+/// A kept node whose inputs change renders once, on the blend of its old and new inputs,
+/// so a path through it that fades out fades a little faster than the plain curve.
 ///
 /// - Thread: `init` on control; `renderCrossfade` on render.
 final class RenderTransition: @unchecked Sendable {
-    enum Side { case old, new }
-    enum Fade { case none, fadeIn, fadeOut }
-
-    struct Step {
-        var side: Side
-        var index: Int
-        var fade: Fade
-        var isEffect: Bool
-    }
-
     let program: RenderProgram
     /// The program running when this one was installed. Not owned: the engine keeps the
     /// previous transition (which owns it) alive until the crossfade is over.
     unowned(unsafe) let previous: RenderProgram?
     let fadeFrames: Int
-    private let steps: UnsafeMutablePointer<Step>
-    private let stepCount: Int
+    private let schedule: RenderSchedule?
     private let fadeIn: UnsafeMutablePointer<Float>
-    private let scratch: AudioBuffer
 
     /// - Thread: control (allocates).
     init(program: RenderProgram, previous: RenderProgram?, crossfade: Crossfade) {
         self.program = program
         self.previous = previous
         fadeFrames = previous == nil ? 0 : crossfade.frames(sampleRate: program.format.sampleRate)
-        let plan = previous.map { Self.plan(from: $0, to: program) } ?? []
-        stepCount = plan.count
-        steps = .allocate(capacity: max(1, plan.count))
-        steps.initialize(from: plan, count: plan.count)
+        schedule = previous.map { Self.plan(from: $0, to: program) }
         let table = crossfade.fadeInTable(frames: fadeFrames)
         fadeIn = .allocate(capacity: table.count)
         fadeIn.initialize(from: table, count: table.count)
-        scratch = AudioBuffer(channels: 2, capacity: program.format.maxFrames)
     }
 
     deinit {
         fadeIn.deallocate()
-        steps.deallocate()
     }
 
     /// Renders one crossfade block whose first frame is `position` frames into the fade.
@@ -57,87 +42,82 @@ final class RenderTransition: @unchecked Sendable {
     /// - Thread: render.
     func renderCrossfade(frames: Int, position: Int, events: UnsafeBufferPointer<RenderEvent>,
                          bus: AudioBus, host: HostSync) -> Int {
-        guard let previous else { return program.process(frames: frames, events: events, bus: bus, host: host) }
+        guard let previous, let schedule else { return program.process(frames: frames, events: events, bus: bus, host: host) }
         let dropped = program.dispatch(events)
         _ = previous.dispatch(events)  // the old nodes' lists; drops are counted once, by the new program
-        bus.clear(frames: frames)
-        let side = AudioBus(left: scratch.left, right: scratch.right, channelCount: bus.channelCount)
-        for stepIndex in 0..<stepCount {
-            let step = steps[stepIndex]
-            let source = step.side == .new ? program : previous
-            let node = source.nodes[step.index]
-            let list = source.events(for: step.index)
-            if step.fade == .none {
-                node.process(ProcessContext(frames: frames, events: list, bus: bus, host: host))
-            } else if !step.isEffect {
-                side.clear(frames: frames)
-                node.process(ProcessContext(frames: frames, events: list, bus: side, host: host))
-                mix(side, into: bus, frames: frames, position: position, fade: step.fade)
-            } else {
-                copy(bus, to: side, frames: frames)
-                node.process(ProcessContext(frames: frames, events: list, bus: bus, host: host))
-                blend(wet: bus, dry: side, frames: frames, position: position, fade: step.fade)
-            }
-        }
+        schedule.run(frames: frames, new: program, old: previous, bus: bus, host: host,
+                     fade: FadeGains(table: UnsafePointer(fadeIn), frames: fadeFrames), position: position)
         return dropped
     }
 
-    /// The gain of a fading node at `frame` frames into the fade.
-    @inline(__always)
-    private func gain(_ fade: Fade, at frame: Int) -> Float {
-        let step = min(frame, fadeFrames)
-        return fade == .fadeOut ? fadeIn[fadeFrames - step] : fadeIn[step]
+    /// A node of either program: where it runs from and renders into.
+    private struct Member {
+        var side: RenderSchedule.Side
+        var index: Int
+        var buffer: AudioBus
+        var takesInput: Bool
+        /// Its inputs in the new and the old wiring (members' positions), `nil` where it is absent.
+        var newInputs: [Int]?
+        var oldInputs: [Int]?
     }
 
-    private func mix(_ source: AudioBus, into bus: AudioBus, frames: Int, position: Int, fade: Fade) {
-        for i in 0..<frames {
-            let g = gain(fade, at: position + i)
-            bus.left[i] += g * source.left[i]
-            if bus.channelCount == 2 { bus.right[i] += g * source.right[i] }
+    /// Every node of both programs once (kept nodes from the new one), ordered so that each
+    /// comes after its inputs in both wirings; inputs weighted by the wiring that has them.
+    private static func plan(from old: RenderProgram, to new: RenderProgram) -> RenderSchedule {
+        var members: [Member] = new.nodes.indices.map {
+            Member(side: .new, index: $0, buffer: new.buffers[$0].bus, takesInput: new.takesInput[$0])
         }
-    }
-
-    /// `bus = g·wet + g'·dry`, where `g'` is the opposite fade's gain.
-    private func blend(wet: AudioBus, dry: AudioBus, frames: Int, position: Int, fade: Fade) {
-        let opposite: Fade = fade == .fadeIn ? .fadeOut : .fadeIn
-        for i in 0..<frames {
-            let g = gain(fade, at: position + i), d = gain(opposite, at: position + i)
-            wet.left[i] = g * wet.left[i] + d * dry.left[i]
-            if wet.channelCount == 2 { wet.right[i] = g * wet.right[i] + d * dry.right[i] }
-        }
-    }
-
-    private func copy(_ bus: AudioBus, to target: AudioBus, frames: Int) {
-        target.left.update(from: bus.left, count: frames)
-        if bus.channelCount == 2 { target.right.update(from: bus.right, count: frames) }
-    }
-
-    /// Sources first (new ones, then old-only ones), then the effect chain: the new
-    /// program's effects in order, each old-only effect after the kept effect that preceded
-    /// it in the old chain.
-    private static func plan(from old: RenderProgram, to new: RenderProgram) -> [Step] {
-        func kept(_ node: any Node, in program: RenderProgram) -> Bool { program.index(of: node) != nil }
-        var sources: [Step] = [], effects: [Step] = []
-        for (index, node) in new.nodes.enumerated() {
-            let step = Step(side: .new, index: index, fade: kept(node, in: old) ? .none : .fadeIn, isEffect: new.isEffect[index])
-            if step.isEffect { effects.append(step) } else { sources.append(step) }
-        }
-        var insertAt = 0
+        var oldPosition: [Int] = []
         for (index, node) in old.nodes.enumerated() {
-            if let newIndex = new.index(of: node) {
-                if old.isEffect[index], let position = effects.firstIndex(where: { $0.side == .new && $0.index == newIndex }) {
-                    insertAt = position + 1
-                }
-                continue
-            }
-            let step = Step(side: .old, index: index, fade: .fadeOut, isEffect: old.isEffect[index])
-            if step.isEffect {
-                effects.insert(step, at: insertAt)
-                insertAt += 1
+            if let kept = new.index(of: node) {
+                oldPosition.append(kept)
             } else {
-                sources.append(step)
+                oldPosition.append(members.count)
+                members.append(Member(side: .old, index: index, buffer: old.buffers[index].bus, takesInput: old.takesInput[index]))
             }
         }
-        return sources + effects
+        for index in new.nodes.indices { members[index].newInputs = new.wiring.inputs[index] }
+        for (index, position) in oldPosition.enumerated() { members[position].oldInputs = old.wiring.inputs[index].map { oldPosition[$0] } }
+
+        var inputs: [RenderSchedule.Input] = []
+        func add(new newSources: [Int]?, old oldSources: [Int]?) -> Range<Int> {
+            let start = inputs.count
+            let newSet = newSources ?? [], oldSet = oldSources ?? []
+            let both = newSources != nil && oldSources != nil
+            for source in newSet {
+                let weight: RenderSchedule.Weight = !both || oldSet.contains(source) ? .one : .fadeIn
+                inputs.append(RenderSchedule.Input(buffer: members[source].buffer, weight: weight))
+            }
+            for source in oldSet where !newSet.contains(source) {
+                inputs.append(RenderSchedule.Input(buffer: members[source].buffer, weight: both ? .fadeOut : .one))
+            }
+            return start..<inputs.count
+        }
+        let steps = order(members).map { position in
+            let member = members[position]
+            return RenderSchedule.Step(side: member.side, index: member.index, buffer: member.buffer,
+                                       takesInput: member.takesInput,
+                                       inputRange: add(new: member.newInputs, old: member.oldInputs))
+        }
+        let output = add(new: new.wiring.toOutput, old: old.wiring.toOutput.map { oldPosition[$0] })
+        return RenderSchedule(steps: steps, inputs: inputs, outputRange: output)
+    }
+
+    /// Members in an order where each follows its inputs of both wirings. Should the two
+    /// wirings disagree on the order (one has a before b, the other b before a), the rest
+    /// follow in listing order and a node may read an input's previous block for the fade.
+    private static func order(_ members: [Member]) -> [Int] {
+        var placed = [Bool](repeating: false, count: members.count)
+        var order: [Int] = []
+        func ready(_ position: Int) -> Bool {
+            let sources = (members[position].newInputs ?? []) + (members[position].oldInputs ?? [])
+            return sources.allSatisfy { placed[$0] }
+        }
+        while order.count < members.count {
+            let next = members.indices.first { !placed[$0] && ready($0) } ?? members.indices.first { !placed[$0] }!
+            placed[next] = true
+            order.append(next)
+        }
+        return order
     }
 }

@@ -60,3 +60,27 @@ final class GainNode: Node, @unchecked Sendable {
         }
     }
 }
+
+/// An instrument that adds a constant to each channel every frame (a level the tests can read back).
+final class ConstantNode: Node, @unchecked Sendable {
+    let descriptor = NodeDescriptor(kind: .instrument, subtype: "dc  ", manufacturer: "test", name: "constant", version: 1)
+    let parameters: [ParameterInfo] = []
+    let outputs: [OutputInfo] = []
+    let outputValues = OutputValues()
+    private(set) var preparedFormat: RenderFormat?
+    let left: Float, right: Float
+
+    init(left: Float, right: Float) {
+        self.left = left
+        self.right = right
+    }
+
+    func prepare(format: RenderFormat) { preparedFormat = format }
+
+    func process(_ context: ProcessContext) {
+        for i in 0..<context.frames {
+            context.bus.left[i] += left
+            context.bus.right[i] += right
+        }
+    }
+}
