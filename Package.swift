@@ -107,7 +107,9 @@ let package = Package(
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "TestSupport"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: [
-            "Daemon", "Hub", "Control", "ALSA", "MIDICore", "RenderCore", "RtMidiBackend", "SoundFont", "Synth", "TestSupport",
+            "Daemon", "Hub", "Control", "ALSA", "AudioHost", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "SoundFont",
+            "Synth",
+            "TestSupport",
         ]),
         .testTarget(name: "AudioHostTests", dependencies: [
             "AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore", "AllocationCounter", "TestSupport",

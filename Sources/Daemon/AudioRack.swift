@@ -11,15 +11,16 @@ import RenderCore
 /// live events already queued address them in either program. A new or replaced node gets
 /// an id that neither the running nor the previous program uses.
 ///
-/// The program sums the instruments into one bus and runs the effects on the sum, in the
-/// graph's order (RenderCore programs are one chain).
+/// The program is wired as the graph's audio routes say (`HubGraph.audioRoutes`): an
+/// effect processes what is routed into it, and the output sums what is routed to an
+/// output node.
 ///
 /// - Thread: control, under the daemon's lock (`live` pushes are serialized by it too).
 final class AudioRack {
     private(set) var driver: AudioDriver
     private let engine = RenderEngine()
     /// The nodes of the installed program, in program order, and their render ids.
-    private var program: (nodes: [any Node], ids: [UInt16]) = ([], [])
+    private var program: (nodes: [any Node], ids: [UInt16], wiring: AudioWiring) = ([], [], AudioWiring(inputs: [], toOutput: []))
     private let catalog: NodeCatalog
     private var instances: [NodeID: any Node] = [:]
     /// Render id (`RenderEvent.node`) of each unit node of the running program.
@@ -36,44 +37,50 @@ final class AudioRack {
         self.catalog = catalog
     }
 
-    /// Compiles `graph`, installs it, and starts the render thread on the first call.
-    /// - Returns: a warning to log (realtime priority refused), if any.
-    func install(_ graph: HubGraph, stopped: [GraphNode]) throws -> String? {
+    /// Compiles `graph` — its render nodes wired as its audio routes say — installs it, and
+    /// starts the render thread on the first call.
+    /// - Returns: warnings to log (realtime priority refused, a node no output hears).
+    func install(_ graph: HubGraph, stopped: [GraphNode]) throws -> [String] {
         // A replaced node starts afresh: its new instance gets the new spec's values, not the old one's.
         for node in stopped {
             instances[node.id] = nil
             values[node.id] = nil
         }
-        let units = graph.topologicalOrder.compactMap { graph.node($0) }.compactMap { node -> (NodeID, NodeDescriptor)? in
-            guard case .unit(let descriptor) = node.body else { return nil }
-            return (node.id, descriptor)
-        }
-        let ordered = units.filter { $0.1.kind != .effect } + units.filter { $0.1.kind == .effect }
+        let routes = graph.audioRoutes
+        var order: [NodeID] = []
         var nodes: [any Node] = []
         var ids: [UInt16] = []
         var newIDs: [NodeID: UInt16] = [:]
-        for (id, descriptor) in ordered {
+        for id in routes.nodes {
+            guard case .unit(let descriptor)? = graph.node(id)?.body else { continue }
             let kept = instances[id]
             guard let instance = kept ?? catalog.makeNode(descriptor) else { continue }
             let renderID = kept.flatMap { _ in renderIDs[id] } ?? freeRenderID(taken: Set(ids))
             instances[id] = instance
             newIDs[id] = renderID
+            order.append(id)
             nodes.append(instance)
             ids.append(renderID)
         }
+        let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        let wiring = AudioWiring(inputs: order.map { (routes.inputs[$0] ?? []).compactMap { position[$0] } },
+                                 toOutput: routes.toOutput.compactMap { position[$0] })
         instances = instances.filter { newIDs[$0.key] != nil }
         values = values.filter { newIDs[$0.key] != nil }
-        engine.install(RenderProgram(nodes: nodes, ids: ids, format: driver.renderFormat))
-        program = (nodes, ids)
+        engine.install(RenderProgram(nodes: nodes, ids: ids, wiring: wiring, format: driver.renderFormat))
+        program = (nodes, ids, wiring)
         previousIDs = Set(renderIDs.values)
         renderIDs = newIDs
         for node in graph.nodes where values[node.id] == nil {
             values[node.id] = [:]
             for (name, value) in node.parameters { setParameter(node.id, name, to: value) }
         }
-        guard !driver.isRunning else { return nil }
-        if case .denied(let warning) = try driver.start(engine: engine) { return warning }
-        return nil
+        var warnings = routes.unheard.map { id in
+            "node '\(id)' is not heard: its audio reaches no output (fix: add a route such as '\(id) -> out')"
+        }
+        guard !driver.isRunning else { return warnings }
+        if case .denied(let warning) = try driver.start(engine: engine) { warnings.append(warning) }
+        return warnings
     }
 
     /// Opens the device again after playback failed, and plays the same engine on it: the
@@ -87,7 +94,8 @@ final class AudioRack {
         driver.tempo = tempo
         reportedRealtimeDrop = false
         if driver.renderFormat != format {
-            engine.install(RenderProgram(nodes: program.nodes, ids: program.ids, format: driver.renderFormat))
+            engine.install(RenderProgram(nodes: program.nodes, ids: program.ids, wiring: program.wiring,
+                                         format: driver.renderFormat))
         }
         if case .denied(let warning) = try driver.start(engine: engine) { return warning }
         return nil

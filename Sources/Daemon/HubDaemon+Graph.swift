@@ -21,7 +21,7 @@ extension HubDaemon {
         flush(sink)
         if let audio {
             do {
-                if let warning = try audio.install(change.new, stopped: change.stopped) { log.warning(warning) }
+                for warning in try audio.install(change.new, stopped: change.stopped) { log.warning(warning) }
             } catch {
                 log.error("cannot restart audio: \(error)")
             }

@@ -288,7 +288,7 @@ public final class HubDaemon: @unchecked Sendable {
         do {
             let rack = AudioRack(driver: try AudioDriver(device: device, options: options.driverOptions), catalog: catalog)
             rack.driver.tempo = router.clock.beatsPerMinute
-            if let warning = try rack.install(router.graph, stopped: []) { log.warning(warning) }
+            for warning in try rack.install(router.graph, stopped: []) { log.warning(warning) }
             audio = rack
             log.info("audio: playing to \(device) (\(rack.driver.settings))")
         } catch {

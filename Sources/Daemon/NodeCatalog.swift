@@ -15,6 +15,8 @@ public struct NodeCatalog: Sendable {
     /// The font every SoundFont instrument plays (`--soundfont`, or the installed General
     /// MIDI font), read once when the daemon starts; without one, such a node stays silent.
     public let font: SoundFont?
+    /// The solo buttons of every mixer strip the catalog makes act together.
+    let soloGroup = StripSoloGroup()
 
     public init(bank: PresetBank, font: SoundFont? = nil) {
         self.bank = bank
@@ -39,12 +41,13 @@ public struct NodeCatalog: Sendable {
         case (ReverbNode().descriptor.subtype, _): ReverbNode()
         case (StereoDelayNode().descriptor.subtype, _): StereoDelayNode()
         case (ChorusNode().descriptor.subtype, _): ChorusNode()
+        case (MixerStripNode().descriptor.subtype, _): MixerStripNode(soloGroup: soloGroup)
         default: nil
         }
     }
 
     /// One instance of each type, to read descriptors and parameter lists from.
     private static var prototypes: [any Node] {
-        [SynthNode(bank: PresetBank(timbre: Timbre())), ReverbNode(), StereoDelayNode(), ChorusNode()]
+        [SynthNode(bank: PresetBank(timbre: Timbre())), ReverbNode(), StereoDelayNode(), ChorusNode(), MixerStripNode()]
     }
 }

@@ -9,7 +9,8 @@ import RenderCore
 /// An effect whose input has been silent, and whose output has stayed below −120 dB for
 /// its whole `tailFrames`, goes dormant: chunks of silent input are skipped (the bus stays
 /// silent, which is what the effect would have written) until sound arrives again, so
-/// effects cost nothing in the silences of sparse songs.
+/// effects cost nothing in the silences of sparse songs. A dormant effect takes parameter
+/// changes at once (nothing sounds to glide), and `wake()` runs before it renders again.
 /// - Thread: `init`, `prepare` on control; `process` on render.
 public class EffectNode: Node, @unchecked Sendable {
     static let chunkFrames = 32
@@ -50,6 +51,10 @@ public class EffectNode: Node, @unchecked Sendable {
     /// longest delay line (after `allocate`).
     var tailFrames: Int { 0 }
 
+    /// Called when sound reaches a dormant effect, before it renders: state that glides
+    /// (gains) may jump to where the parameters say.
+    func wake() {}
+
     /// Renders `frames` (≤ chunkFrames) frames of `bus` in place.
     func render(_ bus: AudioBus, frames: Int, host: HostSync) {}
 
@@ -61,11 +66,17 @@ public class EffectNode: Node, @unchecked Sendable {
                 let n = min(start + count - offset, Self.chunkFrames)
                 let chunk = AudioBus(left: context.bus.left + offset, right: context.bus.right + offset)
                 let silentInput = Self.peak(chunk, frames: n) < Self.silence
-                if !(isDormant && silentInput && !values.isRamping) {
+                if isDormant && silentInput {
+                    values.settle()
+                } else {
+                    if isDormant {
+                        values.settle()
+                        wake()
+                    }
                     isDormant = false
                     render(chunk, frames: n, host: context.host)
                     quietFrames = silentInput && Self.peak(chunk, frames: n) < Self.silence ? quietFrames + n : 0
-                    isDormant = quietFrames >= quietWindow
+                    isDormant = quietFrames > 0 && quietFrames >= quietWindow
                 }
                 offset += n
             }

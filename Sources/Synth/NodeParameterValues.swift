@@ -27,6 +27,11 @@ final class NodeParameterValues {
         }
     }
 
+    /// Jumps every value to its target (when nothing sounds, a glide would be wasted work).
+    func settle() {
+        for index in infos.indices where values[index].isRamping { values[index].reset(values[index].target) }
+    }
+
     /// Applies a `.parameter` event (unknown ids and non-finite values are ignored).
     func apply(_ event: RenderEvent) {
         let index = Int(event.parameter)

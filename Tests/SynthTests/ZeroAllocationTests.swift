@@ -25,7 +25,8 @@ import Testing
     @Test func renderingTenThousandBlocksAllocatesNothing() throws {
         let folder = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
         let bank = try PresetBankLoader.load(directory: "/" + folder + "/patches/presets")
-        let nodes: [any Node] = [SynthNode(bank: bank, voiceCapacity: 64), ChorusNode(), StereoDelayNode(), ReverbNode()]
+        let nodes: [any Node] = [SynthNode(bank: bank, voiceCapacity: 64), ChorusNode(), StereoDelayNode(), ReverbNode(),
+                                 MixerStripNode()]
         let frames = 64
         let engine = RenderEngine(ringCapacity: 256)
         let program = RenderProgram(nodes: nodes, format: RenderFormat(sampleRate: 48_000, maxFrames: frames))
@@ -67,7 +68,8 @@ import Testing
     }
 
     /// Every event kind, on all 16 channels, at varied frames; made up front so the counted
-    /// loop only copies plain values. Parameter events address nodes 0…3, ids 0…2.
+    /// loop only copies plain values. Parameter events address nodes 0…4, ids 0…2 (0…3 on
+    /// node 4, the mixer strip, whose solo is id 3).
     private static func script(frames: Int) -> [RenderEvent] {
             var script: [RenderEvent] = []
             for i in 0..<40_000 {
@@ -80,8 +82,9 @@ import Testing
                                                      value: UInt8(i % 128), frame: frame))
                 case 4: script.append(.pitchBend(channel: channel, value: UInt16((i * 97) % 16384), frame: frame))
                 default:
-                    let node = UInt16(i / 8 % 4)
-                    script.append(.parameter(node: node, id: UInt32(i / 32 % 3), value: Float(i % 100) / 100, frame: frame))
+                    let node = UInt16(i / 8 % 5)
+                    script.append(.parameter(node: node, id: UInt32(i / 40 % (node == 4 ? 4 : 3)), value: Float(i % 100) / 100,
+                                             frame: frame))
                 }
             }
         return script

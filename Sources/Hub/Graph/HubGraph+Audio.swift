@@ -1,0 +1,51 @@
+/// The audio half of a graph as the render side plays it: which render nodes make or
+/// process sound, in an order where every audio input comes first, what each takes audio
+/// from, and what is heard at the output.
+///
+/// - Thread: any (a plain value).
+public struct AudioRoutes: Equatable, Sendable {
+    /// The graph's render nodes (instruments, effects, …), inputs first.
+    public var nodes: [NodeID]
+    /// For each node, the render nodes whose audio it takes (summed), in route order.
+    public var inputs: [NodeID: [NodeID]]
+    /// The nodes summed into the sound card.
+    public var toOutput: [NodeID]
+    /// Nodes that make sound no output hears (routed nowhere or only into nodes that are
+    /// not heard), when the graph names an output.
+    public var unheard: [NodeID]
+}
+
+extension HubGraph {
+    /// The audio routes of the graph. With an `output` node, what is routed to an output is
+    /// heard; with none (a patch of MIDI routes only), every render node whose audio goes
+    /// to no other node is heard, as if routed to the default output.
+    /// - Thread: any.
+    public var audioRoutes: AudioRoutes {
+        let units = topologicalOrder.filter { id in if case .unit? = node(id)?.body { true } else { false } }
+        let unitSet = Set(units)
+        let outputs = Set(nodes.filter { if case .output = $0.body { true } else { false } }.map(\.id))
+        var inputs: [NodeID: [NodeID]] = [:]
+        for route in routes where unitSet.contains(route.from) && unitSet.contains(route.to) {
+            guard node(route.from)?.body.output == .audio else { continue }
+            inputs[route.to, default: []].append(route.from)
+        }
+        let feedsUnit = Set(inputs.values.joined())
+        let toOutput = outputs.isEmpty
+            ? units.filter { !feedsUnit.contains($0) && node($0)?.body.output == .audio }
+            : units.filter { id in routes(from: id).contains { outputs.contains($0.to) } }
+        let heard = heardNodes(from: toOutput, inputs: inputs)
+        let unheard = units.filter { !heard.contains($0) && node($0)?.body.output == .audio }
+        return AudioRoutes(nodes: units, inputs: inputs, toOutput: toOutput, unheard: unheard)
+    }
+
+    /// `ends` and every node whose audio reaches one of them.
+    private func heardNodes(from ends: [NodeID], inputs: [NodeID: [NodeID]]) -> Set<NodeID> {
+        var heard: Set<NodeID> = []
+        var stack = ends
+        while let id = stack.popLast() {
+            guard heard.insert(id).inserted else { continue }
+            stack += inputs[id] ?? []
+        }
+        return heard
+    }
+}

@@ -1,0 +1,96 @@
+import RenderCore
+import Synchronization
+
+/// A mixer strip: the fader, the balance, mute and solo of one instrument's (or one bus's)
+/// sound, placed in the graph where the patch routes it (`piano -> piano-strip -> out`).
+///
+/// `pan` is a stereo balance with a constant-power law: centred, the sound passes as the
+/// instrument made it; towards one side the other channel falls (−5.3 dB halfway), hard
+/// left keeps only the left channel. Solo is shared by every strip of one `StripSoloGroup`
+/// (the daemon's strips share one): while any strip is soloed, the others are silent.
+/// Every change glides over a chunk, so moving, muting or soloing never clicks.
+///
+/// - Thread: `init`, `prepare` on control; `process` on render.
+public final class MixerStripNode: EffectNode, @unchecked Sendable {
+    public enum Parameter: UInt32, CaseIterable {
+        /// Decibels.
+        case gain = 0
+        /// −1 (left) … 1 (right).
+        case pan
+        case mute
+        case solo
+    }
+
+    public static let descriptorName = "mixer strip"
+    private let soloGroup: StripSoloGroup
+    /// Whether this strip counts in its group as soloed (render thread).
+    private var countedAsSoloed = false
+    private var leftGain: Float = 1
+    private var rightGain: Float = 1
+
+    /// - Parameter soloGroup: the strips whose solo this one follows (default: a group of its own).
+    /// - Thread: control.
+    public init(soloGroup: StripSoloGroup = StripSoloGroup()) {
+        self.soloGroup = soloGroup
+        super.init(subtype: "mstr", name: Self.descriptorName, parameters: [
+            ParameterInfo(id: 0, name: "gain", range: -60...12, defaultValue: 0, unit: .decibels),
+            ParameterInfo(id: 1, name: "pan", range: -1...1, defaultValue: 0, unit: .generic),
+            ParameterInfo(id: 2, name: "mute", range: 0...1, defaultValue: 0, unit: .boolean),
+            ParameterInfo(id: 3, name: "solo", range: 0...1, defaultValue: 0, unit: .boolean),
+        ])
+    }
+
+    deinit {
+        if countedAsSoloed { soloGroup.soloedStrips.subtract(1, ordering: .relaxed) }
+    }
+
+    override func allocate(format: RenderFormat) {
+        (leftGain, rightGain) = targetGains()
+    }
+
+    /// The channel gains the parameters ask for now.
+    private func targetGains() -> (Float, Float) {
+        let soloed = values.target(Parameter.solo) >= 0.5
+        if soloed != countedAsSoloed {
+            countedAsSoloed = soloed
+            soloGroup.soloedStrips.add(soloed ? 1 : -1, ordering: .relaxed)
+        }
+        let silenced = values.target(Parameter.mute) >= 0.5
+            || (!soloed && soloGroup.soloedStrips.load(ordering: .relaxed) > 0)
+        guard !silenced else { return (0, 0) }
+        let level = decibelsToGain(values.current(Parameter.gain))
+        // The constant-power law's cos and sin of (pan + 1)·π/4, scaled so the centre is unity;
+        // the side the sound moves to stays at unity.
+        let pan = values.current(Parameter.pan), root2 = Float(2).squareRoot()
+        let left = pan <= 0 ? 1 : root2 * sinQuarter((1 - pan) / 2)
+        let right = pan >= 0 ? 1 : root2 * sinQuarter((1 + pan) / 2)
+        return (level * left, level * right)
+    }
+
+    override func wake() {
+        (leftGain, rightGain) = targetGains()
+    }
+
+    override func render(_ bus: AudioBus, frames: Int, host: HostSync) {
+        _ = values.advance(Parameter.gain, frames: frames)
+        _ = values.advance(Parameter.pan, frames: frames)
+        let (left, right) = targetGains()
+        let stepLeft = (left - leftGain) / Float(frames), stepRight = (right - rightGain) / Float(frames)
+        for i in 0..<frames {
+            bus.left[i] *= leftGain + stepLeft * Float(i + 1)
+            bus.right[i] *= rightGain + stepRight * Float(i + 1)
+        }
+        leftGain = left
+        rightGain = right
+    }
+}
+
+/// The strips whose solo buttons act together: while one is soloed, the others fall silent.
+///
+/// - Thread: any (an atomic counter, written by the render thread).
+public final class StripSoloGroup: Sendable {
+    /// How many strips of the group are soloed.
+    let soloedStrips = Atomic<Int>(0)
+
+    public init() {}
+}

@@ -1,0 +1,72 @@
+import ALSA
+import AudioHost
+import Foundation
+import Hub
+import MIDICore
+import Sequencer
+import Synth
+import Testing
+import TestSupport
+@testable import Daemon
+
+/// The daemon's audio rack plays a patch's audio graph as written: docs/patch-format.md's
+/// two synths on two mixer strips, one through a reverb, played through alsa-lib's `file`
+/// plugin (no sound card), recorded and measured per channel.
+@Suite struct AudioRackGraphTests {
+    /// The mixer-strip example of docs/patch-format.md: the piano through a reverb panned
+    /// left, the bass panned right.
+    static func patch() throws -> Patch {
+        let block = try #require(try Repository.blocks(in: "docs/patch-format.md").first { $0.text.contains("mixer strip") })
+        return try Patch.parse(yaml: block.text, file: block.description, registry: NodeCatalog.registry)
+    }
+
+    static let bankFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("patches/presets").path
+
+    /// Installs `patch` on a rack playing to a file, runs `play` on it, renders half a second
+    /// more and returns the RMS of the left and the right channel.
+    private func levels(_ play: (AudioRack) -> Void) throws -> (left: Double, right: Double) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("midihub-rack-\(UUID().uuidString).raw").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bank = try PresetBankLoader.load(directory: Self.bankFolder)
+        let driver = try AudioDriver(device: "file:\"\(path)\",raw",
+                                     options: AudioDriverOptions(pcm: PCMConfiguration(formats: [.float32LE]), realtimePriority: false))
+        let rack = AudioRack(driver: driver, catalog: NodeCatalog(bank: bank))
+        #expect(try rack.install(Self.patch().graph, stopped: []).isEmpty)
+        play(rack)
+        let start = rack.driver.counters.framesRendered
+        try waitUntil({ rack.driver.counters.framesRendered >= start + 24_000 },
+                      message: "the rack rendered only \(rack.driver.counters.framesRendered - start) of 24000 frames")
+        try rack.stop()
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        func rms(_ channel: Int) -> Double {
+            let values = stride(from: channel, to: samples.count, by: 2).map { Double(samples[$0]) }
+            return (values.reduce(0) { $0 + $1 * $1 } / Double(max(1, values.count))).squareRoot()
+        }
+        return (rms(0), rms(1))
+    }
+
+    private func note(on node: NodeID) -> (AudioRack) -> Void {
+        { rack in rack.play(.noteOn(channel: 0, note: 69, velocity: 100), on: node, at: HubDaemon.now()) }
+    }
+
+    @Test func eachInstrumentIsHeardOnlyInTheChannelItsStripIsPannedTo() throws {
+        let piano = try levels(note(on: "piano"))
+        #expect(piano.left > 0.01, "the piano sounds on the left: \(piano)")
+        #expect(piano.right < 1e-6, "and not on the right: \(piano)")
+        let bass = try levels(note(on: "bass"))
+        #expect(bass.right > 0.01 && bass.left < 1e-6, "the bass only on the right: \(bass)")
+    }
+
+    @Test func mutingAStripSilencesItsInstrumentOnly() throws {
+        let muted = try levels { rack in
+            rack.setParameter("piano-strip", "mute", to: 1)
+            note(on: "piano")(rack)
+            note(on: "bass")(rack)
+        }
+        #expect(muted.left < 1e-6, "the muted piano is silent: \(muted)")
+        #expect(muted.right > 0.01, "the bass still sounds: \(muted)")
+    }
+}
