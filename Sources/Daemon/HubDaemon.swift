@@ -24,7 +24,8 @@ public final class HubDaemon: @unchecked Sendable {
     let client: SeqClient
     let inPort: SeqPort
     let outPort: SeqPort
-    let store: StateStore
+    /// Saves the state off the MIDI path (see `saveState`).
+    let stateWriter: StateWriter
     let catalog: NodeCatalog?
     var ports = PortCatalog()
     var reconciler: Reconciler
@@ -67,7 +68,8 @@ public final class HubDaemon: @unchecked Sendable {
         self.options = options
         self.log = log
         self.systemd = systemd
-        store = StateStore(path: options.statePath)
+        let store = StateStore(path: options.statePath)
+        stateWriter = StateWriter(store: store, log: log)
         jack = JackBridge(log: log, clientName: options.clientName)
         catalog = options.audio ? Self.loadCatalog(options, log: log) : nil
         let setup = try Self.initialSetup(options, soundFont: catalog?.font, store: store, log: log)
@@ -139,6 +141,7 @@ public final class HubDaemon: @unchecked Sendable {
             try? audio?.stop()
             saveState()
         }
+        stateWriter.flush()
         log.info("stopped")
     }
 
@@ -266,15 +269,12 @@ public final class HubDaemon: @unchecked Sendable {
         Double(MonotonicClock.nanoseconds()) / 1e9
     }
 
-    /// Saves graph, rules and runtime edits. - Thread: any, under the lock.
+    /// Saves graph, rules and runtime edits: hands them to the state writer, which writes
+    /// them from its own queue (the disk never holds the lock).
+    /// - Thread: any, under the lock.
     func saveState() {
-        let state = HubState(graph: router.graph, rules: reconciler.rules, runtimeEdits: reconciler.runtimeEdits,
-                             tempo: router.clock.beatsPerMinute)
-        do {
-            try store.save(state)
-        } catch {
-            log.warning("cannot save the state: \(error)")
-        }
+        stateWriter.submit(HubState(graph: router.graph, rules: reconciler.rules, runtimeEdits: reconciler.runtimeEdits,
+                                    tempo: router.clock.beatsPerMinute))
     }
 
     /// Opens the PCM device and starts the render thread when the graph has unit nodes and

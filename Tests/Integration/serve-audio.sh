@@ -33,3 +33,25 @@ assert_segment_a4() { # FILE.wav START END NAME
     sox "$1" "$WORK/$4.wav" trim "$2" "=$3" || fail "sox could not cut $4 from $1"
     assert_frequency 440 "$(dominant_frequency "$WORK/$4.wav")" 50 "dominant frequency of $4 ($2–$3 s of $1)"
 }
+
+# Prints the RMS (0…1 of full scale) of the left and of the right channel of FILE between
+# START and END seconds, as "LEFT RIGHT".
+channel_levels() { # FILE.wav START END
+    python3 - "$1" "$2" "$3" <<'PY' || fail "cannot analyse $1"
+import sys, wave, warnings
+warnings.simplefilter("ignore", DeprecationWarning)
+import audioop
+with wave.open(sys.argv[1]) as w:
+    rate, frame = w.getframerate(), w.getnchannels() * w.getsampwidth()
+    w.setpos(int(float(sys.argv[2]) * rate))
+    data = w.readframes(int((float(sys.argv[3]) - float(sys.argv[2])) * rate))
+left, right = audioop.tomono(data, 2, 1, 0), audioop.tomono(data, 2, 0, 1)
+print(f"{audioop.rms(left, 2) / 32768:.6f} {audioop.rms(right, 2) / 32768:.6f}")
+PY
+}
+
+# Fails unless LOUD is at least 100 times (40 dB) QUIET.
+assert_channel_dominates() { # LOUD QUIET MESSAGE
+    python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 0.001 and float(sys.argv[2]) * 100 <= float(sys.argv[1]) else 1)" \
+        "$1" "$2" || fail "$3: $1 against $2 in the other channel"
+}

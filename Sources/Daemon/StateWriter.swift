@@ -1,0 +1,49 @@
+import Dispatch
+import Hub
+import Synchronization
+
+/// Writes the daemon's state from a queue of its own, so the disk (a state save syncs the
+/// file and its folder) never holds up MIDI or the control side. `submit` keeps only the
+/// newest state; the writer saves it when it is free, so a burst of 200 parameter changes
+/// becomes a few writes of the latest state. `flush` waits until the newest is on disk.
+///
+/// - Thread: `submit` from any thread (it takes a lock only to swap one value);
+///   writes on the writer's queue; `flush` on the thread that stops the daemon.
+final class StateWriter: Sendable {
+    let store: StateStore
+    private let log: DaemonLog
+    /// The newest state not yet taken by the writer.
+    private let pending = Mutex<HubState?>(nil)
+    /// Whether a write is queued that will take `pending`.
+    private let queued = Atomic<Bool>(false)
+    private let queue = DispatchQueue(label: "midihub-state-writer")
+
+    init(store: StateStore, log: DaemonLog) {
+        self.store = store
+        self.log = log
+    }
+
+    /// Hands `state` to the writer (replacing a state it has not written yet) and returns at once.
+    func submit(_ state: HubState) {
+        pending.withLock { $0 = state }
+        if !queued.exchange(true, ordering: .acquiringAndReleasing) {
+            queue.async { self.writePending() }
+        }
+    }
+
+    /// Returns once every submitted state is written (the newest one last).
+    func flush() {
+        queue.sync { writePending() }
+    }
+
+    /// Writes the pending state, if any; a failure is logged, and the next submit tries again.
+    private func writePending() {
+        queued.store(false, ordering: .releasing)
+        guard let state = pending.withLock({ pending in defer { pending = nil }; return pending }) else { return }
+        do {
+            try store.save(state)
+        } catch {
+            log.warning("cannot save the state: \(error)")
+        }
+    }
+}
