@@ -14,6 +14,11 @@ extension ControlClient {
         try expect(.listNodes) { if case .nodes(let nodes) = $0 { nodes } else { nil } }
     }
 
+    /// Every node type the daemon can add, each with its parameters at their defaults.
+    public func nodeTypes() throws(ControlClientError) -> [NodeSummary] {
+        try expect(.listNodeTypes) { if case .nodes(let types) = $0 { types } else { nil } }
+    }
+
     public func connect(_ source: String, to destination: String) throws(ControlClientError) {
         _ = try request(.connect(ConnectionSummary(source: source, destination: destination)))
     }

@@ -16,6 +16,9 @@ public protocol ControlHandler: AnyObject, Sendable {
     func connections() throws -> [ConnectionSummary]
     /// `nodes.list`: every node with its parameters.
     func nodes() throws -> [NodeSummary]
+    /// `nodes.types`: every node type `nodes.add` takes, its `id` the type's name, its
+    /// parameters at their defaults.
+    func nodeTypes() throws -> [NodeSummary]
     /// `connect`: makes a connection.
     func connect(_ connection: ConnectionSummary) throws
     /// `disconnect`: removes a connection.

@@ -39,6 +39,7 @@ extension ControlRequest {
         case .listPorts: return .listPorts
         case .listConnections: return .listConnections
         case .listNodes: return .listNodes
+        case .listNodeTypes: return .listNodeTypes
         case .connect: return .connect(try params(ConnectionSummary.self))
         case .disconnect: return .disconnect(try params(ConnectionSummary.self))
         case .addNode: return .addNode(try params(NodeSpec.self))
@@ -76,7 +77,7 @@ extension ControlRequest {
             try JSONLine.encode(RequestEnvelope(id: id, request: kind.rawValue, params: params))
         }
         switch self {
-        case .listPorts, .listConnections, .listNodes, .listRules: return try line(NoParams?.none)
+        case .listPorts, .listConnections, .listNodes, .listNodeTypes, .listRules: return try line(NoParams?.none)
         case .hello(let hello): return try line(hello)
         case .connect(let connection), .disconnect(let connection): return try line(connection)
         case .addNode(let spec): return try line(spec)

@@ -6,6 +6,7 @@ public enum ControlRequestKind: String, Hashable, Sendable, Codable, CaseIterabl
     case listPorts = "ports.list"
     case listConnections = "connections.list"
     case listNodes = "nodes.list"
+    case listNodeTypes = "nodes.types"
     case connect
     case disconnect
     case addNode = "nodes.add"
@@ -27,6 +28,7 @@ public enum ControlRequest: Hashable, Sendable {
     case listPorts
     case listConnections
     case listNodes
+    case listNodeTypes
     case connect(ConnectionSummary)
     case disconnect(ConnectionSummary)
     case addNode(NodeSpec)
@@ -44,6 +46,7 @@ public enum ControlRequest: Hashable, Sendable {
         case .listPorts: .listPorts
         case .listConnections: .listConnections
         case .listNodes: .listNodes
+        case .listNodeTypes: .listNodeTypes
         case .connect: .connect
         case .disconnect: .disconnect
         case .addNode: .addNode

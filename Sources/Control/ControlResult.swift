@@ -65,7 +65,7 @@ extension ControlRequestKind {
         case .hello: return .hello(try result(HelloResult.self))
         case .listPorts: return .ports(try result([PortSummary].self))
         case .listConnections: return .connections(try result([ConnectionSummary].self))
-        case .listNodes: return .nodes(try result([NodeSummary].self))
+        case .listNodes, .listNodeTypes: return .nodes(try result([NodeSummary].self))
         case .addNode, .replaceNode: return .node(try result(NodeSummary.self))
         case .setParameter: return .parameter(try result(ParameterSummary.self))
         case .loadPatch: return .graph(try result(GraphSummary.self))

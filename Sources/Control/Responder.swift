@@ -36,6 +36,8 @@ struct Responder: Sendable {
                 return .connections(try handler.connections())
             case .listNodes:
                 return .nodes(try handler.nodes())
+            case .listNodeTypes:
+                return .nodes(try handler.nodeTypes())
             case .connect(let connection):
                 try handler.connect(connection)
                 return .done

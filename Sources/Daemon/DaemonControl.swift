@@ -36,6 +36,10 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         daemon.lock.withLock { currentNodes() }
     }
 
+    func nodeTypes() throws -> [NodeSummary] {
+        GraphSummaries.types()
+    }
+
     func connect(_ connection: ConnectionSummary) throws {
         try edit(connection, connected: true)
     }

@@ -10,11 +10,25 @@ public enum GraphSummaries {
     /// Every node; `parameters` gives a node's parameters with current values when known.
     public static func nodes(_ graph: HubGraph, parameters: (GraphNode) -> [ParameterSummary] = defaultParameters)
         -> [NodeSummary] {
-        graph.nodes.map { node in
-            let (name, kind, subtype, manufacturer, version, port) = describe(node.body)
-            return NodeSummary(id: node.id, name: name, kind: kind, subtype: subtype, manufacturer: manufacturer,
-                               version: version, port: port, parameters: parameters(node))
+        graph.nodes.map { summary($0, parameters: parameters($0)) }
+    }
+
+    /// Every node type a patch or `nodes.add` can name — the built-in instruments and effects,
+    /// then the processors — each as a node whose `id` is the type's name, with its
+    /// parameters at their defaults.
+    public static func types() -> [NodeSummary] {
+        let bodies = NodeCatalog.registry.types.map { NodeBody.unit($0.descriptor) }
+            + ProcessorConfig.typeNames.compactMap { NodeSpec.processors[$0].map(NodeBody.processor) }
+        return bodies.map { body in
+            let node = GraphNode(id: describe(body).name, body: body)
+            return summary(node, parameters: defaultParameters(node))
         }
+    }
+
+    private static func summary(_ node: GraphNode, parameters: [ParameterSummary]) -> NodeSummary {
+        let (name, kind, subtype, manufacturer, version, port) = describe(node.body)
+        return NodeSummary(id: node.id, name: name, kind: kind, subtype: subtype, manufacturer: manufacturer,
+                           version: version, port: port, parameters: parameters)
     }
 
     /// The routes of the graph as connections between `node:ID` endpoints.
@@ -29,9 +43,15 @@ public enum GraphSummaries {
     }
 
     public static func summary(_ info: ParameterInfo, value: Float) -> ParameterSummary {
-        ParameterSummary(id: Int(info.id), name: info.name, min: Double(info.range.lowerBound),
-                         max: Double(info.range.upperBound), default: Double(info.defaultValue),
-                         unit: info.unit.rawValue, value: Double(value))
+        ParameterSummary(id: Int(info.id), name: info.name, min: decimal(info.range.lowerBound),
+                         max: decimal(info.range.upperBound), default: decimal(info.defaultValue),
+                         unit: info.unit.rawValue, value: decimal(value))
+    }
+
+    /// The double a reader expects for `value`: its shortest decimal (0.3, not
+    /// 0.30000001192092896, the float's exact value).
+    static func decimal(_ value: Float) -> Double {
+        Double("\(value)") ?? Double(value)
     }
 
     /// Rules for the wire: each side's selector without its class, and the class.

@@ -56,7 +56,7 @@ extension NodeSpec {
         }
     }
 
-    private static let processors: [String: ProcessorConfig] = [
+    static let processors: [String: ProcessorConfig] = [
         "transpose": .transpose, "channels": .channelMap, "zones": .keyZones([]), "velocity": .velocityCurve,
         "controllers": .controllerMap([]), "chord": .chord(intervals: []), "arpeggiator": .arpeggiator,
     ]

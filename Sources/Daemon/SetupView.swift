@@ -30,6 +30,19 @@ public struct SetupView {
         }
     }
 
+    /// Every node type, from the running daemon (`nodes.types`) or, with none, from this
+    /// build's registry (the same list).
+    /// - Throws: `ControlClientError` when a daemon runs but does not answer.
+    public static func nodeTypes(socket: ControlSocketPath = .resolve()) throws -> [NodeSummary] {
+        do {
+            let client = try ControlClient(path: socket, timeout: 10)
+            try client.hello(client: "midihub cli")
+            return try client.nodeTypes()
+        } catch where error.isDaemonNotRunning {
+            return GraphSummaries.types()
+        }
+    }
+
     static func standalone(_ patch: Patch, origin: String) -> SetupView {
         SetupView(nodes: GraphSummaries.nodes(patch.graph), connections: GraphSummaries.routes(patch.graph),
                   rules: GraphSummaries.rules(patch.rules), origin: origin)

@@ -11,28 +11,39 @@ struct NodesCommand: ParsableCommand {
         abstract: "List the hub's nodes and their parameters.",
         discussion: """
             Asks the running daemon; when none runs (or with --patch), shows the nodes of the \
-            patch, or of the embedded default setup.
+            patch, or of the embedded default setup. With --types, lists every node type a \
+            patch or 'nodes.add' can name, with its parameters' ranges and defaults.
 
             Examples:
               midihub nodes
               midihub nodes --patch patches/keyboard-split.yaml --json
+              midihub nodes --types
             """
     )
 
     @Option(help: "Show this patch's nodes instead of the daemon's.")
     var patch: String?
 
+    @Flag(help: "List every node type instead, each with its parameters at their defaults.")
+    var types = false
+
     @Flag(help: "One JSON array of node objects (as the control protocol's nodes.list).")
     var json = false
 
+    func validate() throws {
+        if types, patch != nil {
+            throw ValidationError("--types lists the types every setup can use, not a patch's nodes (fix: drop --patch, or drop --types)")
+        }
+    }
+
     func run() throws {
-        let view = try SetupCommandSupport.load(patch)
+        let nodes = types ? try SetupCommandSupport.nodeTypes() : try SetupCommandSupport.load(patch).nodes
         if json {
-            try printJSON(view.nodes)
+            try printJSON(nodes)
             return
         }
-        for node in view.nodes {
-            print("\(node.id)  \(node.kind)  \(node.port ?? node.name)")
+        for node in nodes {
+            print(types ? "\(node.id)  \(node.kind)" : "\(node.id)  \(node.kind)  \(node.port ?? node.name)")
             for parameter in node.parameters {
                 let range = parameter.min.flatMap { min in parameter.max.map { " (\(format(min))…\(format($0)))" } } ?? ""
                 print("    \(parameter.name) = \(format(parameter.value)) \(parameter.unit)\(range)")
@@ -48,8 +59,17 @@ struct NodesCommand: ParsableCommand {
 /// What `nodes`, `graph` and `rules` share: loading the setup and reporting errors.
 enum SetupCommandSupport {
     static func load(_ patch: String?) throws -> SetupView {
+        try reportingErrors { try SetupView.load(patchPath: patch) }
+    }
+
+    static func nodeTypes() throws -> [NodeSummary] {
+        try reportingErrors { try SetupView.nodeTypes() }
+    }
+
+    /// `body`'s errors as one-line CLI errors.
+    private static func reportingErrors<Value>(_ body: () throws -> Value) throws -> Value {
         do {
-            return try SetupView.load(patchPath: patch)
+            return try body()
         } catch let error as ControlClientError {
             throw CLIError(error.problem, fix: error.fix)
         } catch let error as CustomStringConvertible where !(error is CLIError) {

@@ -40,6 +40,8 @@ final class FakeDaemon: ControlHandler {
 
     func nodes() throws -> [NodeSummary] { state.withLock { $0.nodes } }
 
+    func nodeTypes() throws -> [NodeSummary] { [Self.synth] }
+
     func connect(_ connection: ConnectionSummary) throws {
         if connection.source == "explode" { throw Explosion() }
         guard connection.source == "20:0" || connection.source.hasPrefix("node:") else {

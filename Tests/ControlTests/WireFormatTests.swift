@@ -15,7 +15,7 @@ struct WireFormatTests {
 
     @Test func everyRequestSurvivesARoundTrip() throws {
         let requests: [ControlRequest] = [
-            .hello(Hello(client: "t")), .listPorts, .listConnections, .listNodes,
+            .hello(Hello(client: "t")), .listPorts, .listConnections, .listNodes, .listNodeTypes,
             .connect(ConnectionSummary(source: "a", destination: "b")),
             .disconnect(ConnectionSummary(source: "a", destination: "b")),
             .addNode(NodeSpec(type: "external-instrument", id: "fluid", port: "FLUID Synth")),

@@ -26,6 +26,7 @@ import TestSupport
         (["ports", "--bogus"], "--bogus", "midihub help ports"),
         (["frobnicate"], "frobnicate", "midihub --help"),
         (["send"], "<port>", "midihub help send"),
+        (["nodes", "--types", "--patch", "p.yaml"], "--types lists the types", "drop --patch"),
     ])
     func argumentErrorsAreOneLineWithAFixAndExit2(arguments: [String], problem: String, fix: String) {
         let ending = Self.ending(arguments)
