@@ -29,8 +29,10 @@ public class EffectNode: Node, @unchecked Sendable {
     /// Below this every sample counts as silence (−120 dB).
     static let silence: Float = 1e-6
 
-    init(subtype: FourCharCode, name: String, parameters: [ParameterInfo]) {
-        descriptor = NodeDescriptor(kind: .effect, subtype: subtype, manufacturer: "mhub", name: name, version: 0x01_00_00)
+    /// - Parameter kind: `.effect`, or `.musicEffect` for an effect that MIDI plays too (its
+    ///   MIDI events reach `handle(_:)`).
+    init(subtype: FourCharCode, name: String, kind: NodeKind = .effect, parameters: [ParameterInfo]) {
+        descriptor = NodeDescriptor(kind: kind, subtype: subtype, manufacturer: "mhub", name: name, version: 0x01_00_00)
         values = NodeParameterValues(parameters)
     }
 
@@ -51,6 +53,9 @@ public class EffectNode: Node, @unchecked Sendable {
     /// longest delay line (after `allocate`).
     var tailFrames: Int { 0 }
 
+    /// A MIDI event for a music effect, at its frame (also while dormant).
+    func handle(_ event: RenderEvent) {}
+
     /// Called when sound reaches a dormant effect, before it renders: state that glides
     /// (gains) may jump to where the parameters say.
     func wake() {}
@@ -60,7 +65,9 @@ public class EffectNode: Node, @unchecked Sendable {
 
     public func process(_ context: ProcessContext) {
         guard preparedFormat != nil else { return }
-        context.forEachSegment(apply: { event in values.apply(event) }, render: { start, count in
+        context.forEachSegment(apply: { event in
+            if event.kind == .parameter { values.apply(event) } else { handle(event) }
+        }, render: { start, count in
             var offset = start
             while offset < start + count {
                 let n = min(start + count - offset, Self.chunkFrames)

@@ -13,10 +13,12 @@ import TestSupport
 /// two synths on two mixer strips, one through a reverb, played through alsa-lib's `file`
 /// plugin (no sound card), recorded and measured per channel.
 @Suite struct AudioRackGraphTests {
-    /// The mixer-strip example of docs/patch-format.md: the piano through a reverb panned
-    /// left, the bass panned right.
-    static func patch() throws -> Patch {
-        let block = try #require(try Repository.blocks(in: "docs/patch-format.md").first { $0.text.contains("mixer strip") })
+    /// The example of docs/patch-format.md whose text contains `marker`: "mixer strip" (the
+    /// piano through a reverb panned left, the bass panned right) or "note gate".
+    static func patch(_ marker: String = "mixer strip") throws -> Patch {
+        let block = try #require(try Repository.blocks(in: "docs/patch-format.md").first {
+            $0.language == "yaml" && $0.text.contains(marker)
+        })
         return try Patch.parse(yaml: block.text, file: block.description, registry: NodeCatalog.registry)
     }
 
@@ -26,14 +28,14 @@ import TestSupport
 
     /// Installs `patch` on a rack playing to a file, runs `play` on it, renders half a second
     /// more and returns the RMS of the left and the right channel.
-    private func levels(_ play: (AudioRack) -> Void) throws -> (left: Double, right: Double) {
+    private func levels(patch: Patch? = nil, _ play: (AudioRack) -> Void) throws -> (left: Double, right: Double) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("midihub-rack-\(UUID().uuidString).raw").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let bank = try PresetBankLoader.load(directory: Self.bankFolder)
         let driver = try AudioDriver(device: "file:\"\(path)\",raw",
                                      options: AudioDriverOptions(pcm: PCMConfiguration(formats: [.float32LE]), realtimePriority: false))
         let rack = AudioRack(driver: driver, catalog: NodeCatalog(bank: bank))
-        #expect(try rack.install(Self.patch().graph, stopped: []).isEmpty)
+        #expect(try rack.install((patch ?? Self.patch()).graph, stopped: []).isEmpty)
         play(rack)
         let start = rack.driver.counters.framesRendered
         try waitUntil({ rack.driver.counters.framesRendered >= start + 24_000 },
@@ -48,8 +50,8 @@ import TestSupport
         return (rms(0), rms(1))
     }
 
-    private func note(on node: NodeID) -> (AudioRack) -> Void {
-        { rack in rack.play(.noteOn(channel: 0, note: 69, velocity: 100), on: node, at: HubDaemon.now()) }
+    private func note(on node: NodeID, channel: UInt8 = 0) -> (AudioRack) -> Void {
+        { rack in rack.play(.noteOn(channel: channel, note: 69, velocity: 100), on: node, at: HubDaemon.now()) }
     }
 
     @Test func eachInstrumentIsHeardOnlyInTheChannelItsStripIsPannedTo() throws {
@@ -68,5 +70,23 @@ import TestSupport
         }
         #expect(muted.left < 1e-6, "the muted piano is silent: \(muted)")
         #expect(muted.right > 0.01, "the bass still sounds: \(muted)")
+    }
+
+    @Test func notesOnChannelTenChopThePad() throws {
+        var patch = try Self.patch("note gate")
+        // Without the metronome's clicks, what sounds is the pad through the gate alone.
+        let silentClick = patch.graph.nodes.map { node in
+            node.id == "click" ? GraphNode(id: node.id, body: node.body, parameters: ["enabled": 0]) : node
+        }
+        patch.graph = try HubGraph(nodes: silentClick, routes: patch.graph.routes)
+        let closed = try levels(patch: patch) { note(on: "pad")($0) }
+        #expect(closed.left < 1e-6, "a pad note alone stays behind the closed gate: \(closed)")
+        let open = try levels(patch: patch) { rack in
+            note(on: "pad")(rack)
+            note(on: "chop", channel: 9)(rack)
+        }
+        #expect(open.left > 0.01, "a held drum note opens the gate: \(open)")
+        let clicks = try levels(patch: try Self.patch("note gate")) { _ in }
+        #expect(clicks.left > 0.001, "the metronome clicks on its own: \(clicks)")
     }
 }
