@@ -2,13 +2,15 @@
 # lib.sh and serve.sh helpers are loaded). Measures one sequencer path twice in the same
 # boot — seq-probe's tx port → rx port directly subscribed (`aconnect`), and tx →
 # `midihub serve --no-audio` → rx (an external node) — for hop latency (paced at
-# 1 kHz), throughput (offered at 100,000 events/s for 10 s), the highest rate each path
+# 1 kHz; the hub's also while a control client sets a parameter 200 times a second, each
+# set saved with the state), throughput (offered at 100,000 events/s for 10 s), the highest rate each path
 # carries without loss (bisected over short runs), plus the daemon's RSS around the
 # throughput run. Writes $WORK/hub.results, one line per run:
-#   RUN key=value...   (seq-probe's keys; RUN is direct-latency, hub-latency,
+#   RUN key=value...   (seq-probe's keys; RUN is direct-latency, hub-latency, hub-latency-loaded,
 #                       direct-throughput, hub-throughput, and PATH-lossless-RATE for
 #                       each bisection step; plus "hub-rss before_kb= after_kb=" and
-#                       "PATH-lossless rate= seconds= tried=RATE:LOST,...")
+#                       "PATH-lossless rate= seconds= tried=RATE:LOST,...", and
+#                       "parameter-load sets= rate=")
 # Settings: LATENCY_EVENTS (5000), THROUGHPUT_RATE (100000), THROUGHPUT_SECONDS (10),
 # BISECT_SECONDS (3), BISECT_STEPS (5), from .build-bench/vm-settings.env (bench/run-vm
 # writes it from its environment).
@@ -71,18 +73,54 @@ find_lossless_rate() { # RUN direct|hub
 cat >"$WORK/patch.yaml" <<YAML
 nodes:
   probe: { source: '"hubbench-tx"' }
+  up: { processor: transpose }
   receiver: { external: '"hubbench-rx"' }
 routes:
-  - probe -> receiver
+  - probe -> up
+  - up -> receiver
 rules:
   - connect "hubbench-tx" -> "midihub:in"
 YAML
+
+# A control client that sets the transpose's parameter (to 0: the notes stay as they are)
+# PARAMETER_RATE times a second on one connection, reading each answer, until killed;
+# every set is saved with the state. Prints "sets=N" when stopped.
+PARAMETER_RATE=${PARAMETER_RATE:-200}
+cat >"$WORK/parameter-load.py" <<'PY'
+import json, signal, socket, sys, time
+path, rate = sys.argv[1], float(sys.argv[2])
+sets = 0
+def stop(*_):
+    print(f"sets={sets}", flush=True)
+    sys.exit(0)
+signal.signal(signal.SIGTERM, stop)
+signal.signal(signal.SIGINT, stop)
+connection = socket.socket(socket.AF_UNIX)
+connection.connect(path)
+answers = connection.makefile("rb")
+print("ready", flush=True)
+due = time.monotonic()
+while True:
+    request = {"id": sets + 1, "request": "parameters.set", "params": {"node": "up", "parameter": "semitones", "value": 0}}
+    connection.sendall(json.dumps(request).encode() + b"\n")
+    while json.loads(answers.readline()).get("id") != sets + 1:
+        pass
+    sets += 1
+    due += 1 / rate
+    time.sleep(max(0, due - time.monotonic()))
+PY
 start_serve hub --no-audio --patch "$WORK/patch.yaml"
 hub_pid=${PEER_PIDS[hub]}
 
 throughput_events=$((THROUGHPUT_RATE * THROUGHPUT_SECONDS))
 run_probe direct-latency latency direct --count "$LATENCY_EVENTS" --rate 1000
 run_probe hub-latency hubbench hub --count "$LATENCY_EVENTS" --rate 1000
+start_peer load python3 -u "$WORK/parameter-load.py" "$SERVE_SOCKET" "$PARAMETER_RATE"
+wait_for_peer_line load "$(peer_out load)" "^ready$"
+run_probe hub-latency-loaded hubbench hub --count "$LATENCY_EVENTS" --rate 1000
+stop_peer load TERM
+sets=$(sed -n 's/^sets=//p' "$(peer_out load)")
+echo "parameter-load sets=${sets:-0} rate=$PARAMETER_RATE" | tee -a "$RESULTS_FILE"
 run_probe direct-throughput throughput direct --count "$throughput_events" --rate "$THROUGHPUT_RATE"
 rss_before=$(rss_kb "$hub_pid")
 run_probe hub-throughput hubbench hub --count "$throughput_events" --rate "$THROUGHPUT_RATE"

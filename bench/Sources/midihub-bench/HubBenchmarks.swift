@@ -7,6 +7,7 @@ extension BenchmarkRow {
     static let inVM: [BenchmarkRow] = [
         BenchmarkRow(name: "hub-latency-p50", run: { try hubLatency($0, percentile: "p50") }),
         BenchmarkRow(name: "hub-latency-p99", run: { try hubLatency($0, percentile: "p99") }),
+        BenchmarkRow(name: "hub-latency-p99-under-control-load", run: hubLatencyUnderLoad),
         BenchmarkRow(name: "hub-throughput", run: hubThroughput),
         BenchmarkRow(name: "hub-lossless-rate", run: hubLosslessRate),
         BenchmarkRow(name: "hub-memory", run: hubMemory),
@@ -21,6 +22,21 @@ extension BenchmarkRow {
             title: "hub hop latency \(percentile) (\(Int(try hub.value("sent"))) note-ons at 1 kHz, VM)",
             unit: "µs", midihub: try hub.value("\(percentile)_us"),
             anchorName: "aconnect direct", anchor: try direct.value("\(percentile)_us"),
+            lowerIsBetter: true)
+    }
+
+    /// The hub's p99 hop latency while a control client sets a parameter 200 times a second
+    /// (each set saved with the state), against the same daemon idle in the same boot
+    /// (lower is better; the goal: equal within noise, a ratio near 1.0×).
+    @Sendable static func hubLatencyUnderLoad(_ context: BenchmarkContext) throws -> BenchmarkResult {
+        let results = try HubResults.load(context)
+        let loaded = try results.run("hub-latency-loaded"), idle = try results.run("hub-latency")
+        let load = try results.run("parameter-load")
+        return BenchmarkResult(
+            title: "hub hop latency p99 while a client sets \(Int(try load.value("rate"))) parameters/s, each saved "
+                + "(\(Int(try load.value("sets"))) sets during the run, VM)",
+            unit: "µs", midihub: try loaded.value("p99_us"),
+            anchorName: "the hub idle", anchor: try idle.value("p99_us"),
             lowerIsBetter: true)
     }
 
