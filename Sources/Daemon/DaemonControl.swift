@@ -136,34 +136,35 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     private func edit(_ connection: ConnectionSummary, connected: Bool) throws {
-        let nodeEnds = [connection.source, connection.destination].map { $0.hasPrefix("node:") ? String($0.dropFirst(5)) : nil }
+        let source = connection.sourceEndpoint, destination = connection.destinationEndpoint
         try daemon.lock.withLock {
-            if let from = nodeEnds[0], let to = nodeEnds[1] {
+            switch (source, destination) {
+            case (.node(let from), .node(let to)):
                 let graph = daemon.router.graph
                 try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in
                     connected ? try graph.connecting(Route(from, to)) : try graph.disconnecting(from, to)
                 })
-                return
-            }
-            guard nodeEnds[0] == nil, nodeEnds[1] == nil else {
+            case (.node, _), (_, .node):
                 throw ControlError(.badParams, "a connection joins two ports or two nodes",
                                    fix: "route a port into the graph with a source node (type 'source')")
+            default:
+                daemon.refreshPorts()
+                let resolver = PortResolver(ports: daemon.ports.infos.values.sorted { $0.address < $1.address })
+                guard let sourcePort = try port(source, sending: true, resolver),
+                      let destinationPort = try port(destination, sending: false, resolver) else { return }
+                daemon.reconciler.record(connected: connected, source: sourcePort, destination: destinationPort)
+                daemon.apply(Connection(sourcePort.address, destinationPort.address), connected: connected, reason: "control request")
+                daemon.refreshPorts()
+                daemon.saveState()
             }
-            daemon.refreshPorts()
-            let resolver = PortResolver(ports: daemon.ports.infos.values.sorted { $0.address < $1.address })
-            guard let sourcePort = try port(connection.source, sending: true, resolver),
-                  let destinationPort = try port(connection.destination, sending: false, resolver) else { return }
-            daemon.reconciler.record(connected: connected, source: sourcePort, destination: destinationPort)
-            daemon.apply(Connection(sourcePort.address, destinationPort.address), connected: connected, reason: "control request")
-            daemon.refreshPorts()
-            daemon.saveState()
         }
     }
 
-    /// The port `name` names: `jack:CLIENT:PORT` among the JACK ports (a source when
-    /// `sending`, else a destination), anything else through `resolver` (ALSA).
-    private func port(_ name: String, sending: Bool, _ resolver: PortResolver) throws(ControlError) -> PortDescriptor? {
-        guard JackPortName.isJackName(name) else {
+    /// The port `endpoint` names: a JACK port among the JACK ports (a source when
+    /// `sending`, else a destination), an ALSA port through `resolver`.
+    private func port(_ endpoint: Endpoint, sending: Bool, _ resolver: PortResolver) throws(ControlError) -> PortDescriptor? {
+        let name = endpoint.description
+        guard case .jack = endpoint else {
             return daemon.ports.descriptor(at: PortAddress(try resolve(name, resolver).address))
         }
         let role = sending ? "source (a JACK output port)" : "destination (a JACK input port)"

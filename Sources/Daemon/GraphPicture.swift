@@ -13,8 +13,8 @@ import Control
 public enum GraphPicture {
     public static func render(nodes: [NodeSummary], connections: [ConnectionSummary]) -> String {
         let routes = connections.compactMap { connection -> (String, String)? in
-            guard connection.source.hasPrefix("node:"), connection.destination.hasPrefix("node:") else { return nil }
-            return (String(connection.source.dropFirst(5)), String(connection.destination.dropFirst(5)))
+            guard let from = connection.sourceEndpoint.nodeID, let to = connection.destinationEndpoint.nodeID else { return nil }
+            return (from, to)
         }
         let byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let fed = Set(routes.map(\.1))

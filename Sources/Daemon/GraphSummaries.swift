@@ -33,7 +33,7 @@ public enum GraphSummaries {
 
     /// The routes of the graph as connections between `node:ID` endpoints.
     public static func routes(_ graph: HubGraph) -> [ConnectionSummary] {
-        graph.routes.map { ConnectionSummary(source: "node:" + $0.from, destination: "node:" + $0.to) }
+        graph.routes.map { ConnectionSummary(from: .node($0.from), to: .node($0.to)) }
     }
 
     /// A node's parameters at the values its definition gives (defaults for the rest).

@@ -1,3 +1,4 @@
+import Control
 import Hub
 import RtMidiBackend
 
@@ -60,7 +61,7 @@ struct JackPortTable {
 
     /// `jack:CLIENT:PORT` for a JACK descriptor, `nil` for an ALSA one.
     static func hubName(of descriptor: PortDescriptor) -> String? {
-        isJack(descriptor.address) ? JackPortName.namespacePrefix + descriptor.portName : nil
+        isJack(descriptor.address) ? Endpoint.jack(descriptor.portName).description : nil
     }
 
     private mutating func descriptor(for name: JackPortName, direction: PortDirection) -> PortDescriptor {

@@ -19,7 +19,9 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     /// True when an end is a JACK port (`jack:CLIENT:PORT`): only the running daemon reaches those.
-    var namesJackPort: Bool { [source, destination].contains { $0.hasPrefix("jack:") } }
+    var namesJackPort: Bool {
+        [source, destination].contains { if case .jack = Endpoint(parsing: $0) { true } else { false } }
+    }
 
     /// Asks the running daemon to connect (or disconnect) the two ports; it keeps the
     /// change as a runtime edit.
