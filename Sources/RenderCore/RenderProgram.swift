@@ -24,7 +24,7 @@ public final class RenderProgram: @unchecked Sendable {
     /// The buffer each node renders into (stereo, `format.maxFrames` frames).
     let buffers: [AudioBuffer]
     /// The plan `process` runs.
-    private let schedule: RenderSchedule
+    private let plan: RenderPlan
     /// Events routed to each node during one block, one preallocated list per node.
     private let nodeEvents: UnsafeMutablePointer<RenderEvent>
     private let nodeEventCounts: UnsafeMutablePointer<Int>
@@ -63,23 +63,23 @@ public final class RenderProgram: @unchecked Sendable {
         slots = .allocate(capacity: slotCount)
         slots.initialize(repeating: -1, count: slotCount)
         for (index, id) in ids.enumerated() { slots[Int(id)] = Int32(index) }
-        schedule = Self.plainSchedule(wiring: wiring, takesInput: takesInput, buffers: buffers)
+        plan = Self.plainPlan(wiring: wiring, takesInput: takesInput, buffers: buffers)
     }
 
     /// Every node in order on the sum of its inputs, every weight 1.
-    private static func plainSchedule(wiring: AudioWiring, takesInput: [Bool], buffers: [AudioBuffer]) -> RenderSchedule {
-        var inputs: [RenderSchedule.Input] = []
+    private static func plainPlan(wiring: AudioWiring, takesInput: [Bool], buffers: [AudioBuffer]) -> RenderPlan {
+        var inputs: [RenderPlan.Input] = []
         func add(_ sources: [Int]) -> Range<Int> {
             let start = inputs.count
-            inputs += sources.map { RenderSchedule.Input(buffer: buffers[$0].bus, weight: .one) }
+            inputs += sources.map { RenderPlan.Input(buffer: buffers[$0].bus, weight: .one) }
             return start..<inputs.count
         }
         let steps = buffers.indices.map { index in
-            RenderSchedule.Step(side: .new, index: index, buffer: buffers[index].bus, takesInput: takesInput[index],
+            RenderPlan.Step(side: .new, index: index, buffer: buffers[index].bus, takesInput: takesInput[index],
                                 inputRange: add(wiring.inputs[index]))
         }
         let output = add(wiring.toOutput)
-        return RenderSchedule(steps: steps, inputs: inputs, outputRange: output)
+        return RenderPlan(steps: steps, inputs: inputs, outputRange: output)
     }
 
     deinit {
@@ -101,7 +101,7 @@ public final class RenderProgram: @unchecked Sendable {
     /// - Thread: render.
     public func process(frames: Int, events: UnsafeBufferPointer<RenderEvent>, bus: AudioBus, host: HostSync) -> Int {
         let dropped = dispatch(events)
-        schedule.run(frames: frames, new: self, old: nil, bus: bus, host: host, fade: .none, position: 0)
+        plan.run(frames: frames, new: self, old: nil, bus: bus, host: host, fade: .none, position: 0)
         return dropped
     }
 

@@ -19,7 +19,7 @@ final class RenderTransition: @unchecked Sendable {
     /// previous transition (which owns it) alive until the crossfade is over.
     unowned(unsafe) let previous: RenderProgram?
     let fadeFrames: Int
-    private let schedule: RenderSchedule?
+    private let plan: RenderPlan?
     private let fadeIn: UnsafeMutablePointer<Float>
 
     /// - Thread: control (allocates).
@@ -27,7 +27,7 @@ final class RenderTransition: @unchecked Sendable {
         self.program = program
         self.previous = previous
         fadeFrames = previous == nil ? 0 : crossfade.frames(sampleRate: program.format.sampleRate)
-        schedule = previous.map { Self.plan(from: $0, to: program) }
+        plan = previous.map { Self.plan(from: $0, to: program) }
         let table = crossfade.fadeInTable(frames: fadeFrames)
         fadeIn = .allocate(capacity: table.count)
         fadeIn.initialize(from: table, count: table.count)
@@ -42,17 +42,17 @@ final class RenderTransition: @unchecked Sendable {
     /// - Thread: render.
     func renderCrossfade(frames: Int, position: Int, events: UnsafeBufferPointer<RenderEvent>,
                          bus: AudioBus, host: HostSync) -> Int {
-        guard let previous, let schedule else { return program.process(frames: frames, events: events, bus: bus, host: host) }
+        guard let previous, let plan else { return program.process(frames: frames, events: events, bus: bus, host: host) }
         let dropped = program.dispatch(events)
         _ = previous.dispatch(events)  // the old nodes' lists; drops are counted once, by the new program
-        schedule.run(frames: frames, new: program, old: previous, bus: bus, host: host,
+        plan.run(frames: frames, new: program, old: previous, bus: bus, host: host,
                      fade: FadeGains(table: UnsafePointer(fadeIn), frames: fadeFrames), position: position)
         return dropped
     }
 
     /// A node of either program: where it runs from and renders into.
     private struct Member {
-        var side: RenderSchedule.Side
+        var side: RenderPlan.Side
         var index: Int
         var buffer: AudioBus
         var takesInput: Bool
@@ -63,7 +63,7 @@ final class RenderTransition: @unchecked Sendable {
 
     /// Every node of both programs once (kept nodes from the new one), ordered so that each
     /// comes after its inputs in both wirings; inputs weighted by the wiring that has them.
-    private static func plan(from old: RenderProgram, to new: RenderProgram) -> RenderSchedule {
+    private static func plan(from old: RenderProgram, to new: RenderProgram) -> RenderPlan {
         var members: [Member] = new.nodes.indices.map {
             Member(side: .new, index: $0, buffer: new.buffers[$0].bus, takesInput: new.takesInput[$0])
         }
@@ -79,28 +79,28 @@ final class RenderTransition: @unchecked Sendable {
         for index in new.nodes.indices { members[index].newInputs = new.wiring.inputs[index] }
         for (index, position) in oldPosition.enumerated() { members[position].oldInputs = old.wiring.inputs[index].map { oldPosition[$0] } }
 
-        var inputs: [RenderSchedule.Input] = []
+        var inputs: [RenderPlan.Input] = []
         func add(new newSources: [Int]?, old oldSources: [Int]?) -> Range<Int> {
             let start = inputs.count
             let newSet = newSources ?? [], oldSet = oldSources ?? []
             let both = newSources != nil && oldSources != nil
             for source in newSet {
-                let weight: RenderSchedule.Weight = !both || oldSet.contains(source) ? .one : .fadeIn
-                inputs.append(RenderSchedule.Input(buffer: members[source].buffer, weight: weight))
+                let weight: RenderPlan.Weight = !both || oldSet.contains(source) ? .one : .fadeIn
+                inputs.append(RenderPlan.Input(buffer: members[source].buffer, weight: weight))
             }
             for source in oldSet where !newSet.contains(source) {
-                inputs.append(RenderSchedule.Input(buffer: members[source].buffer, weight: both ? .fadeOut : .one))
+                inputs.append(RenderPlan.Input(buffer: members[source].buffer, weight: both ? .fadeOut : .one))
             }
             return start..<inputs.count
         }
         let steps = order(members).map { position in
             let member = members[position]
-            return RenderSchedule.Step(side: member.side, index: member.index, buffer: member.buffer,
+            return RenderPlan.Step(side: member.side, index: member.index, buffer: member.buffer,
                                        takesInput: member.takesInput,
                                        inputRange: add(new: member.newInputs, old: member.oldInputs))
         }
         let output = add(new: new.wiring.toOutput, old: old.wiring.toOutput.map { oldPosition[$0] })
-        return RenderSchedule(steps: steps, inputs: inputs, outputRange: output)
+        return RenderPlan(steps: steps, inputs: inputs, outputRange: output)
     }
 
     /// Members in an order where each follows its inputs of both wirings. Should the two

@@ -21,6 +21,7 @@ struct BenchmarkRow: Sendable {
         BenchmarkRow(name: "peak-memory", run: peakMemory),
         BenchmarkRow(name: "peak-memory-soundfont", run: peakMemorySoundFont),
         BenchmarkRow(name: "hub-route", run: hubRoute),
+        BenchmarkRow(name: "graph-block", run: graphBlockCost),
     ]
 }
 

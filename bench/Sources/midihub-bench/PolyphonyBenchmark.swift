@@ -132,7 +132,7 @@ extension BenchmarkRow {
         return best
     }
 
-    private static func threadCPUSeconds() -> Double {
+    static func threadCPUSeconds() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9

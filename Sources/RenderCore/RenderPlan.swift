@@ -4,7 +4,7 @@
 /// is 1) and a crossfade between two programs (see `RenderTransition`).
 ///
 /// - Thread: `init` on control (allocates); `run` on render.
-final class RenderSchedule: @unchecked Sendable {
+final class RenderPlan: @unchecked Sendable {
     /// Which program a step's node (and its events) belongs to.
     enum Side { case new, old }
 
@@ -103,7 +103,7 @@ struct FadeGains {
 
     /// The gain of `weight` at `frame` frames into the fade.
     @inline(__always)
-    func gain(_ weight: RenderSchedule.Weight, at frame: Int) -> Float {
+    func gain(_ weight: RenderPlan.Weight, at frame: Int) -> Float {
         guard let table, weight != .one else { return weight == .fadeOut ? 0 : 1 }
         let step = min(frame, frames)
         return weight == .fadeOut ? table[frames - step] : table[step]
