@@ -42,12 +42,15 @@ public struct NodeCatalog: Sendable {
         case (StereoDelayNode().descriptor.subtype, _): StereoDelayNode()
         case (ChorusNode().descriptor.subtype, _): ChorusNode()
         case (MixerStripNode().descriptor.subtype, _): MixerStripNode(soloGroup: soloGroup)
+        case (EqualizerNode().descriptor.subtype, _): EqualizerNode()
+        case (CompressorNode().descriptor.subtype, _): CompressorNode()
         default: nil
         }
     }
 
     /// One instance of each type, to read descriptors and parameter lists from.
     private static var prototypes: [any Node] {
-        [SynthNode(bank: PresetBank(timbre: Timbre())), ReverbNode(), StereoDelayNode(), ChorusNode(), MixerStripNode()]
+        [SynthNode(bank: PresetBank(timbre: Timbre())), ReverbNode(), StereoDelayNode(), ChorusNode(), MixerStripNode(),
+         EqualizerNode(), CompressorNode()]
     }
 }

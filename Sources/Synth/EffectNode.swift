@@ -17,7 +17,7 @@ public class EffectNode: Node, @unchecked Sendable {
 
     public let descriptor: NodeDescriptor
     public var parameters: [ParameterInfo] { values.infos }
-    public let outputs: [OutputInfo] = []
+    public let outputs: [OutputInfo]
     public let outputValues = OutputValues()
     public private(set) var preparedFormat: RenderFormat?
     let values: NodeParameterValues
@@ -29,9 +29,10 @@ public class EffectNode: Node, @unchecked Sendable {
     /// Below this every sample counts as silence (−120 dB).
     static let silence: Float = 1e-6
 
-    init(subtype: FourCharCode, name: String, parameters: [ParameterInfo]) {
+    init(subtype: FourCharCode, name: String, parameters: [ParameterInfo], outputs: [OutputInfo] = []) {
         descriptor = NodeDescriptor(kind: .effect, subtype: subtype, manufacturer: "mhub", name: name, version: 0x01_00_00)
         values = NodeParameterValues(parameters)
+        self.outputs = outputs
     }
 
     public func prepare(format: RenderFormat) {

@@ -26,7 +26,7 @@ import Testing
         let folder = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
         let bank = try PresetBankLoader.load(directory: "/" + folder + "/patches/presets")
         let nodes: [any Node] = [SynthNode(bank: bank, voiceCapacity: 64), ChorusNode(), StereoDelayNode(), ReverbNode(),
-                                 MixerStripNode()]
+                                 MixerStripNode(), EqualizerNode(), CompressorNode()]
         let frames = 64
         let engine = RenderEngine(ringCapacity: 256)
         let program = RenderProgram(nodes: nodes, format: RenderFormat(sampleRate: 48_000, maxFrames: frames))
@@ -68,7 +68,7 @@ import Testing
     }
 
     /// Every event kind, on all 16 channels, at varied frames; made up front so the counted
-    /// loop only copies plain values. Parameter events address nodes 0…4, ids 0…2 (0…3 on
+    /// loop only copies plain values. Parameter events address nodes 0…6, ids 0…2 (0…3 on
     /// node 4, the mixer strip, whose solo is id 3).
     private static func script(frames: Int) -> [RenderEvent] {
             var script: [RenderEvent] = []
@@ -82,7 +82,7 @@ import Testing
                                                      value: UInt8(i % 128), frame: frame))
                 case 4: script.append(.pitchBend(channel: channel, value: UInt16((i * 97) % 16384), frame: frame))
                 default:
-                    let node = UInt16(i / 8 % 5)
+                    let node = UInt16(i / 8 % 7)
                     script.append(.parameter(node: node, id: UInt32(i / 40 % (node == 4 ? 4 : 3)), value: Float(i % 100) / 100,
                                              frame: frame))
                 }
