@@ -42,6 +42,8 @@ public struct NodeCatalog: Sendable {
         case (StereoDelayNode().descriptor.subtype, _): StereoDelayNode()
         case (ChorusNode().descriptor.subtype, _): ChorusNode()
         case (MixerStripNode().descriptor.subtype, _): MixerStripNode(soloGroup: soloGroup)
+        case (EqualizerNode().descriptor.subtype, _): EqualizerNode()
+        case (CompressorNode().descriptor.subtype, _): CompressorNode()
         case (NoteGateNode().descriptor.subtype, _): NoteGateNode()
         case (MetronomeNode.nodeDescriptor.subtype, MetronomeNode.nodeDescriptor.manufacturer): MetronomeNode()
         default: nil
@@ -50,7 +52,7 @@ public struct NodeCatalog: Sendable {
 
     /// One instance of each type, to read descriptors and parameter lists from.
     private static var prototypes: [any Node] {
-        [SynthNode(bank: PresetBank(timbre: Timbre())), ReverbNode(), StereoDelayNode(), ChorusNode(), MixerStripNode(), NoteGateNode(),
-         MetronomeNode()]
+        [SynthNode(bank: PresetBank(timbre: Timbre())), ReverbNode(), StereoDelayNode(), ChorusNode(), MixerStripNode(),
+         EqualizerNode(), CompressorNode(), NoteGateNode(), MetronomeNode()]
     }
 }

@@ -86,6 +86,25 @@ func decibelsToGain(_ dB: Float) -> Float {
     exp2Fast(dB * (3.321_928_1 / 20))
 }
 
+/// log₂(x) for a positive normal x, accurate to about 1e-7 absolute.
+@inline(__always)
+func log2Fast(_ x: Float) -> Float {
+    let bits = x.bitPattern
+    // x = m · 2^e with m in [√½, √2), so the series below converges fast.
+    let upper = bits & 0x007f_ffff > 0x0035_04f3
+    let exponent = Float(Int32(bitPattern: bits >> 23) - (upper ? 126 : 127))
+    let m = Float(bitPattern: (bits & 0x007f_ffff) | (upper ? 0x3f00_0000 : 0x3f80_0000))
+    // log₂ m = (2 / ln 2) · atanh(u), u = (m − 1) / (m + 1), |u| < 0.172 (to u⁹, error < 1e-9).
+    let u = (m - 1) / (m + 1), u2 = u * u
+    return exponent + u * (2.885_390_1 + u2 * (0.961_796_7 + u2 * (0.577_078_0 + u2 * (0.412_198_6 + u2 * 0.320_598_9))))
+}
+
+/// Level in decibels of a positive normal linear gain.
+@inline(__always)
+func gainToDecibels(_ gain: Float) -> Float {
+    log2Fast(gain) * (20 / 3.321_928_1)
+}
+
 /// The per-frame multiplier of an exponential segment that shrinks its distance to the
 /// target 1000-fold (−60 dB) in `frames` frames.
 func sixtyDecibelCoefficient(frames: Float) -> Float {

@@ -17,7 +17,7 @@ public class EffectNode: Node, @unchecked Sendable {
 
     public let descriptor: NodeDescriptor
     public var parameters: [ParameterInfo] { values.infos }
-    public let outputs: [OutputInfo] = []
+    public let outputs: [OutputInfo]
     public let outputValues = OutputValues()
     public private(set) var preparedFormat: RenderFormat?
     let values: NodeParameterValues
@@ -29,11 +29,15 @@ public class EffectNode: Node, @unchecked Sendable {
     /// Below this every sample counts as silence (−120 dB).
     static let silence: Float = 1e-6
 
-    /// - Parameter kind: `.effect`, or `.musicEffect` for an effect that MIDI plays too (its
-    ///   MIDI events reach `handle(_:)`).
-    init(subtype: FourCharCode, name: String, kind: NodeKind = .effect, parameters: [ParameterInfo]) {
+    /// - Parameters:
+    ///   - kind: `.effect`, or `.musicEffect` for an effect that MIDI plays too (its MIDI
+    ///     events reach `handle(_:)`).
+    ///   - outputs: values the effect reports (meters), indexed by id in `outputValues`.
+    init(subtype: FourCharCode, name: String, kind: NodeKind = .effect, parameters: [ParameterInfo],
+         outputs: [OutputInfo] = []) {
         descriptor = NodeDescriptor(kind: kind, subtype: subtype, manufacturer: "mhub", name: name, version: 0x01_00_00)
         values = NodeParameterValues(parameters)
+        self.outputs = outputs
     }
 
     public func prepare(format: RenderFormat) {

@@ -15,7 +15,7 @@ struct EffectDormancyTests {
         }
     }
 
-    @Test(arguments: [ReverbNode(), StereoDelayNode(), ChorusNode()] as [EffectNode])
+    @Test(arguments: [ReverbNode(), StereoDelayNode(), ChorusNode(), EqualizerNode(), CompressorNode()] as [EffectNode])
     func anEffectSleepsThroughSilenceAndWakesForSound(_ effect: EffectNode) {
         effect.prepare(format: RenderFormat(sampleRate: 48_000, maxFrames: 512))
         #expect(effect.isDormant, "a fresh effect has nothing to play")

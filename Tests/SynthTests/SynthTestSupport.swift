@@ -58,3 +58,44 @@ func cents(_ frequency: Double, from reference: Double) -> Double {
 func peak(_ samples: [Float], _ range: Range<Int>) -> Float {
     samples[range].reduce(0) { max($0, abs($1)) }
 }
+
+/// A sine of `frequency` hertz and peak `amplitude`, `frames` frames long at 48 kHz.
+func sine(_ frequency: Double, amplitude: Double = 0.5, frames: Int = 48_000) -> [Float] {
+    (0..<frames).map { Float(amplitude * sin(2 * Double.pi * frequency * Double($0) / 48_000)) }
+}
+
+/// Runs `effect` (prepared at 48 kHz if it is not yet) over `left` and `right` in blocks of
+/// 256 frames; `events` (absolute frames) reach it in the block of their frame.
+func runEffect(_ effect: EffectNode, left: [Float], right: [Float],
+               events: [(frame: Int, event: RenderEvent)] = []) -> (left: [Float], right: [Float]) {
+    if effect.preparedFormat == nil { effect.prepare(format: RenderFormat(sampleRate: 48_000, maxFrames: 256)) }
+    var left = left, right = right
+    for start in stride(from: 0, to: left.count, by: 256) {
+        let count = min(256, left.count - start)
+        let block = events.filter { (start..<start + count).contains($0.frame) }.map { entry in
+            var event = entry.event
+            event.frame = UInt32(entry.frame - start)
+            return event
+        }
+        left.withUnsafeMutableBufferPointer { l in
+            right.withUnsafeMutableBufferPointer { r in
+                block.withUnsafeBufferPointer { block in
+                    effect.process(ProcessContext(frames: count, events: block,
+                                                  bus: AudioBus(left: l.baseAddress! + start, right: r.baseAddress! + start),
+                                                  host: HostSync()))
+                }
+            }
+        }
+    }
+    return (left, right)
+}
+
+/// Root mean square of `samples`.
+func rms(_ samples: ArraySlice<Float>) -> Double {
+    (samples.reduce(0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
+}
+
+/// How many decibels louder `output` is than `input` (RMS).
+func decibelChange(_ input: ArraySlice<Float>, to output: ArraySlice<Float>) -> Double {
+    20 * log10(rms(output) / rms(input))
+}

@@ -108,7 +108,7 @@ import Testing
     }
 
     @Test func effectsExposeNamedParameters() {
-        for node in [ReverbNode(), StereoDelayNode(), ChorusNode()] as [EffectNode] {
+        for node in [ReverbNode(), StereoDelayNode(), ChorusNode(), EqualizerNode(), CompressorNode()] as [EffectNode] {
             #expect(node.descriptor.kind == .effect)
             #expect(node.parameters.enumerated().allSatisfy { Int($1.id) == $0 && $1.range.contains($1.defaultValue) })
         }

@@ -26,7 +26,7 @@ import Testing
         let folder = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
         let bank = try PresetBankLoader.load(directory: "/" + folder + "/patches/presets")
         let nodes: [any Node] = [SynthNode(bank: bank, voiceCapacity: 64), ChorusNode(), StereoDelayNode(), ReverbNode(),
-                                 MixerStripNode()]
+                                 MixerStripNode(), EqualizerNode(), CompressorNode(), NoteGateNode(), MetronomeNode()]
         let frames = 64
         let engine = RenderEngine(ringCapacity: 256)
         let program = RenderProgram(nodes: nodes, format: RenderFormat(sampleRate: 48_000, maxFrames: frames))
@@ -68,21 +68,29 @@ import Testing
     }
 
     /// Every event kind, on all 16 channels, at varied frames; made up front so the counted
-    /// loop only copies plain values. Parameter events address nodes 0…4, ids 0…2 (0…3 on
-    /// node 4, the mixer strip, whose solo is id 3).
+    /// loop only copies plain values. Parameter events address nodes 0…8, ids 0…2 (0…3 on
+    /// node 4, the mixer strip, whose solo is id 3); a quarter of the notes play node 7, the note gate.
     private static func script(frames: Int) -> [RenderEvent] {
             var script: [RenderEvent] = []
             for i in 0..<40_000 {
                 let channel = UInt8(i % 16), note = UInt8(30 + (i * 7) % 70)
                 let frame = UInt32((i * 13) % frames)
+                // Every fourth note goes to the note gate (node 7), which MIDI plays too.
+                let noteNode: UInt16 = i / 8 % 4 == 3 ? 7 : 0
                 switch i % 8 {
-                case 0, 3, 5: script.append(.noteOn(channel: channel, note: note, velocity: UInt8(20 + i % 100), frame: frame))
-                case 1, 6: script.append(.noteOff(channel: channel, note: UInt8(30 + ((i - 1) * 7) % 70), frame: frame))
+                case 0, 3, 5:
+                    var on = RenderEvent.noteOn(channel: channel, note: note, velocity: UInt8(20 + i % 100), frame: frame)
+                    on.node = noteNode
+                    script.append(on)
+                case 1, 6:
+                    var off = RenderEvent.noteOff(channel: channel, note: UInt8(30 + ((i - 1) * 7) % 70), frame: frame)
+                    off.node = noteNode
+                    script.append(off)
                 case 2: script.append(.controlChange(channel: channel, controller: [1, 7, 10, 11, 64, 121][i / 8 % 6],
                                                      value: UInt8(i % 128), frame: frame))
                 case 4: script.append(.pitchBend(channel: channel, value: UInt16((i * 97) % 16384), frame: frame))
                 default:
-                    let node = UInt16(i / 8 % 5)
+                    let node = UInt16(i / 8 % 9)
                     script.append(.parameter(node: node, id: UInt32(i / 40 % (node == 4 ? 4 : 3)), value: Float(i % 100) / 100,
                                              frame: frame))
                 }
