@@ -63,8 +63,13 @@ final class AudioRack {
             ids.append(renderID)
         }
         let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
-        let wiring = AudioWiring(inputs: order.map { (routes.inputs[$0] ?? []).compactMap { position[$0] } },
-                                 toOutput: routes.toOutput.compactMap { position[$0] })
+        func port(_ source: AudioRoutes.Source) -> AudioWiring.Port? {
+            guard let index = position[source.node] else { return nil }
+            guard let name = source.output else { return AudioWiring.Port(index) }
+            return nodes[index].sendOutputs.firstIndex(of: name).map { AudioWiring.Port(index, output: $0 + 1) }
+        }
+        let wiring = AudioWiring(inputs: order.map { (routes.inputs[$0] ?? []).compactMap(port) },
+                                 toOutput: routes.toOutput.compactMap(port))
         instances = instances.filter { newIDs[$0.key] != nil }
         values = values.filter { newIDs[$0.key] != nil }
         engine.install(RenderProgram(nodes: nodes, ids: ids, wiring: wiring, format: driver.renderFormat))

@@ -11,25 +11,43 @@ public enum DefaultSetup {
     /// With the built-in synth (docs/daemon.md shows it).
     public static let yaml = yaml(instrument: "midihub synth", plays: "the built-in synth")
 
-    /// The same with `instrument` as the `synth` node's type.
-    static func yaml(instrument: String, plays: String) -> String {
-        """
-        version: 1
-        name: default (every keyboard plays \(plays))
-        nodes:
-          keys:
-            source: "*"
-          synth:
-            instrument: \(instrument)
-          out:
-            output: default
-        routes:
-          - keys -> synth
-          - synth -> out
-        rules:
-          - connect hardware:* -> "midihub:in"
-          - disallow "Midi Through" -> *
-        """
+    /// The same with `instrument` as the `synth` node's type; with `sends`, its reverb and
+    /// chorus sends (CC 91 and 93, as General MIDI players do) feed a reverb bus and a
+    /// chorus bus heard beside it.
+    static func yaml(instrument: String, plays: String, sends: Bool = false) -> String {
+        let buses = sends ? """
+
+              hall:
+                effect: reverb
+                parameters: { wet: 1, dry: 0 }
+              ensemble:
+                effect: chorus
+                parameters: { mix: 1 }
+            """ : ""
+        let sendRoutes = sends ? """
+
+              - { from: synth, output: reverb, to: hall }
+              - { from: synth, output: chorus, to: ensemble }
+              - hall -> out
+              - ensemble -> out
+            """ : ""
+        return """
+            version: 1
+            name: default (every keyboard plays \(plays))
+            nodes:
+              keys:
+                source: "*"
+              synth:
+                instrument: \(instrument)
+              out:
+                output: default\(buses)
+            routes:
+              - keys -> synth
+              - synth -> out\(sendRoutes)
+            rules:
+              - connect hardware:* -> "midihub:in"
+              - disallow "Midi Through" -> *
+            """
     }
 
     /// The embedded default as a patch, with the built-in synth.
@@ -38,7 +56,7 @@ public enum DefaultSetup {
     /// The embedded default as a patch: its `synth` node the SoundFont instrument when the
     /// daemon has a font, else the built-in synth.
     public static func patch(soundFont: Bool) -> Patch {
-        let text = soundFont ? yaml(instrument: SoundFontNode.nodeDescriptor.name, plays: "the SoundFont") : yaml
+        let text = soundFont ? yaml(instrument: SoundFontNode.nodeDescriptor.name, plays: "the SoundFont", sends: true) : yaml
         // The text above is fixed and valid (a test checks both).
         return try! Patch.parse(yaml: text, file: "<embedded default>", registry: NodeCatalog.registry)
     }

@@ -24,12 +24,17 @@ public struct ProcessContext {
     /// Stereo bus processed in place: instruments add into it, effects read and overwrite it.
     public var bus: AudioBus
     public var host: HostSync
+    /// The node's send outputs (`Node.sendOutputs`, in that order), cleared, for it to add
+    /// into; empty when nothing in the graph takes them (the node can skip that work).
+    public var sends: UnsafeBufferPointer<AudioBus>
 
-    public init(frames: Int, events: UnsafeBufferPointer<RenderEvent>, bus: AudioBus, host: HostSync) {
+    public init(frames: Int, events: UnsafeBufferPointer<RenderEvent>, bus: AudioBus, host: HostSync,
+                sends: UnsafeBufferPointer<AudioBus> = UnsafeBufferPointer(start: nil, count: 0)) {
         self.frames = frames
         self.events = events
         self.bus = bus
         self.host = host
+        self.sends = sends
     }
 }
 
@@ -47,6 +52,10 @@ public protocol Node: AnyObject, Sendable {
     /// Output values, indexed by `OutputInfo.id`.
     /// - Thread: any.
     var outputValues: OutputValues { get }
+    /// Names of the audio outputs the node feeds besides its main one — a SoundFont
+    /// instrument's `reverb` and `chorus` sends — which the graph routes like the main one.
+    /// - Thread: any.
+    var sendOutputs: [String] { get }
     /// The format of the last `prepare`, or nil before the first.
     /// - Thread: control.
     var preparedFormat: RenderFormat? { get }
@@ -56,4 +65,9 @@ public protocol Node: AnyObject, Sendable {
     /// Renders one block, applying each event at its frame.
     /// - Thread: render.
     func process(_ context: ProcessContext)
+}
+
+extension Node {
+    /// No send outputs: most nodes have only their main output.
+    public var sendOutputs: [String] { [] }
 }

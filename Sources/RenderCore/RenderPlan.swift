@@ -23,6 +23,8 @@ final class RenderPlan: @unchecked Sendable {
         var index: Int
         /// Where the node renders: its own buffer.
         var buffer: AudioBus
+        /// Its send outputs' buffers, cleared before it runs (empty: not taken).
+        var sends: UnsafeBufferPointer<AudioBus>
         /// Whether the node processes its inputs' sum in place (an effect) rather than
         /// rendering into a cleared buffer (an instrument, a generator).
         var takesInput: Bool
@@ -55,8 +57,9 @@ final class RenderPlan: @unchecked Sendable {
             } else {
                 step.buffer.clear(frames: frames)
             }
+            for send in step.sends { send.clear(frames: frames) }
             program.nodes[step.index].process(ProcessContext(frames: frames, events: program.events(for: step.index),
-                                                             bus: step.buffer, host: host))
+                                                             bus: step.buffer, host: host, sends: step.sends))
         }
         mix(outputRange, into: bus, frames: frames, fade: fade, position: position)
     }

@@ -23,8 +23,15 @@ public final class RenderProgram: @unchecked Sendable {
     let takesInput: [Bool]
     /// The buffer each node renders into (stereo, `format.maxFrames` frames).
     let buffers: [AudioBuffer]
+    /// Each node's send outputs' buffers (for nodes with sends), and the buses a node is
+    /// handed: `sendCounts[i]` buses from `sendStarts[i]` of `sendBuses` (0 when nothing
+    /// takes node i's sends).
+    private let sendBuffers: [[AudioBuffer]]
+    private let sendBuses: UnsafeMutablePointer<AudioBus>
+    private let sendStarts: [Int]
+    private let handedSends: [Int]
     /// The plan `process` runs.
-    private let plan: RenderPlan
+    private var plan: RenderPlan
     /// Events routed to each node during one block, one preallocated list per node.
     private let nodeEvents: UnsafeMutablePointer<RenderEvent>
     private let nodeEventCounts: UnsafeMutablePointer<Int>
@@ -45,7 +52,8 @@ public final class RenderProgram: @unchecked Sendable {
         precondition(ids.count == nodes.count && Set(ids).count == ids.count, "RenderProgram: one unique id per node")
         let takesInput = nodes.map { $0.descriptor.kind == .effect || $0.descriptor.kind == .musicEffect }
         let wiring = wiring ?? .chain(takesInput: takesInput)
-        precondition(wiring.isValid(nodeCount: nodes.count), "RenderProgram: wiring must list every input before its node")
+        precondition(wiring.isValid(sendCounts: nodes.map(\.sendOutputs.count)),
+                     "RenderProgram: wiring must name outputs of its nodes, every input before its node")
         self.nodes = nodes
         self.ids = ids
         self.format = format
@@ -53,6 +61,14 @@ public final class RenderProgram: @unchecked Sendable {
         self.wiring = wiring
         self.takesInput = takesInput
         buffers = nodes.map { _ in AudioBuffer(channels: 2, capacity: format.maxFrames) }
+        let sendBuffers = nodes.map { node in node.sendOutputs.map { _ in AudioBuffer(channels: 2, capacity: format.maxFrames) } }
+        self.sendBuffers = sendBuffers
+        let wired = wiring.wiredSends()
+        handedSends = sendBuffers.indices.map { wired.contains($0) ? sendBuffers[$0].count : 0 }
+        sendStarts = sendBuffers.indices.map { index in sendBuffers[..<index].reduce(0) { $0 + $1.count } }
+        let allSends = sendBuffers.joined().map(\.bus)
+        sendBuses = .allocate(capacity: max(1, allSends.count))
+        sendBuses.initialize(from: allSends, count: allSends.count)
         for node in nodes where node.preparedFormat != format {
             node.prepare(format: format)
         }
@@ -63,26 +79,40 @@ public final class RenderProgram: @unchecked Sendable {
         slots = .allocate(capacity: slotCount)
         slots.initialize(repeating: -1, count: slotCount)
         for (index, id) in ids.enumerated() { slots[Int(id)] = Int32(index) }
-        plan = Self.plainPlan(wiring: wiring, takesInput: takesInput, buffers: buffers)
+        plan = RenderPlan(steps: [], inputs: [], outputRange: 0..<0)
+        plan = plainPlan()
+    }
+
+    /// The buffer of output `port`.
+    /// - Thread: control.
+    func bus(_ port: AudioWiring.Port) -> AudioBus {
+        port.output == 0 ? buffers[port.node].bus : sendBuffers[port.node][port.output - 1].bus
+    }
+
+    /// The send buses node `index` is handed (empty when nothing takes its sends).
+    /// - Thread: control.
+    func sends(of index: Int) -> UnsafeBufferPointer<AudioBus> {
+        UnsafeBufferPointer(start: sendBuses + sendStarts[index], count: handedSends[index])
     }
 
     /// Every node in order on the sum of its inputs, every weight 1.
-    private static func plainPlan(wiring: AudioWiring, takesInput: [Bool], buffers: [AudioBuffer]) -> RenderPlan {
+    private func plainPlan() -> RenderPlan {
         var inputs: [RenderPlan.Input] = []
-        func add(_ sources: [Int]) -> Range<Int> {
+        func add(_ sources: [AudioWiring.Port]) -> Range<Int> {
             let start = inputs.count
-            inputs += sources.map { RenderPlan.Input(buffer: buffers[$0].bus, weight: .one) }
+            inputs += sources.map { RenderPlan.Input(buffer: bus($0), weight: .one) }
             return start..<inputs.count
         }
         let steps = buffers.indices.map { index in
-            RenderPlan.Step(side: .new, index: index, buffer: buffers[index].bus, takesInput: takesInput[index],
-                                inputRange: add(wiring.inputs[index]))
+            RenderPlan.Step(side: .new, index: index, buffer: buffers[index].bus, sends: sends(of: index),
+                            takesInput: takesInput[index], inputRange: add(wiring.inputs[index]))
         }
         let output = add(wiring.toOutput)
         return RenderPlan(steps: steps, inputs: inputs, outputRange: output)
     }
 
     deinit {
+        sendBuses.deallocate()
         nodeEvents.deallocate()
         nodeEventCounts.deallocate()
         slots.deallocate()

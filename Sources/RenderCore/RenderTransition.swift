@@ -54,52 +54,62 @@ final class RenderTransition: @unchecked Sendable {
     private struct Member {
         var side: RenderPlan.Side
         var index: Int
-        var buffer: AudioBus
-        var takesInput: Bool
-        /// Its inputs in the new and the old wiring (members' positions), `nil` where it is absent.
-        var newInputs: [Int]?
-        var oldInputs: [Int]?
+        var program: RenderProgram
+        /// Its inputs in the new and the old wiring (members' outputs), `nil` where it is absent.
+        var newInputs: [Output]?
+        var oldInputs: [Output]?
+    }
+
+    /// Output `output` (0 main, k send k − 1) of the member at `member`.
+    private struct Output: Hashable {
+        var member: Int
+        var output: Int
     }
 
     /// Every node of both programs once (kept nodes from the new one), ordered so that each
     /// comes after its inputs in both wirings; inputs weighted by the wiring that has them.
     private static func plan(from old: RenderProgram, to new: RenderProgram) -> RenderPlan {
-        var members: [Member] = new.nodes.indices.map {
-            Member(side: .new, index: $0, buffer: new.buffers[$0].bus, takesInput: new.takesInput[$0])
-        }
+        var members: [Member] = new.nodes.indices.map { Member(side: .new, index: $0, program: new) }
         var oldPosition: [Int] = []
         for (index, node) in old.nodes.enumerated() {
             if let kept = new.index(of: node) {
                 oldPosition.append(kept)
             } else {
                 oldPosition.append(members.count)
-                members.append(Member(side: .old, index: index, buffer: old.buffers[index].bus, takesInput: old.takesInput[index]))
+                members.append(Member(side: .old, index: index, program: old))
             }
         }
-        for index in new.nodes.indices { members[index].newInputs = new.wiring.inputs[index] }
-        for (index, position) in oldPosition.enumerated() { members[position].oldInputs = old.wiring.inputs[index].map { oldPosition[$0] } }
+        func newOutput(_ port: AudioWiring.Port) -> Output { Output(member: port.node, output: port.output) }
+        func oldOutput(_ port: AudioWiring.Port) -> Output { Output(member: oldPosition[port.node], output: port.output) }
+        for index in new.nodes.indices { members[index].newInputs = new.wiring.inputs[index].map(newOutput) }
+        for (index, position) in oldPosition.enumerated() { members[position].oldInputs = old.wiring.inputs[index].map(oldOutput) }
+        func bus(_ output: Output) -> AudioBus {
+            let member = members[output.member]
+            return member.program.bus(AudioWiring.Port(member.index, output: output.output))
+        }
 
         var inputs: [RenderPlan.Input] = []
-        func add(new newSources: [Int]?, old oldSources: [Int]?) -> Range<Int> {
+        func add(new newSources: [Output]?, old oldSources: [Output]?) -> Range<Int> {
             let start = inputs.count
             let newSet = newSources ?? [], oldSet = oldSources ?? []
             let both = newSources != nil && oldSources != nil
             for source in newSet {
                 let weight: RenderPlan.Weight = !both || oldSet.contains(source) ? .one : .fadeIn
-                inputs.append(RenderPlan.Input(buffer: members[source].buffer, weight: weight))
+                inputs.append(RenderPlan.Input(buffer: bus(source), weight: weight))
             }
             for source in oldSet where !newSet.contains(source) {
-                inputs.append(RenderPlan.Input(buffer: members[source].buffer, weight: both ? .fadeOut : .one))
+                inputs.append(RenderPlan.Input(buffer: bus(source), weight: both ? .fadeOut : .one))
             }
             return start..<inputs.count
         }
         let steps = order(members).map { position in
             let member = members[position]
-            return RenderPlan.Step(side: member.side, index: member.index, buffer: member.buffer,
-                                       takesInput: member.takesInput,
-                                       inputRange: add(new: member.newInputs, old: member.oldInputs))
+            return RenderPlan.Step(side: member.side, index: member.index, buffer: member.program.buffers[member.index].bus,
+                                   sends: member.program.sends(of: member.index),
+                                   takesInput: member.program.takesInput[member.index],
+                                   inputRange: add(new: member.newInputs, old: member.oldInputs))
         }
-        let output = add(new: new.wiring.toOutput, old: old.wiring.toOutput.map { oldPosition[$0] })
+        let output = add(new: new.wiring.toOutput.map(newOutput), old: old.wiring.toOutput.map(oldOutput))
         return RenderPlan(steps: steps, inputs: inputs, outputRange: output)
     }
 
@@ -111,7 +121,7 @@ final class RenderTransition: @unchecked Sendable {
         var order: [Int] = []
         func ready(_ position: Int) -> Bool {
             let sources = (members[position].newInputs ?? []) + (members[position].oldInputs ?? [])
-            return sources.allSatisfy { placed[$0] }
+            return sources.allSatisfy { placed[$0.member] }
         }
         while order.count < members.count {
             let next = members.indices.first { !placed[$0] && ready($0) } ?? members.indices.first { !placed[$0] }!

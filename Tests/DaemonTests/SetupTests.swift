@@ -100,7 +100,10 @@ import Testing
         let synth = try #require(patch.graph.node("synth"))
         guard case .unit(let descriptor) = synth.body else { Issue.record("the synth node is \(synth.body)"); return }
         #expect(descriptor == SoundFontNode.nodeDescriptor)
-        #expect(patch.graph.routes.map(\.description) == DefaultSetup.patch.graph.routes.map(\.description))
+        // The synth's routes, and its reverb and chorus sends (CC 91/93) into two buses heard beside it.
+        #expect(patch.graph.routes.map(\.description) == DefaultSetup.patch.graph.routes.map(\.description)
+            + ["synth.reverb -> hall", "synth.chorus -> ensemble", "hall -> out", "ensemble -> out"])
+        #expect(patch.graph.audioRoutes.unheard.isEmpty)
         #expect(patch.rules == DefaultSetup.patch.rules)
     }
 }

@@ -73,4 +73,21 @@ import Testing
         let late = after[640...]
         #expect(late.contains { $0 > 0.45 } && !late.contains { $0 > 0.5001 })
     }
+
+    @Test func aSendOutputFeedsItsOwnBusAndIsHandedOnlyWhenWired() {
+        // piano (main 1, send 0.25) → out; piano.fx → double → out.
+        let piano = SendingNode(main: 1, send: 0.25), double = GainNode(gain: 2)
+        let wiring = AudioWiring(inputs: [[], [AudioWiring.Port(0, output: 1)]], toOutput: [0, 1])
+        let engine = RenderEngine(crossfade: .off)
+        engine.install(RenderProgram(nodes: [piano, double], wiring: wiring, format: format))
+        let sound = render(engine, blocks: 2)
+        #expect(sound.left.allSatisfy { $0 == 1.5 }, "dry 1 + the send 0.25 doubled: \(sound.left[0])")
+        #expect(piano.blocksWithSends == 2)
+
+        let alone = SendingNode(main: 1, send: 0.25)
+        let unwired = RenderEngine(crossfade: .off)
+        unwired.install(RenderProgram(nodes: [alone], format: format))
+        #expect(render(unwired, blocks: 1).left.allSatisfy { $0 == 1 })
+        #expect(alone.blocksWithSends == 0, "no one takes the send: the node is not handed one")
+    }
 }

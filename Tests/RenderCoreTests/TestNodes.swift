@@ -84,3 +84,35 @@ final class ConstantNode: Node, @unchecked Sendable {
         }
     }
 }
+
+/// An instrument with one send output, `fx`: adds `main` to its bus and `send` to the send
+/// when it is handed one; counts the blocks it was handed sends.
+final class SendingNode: Node, @unchecked Sendable {
+    let descriptor = NodeDescriptor(kind: .instrument, subtype: "send", manufacturer: "test", name: "sending", version: 1)
+    let parameters: [ParameterInfo] = []
+    let outputs: [OutputInfo] = []
+    let outputValues = OutputValues()
+    let sendOutputs = ["fx"]
+    private(set) var preparedFormat: RenderFormat?
+    private(set) var blocksWithSends = 0
+    let main: Float, send: Float
+
+    init(main: Float, send: Float) {
+        self.main = main
+        self.send = send
+    }
+
+    func prepare(format: RenderFormat) { preparedFormat = format }
+
+    func process(_ context: ProcessContext) {
+        if !context.sends.isEmpty { blocksWithSends += 1 }
+        for i in 0..<context.frames {
+            context.bus.left[i] += main
+            context.bus.right[i] += main
+            for send in context.sends {
+                send.left[i] += self.send
+                send.right[i] += self.send
+            }
+        }
+    }
+}

@@ -142,6 +142,37 @@ struct SoundFontNodeTests {
         #expect(difference < 2e-3 * loudest, "together and alone differ by \(difference) (peak \(loudest))")
     }
 
+    /// RMS of the left channel of `output` (the node's main output or send) after 2048 frames
+    /// of a held C4 at full velocity with CC 91 at `reverbController`.
+    private func level(_ font: TestSoundFont, reverbController: UInt8, output: AudioWiring.Port) -> Float {
+        let engine = RenderEngine(crossfade: .off)
+        let wiring = AudioWiring(inputs: [[]], toOutput: [output])
+        engine.install(RenderProgram(nodes: [node(font)], wiring: wiring, format: RenderFormat(sampleRate: 48_000, maxFrames: 64)))
+        engine.events.push(.controlChange(channel: 0, controller: 91, value: reverbController))
+        engine.events.push(.noteOn(channel: 0, note: 60, velocity: 127))
+        let buffer = AudioBuffer(channels: 2, capacity: 64)
+        var sum: Float = 0
+        for block in 0..<64 {
+            engine.render(frames: 64, bus: buffer.bus, host: HostSync())
+            if block >= 32 { for i in 0..<64 { sum += buffer.left[i] * buffer.left[i] } }
+        }
+        return (sum / (32 * 64)).squareRoot()
+    }
+
+    @Test func theReverbSendFollowsCC91AndTheZonesSendGenerator() {
+        let dry = level(Self.sineFont, reverbController: 127, output: 0)
+        let sent = level(Self.sineFont, reverbController: 127, output: AudioWiring.Port(0, output: 1))
+        // The default modulator: CC 91 → 20 % × 127/128, unpanned; the dry side panned centre (×√½).
+        #expect(abs(sent / dry - 0.1984 / 0.7071) < 0.01, "send \(sent), dry \(dry)")
+        #expect(level(Self.sineFont, reverbController: 0, output: AudioWiring.Port(0, output: 1)) == 0,
+                "CC 91 at 0 and no send generator: nothing reaches the reverb")
+        var generous = Self.sineFont
+        generous.zones[0].generators.append((TestGenerator.reverbSend, 500))
+        let zoneSend = level(generous, reverbController: 0, output: AudioWiring.Port(0, output: 1))
+        #expect(abs(zoneSend / dry - 0.5 / 0.7071) < 0.01, "a zone's 50 % send: \(zoneSend)")
+        #expect(level(generous, reverbController: 0, output: AudioWiring.Port(0, output: 2)) == 0, "the chorus gets none")
+    }
+
     @Test func interpolatorsReproducePolynomialsOfTheirOrder() {
         struct Values: FrameSource {
             let f: (Double) -> Double

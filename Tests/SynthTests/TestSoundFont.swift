@@ -65,5 +65,5 @@ struct TestSoundFont: SoundFontBytes {
 enum TestGenerator {
     static let coarseTune: UInt16 = 51, fineTune: UInt16 = 52, sampleModes: UInt16 = 54
     static let exclusiveClass: UInt16 = 57, releaseVolumeEnvelope: UInt16 = 38, attenuation: UInt16 = 48
-    static let pan: UInt16 = 17, filterCutoff: UInt16 = 8, filterQ: UInt16 = 9
+    static let pan: UInt16 = 17, filterCutoff: UInt16 = 8, filterQ: UInt16 = 9, reverbSend: UInt16 = 16
 }

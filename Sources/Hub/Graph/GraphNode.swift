@@ -106,14 +106,18 @@ public struct Route: Hashable, Codable, Sendable, CustomStringConvertible {
     public var to: NodeID
     /// 1-based MIDI channels that pass; `nil` passes all.
     public var channels: Set<Int>?
+    /// The send output of `from` the route carries (a SoundFont instrument's `reverb`);
+    /// `nil`: its main output.
+    public var output: String?
 
-    public init(_ from: NodeID, _ to: NodeID, channels: Set<Int>? = nil) {
+    public init(_ from: NodeID, _ to: NodeID, channels: Set<Int>? = nil, output: String? = nil) {
         self.from = from
         self.to = to
         self.channels = channels
+        self.output = output
     }
 
-    public var description: String { "\(from) -> \(to)" }
+    public var description: String { "\(from)\(output.map { "." + $0 } ?? "") -> \(to)" }
 
     /// Whether a message on `channel` (0-based; `nil` for system messages) passes this route.
     public func passes(channel: UInt8?) -> Bool {

@@ -4,12 +4,30 @@
 ///
 /// - Thread: any (a plain value).
 public struct AudioRoutes: Equatable, Sendable {
+    /// One output of a render node: its main output, or a send output by name. A string
+    /// literal is a node's main output.
+    public struct Source: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+        public var node: NodeID
+        public var output: String?
+
+        public init(_ node: NodeID, output: String? = nil) {
+            self.node = node
+            self.output = output
+        }
+
+        public init(stringLiteral node: String) {
+            self.init(node)
+        }
+
+        public var description: String { node + (output.map { "." + $0 } ?? "") }
+    }
+
     /// The graph's render nodes (instruments, effects, …), inputs first.
     public var nodes: [NodeID]
-    /// For each node, the render nodes whose audio it takes (summed), in route order.
-    public var inputs: [NodeID: [NodeID]]
-    /// The nodes summed into the sound card.
-    public var toOutput: [NodeID]
+    /// For each node, the outputs whose audio it takes (summed), in route order.
+    public var inputs: [NodeID: [Source]]
+    /// The outputs summed into the sound card.
+    public var toOutput: [Source]
     /// Nodes that make sound no output hears (routed nowhere or only into nodes that are
     /// not heard), when the graph names an output.
     public var unheard: [NodeID]
@@ -24,27 +42,27 @@ extension HubGraph {
         let units = topologicalOrder.filter { id in if case .unit? = node(id)?.body { true } else { false } }
         let unitSet = Set(units)
         let outputs = Set(nodes.filter { if case .output = $0.body { true } else { false } }.map(\.id))
-        var inputs: [NodeID: [NodeID]] = [:]
+        var inputs: [NodeID: [AudioRoutes.Source]] = [:]
         for route in routes where unitSet.contains(route.from) && unitSet.contains(route.to) {
             guard node(route.from)?.body.output == .audio else { continue }
-            inputs[route.to, default: []].append(route.from)
+            inputs[route.to, default: []].append(AudioRoutes.Source(route.from, output: route.output))
         }
-        let feedsUnit = Set(inputs.values.joined())
+        let feedsUnit = Set(inputs.values.joined().map(\.node))
         let toOutput = outputs.isEmpty
-            ? units.filter { !feedsUnit.contains($0) && node($0)?.body.output == .audio }
-            : units.filter { id in routes(from: id).contains { outputs.contains($0.to) } }
+            ? units.filter { !feedsUnit.contains($0) && node($0)?.body.output == .audio }.map { AudioRoutes.Source($0) }
+            : routes.filter { unitSet.contains($0.from) && outputs.contains($0.to) }.map { AudioRoutes.Source($0.from, output: $0.output) }
         let heard = heardNodes(from: toOutput, inputs: inputs)
         let unheard = units.filter { !heard.contains($0) && node($0)?.body.output == .audio }
         return AudioRoutes(nodes: units, inputs: inputs, toOutput: toOutput, unheard: unheard)
     }
 
     /// `ends` and every node whose audio reaches one of them.
-    private func heardNodes(from ends: [NodeID], inputs: [NodeID: [NodeID]]) -> Set<NodeID> {
+    private func heardNodes(from ends: [AudioRoutes.Source], inputs: [NodeID: [AudioRoutes.Source]]) -> Set<NodeID> {
         var heard: Set<NodeID> = []
-        var stack = ends
+        var stack = ends.map(\.node)
         while let id = stack.popLast() {
             guard heard.insert(id).inserted else { continue }
-            stack += inputs[id] ?? []
+            stack += (inputs[id] ?? []).map(\.node)
         }
         return heard
     }

@@ -1,15 +1,18 @@
 import RenderCore
 
-/// A node type the daemon can instantiate: its descriptor and its parameters.
+/// A node type the daemon can instantiate: its descriptor, its parameters and the names
+/// of its send outputs (`Node.sendOutputs`).
 ///
 /// - Thread: any (a plain value).
 public struct NodeType: Hashable, Sendable {
     public var descriptor: NodeDescriptor
     public var parameters: [ParameterInfo]
+    public var sendOutputs: [String]
 
-    public init(descriptor: NodeDescriptor, parameters: [ParameterInfo]) {
+    public init(descriptor: NodeDescriptor, parameters: [ParameterInfo], sendOutputs: [String] = []) {
         self.descriptor = descriptor
         self.parameters = parameters
+        self.sendOutputs = sendOutputs
     }
 }
 

@@ -47,6 +47,7 @@ struct PatchReader {
                             fix: "use \(Patch.knownKeys.joined(separator: ", "))")
             }
         }
+        for (route, item) in routes { try checkOutput(of: route, at: item, nodes: nodes) }
         do {
             return Patch(graph: try HubGraph(nodes: nodes, routes: routes.map(\.0)), rules: rules, tempo: tempo)
         } catch {
@@ -67,6 +68,17 @@ struct PatchReader {
         }
     }
 
+    /// A route's `output` must be a send output of its `from` node's type.
+    private func checkOutput(of route: Route, at item: YAMLNode, nodes: [GraphNode]) throws(PatchError) {
+        guard let output = route.output, let from = nodes.first(where: { $0.id == route.from }) else { return }
+        var outputs: [String] = []
+        if case .unit(let descriptor) = from.body { outputs = registry.type(for: descriptor)?.sendOutputs ?? [] }
+        guard !outputs.contains(output) else { return }
+        throw error(at: item, "'\(route.from)' has no output '\(output)'",
+                    fix: outputs.isEmpty ? "drop `output:` (it has only its main output)"
+                                         : "use one of \(outputs.joined(separator: ", ")), or drop `output:`")
+    }
+
     private func route(_ item: YAMLNode) throws(PatchError) -> Route {
         if let text = item.scalar?.string {
             let parts = text.split(separator: "->", omittingEmptySubsequences: false)
@@ -77,7 +89,7 @@ struct PatchReader {
             return Route(parts[0], parts[1])
         }
         let fields = try mapping(item, "a route")
-        try expectKeys(fields, ["from", "to", "channels"])
+        try expectKeys(fields, ["from", "to", "channels", "output"])
         guard let from = fields["from"], let to = fields["to"] else {
             throw error(at: item, "a route needs `from` and `to`", fix: "write `{from: keys, to: piano}` or `keys -> piano`")
         }
@@ -86,7 +98,8 @@ struct PatchReader {
             channels = []
             for channel in try sequence(list, "channels") { channels?.insert(try integer(channel, in: 1...16, "a channel")) }
         }
-        return Route(try string(from, "a node name"), try string(to, "a node name"), channels: channels)
+        return Route(try string(from, "a node name"), try string(to, "a node name"), channels: channels,
+                     output: try fields["output"].map { node throws(PatchError) in try string(node, "an output name") })
     }
 
     private func rule(_ item: YAMLNode) throws(PatchError) -> ConnectionRule {

@@ -6,8 +6,7 @@ extension SoundFontNode {
     /// Renders the voices at `group` (1…4) in step, span by span between their ticks
     /// (shared by all voices, `gridPhase`).
     /// - Thread: render.
-    func renderGroup(_ group: UnsafeMutablePointer<Int>, lanes: Int, left: UnsafeMutablePointer<Float>,
-                     right: UnsafeMutablePointer<Float>, count: Int) {
+    func renderGroup(_ group: UnsafeMutablePointer<Int>, lanes: Int, output: VoiceOutput, count: Int) {
         let voices = voices!
         var done = 0
         while done < count {
@@ -16,7 +15,7 @@ extension SoundFontNode {
                 if voices[group[lane]].tickFramesLeft == 0 { voices[group[lane]].tick(sampleRate: sampleRate) }
                 if voices[group[lane]].isActive { span = min(span, voices[group[lane]].tickFramesLeft) }
             }
-            renderSpan(group, lanes: lanes, left: left + done, right: right + done, count: span)
+            renderSpan(group, lanes: lanes, output: output.advanced(by: done), count: span)
             for lane in 0..<lanes where voices[group[lane]].isActive {
                 voices[group[lane]].tickFramesLeft -= span
                 voices[group[lane]].elapsed += span
@@ -28,8 +27,7 @@ extension SoundFontNode {
     /// One span with no tick inside, in pieces: the voices that can go on in lanes do (at
     /// least two), a voice at its loop's wrap renders the few frames across it alone and
     /// then joins again, a fading or ending voice renders alone.
-    private func renderSpan(_ group: UnsafeMutablePointer<Int>, lanes: Int, left: UnsafeMutablePointer<Float>,
-                            right: UnsafeMutablePointer<Float>, count: Int) {
+    private func renderSpan(_ group: UnsafeMutablePointer<Int>, lanes: Int, output: VoiceOutput, count: Int) {
         let voices = voices!, together = laneSlots!
         var done = 0
         while done < count {
@@ -50,12 +48,12 @@ extension SoundFontNode {
             }
             if inLanes >= 2 {
                 SoundFontVoiceLanes.render(voices, slots: together, lanes: inLanes, frames: map.frames,
-                                           left: left + done, right: right + done, count: piece)
+                                           output: output.advanced(by: done), count: piece)
             } else {
                 laneMask = 0
             }
             for lane in 0..<lanes where voices[group[lane]].isActive && laneMask & (1 << lane) == 0 {
-                voices[group[lane]].renderFrames(CubicInterpolator.self, left + done, right + done, piece, reach: (1, 2))
+                voices[group[lane]].renderFrames(CubicInterpolator.self, output.advanced(by: done), piece, reach: (1, 2))
             }
             done += piece
         }

@@ -136,15 +136,36 @@ public final class SoundFontNode: Node, @unchecked Sendable {
     public func process(_ context: ProcessContext) {
         guard preparedFormat != nil else { return }
         let bus = context.bus
+        let sends = context.sends.count == 2 ? (reverb: context.sends[0], chorus: context.sends[1]) : nil
+        let output = VoiceOutput(left: bus.left, right: bus.right, sends: sends.map { ($0.reverb.left, $0.chorus.left) })
         context.forEachSegment(apply: { event in apply(event) },
-                               render: { start, count in renderVoices(left: bus.left + start, right: bus.right + start, count: count) })
+                               render: { start, count in renderVoices(output.advanced(by: start), count: count) })
         InstrumentOutput.finishBlock(&masterGain, bus: bus, frames: context.frames, activeVoices: activeCount,
                                      values: outputValues)
+        if let sends {
+            // The sends at the master gain the block ended with; mono, into both sides.
+            let gain = masterGain.current
+            func finish(_ send: AudioBus) {
+                for i in 0..<context.frames {
+                    send.left[i] *= gain
+                    send.right[i] = send.left[i]
+                }
+            }
+            finish(sends.reverb)
+            finish(sends.chorus)
+        }
     }
+
+    /// The reverb and chorus sends, routed in the graph like the main output
+    /// (`{ from: piano, output: reverb, to: hall }`).
+    public var sendOutputs: [String] { Self.sendOutputNames }
+
+    /// The send outputs, in the order `ProcessContext.sends` hands them.
+    public static let sendOutputNames = ["reverb", "chorus"]
 
     /// Renders every active voice, four at a time where they can share SIMD lanes
     /// (`SoundFontVoiceLanes`, cubic interpolation), and counts those still sounding.
-    private func renderVoices(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, count: Int) {
+    private func renderVoices(_ output: VoiceOutput, count: Int) {
         let voices = voices!, slots = activeSlots!
         var listed = 0
         for slot in 0..<voiceCapacity where voices[slot].isActive {
@@ -153,11 +174,11 @@ public final class SoundFontNode: Node, @unchecked Sendable {
         }
         if interpolation == .cubic {
             for first in stride(from: 0, to: listed, by: 4) {
-                renderGroup(slots + first, lanes: min(4, listed - first), left: left, right: right, count: count)
+                renderGroup(slots + first, lanes: min(4, listed - first), output: output, count: count)
             }
         } else {
             for index in 0..<listed {
-                voices[slots[index]].render(left: left, right: right, count: count, interpolation: interpolation, sampleRate: sampleRate)
+                voices[slots[index]].render(output, count: count, interpolation: interpolation, sampleRate: sampleRate)
             }
         }
         var active = 0, sounding = 0

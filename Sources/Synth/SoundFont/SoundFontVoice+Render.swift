@@ -1,12 +1,10 @@
 import SoundFont
 
 extension SoundFontVoice {
-    /// Adds `count` frames of the voice into `left` and `right`, ticking its envelopes and
-    /// LFOs every `tickFrames` frames of its own. Ends the voice when its envelope, sample or
-    /// fade ends.
+    /// Adds `count` frames of the voice into `output`, ticking its envelopes and LFOs every
+    /// `tickFrames` frames of its own. Ends the voice when its envelope, sample or fade ends.
     /// - Thread: render.
-    mutating func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, count: Int,
-                         interpolation: SampleInterpolation, sampleRate: Float) {
+    mutating func render(_ output: VoiceOutput, count: Int, interpolation: SampleInterpolation, sampleRate: Float) {
         var done = 0
         while done < count && isActive {
             if tickFramesLeft == 0 {
@@ -15,9 +13,9 @@ extension SoundFontVoice {
             }
             let n = min(count - done, tickFramesLeft)
             switch interpolation {
-            case .linear: renderFrames(LinearInterpolator.self, left + done, right + done, n, reach: interpolation.reach)
-            case .cubic: renderFrames(CubicInterpolator.self, left + done, right + done, n, reach: interpolation.reach)
-            case .sixPoint: renderFrames(SixPointInterpolator.self, left + done, right + done, n, reach: interpolation.reach)
+            case .linear: renderFrames(LinearInterpolator.self, output.advanced(by: done), n, reach: interpolation.reach)
+            case .cubic: renderFrames(CubicInterpolator.self, output.advanced(by: done), n, reach: interpolation.reach)
+            case .sixPoint: renderFrames(SixPointInterpolator.self, output.advanced(by: done), n, reach: interpolation.reach)
             }
             tickFramesLeft -= n
             elapsed += n
@@ -77,9 +75,8 @@ extension SoundFontVoice {
     /// through `renderRun` with no edge, loop or fade checks; frames near an edge, a loop
     /// wrap or a fading voice go one at a time.
     @inline(__always)
-    mutating func renderFrames<Formula: Interpolator>(_ formula: Formula.Type, _ left: UnsafeMutablePointer<Float>,
-                                                              _ right: UnsafeMutablePointer<Float>, _ count: Int,
-                                                              reach: (before: Int, after: Int)) {
+    mutating func renderFrames<Formula: Interpolator>(_ formula: Formula.Type, _ output: VoiceOutput, _ count: Int,
+                                                      reach: (before: Int, after: Int)) {
         guard let frames else { isActive = false; return }
         let looping = isLooping
         let limit = looping ? loopEnd : end
@@ -93,7 +90,7 @@ extension SoundFontVoice {
                 // Frames k with Int(position + k × increment) < safeHigh.
                 let room = (Double(safeHigh) - position) / increment
                 let run = min(count - i, max(1, Int(room.rounded(.up)) - 1))
-                renderRun(Formula.self, DirectFrames(frames: frames), left + i, right + i, run)
+                renderRun(Formula.self, DirectFrames(frames: frames), output.advanced(by: i), run)
                 i += run
                 continue
             }
@@ -103,8 +100,7 @@ extension SoundFontVoice {
             amplitude += amplitudeStep
             if isFading { fadeGain -= fadeStep }
             let value = sample * amplitude * fadeGain
-            left[i] += value * panLeft
-            right[i] += value * panRight
+            output.add(value, at: i, panLeft: panLeft, panRight: panRight, reverb: reverbSend, chorus: chorusSend)
             position += increment
             i += 1
             if position >= Double(limit) {
@@ -118,19 +114,18 @@ extension SoundFontVoice {
     /// `count` frames that read only inside the sample: no checks in the loop.
     @inline(__always)
     private mutating func renderRun<Formula: Interpolator>(_ formula: Formula.Type, _ source: DirectFrames,
-                                                           _ left: UnsafeMutablePointer<Float>,
-                                                           _ right: UnsafeMutablePointer<Float>, _ count: Int) {
+                                                           _ output: VoiceOutput, _ count: Int) {
         var position = position, amplitude = amplitude
         let increment = increment, step = amplitudeStep
         let panLeft = panLeft * fadeGain, panRight = panRight * fadeGain
+        let reverb = reverbSend * fadeGain, chorus = chorusSend * fadeGain
         if filter.isBypassed {
-            let panLeft = panLeft * filter.gain, panRight = panRight * filter.gain
+            let gain = filter.gain
             for i in 0..<count {
                 let index = Int(position)
                 amplitude += step
-                let value = Formula.value(source, index, Float(position - Double(index))) * amplitude
-                left[i] += value * panLeft
-                right[i] += value * panRight
+                let value = Formula.value(source, index, Float(position - Double(index))) * amplitude * gain
+                output.add(value, at: i, panLeft: panLeft, panRight: panRight, reverb: reverb, chorus: chorus)
                 position += increment
             }
         } else {
@@ -139,8 +134,7 @@ extension SoundFontVoice {
                 let index = Int(position)
                 amplitude += step
                 let value = filter.process(Formula.value(source, index, Float(position - Double(index)))) * amplitude
-                left[i] += value * panLeft
-                right[i] += value * panRight
+                output.add(value, at: i, panLeft: panLeft, panRight: panRight, reverb: reverb, chorus: chorus)
                 position += increment
             }
             self.filter = filter

@@ -68,6 +68,8 @@ extension SoundFontVoice {
         let pan = min(max(g[GeneratorKind.pan], -500), 500)
         panLeft = sinQuarter((500 - pan) / 1000)
         panRight = sinQuarter((500 + pan) / 1000)
+        reverbSend = min(max(g[GeneratorKind.reverbSend], 0), 1_000) / 1_000
+        chorusSend = min(max(g[GeneratorKind.chorusSend], 0), 1_000) / 1_000
         cutoffCents = g[GeneratorKind.filterCutoff]
         filter.setQ(centibels: g[GeneratorKind.filterQ])
         filterCents = .nan

@@ -45,6 +45,8 @@ struct SoundFontVoice {
     /// `attenuation` as an amplitude.
     var attenuationGain: Float = 1
     var panLeft: Float = 0, panRight: Float = 0
+    /// Send levels to the reverb and chorus (0…1), unpanned.
+    var reverbSend: Float = 0, chorusSend: Float = 0
     var amplitude: Float = 0
     var amplitudeStep: Float = 0
     var fadeGain: Float = 1

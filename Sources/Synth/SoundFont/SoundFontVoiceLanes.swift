@@ -36,10 +36,9 @@ enum SoundFontVoiceLanes {
     /// The farthest a lane may read in one span: its positions are `PhaseLanes`.
     private static let maximumReach = 2_000.0
 
-    /// Renders `count` frames of the voices at `slots` (2…4 of them) into `left` and `right`.
+    /// Renders `count` frames of the voices at `slots` (2…4 of them) into `output`.
     static func render(_ voices: UnsafeMutablePointer<SoundFontVoice>, slots: UnsafePointer<Int>, lanes: Int,
-                       frames: SoundFontFrames, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
-                       count: Int) {
+                       frames: SoundFontFrames, output: VoiceOutput, count: Int) {
         // A missing lane repeats lane 0 with no amplitude: it reads valid frames and adds nothing.
         let v0 = voices[slots[0]], v1 = voices[slots[1]]
         let v2 = voices[slots[lanes > 2 ? 2 : 0]], v3 = voices[slots[lanes > 3 ? 3 : 0]]
@@ -57,6 +56,11 @@ enum SoundFontVoiceLanes {
                                        v3.panLeft * v3.fadeGain) * scale)
         let panRight = FloatLanes(SIMD4(v0.panRight * v0.fadeGain, v1.panRight * v1.fadeGain, v2.panRight * v2.fadeGain,
                                         v3.panRight * v3.fadeGain) * scale)
+        let reverb = FloatLanes(SIMD4(v0.reverbSend * v0.fadeGain, v1.reverbSend * v1.fadeGain, v2.reverbSend * v2.fadeGain,
+                                      v3.reverbSend * v3.fadeGain) * scale)
+        let chorus = FloatLanes(SIMD4(v0.chorusSend * v0.fadeGain, v1.chorusSend * v1.fadeGain, v2.chorusSend * v2.fadeGain,
+                                      v3.chorusSend * v3.fadeGain) * scale)
+        let left = output.left, right = output.right, sends = output.sends
         let c0 = v0.filter.coefficients, c1 = v1.filter.coefficients, c2 = v2.filter.coefficients, c3 = v3.filter.coefficients
         let b0 = FloatLanes(SIMD4(c0.b0, c1.b0, c2.b0, c3.b0)), b1 = FloatLanes(SIMD4(c0.b1, c1.b1, c2.b1, c3.b1))
         let b2 = FloatLanes(SIMD4(c0.b2, c1.b2, c2.b2, c3.b2))
@@ -83,6 +87,11 @@ enum SoundFontVoiceLanes {
             let sides = FloatLanes.sums(value * panLeft, value * panRight)
             left[i] += sides.left
             right[i] += sides.right
+            if let sends {
+                let sent = FloatLanes.sums(value * reverb, value * chorus)
+                sends.reverb[i] += sent.left
+                sends.chorus[i] += sent.right
+            }
             phase.advance(by: increment)
         }
         for index in 0..<lanes {

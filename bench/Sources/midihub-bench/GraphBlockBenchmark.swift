@@ -20,8 +20,9 @@ extension BenchmarkRow {
         let strips: [any Node] = (0..<16).map { _ in MixerStripNode() }
         let sends: [any Node] = (0..<16).map { _ in MixerStripNode() }
         let nodes = synths() + strips + sends + [ReverbNode(), MixerStripNode(), EqualizerNode(), CompressorNode()]
-        var inputs = (0..<16).map { _ in [Int]() } + (0..<16).map { [$0] } + (16..<32).map { [$0] }
-        inputs += [Array(32..<48), Array(16..<32) + [48], [49], [50]]
+        typealias Port = AudioWiring.Port
+        var inputs: [[Port]] = (0..<16).map { _ in [] } + (0..<16).map { [Port($0)] } + (16..<32).map { [Port($0)] }
+        inputs += [(32..<48).map { Port($0) }, (16..<32).map { Port($0) } + [48], [49], [50]]
         let graph = RenderProgram(nodes: nodes, wiring: AudioWiring(inputs: inputs, toOutput: [51]), format: format)
 
         let anchor = meanBlockSeconds(flat, synthCount: 16, sendLevels: [])
