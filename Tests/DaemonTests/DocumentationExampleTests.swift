@@ -25,7 +25,8 @@ import TestSupport
 
     @Test func patchFormatExamplesLoad() throws {
         let blocks = try Repository.blocks(in: "docs/patch-format.md")
-        #expect(blocks.map(\.language) == ["yaml", "yaml", "yaml", "yaml", "text"], "the page's blocks changed: update this test")
+        #expect(blocks.map(\.language) == ["yaml", "yaml", "yaml", "yaml", "yaml", "text"],
+                "the page's blocks changed: update this test")
         let yaml = blocks.filter { $0.language == "yaml" }.prefix(2).map { $0 }  // the others: AudioRackGraphTests
         try #require(yaml.count == 2)
 
@@ -112,6 +113,20 @@ import TestSupport
         let blocks = try Repository.blocks(in: "docs/patch-format.md").filter { $0.language == "text" }
         try #require(blocks.count == 1)
         #expect(blocks[0].lines == said)
+    }
+
+    /// The send example: the SoundFont instrument's reverb and chorus outputs feed two buses
+    /// that the output hears, wired so by the rack (`AudioRoutes`).
+    @Test func patchFormatSendExampleLoads() throws {
+        let block = try #require(try Repository.blocks(in: "docs/patch-format.md").first {
+            $0.language == "yaml" && $0.text.contains("output: reverb")
+        })
+        let patch = try Self.load(block.text, file: block.description)
+        let routes = patch.graph.audioRoutes
+        #expect(routes.inputs["hall"] == [AudioRoutes.Source("gm", output: "reverb")])
+        #expect(routes.inputs["ensemble"] == [AudioRoutes.Source("gm", output: "chorus")])
+        #expect(Set(routes.toOutput) == ["gm", "hall", "ensemble"])
+        #expect(routes.unheard.isEmpty)
     }
 
     /// The table of built-in node types is the registry's: every type, kind and parameter
