@@ -33,6 +33,12 @@ extension SynthNode {
         switch parameter {
         case .masterGain: masterGain.set(decibelsToGain(info.clamp(value)))
         case .voiceLimit: voiceLimit = Int(info.clamp(value))
+        case .brightness: shaping.brightness = info.clamp(value)
+        case .resonance: shaping.resonance = info.clamp(value)
+        case .attack: shaping.attack = info.clamp(value)
+        case .release: shaping.release = info.clamp(value)
+        case .detune: shaping.detune = info.clamp(value)
+        case .vibrato: shaping.vibrato = info.clamp(value)
         }
     }
 
@@ -69,7 +75,7 @@ extension SynthNode {
             fade(voices! + Int(victim))
         }
         let slot = takeFreeSlot()
-        voices![Int(slot)].start(timbre: timbre, channel: UInt8(channel), note: note, velocity: velocity,
+        voices![Int(slot)].start(timbre: shaping.shaped(timbre), channel: UInt8(channel), note: note, velocity: velocity,
                                  age: nextAge, sampleRate: sampleRate)
         nextAge &+= 1
         activeVoices![activeCount] = slot

@@ -17,7 +17,7 @@ extension SynthNode {
             var first = 0
             while first < activeCount {
                 VoiceGroup.render(voices: voices, slots: active + first, count: min(VoiceGroup.width, activeCount - first),
-                                  channels: channels, frames: n, context: context, signal: scratch!,
+                                  channels: channels, shaping: shaping, frames: n, context: context, signal: scratch!,
                                   columnStride: Self.controlInterval, lanes: laneFields!,
                                   mixLeft: mixLeft, mixRight: mixRight)
                 first += VoiceGroup.width

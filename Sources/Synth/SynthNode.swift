@@ -13,6 +13,8 @@ public final class SynthNode: Node, @unchecked Sendable {
         case masterGain = 0
         /// Voices that may sound at once (beyond it, the oldest are stolen).
         case voiceLimit = 1
+        /// The knobs over every preset (`SoundShaping`).
+        case brightness, resonance, attack, release, detune, vibrato
     }
 
     public typealias Output = InstrumentOutput
@@ -56,6 +58,7 @@ public final class SynthNode: Node, @unchecked Sendable {
     var voiceLimit: Int
     var nextAge: UInt64 = 0
     var masterGain = SmoothedValue(decibelsToGain(-10))
+    var shaping = SoundShaping()
     var sampleRate: Float = 48_000
     var fadeFrames = 240
 
@@ -71,7 +74,7 @@ public final class SynthNode: Node, @unchecked Sendable {
             ParameterInfo(id: Parameter.masterGain.rawValue, name: "master gain", range: -60...12, defaultValue: -10, unit: .decibels),
             ParameterInfo(id: Parameter.voiceLimit.rawValue, name: "voice limit", range: 1...Float(self.voiceCapacity),
                           defaultValue: Float(self.voiceCapacity), unit: .count),
-        ]
+        ] + SoundShaping.parameterInfos(firstID: Parameter.brightness.rawValue)
     }
 
     deinit { deallocate() }
@@ -106,6 +109,7 @@ public final class SynthNode: Node, @unchecked Sendable {
         masterGain.rampFrames = max(1, Int(0.01 * sampleRate))
         masterGain.reset(decibelsToGain(-10))
         voiceLimit = voiceCapacity
+        shaping = SoundShaping()
         nextAge = 0
         preparedFormat = format
     }

@@ -12,6 +12,8 @@ struct ChannelModulation {
     var wheel: Float
     var gain: Float
     var pan: Float
+    /// The synth's knobs (the ones that move sounding notes).
+    var shaping: SoundShaping
 }
 
 /// One sounding note: a plain value (no references), stored in a preallocated array.
@@ -96,23 +98,26 @@ struct Voice {
         let lfo = sinCycle(lfoPhase)
         lfoPhase += timbre.lfoRate * context.inverseSampleRate * n
         lfoPhase -= Float(Int32(lfoPhase))
-        let vibrato = lfo * (timbre.lfoPitch + timbre.lfoWheelPitch * modulation.wheel) * 0.01
+        let shaping = modulation.shaping
+        let vibrato = lfo * (timbre.lfoPitch + shaping.vibrato + timbre.lfoWheelPitch * modulation.wheel) * 0.01
         let note = pitch + modulation.bendSemitones + vibrato + pitchEnvelope
         if pitchEnvelope != 0 {
             pitchEnvelope = flushTiny(pitchEnvelope * exp2Fast(pitchEnvelopeDecay * n))
         }
-        let cutoff = min(noteToHertz(cutoffNote + timbre.filterEnvAmount * filterEnvelope.level + timbre.lfoFilter * lfo),
-                         context.maxCutoff)
+        let cutoff = min(noteToHertz(cutoffNote + shaping.brightness + timbre.filterEnvAmount * filterEnvelope.level
+                                     + timbre.lfoFilter * lfo), context.maxCutoff)
         filterEnvelope.skip(count)
 
         signal.update(repeating: 0, count: count)
         if timbre.osc1Level > 0 {
-            let dt = min(noteToHertz(note + timbre.osc1Semitones + timbre.osc1Cents * 0.01) * context.inverseSampleRate, 0.45)
+            let dt = min(noteToHertz(note + timbre.osc1Semitones + (timbre.osc1Cents - shaping.detune / 2) * 0.01)
+                * context.inverseSampleRate, 0.45)
             Oscillator.add(timbre.osc1Wave, level: timbre.osc1Level, phase: &phase1, increment: dt,
                            pulseWidth: timbre.osc1PulseWidth, into: signal, count: count)
         }
         if timbre.osc2Level > 0 {
-            let dt = min(noteToHertz(note + timbre.osc2Semitones + timbre.osc2Cents * 0.01) * context.inverseSampleRate, 0.45)
+            let dt = min(noteToHertz(note + timbre.osc2Semitones + (timbre.osc2Cents + shaping.detune / 2) * 0.01)
+                * context.inverseSampleRate, 0.45)
             Oscillator.add(timbre.osc2Wave, level: timbre.osc2Level, phase: &phase2, increment: dt,
                            pulseWidth: timbre.osc2PulseWidth, into: signal, count: count)
         }
@@ -120,7 +125,7 @@ struct Voice {
             Oscillator.addNoise(level: timbre.noiseLevel, state: &noiseState, into: signal, count: count)
         }
 
-        var period = VoicePeriod(filter: FilterCoefficients(cutoff: cutoff, resonance: timbre.filterResonance,
+        var period = VoicePeriod(filter: FilterCoefficients(cutoff: cutoff, resonance: shaping.resonance(timbre.filterResonance),
                                                              mode: timbre.filterMode, inverseSampleRate: context.inverseSampleRate))
         let position = (min(max(modulation.pan + timbre.pan, -1), 1) + 1) * 0.5
         let gain = velocityGain * modulation.gain

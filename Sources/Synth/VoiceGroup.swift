@@ -20,7 +20,7 @@ enum VoiceGroup {
     ///   - lanes: scratch of `LaneField.count` lane vectors.
     @inline(__always)
     static func render(voices: UnsafeMutablePointer<Voice>, slots: UnsafePointer<Int32>, count: Int,
-                       channels: UnsafePointer<ChannelState>, frames: Int, context: VoiceRenderContext,
+                       channels: UnsafePointer<ChannelState>, shaping: SoundShaping, frames: Int, context: VoiceRenderContext,
                        signal: UnsafeMutablePointer<Float>, columnStride: Int, lanes: UnsafeMutablePointer<Lanes>,
                        mixLeft: UnsafeMutablePointer<Lanes>, mixRight: UnsafeMutablePointer<Lanes>) {
         let fields = LaneFields(base: lanes)
@@ -34,7 +34,7 @@ enum VoiceGroup {
             let voice = voices + Int(slots[lane])
             let channel = channels[Int(voice.pointee.channel)]
             let modulation = ChannelModulation(bendSemitones: channel.bendSemitones, wheel: channel.wheel,
-                                               gain: channel.gain, pan: channel.pan)
+                                               gain: channel.gain, pan: channel.pan, shaping: shaping)
             let period = voice.pointee.beginPeriod(count: frames, modulation: modulation, context: context, signal: column)
             fields.load(period, filterState: (voice.pointee.filterState1, voice.pointee.filterState2), lane: lane)
         }
