@@ -4,10 +4,11 @@ extension PCMDevice {
     /// Agrees on hardware and software parameters with an opened PCM: interleaved
     /// access, the first offered format of `configuration.formats`, exact channels,
     /// and the device's nearest rate, period and buffer sizes. Playback starts once
-    /// the buffer is full, so the first periods are never an underrun.
+    /// the buffer is full, so the first periods are never an underrun; capture starts
+    /// with the first read.
     /// - Thread: control
     static func negotiate(
-        _ pcm: OpaquePointer, name: String, configuration: PCMConfiguration
+        _ pcm: OpaquePointer, name: String, configuration: PCMConfiguration, capture: Bool = false
     ) throws(PCMError) -> PCMSettings {
         var hardware: OpaquePointer?
         let allocated = snd_pcm_hw_params_malloc(&hardware)
@@ -64,7 +65,7 @@ extension PCMDevice {
         _ = snd_pcm_hw_params_get_period_size(hardware, &period, &direction)
         _ = snd_pcm_hw_params_get_buffer_size(hardware, &buffer)
 
-        try configureSoftware(pcm, startThreshold: buffer, availableMinimum: period)
+        try configureSoftware(pcm, startThreshold: capture ? 1 : buffer, availableMinimum: period)
         return PCMSettings(
             deviceName: name, format: format, sampleRate: Int(rate), channels: configuration.channels,
             periodFrames: Int(period), bufferFrames: Int(buffer))

@@ -9,17 +9,18 @@ extension PCMDevice {
         var localConfiguration: OpaquePointer?
     }
 
-    /// Opens `name` for blocking playback, in the system ALSA configuration or in
-    /// `alsaConfiguration` text.
+    /// Opens `name` for blocking playback (or capture), in the system ALSA configuration or
+    /// in `alsaConfiguration` text.
     /// - Thread: control
-    static func open(name: String, alsaConfiguration: String?) throws(PCMError) -> OpenedPCM {
+    static func open(name: String, alsaConfiguration: String?, capture: Bool = false) throws(PCMError) -> OpenedPCM {
+        let stream = capture ? SND_PCM_STREAM_CAPTURE : SND_PCM_STREAM_PLAYBACK
         let localConfiguration = try alsaConfiguration.map { text throws(PCMError) in try loadConfiguration(text) }
         var pcm: OpaquePointer?
         let result =
             if let localConfiguration {
-                snd_pcm_open_lconf(&pcm, name, SND_PCM_STREAM_PLAYBACK, 0, localConfiguration)
+                snd_pcm_open_lconf(&pcm, name, stream, 0, localConfiguration)
             } else {
-                snd_pcm_open(&pcm, name, SND_PCM_STREAM_PLAYBACK, 0)
+                snd_pcm_open(&pcm, name, stream, 0)
             }
         guard result >= 0, let pcm else {
             if let localConfiguration { snd_config_delete(localConfiguration) }

@@ -13,6 +13,9 @@ public enum PCMError: Error, Equatable, Sendable, CustomStringConvertible {
     case deviceGone(name: String, cause: ALSAError)
     /// Writing failed for another reason (e.g. the driver stopped answering: EIO); playback ends.
     case playbackFailed(name: String, cause: ALSAError)
+    /// Capturing from an input device failed (unplugged, driver error): the input is silent
+    /// until it can be opened again.
+    case captureFailed(name: String, cause: ALSAError)
     /// The device refuses a setting midihub needs, such as the channel count.
     case unsupportedSetting(name: String, setting: String, cause: ALSAError)
     /// The device offers none of the sample formats midihub can write.
@@ -38,6 +41,9 @@ public enum PCMError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .playbackFailed(name, cause):
             "playback to audio device '\(name)' failed (\(Self.text(cause))); playback stopped, "
                 + "try a larger buffer size or another --device"
+        case let .captureFailed(name, cause):
+            "capture from audio device '\(name)' failed (\(Self.text(cause))); the input is silent "
+                + "until it answers again, reconnect it or choose another (`arecord -L` lists them)"
         case let .unsupportedSetting(name, setting, cause):
             "audio device '\(name)' does not accept \(setting) (\(Self.text(cause))); "
                 + "use a 'plughw:' or 'default' device, which converts"

@@ -52,9 +52,8 @@ final class AudioRack {
         var ids: [UInt16] = []
         var newIDs: [NodeID: UInt16] = [:]
         for id in routes.nodes {
-            guard case .unit(let descriptor)? = graph.node(id)?.body else { continue }
             let kept = instances[id]
-            guard let instance = kept ?? catalog.makeNode(descriptor) else { continue }
+            guard let instance = kept ?? makeNode(graph.node(id)?.body) else { continue }
             let renderID = kept.flatMap { _ in renderIDs[id] } ?? freeRenderID(taken: Set(ids))
             instances[id] = instance
             newIDs[id] = renderID
@@ -104,6 +103,16 @@ final class AudioRack {
         }
         if case .denied(let warning) = try driver.start(engine: engine) { return warning }
         return nil
+    }
+
+    /// A new render node for a unit or an audio input, or `nil` (not a render node, or a
+    /// type the catalog cannot make).
+    private func makeNode(_ body: NodeBody?) -> (any Node)? {
+        switch body {
+        case .unit(let descriptor)?: catalog.makeNode(descriptor)
+        case .input(let device)?: catalog.makeInput(device: device)
+        default: nil
+        }
     }
 
     /// The smallest render id not used by the running program, the previous one or `taken`.

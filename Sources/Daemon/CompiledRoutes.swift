@@ -68,7 +68,7 @@ struct CompiledRoutes {
         switch body {
         case .processor: .processor
         case .unit, .external: .sink
-        case .source, .output: .ignores
+        case .source, .output, .input: .ignores
         }
     }
 

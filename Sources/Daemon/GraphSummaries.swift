@@ -92,6 +92,8 @@ public enum GraphSummaries {
              external.port.description)
         case .output(let device):
             ("audio output", "output", "outp", "mhub", "1.0.0", device)
+        case .input(let device):
+            { unit in (unit.name, unit.kind, unit.subtype, unit.manufacturer, unit.version, device) }(describe(.unit(.audioInput)))
         }
     }
 }

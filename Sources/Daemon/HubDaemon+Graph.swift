@@ -56,7 +56,7 @@ extension HubDaemon {
             saveState()
             return (info, value)
         }
-        guard case .unit = node.body, let audio, let parameters = audio.parameters(of: id) else {
+        guard let audio, let parameters = audio.parameters(of: id) else {
             throw ControlError(.unknownParameter, "node '\(id)' (\(node.body.kindName)) has no parameters here",
                                fix: "run 'midihub nodes' to see which nodes have parameters")
         }

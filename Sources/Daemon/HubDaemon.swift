@@ -280,8 +280,9 @@ public final class HubDaemon: @unchecked Sendable {
     /// Opens the PCM device and starts the render thread when the graph has unit nodes and
     /// audio is wanted; logs one line and stays MIDI-only when it cannot.
     func startAudioIfNeeded() {
-        guard audio == nil, let catalog, router.graph.nodes.contains(where: { if case .unit = $0.body { true } else { false } })
-        else { return }
+        guard audio == nil, let catalog, router.graph.nodes.contains(where: {
+            switch $0.body { case .unit, .input: true; default: false }
+        }) else { return }
         let device = options.device ?? router.graph.nodes.lazy.compactMap { node -> String? in
             if case .output(let name) = node.body { name } else { nil }
         }.first ?? "default"
@@ -297,6 +298,7 @@ public final class HubDaemon: @unchecked Sendable {
     }
 
     private static func loadCatalog(_ options: DaemonOptions, log: DaemonLog) -> NodeCatalog? {
+        let report: @Sendable (String) -> Void = { log.warning($0) }
         let bank: PresetBank
         do {
             bank = try PresetBankLoader.load(override: options.presetBank).bank
@@ -304,14 +306,14 @@ public final class HubDaemon: @unchecked Sendable {
             log.warning("no audio, running MIDI-only: \(error)")
             return nil
         }
-        guard let path = options.soundFont else { return NodeCatalog(bank: bank) }
+        guard let path = options.soundFont else { return NodeCatalog(bank: bank, report: report) }
         do {
             let font = try SoundFont.open(path)
             log.info("SoundFont: \(path) (\(font.name), \(font.presets.count) presets)")
-            return NodeCatalog(bank: bank, font: font)
+            return NodeCatalog(bank: bank, font: font, report: report)
         } catch {
             log.warning("no SoundFont, the built-in synth plays: \(error)")
-            return NodeCatalog(bank: bank)
+            return NodeCatalog(bank: bank, report: report)
         }
     }
 

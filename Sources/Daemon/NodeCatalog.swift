@@ -1,3 +1,4 @@
+import AudioHost
 import Hub
 import RenderCore
 import SoundFont
@@ -17,10 +18,13 @@ public struct NodeCatalog: Sendable {
     public let font: SoundFont?
     /// The solo buttons of every mixer strip the catalog makes act together.
     let soloGroup = StripSoloGroup()
+    /// Where audio inputs report a device that fails or comes back (the daemon's log).
+    let report: @Sendable (String) -> Void
 
-    public init(bank: PresetBank, font: SoundFont? = nil) {
+    public init(bank: PresetBank, font: SoundFont? = nil, report: @escaping @Sendable (String) -> Void = { _ in }) {
         self.bank = bank
         self.font = font
+        self.report = report
     }
 
     /// The registry of every built-in instrument and effect (names as in patches: `midihub synth`, …).
@@ -33,7 +37,8 @@ public struct NodeCatalog: Sendable {
         NodeType(descriptor: $0.descriptor, parameters: $0.parameters, sendOutputs: $0.sendOutputs)
     }
         + [NodeType(descriptor: SoundFontNode.nodeDescriptor, parameters: SoundFontNode.parameterInfos(voiceCapacity: 256),
-                    sendOutputs: SoundFontNode.sendOutputNames)])
+                    sendOutputs: SoundFontNode.sendOutputNames),
+           NodeType(descriptor: .audioInput, parameters: AudioInputNode.parameterInfos)])
 
     /// A new, unprepared render node for `descriptor`, or `nil` when it is not a built-in type
     /// (or a SoundFont instrument with no font).
@@ -51,6 +56,11 @@ public struct NodeCatalog: Sendable {
         case (MetronomeNode.nodeDescriptor.subtype, MetronomeNode.nodeDescriptor.manufacturer): MetronomeNode()
         default: nil
         }
+    }
+
+    /// A new, unprepared audio input capturing from `device` (it starts when prepared).
+    func makeInput(device: String) -> AudioInputNode {
+        AudioInputNode(device: device, report: report)
     }
 
     /// One instance of each type, to read descriptors and parameter lists from.

@@ -1,5 +1,6 @@
 import Control
 import Hub
+import RenderCore
 
 extension NodeSpec {
     /// The graph node this spec asks for. `type` is a registered node name (`midihub synth`,
@@ -20,6 +21,8 @@ extension NodeSpec {
             }
         case "output":
             body = .output(port ?? "default")
+        case "input", NodeDescriptor.audioInput.name:
+            body = .input(port ?? "default")
         default:
             if let config = Self.processors[type.lowercased()] {
                 body = .processor(config)
@@ -27,7 +30,7 @@ extension NodeSpec {
                 body = .unit(unit.descriptor)
             } else {
                 let known = registry.types.map(\.descriptor.name) + ProcessorConfig.typeNames
-                    + ["external-instrument", "external-processor", "source", "output"]
+                    + ["external-instrument", "external-processor", "source", "output", "input"]
                 throw ControlError(.unknownNodeType, "no node type '\(type)'", fix: "use one of \(known.joined(separator: ", "))")
             }
         }

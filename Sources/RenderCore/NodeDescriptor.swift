@@ -65,3 +65,10 @@ public struct NodeDescriptor: Hashable, Sendable {
         self.version = version
     }
 }
+
+extension NodeDescriptor {
+    /// The audio input generator (AudioHost's `AudioInputNode`), named here because the
+    /// graph knows it: a patch declares one by its capture device (`input: hw:1,0`).
+    public static let audioInput = NodeDescriptor(kind: .generator, subtype: "ainp", manufacturer: "mhub",
+                                                  name: "audio input", version: 0x01_00_00)
+}

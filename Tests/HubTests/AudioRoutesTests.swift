@@ -24,6 +24,24 @@ import Testing
         #expect(routes.nodes.firstIndex(of: "piano")! < routes.nodes.firstIndex(of: "verb")!)
     }
 
+    @Test func anAudioInputFeedsEffectsLikeAnInstrument() throws {
+        // guitar → verb → out beside piano → out: the input is a render node, first in order.
+        let graph = try HubGraph(nodes: [F.keys, F.piano, F.guitar, F.verb, F.out],
+                                 routes: [Route("keys", "piano"), Route("guitar", "verb"), Route("verb", "out"),
+                                          Route("piano", "out")])
+        let routes = graph.audioRoutes
+        #expect(Set(routes.nodes) == ["piano", "guitar", "verb"])
+        #expect(routes.nodes.firstIndex(of: "guitar")! < routes.nodes.firstIndex(of: "verb")!)
+        #expect(routes.inputs == ["verb": ["guitar"]])
+        #expect(Set(routes.toOutput) == ["verb", "piano"])
+    }
+
+    @Test func anAudioInputTakesNoMIDI() {
+        #expect(throws: GraphError.self) {
+            try HubGraph(nodes: [F.keys, F.guitar, F.out], routes: [Route("keys", "guitar"), Route("guitar", "out")])
+        }
+    }
+
     @Test func withoutAnOutputNodeWhatFeedsNoOtherNodeIsHeard() throws {
         let graph = try HubGraph(nodes: [F.keys, F.piano, Self.bass, F.verb],
                                  routes: [Route("keys", "piano"), Route("keys", "bass"), Route("piano", "verb")])

@@ -9,6 +9,8 @@ enum GraphFixtures {
                                                                defaultValue: 8000, unit: .hertz)]),
         NodeType(descriptor: reverb, parameters: [ParameterInfo(id: 0, name: "mix", range: 0...1, defaultValue: 0.3,
                                                                 unit: .generic)]),
+        NodeType(descriptor: .audioInput, parameters: [ParameterInfo(id: 0, name: "gain", range: -60...24, defaultValue: 0,
+                                                                     unit: .decibels)]),
     ])
 
     static let keys = GraphNode(id: "keys", body: .source(PortSelector(portClass: .hardware)))
@@ -16,6 +18,7 @@ enum GraphFixtures {
     static let piano = GraphNode(id: "piano", body: .unit(synth))
     static let verb = GraphNode(id: "verb", body: .unit(reverb))
     static let out = GraphNode(id: "out", body: .output("default"))
+    static let guitar = GraphNode(id: "guitar", body: .input("hw:1,0"), parameters: ["gain": 6])
     static let fluid = GraphNode(id: "fluid", body: .external(ExternalNode(port: PortSelector(client: NamePattern(glob: "FLUID*")))))
 
     /// keys → up → piano → verb → out

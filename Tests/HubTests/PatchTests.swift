@@ -112,6 +112,21 @@ import Testing
         #expect(twoBodies?.reason.contains("exactly one of") == true)
     }
 
+    @Test func anAudioInputIsDeclaredByItsCaptureDevice() throws {
+        let patch = try parse("""
+            nodes:
+              guitar: { input: "plughw:CARD=USB", parameters: { gain: 6 } }
+              drive: { effect: Reverb }
+              out: { output: default }
+            routes: [guitar -> drive, drive -> out]
+            """)
+        #expect(patch.graph.node("guitar") == GraphNode(id: "guitar", body: .input("plughw:CARD=USB"), parameters: ["gain": 6]))
+        #expect(error("nodes:\n  g: { input: hw:1, parameters: { gain: 30 } }\n")?.reason == "parameter 'gain' = 30 is outside -60…24")
+        let asGenerator = error("nodes:\n  g: { generator: audio input }\n")
+        #expect(asGenerator?.reason == "an audio input is declared by its capture device")
+        #expect(asGenerator?.fix == "write `input: hw:1,0` (`arecord -L` lists the devices)")
+    }
+
     @Test func parameterNamesAndRangesAreChecked() {
         let unknown = error("nodes:\n  t: { processor: transpose, parameters: { semis: 3 } }\n")
         #expect(unknown?.reason == "node 't' has no parameter 'semis'")

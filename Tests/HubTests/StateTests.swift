@@ -15,6 +15,7 @@ func temporaryDirectory() -> String {
         let graph = try GraphFixtures.chain().adding(GraphFixtures.fluid, routes: [Route("up", "fluid", channels: [1, 2])]).new
         let split = GraphNode(id: "split", body: .processor(.keyZones([KeyZone(low: 0, high: 59, channel: 1)])))
         let withSplit = try graph.adding(split, routes: [Route("keys", "split")]).new
+            .adding(GraphFixtures.guitar, routes: [Route("guitar", "verb")]).new
         return HubState(graph: withSplit, rules: try ConnectionRule.parseList(#"connect hardware:* -> "midihub:in""#),
                         runtimeEdits: [RuntimeEdit(source: PortIdentity(device: "usb:1-2", portName: "MIDI 1"),
                                                    destination: PortIdentity(device: "client:FLUID", portName: "in"),

@@ -44,6 +44,9 @@ public enum NodeBody: Hashable, Sendable {
     case external(ExternalNode)
     /// The audio output (a PCM device name such as `default`).
     case output(String)
+    /// An audio input: what a capture device (`hw:1,0`, a loopback) records, played into
+    /// the graph as a generator (`NodeDescriptor.audioInput`).
+    case input(String)
 
     /// A word for error messages and listings: source, processor, instrument, effect, …, external, output.
     public var kindName: String {
@@ -53,13 +56,14 @@ public enum NodeBody: Hashable, Sendable {
         case .unit(let descriptor): descriptor.kind.rawValue
         case .external(let node): "external \(node.role.rawValue)"
         case .output: "output"
+        case .input: "input"
         }
     }
 
     /// The signals the node accepts.
     public var inputs: Set<Signal> {
         switch self {
-        case .source: []
+        case .source, .input: []
         case .processor, .external: [.midi]
         case .output: [.audio]
         case .unit(let descriptor):
@@ -78,6 +82,7 @@ public enum NodeBody: Hashable, Sendable {
         case .source, .processor: .midi
         case .external(let node): node.role == .processor ? .midi : nil
         case .output: nil
+        case .input: .audio
         case .unit(let descriptor): descriptor.kind == .midiProcessor ? .midi : .audio
         }
     }

@@ -39,7 +39,9 @@ extension HubGraph {
     /// to no other node is heard, as if routed to the default output.
     /// - Thread: any.
     public var audioRoutes: AudioRoutes {
-        let units = topologicalOrder.filter { id in if case .unit? = node(id)?.body { true } else { false } }
+        let units = topologicalOrder.filter { id in
+            switch node(id)?.body { case .unit?, .input?: true; default: false }
+        }
         let unitSet = Set(units)
         let outputs = Set(nodes.filter { if case .output = $0.body { true } else { false } }.map(\.id))
         var inputs: [NodeID: [AudioRoutes.Source]] = [:]

@@ -51,6 +51,7 @@ public struct NodeRegistry: Hashable, Sendable {
         switch body {
         case .processor(let config): config.makeProcessor().parameters.infos
         case .unit(let descriptor): type(for: descriptor)?.parameters
+        case .input: type(for: .audioInput)?.parameters
         case .source, .external, .output: nil
         }
     }

@@ -3,7 +3,7 @@ import Yams
 
 /// YAMLNode definitions: exactly one of the body keys, plus `parameters` and body-specific keys.
 extension PatchReader {
-    static let bodyKeys = ["source", "processor", "instrument", "effect", "generator", "musicEffect", "external", "output"]
+    static let bodyKeys = ["source", "processor", "instrument", "effect", "generator", "musicEffect", "external", "output", "input"]
 
     func node(id: NodeID, _ definition: YAMLNode) throws(PatchError) -> GraphNode {
         let fields = try mapping(definition, "node '\(id)'")
@@ -35,6 +35,8 @@ extension PatchReader {
             body = .external(ExternalNode(port: try selector(value), role: role))
         case "output":
             body = .output(try string(value, "an audio device name"))
+        case "input":
+            body = .input(try string(value, "a capture device name"))
         default:
             body = .unit(try unit(kind: kind, value))
         }
@@ -48,6 +50,9 @@ extension PatchReader {
         let known = registry.types.map(\.descriptor.name).joined(separator: ", ")
         guard let type = registry.type(named: name) else {
             throw error(at: value, "unknown \(kind) '\(name)'", fix: known.isEmpty ? "no node types are registered" : "use one of \(known)")
+        }
+        guard type.descriptor != .audioInput else {
+            throw error(at: value, "an audio input is declared by its capture device", fix: "write `input: hw:1,0` (`arecord -L` lists the devices)")
         }
         guard type.descriptor.kind.rawValue == kind else {
             throw error(at: value, "'\(name)' is \(Self.withArticle(type.descriptor.kind.rawValue)), not \(Self.withArticle(kind))",

@@ -60,6 +60,9 @@ struct StateRecord: Codable {
         case .output(let device):
             record.type = "output"
             record.device = device
+        case .input(let device):
+            record.type = "input"
+            record.device = device
         }
         return record
     }
@@ -109,9 +112,9 @@ struct StateRecord: Codable {
             return .unit(NodeDescriptor(kind: kind, subtype: FourCharCode(d.subtype), manufacturer: FourCharCode(d.manufacturer),
                                         name: d.name, version: d.version))
         case "external": return .external(ExternalNode(port: try selector(), role: record.role ?? .instrument))
-        case "output":
+        case "output", "input":
             guard let device = record.device else { throw missing("device") }
-            return .output(device)
+            return record.type == "input" ? .input(device) : .output(device)
         default:
             throw RecordError(description: "node '\(record.id)' has unknown type '\(record.type)'")
         }

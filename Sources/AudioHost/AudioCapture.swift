@@ -1,0 +1,93 @@
+import ALSA
+import Glibc
+import RenderCore
+import Synchronization
+
+/// One stereo frame of captured audio.
+public struct CapturedFrame: BitwiseCopyable, Sendable {
+    public var left: Float
+    public var right: Float
+}
+
+/// Reads an ALSA capture device on a thread of its own into a ring that an
+/// `AudioInputNode` plays from, so that the render thread never waits on the input's
+/// device. While the device cannot be opened or fails (unplugged, busy, a rate the hub
+/// does not run at), it reports one line and tries again every second; the input is
+/// silent meanwhile.
+///
+/// - Thread: `init` and `stop` on control; the reading loop on its own thread.
+final class AudioCapture: @unchecked Sendable {
+    /// The captured frames, oldest first; the node pops them on the render thread.
+    let ring: SPSCRing<CapturedFrame>
+    private let running = RunningFlag()
+    private var thread: RenderThread?
+
+    /// Cleared to end the reading loop (a class, so the capture thread can hold it).
+    private final class RunningFlag: Sendable {
+        private let value = Atomic<Bool>(true)
+        var isSet: Bool { value.load(ordering: .relaxed) }
+        func clear() { value.store(false, ordering: .relaxed) }
+    }
+
+    /// Starts capturing from `device` at `format`'s rate in periods of its block size.
+    /// - Parameter report: called (on the capture thread) with a line to log when the
+    ///   device fails or comes back.
+    init(device: String, format: RenderFormat, alsaConfiguration: String? = nil,
+         report: @escaping @Sendable (String) -> Void) {
+        let period = min(max(format.maxFrames, PCMConfiguration.periodFramesRange.lowerBound),
+                         PCMConfiguration.periodFramesRange.upperBound)
+        ring = SPSCRing(minimumCapacity: 8 * period)
+        let configuration = PCMConfiguration(sampleRate: Int(format.sampleRate), channels: 2, periodFrames: period)
+        let ring = ring, running = running
+        do throws(RenderThreadError) {
+            thread = try RenderThread {
+                Self.readLoop(device: device, configuration: configuration, alsaConfiguration: alsaConfiguration,
+                              ring: ring, running: running, report: report)
+            }
+        } catch {
+            report("audio input '\(device)': cannot start its capture thread (\(error))")
+        }
+    }
+
+    /// Stops the reading loop and waits for it (at most a retry's or a read's timeout).
+    func stop() {
+        running.clear()
+        thread?.join()
+        thread = nil
+    }
+
+    deinit { stop() }
+
+    /// The capture thread's body: open, read periods into the ring, reopen after a failure.
+    private static func readLoop(device: String, configuration: PCMConfiguration, alsaConfiguration: String?,
+                                 ring: SPSCRing<CapturedFrame>, running: RunningFlag,
+                                 report: @Sendable (String) -> Void) {
+        let samples = UnsafeMutablePointer<Float>.allocate(capacity: configuration.periodFrames * 2)
+        defer { samples.deallocate() }
+        var failing = false
+        while running.isSet {
+            do throws(PCMError) {
+                let capture = try PCMCaptureDevice(name: device, configuration: configuration,
+                                                   alsaConfiguration: alsaConfiguration)
+                guard capture.settings.sampleRate == configuration.sampleRate else {
+                    throw .invalidOption("audio input '\(device)' runs at \(capture.settings.sampleRate) Hz, the hub at "
+                                         + "\(configuration.sampleRate) Hz; use a 'plughw:' device, which converts")
+                }
+                if failing { report("audio input '\(device)': capturing again") }
+                failing = false
+                let channels = capture.settings.channels
+                while running.isSet {
+                    let frames = try capture.read(into: samples, timeoutMilliseconds: 200)
+                    for frame in 0..<frames {
+                        let left = samples[frame * channels]
+                        ring.push(CapturedFrame(left: left, right: channels > 1 ? samples[frame * channels + 1] : left))
+                    }
+                }
+            } catch {
+                if !failing { report("audio input: \(error)") }
+                failing = true
+                for _ in 0..<10 where running.isSet { usleep(100_000) }
+            }
+        }
+    }
+}
