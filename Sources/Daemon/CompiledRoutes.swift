@@ -36,6 +36,8 @@ struct CompiledRoutes {
     let hops: [[Hop]]
     /// The indices of the source nodes, in graph order.
     let sources: [Int]
+    /// The indices of the external processors: MIDI they send back enters the graph there.
+    let processorReturns: [Int]
     /// Node indices in an order where every route goes forward.
     let topologicalOrder: [Int]
     let indexByID: [NodeID: Int]
@@ -51,12 +53,19 @@ struct CompiledRoutes {
         self.hops = hops
         self.indexByID = indexByID
         sources = graph.nodes.indices.filter { if case .source = graph.nodes[$0].body { true } else { false } }
+        processorReturns = graph.nodes.indices.filter {
+            if case .external(let node) = graph.nodes[$0].body { node.role == .processor } else { false }
+        }
         topologicalOrder = graph.topologicalOrder.compactMap { indexByID[$0] }
     }
 
-    /// The source nodes whose selector matches `port`, as node indices.
+    /// The nodes where MIDI from `port` enters the graph, as node indices: the external
+    /// processors it is the return of, else the source nodes whose selector matches it. (A
+    /// processor's return never also enters at a source, which could send it round again.)
     func sources(matching port: PortDescriptor) -> [Int] {
-        sources.filter { if case .source(let selector) = nodes[$0].body { selector.matches(port) } else { false } }
+        let returns = processorReturns.filter { if case .external(let node) = nodes[$0].body { node.sendsBack(from: port) } else { false } }
+        guard returns.isEmpty else { return returns }
+        return sources.filter { if case .source(let selector) = nodes[$0].body { selector.matches(port) } else { false } }
     }
 
     /// The indices of the nodes where MIDI leaves the graph (units and external nodes).

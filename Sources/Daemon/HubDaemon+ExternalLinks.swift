@@ -5,19 +5,28 @@ import Hub
 /// synths, snd-virmidi) open their device only while a sender is subscribed and drop events
 /// from unconnected senders, so the daemon connects its output port to each external node's
 /// port, as `aplaymidi` does. Events still go to each node's port directly: another node's
-/// port, connected to midihub:out too, does not get them.
+/// port, connected to midihub:out too, does not get them. An external processor's sending
+/// ports are connected to midihub:in, so that what it sends back enters the graph at its node.
 extension HubDaemon {
-    /// Connects midihub:out to the port of every external node that has one, and breaks the
-    /// links it made to ports no node uses any more (a removed node, an edited selector). A
-    /// connection that already existed (made by a rule or by hand) is left to its owner.
+    /// Connects midihub:out to the port of every external node that has one, and an external
+    /// processor's sending ports to midihub:in; breaks the links it made that no node uses any
+    /// more (a removed node, an edited selector). A connection that already existed (made by
+    /// a rule, by hand, or by the processor itself) is left to its owner.
     /// - Thread: under the lock.
     func linkExternalNodes() {
-        let wanted = Set(router.graph.nodes.compactMap { node -> Connection? in
-            guard case .external(let external) = node.body,
-                  let address = ports.destination(for: external.port, excludingClient: client.clientID),
+        let externals = router.graph.nodes.compactMap { node -> ExternalNode? in
+            if case .external(let external) = node.body { external } else { nil }
+        }
+        let outbound = externals.compactMap { external -> Connection? in
+            guard let address = ports.destination(for: external.port, excludingClient: client.clientID),
                   !JackPortTable.isJack(address) else { return nil }  // JACK nodes get their own output (JackBridge)
             return Connection(PortAddress(outPort.address), address)
-        })
+        }
+        let returns = ports.descriptors.filter { port in
+            port.address.client != client.clientID && !JackPortTable.isJack(port.address)
+                && externals.contains { $0.sendsBack(from: port) }
+        }.map { Connection($0.address, PortAddress(inPort.address)) }
+        let wanted = Set(outbound + returns)
         var made = externalLinks.intersection(wanted)
         let unwanted = externalLinks.subtracting(wanted).filter(ports.connections.contains)
         for connection in unwanted.sorted() { apply(connection, connected: false, reason: "no external node uses it") }

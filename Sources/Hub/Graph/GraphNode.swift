@@ -28,6 +28,14 @@ public struct ExternalNode: Hashable, Sendable {
         self.port = port
         self.role = role
     }
+
+    /// Whether MIDI from `sender` is what this node sends back: the node is a processor and
+    /// `sender` is a sending port of the client its selector names (any of its ports).
+    /// - Thread: any.
+    public func sendsBack(from sender: PortDescriptor) -> Bool {
+        role == .processor && sender.direction.canSend
+            && PortSelector(portClass: port.portClass, client: port.client).matches(sender)
+    }
 }
 
 /// What a graph node is.
