@@ -4,7 +4,8 @@ import RenderCore
 /// `process` that applies parameter events at their frames and hands the effect chunks
 /// of at most `chunkFrames` frames (the control period of parameter smoothing).
 ///
-/// Subclasses override `allocate(format:)`, `tailFrames` and `render(_:frames:host:)`.
+/// Subclasses override `allocate(format:)`, `tailFrames` and `render(_:frames:host:)` (or,
+/// with send outputs, `render(_:sends:frames:host:)`).
 ///
 /// An effect whose input has been silent, and whose output has stayed below −120 dB for
 /// its whole `tailFrames`, goes dormant: chunks of silent input are skipped (the bus stays
@@ -18,7 +19,10 @@ public class EffectNode: Node, @unchecked Sendable {
     public let descriptor: NodeDescriptor
     public var parameters: [ParameterInfo] { values.infos }
     public let outputs: [OutputInfo]
+    public let sendOutputs: [String]
     public let outputValues = OutputValues()
+    /// The send buses at the current chunk's offset, refilled per chunk (allocated once).
+    private let sendChunks: UnsafeMutablePointer<AudioBus>
     public private(set) var preparedFormat: RenderFormat?
     let values: NodeParameterValues
     var sampleRate: Float = 48_000
@@ -33,12 +37,17 @@ public class EffectNode: Node, @unchecked Sendable {
     ///   - kind: `.effect`, or `.musicEffect` for an effect that MIDI plays too (its MIDI
     ///     events reach `handle(_:)`).
     ///   - outputs: values the effect reports (meters), indexed by id in `outputValues`.
+    ///   - sendOutputs: names of the audio outputs the effect feeds besides its main one.
     init(subtype: FourCharCode, name: String, kind: NodeKind = .effect, parameters: [ParameterInfo],
-         outputs: [OutputInfo] = []) {
+         outputs: [OutputInfo] = [], sendOutputs: [String] = []) {
         descriptor = NodeDescriptor(kind: kind, subtype: subtype, manufacturer: "mhub", name: name, version: 0x01_00_00)
         values = NodeParameterValues(parameters)
         self.outputs = outputs
+        self.sendOutputs = sendOutputs
+        sendChunks = .allocate(capacity: max(1, sendOutputs.count))
     }
+
+    deinit { sendChunks.deallocate() }
 
     public func prepare(format: RenderFormat) {
         sampleRate = Float(format.sampleRate)
@@ -67,6 +76,12 @@ public class EffectNode: Node, @unchecked Sendable {
     /// Renders `frames` (≤ chunkFrames) frames of `bus` in place.
     func render(_ bus: AudioBus, frames: Int, host: HostSync) {}
 
+    /// Renders `frames` frames of `bus` in place and adds into `sends` (the send outputs at
+    /// the chunk's start; empty when the graph takes none). By default only `bus`.
+    func render(_ bus: AudioBus, sends: UnsafeBufferPointer<AudioBus>, frames: Int, host: HostSync) {
+        render(bus, frames: frames, host: host)
+    }
+
     public func process(_ context: ProcessContext) {
         guard preparedFormat != nil else { return }
         context.forEachSegment(apply: { event in
@@ -85,7 +100,11 @@ public class EffectNode: Node, @unchecked Sendable {
                         wake()
                     }
                     isDormant = false
-                    render(chunk, frames: n, host: context.host)
+                    for (k, send) in context.sends.enumerated() {
+                        sendChunks[k] = AudioBus(left: send.left + offset, right: send.right + offset)
+                    }
+                    render(chunk, sends: UnsafeBufferPointer(start: sendChunks, count: context.sends.count), frames: n,
+                           host: context.host)
                     quietFrames = silentInput && Self.peak(chunk, frames: n) < Self.silence ? quietFrames + n : 0
                     isDormant = quietFrames > 0 && quietFrames >= quietWindow
                 }

@@ -10,6 +10,11 @@ import Synchronization
 /// (the daemon's strips share one): while any strip is soloed, the others are silent.
 /// Every change glides over a chunk, so moving, muting or soloing never clicks.
 ///
+/// Two sends, `send a` and `send b`, feed the strip's send outputs of those names — post
+/// fader, as a console's aux sends: they follow the gain, the pan, mute and solo — each at its
+/// own level (−60 dB, the default, is off), for buses such as a shared reverb
+/// (`{from: piano-strip, output: send a, to: hall}`).
+///
 /// - Thread: `init`, `prepare` on control; `process` on render.
 public final class MixerStripNode: EffectNode, @unchecked Sendable {
     public enum Parameter: UInt32, CaseIterable {
@@ -19,7 +24,13 @@ public final class MixerStripNode: EffectNode, @unchecked Sendable {
         case pan
         case mute
         case solo
+        /// Decibels of the strip's output sent to `send a` / `send b` (−60: off).
+        case sendA
+        case sendB
     }
+
+    /// The names of the send outputs, in order (`Parameter.sendA`, `.sendB`).
+    public static let sendOutputNames = ["send a", "send b"]
 
     public static let descriptorName = "mixer strip"
     private let soloGroup: StripSoloGroup
@@ -27,6 +38,8 @@ public final class MixerStripNode: EffectNode, @unchecked Sendable {
     private var countedAsSoloed = false
     private var leftGain: Float = 1
     private var rightGain: Float = 1
+    /// The send levels reached, as gains (render thread).
+    private var sendGains = SIMD2<Float>(0, 0)
 
     /// - Parameter soloGroup: the strips whose solo this one follows (default: a group of its own).
     /// - Thread: control.
@@ -37,7 +50,9 @@ public final class MixerStripNode: EffectNode, @unchecked Sendable {
             ParameterInfo(id: 1, name: "pan", range: -1...1, defaultValue: 0, unit: .generic),
             ParameterInfo(id: 2, name: "mute", range: 0...1, defaultValue: 0, unit: .boolean),
             ParameterInfo(id: 3, name: "solo", range: 0...1, defaultValue: 0, unit: .boolean),
-        ])
+            ParameterInfo(id: 4, name: "send a", range: -60...6, defaultValue: -60, unit: .decibels),
+            ParameterInfo(id: 5, name: "send b", range: -60...6, defaultValue: -60, unit: .decibels),
+        ], sendOutputs: Self.sendOutputNames)
     }
 
     deinit {
@@ -46,6 +61,12 @@ public final class MixerStripNode: EffectNode, @unchecked Sendable {
 
     override func allocate(format: RenderFormat) {
         (leftGain, rightGain) = targetGains()
+        sendGains = targetSendGains()
+    }
+
+    /// The send levels the parameters ask for now, as gains.
+    private func targetSendGains() -> SIMD2<Float> {
+        SIMD2(sendGain(.sendA), sendGain(.sendB))
     }
 
     /// The channel gains the parameters ask for now.
@@ -69,6 +90,32 @@ public final class MixerStripNode: EffectNode, @unchecked Sendable {
 
     override func wake() {
         (leftGain, rightGain) = targetGains()
+        sendGains = targetSendGains()
+    }
+
+    /// The strip, then what it sends: each send output gets the strip's output at its level.
+    override func render(_ bus: AudioBus, sends: UnsafeBufferPointer<AudioBus>, frames: Int, host: HostSync) {
+        render(bus, frames: frames, host: host)
+        guard !sends.isEmpty else { return }
+        _ = values.advance(Parameter.sendA, frames: frames)
+        _ = values.advance(Parameter.sendB, frames: frames)
+        let target = targetSendGains()
+        let step = (target - sendGains) / Float(frames)
+        for k in 0..<min(sends.count, 2) where sendGains[k] > 0 || target[k] > 0 {
+            let send = sends[k]
+            for i in 0..<frames {
+                let gain = sendGains[k] + step[k] * Float(i + 1)
+                send.left[i] += bus.left[i] * gain
+                send.right[i] += bus.right[i] * gain
+            }
+        }
+        sendGains = target
+    }
+
+    /// A send's level now, as a gain (−60 dB and below: off).
+    private func sendGain(_ parameter: Parameter) -> Float {
+        let level = values.current(parameter)
+        return level <= -60 ? 0 : decibelsToGain(level)
     }
 
     override func render(_ bus: AudioBus, frames: Int, host: HostSync) {

@@ -72,6 +72,20 @@ import TestSupport
         #expect(muted.right > 0.01, "the bass still sounds: \(muted)")
     }
 
+    @Test func stripSendsFeedTheSharedReverbAtTheirLevels() throws {
+        // The bass is panned hard right: all that sounds on the left is the reverb's return.
+        let patch = try Self.patch("send a: -6")
+        let dry = try levels(patch: patch, note(on: "bass"))
+        #expect(dry.right > 0.01 && dry.left < 1e-6, "the bass's send is off: nothing reaches the reverb: \(dry)")
+        let sent = try levels(patch: patch) { rack in
+            rack.setParameter("bass-strip", "send a", to: 0)
+            note(on: "bass")(rack)
+        }
+        #expect(sent.left > 0.001, "with its send up, the bass reaches the reverb, heard on both sides: \(sent)")
+        let piano = try levels(patch: patch, note(on: "piano"))
+        #expect(piano.right > 0.001, "the piano, hard left, is sent to the reverb at -6 dB: \(piano)")
+    }
+
     @Test func notesOnChannelTenChopThePad() throws {
         var patch = try Self.patch("note gate")
         // Without the metronome's clicks, what sounds is the pad through the gate alone.
