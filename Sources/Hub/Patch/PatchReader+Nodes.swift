@@ -47,7 +47,8 @@ extension PatchReader {
 
     private func unit(kind: String, _ value: YAMLNode) throws(PatchError) -> NodeDescriptor {
         let name = try string(value, "a node type name")
-        let known = registry.types.map(\.descriptor.name).joined(separator: ", ")
+        // The audio input is declared by its device (`input:`), not by type name.
+        let known = registry.types.filter { $0.descriptor != .audioInput }.map(\.descriptor.name).joined(separator: ", ")
         guard let type = registry.type(named: name) else {
             throw error(at: value, "unknown \(kind) '\(name)'", fix: known.isEmpty ? "no node types are registered" : "use one of \(known)")
         }
