@@ -15,7 +15,7 @@ import RenderCore
 /// effect processes what is routed into it, and the output sums what is routed to an
 /// output node.
 ///
-/// - Thread: control, under the daemon's lock (`live` pushes are serialized by it too).
+/// - Thread: the state's owner, the MIDI input thread (which also serializes `live` pushes).
 final class AudioRack {
     private(set) var driver: AudioDriver
     private let engine = RenderEngine()

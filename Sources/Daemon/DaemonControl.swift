@@ -3,7 +3,8 @@ import Control
 import Hub
 import RtMidiBackend
 
-/// Answers control requests for a running `HubDaemon`, under the daemon's lock.
+/// Answers control requests for a running `HubDaemon`: each request's work runs on the
+/// state's owner, the MIDI input thread (`StateOwner.perform`), between two batches of MIDI.
 ///
 /// Endpoints are ALSA ports (as the CLI names them: `20:0`, names, prefixes), JACK ports
 /// as `jack:CLIENT:PORT`, or graph nodes as `node:ID`. A connection between two ports is a
@@ -19,21 +20,21 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func ports() throws -> [PortSummary] {
-        daemon.lock.withLock {
+        try daemon.owner.perform {
             daemon.refreshPorts()
             return daemon.ports.descriptors.map(daemon.summary)
         }
     }
 
     func connections() throws -> [ConnectionSummary] {
-        daemon.lock.withLock {
+        try daemon.owner.perform {
             daemon.refreshPorts()
             return daemon.ports.connections.sorted().map(daemon.connectionSummary) + GraphSummaries.routes(daemon.router.graph)
         }
     }
 
     func nodes() throws -> [NodeSummary] {
-        daemon.lock.withLock { currentNodes() }
+        try daemon.owner.perform { currentNodes() }
     }
 
     func nodeTypes() throws -> [NodeSummary] {
@@ -49,7 +50,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func addNode(_ spec: NodeSpec) throws -> NodeSummary {
-        try daemon.lock.withLock {
+        try daemon.owner.perform {
             let graph = daemon.router.graph
             let id = spec.id ?? Self.freshID(for: spec.type, in: graph)
             let node = try spec.graphNode(id: id, registry: NodeCatalog.registry)
@@ -59,14 +60,14 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func removeNode(_ id: String) throws {
-        try daemon.lock.withLock {
+        try daemon.owner.perform {
             let graph = daemon.router.graph
             try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in try graph.removing(id) })
         }
     }
 
     func replaceNode(_ id: String, with spec: NodeSpec) throws -> NodeSummary {
-        try daemon.lock.withLock {
+        try daemon.owner.perform {
             let graph = daemon.router.graph
             let node = try spec.graphNode(id: id, registry: NodeCatalog.registry)
             try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in
@@ -77,7 +78,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func setParameter(_ assignment: ParameterAssignment) throws -> ParameterSummary {
-        try daemon.lock.withLock {
+        try daemon.owner.perform {
             let (info, value) = try daemon.setParameter(node: assignment.node, assignment.parameter, to: Float(assignment.value))
             return GraphSummaries.summary(info, value: value)
         }
@@ -96,7 +97,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         } catch let error as PatchError {
             throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
         }
-        return try daemon.lock.withLock {
+        return try daemon.owner.perform {
             try daemon.install(patch)
             daemon.log.info("loaded patch \(source.path ?? "(text)")")
             return GraphSummary(nodes: currentNodes(), connections: GraphSummaries.routes(daemon.router.graph),
@@ -105,18 +106,18 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func rules() throws -> [RuleSummary] {
-        daemon.lock.withLock { GraphSummaries.rules(daemon.reconciler.rules) }
+        try daemon.owner.perform { GraphSummaries.rules(daemon.reconciler.rules) }
     }
 
     func setRules(_ rules: [RuleSummary]) throws -> [RuleSummary] {
         let parsed = try GraphSummaries.connectionRules(rules)
-        return daemon.lock.withLock {
+        return try daemon.owner.perform {
             daemon.setRules(parsed)
             return GraphSummaries.rules(daemon.reconciler.rules)
         }
     }
 
-    // MARK: - helpers (under the lock)
+    // MARK: - helpers (on the owner)
 
     private func currentNodes() -> [NodeSummary] {
         GraphSummaries.nodes(daemon.router.graph) { node in
@@ -137,7 +138,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     private func edit(_ connection: ConnectionSummary, connected: Bool) throws {
         let source = connection.sourceEndpoint, destination = connection.destinationEndpoint
-        try daemon.lock.withLock {
+        try daemon.owner.perform {
             switch (source, destination) {
             case (.node(let from), .node(let to)):
                 let graph = daemon.router.graph

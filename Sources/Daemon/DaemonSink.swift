@@ -11,7 +11,7 @@ import Hub
 /// waits for room, up to `outputPatience`; what still does not fit is counted in
 /// `dropped` (the daemon reports it), never silently lost.
 ///
-/// - Thread: MIDI input or control, under the daemon's lock.
+/// - Thread: the state's owner (the MIDI input thread).
 struct DaemonSink: RouteSink {
     let audio: AudioRack?
     let client: SeqClient

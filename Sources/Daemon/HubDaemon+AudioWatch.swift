@@ -8,7 +8,7 @@ extension HubDaemon {
     /// How long to wait before opening the device again after a failed attempt.
     static let audioRetrySeconds = 5.0
 
-    /// - Thread: input, under the lock.
+    /// - Thread: input (the owner).
     func watchAudio() {
         guard let audio else { return }
         if audio.driver.realtimeDropped, !audio.reportedRealtimeDrop {

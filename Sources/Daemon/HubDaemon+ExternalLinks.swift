@@ -12,7 +12,7 @@ extension HubDaemon {
     /// processor's sending ports to midihub:in; breaks the links it made that no node uses any
     /// more (a removed node, an edited selector). A connection that already existed (made by
     /// a rule, by hand, or by the processor itself) is left to its owner.
-    /// - Thread: under the lock.
+    /// - Thread: owner.
     func linkExternalNodes() {
         let externals = router.graph.nodes.compactMap { node -> ExternalNode? in
             if case .external(let external) = node.body { external } else { nil }

@@ -2,7 +2,7 @@ import Control
 import Hub
 import RenderCore
 
-/// Graph edits, parameters, patches and rules at runtime (control thread, under the lock).
+/// Graph edits, parameters, patches and rules at runtime (on the state's owner, for the control thread).
 extension HubDaemon {
     /// Applies a graph change: note-offs for what it cuts off (removed built-in nodes get
     /// note-offs for their held notes, removed external nodes all-notes-off and

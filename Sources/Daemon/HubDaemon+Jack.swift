@@ -8,7 +8,7 @@ import RtMidiBackend
 extension HubDaemon {
     /// Takes the JACK probe's answer or reads the ports on the bridge's timer (see
     /// `JackBridge.poll`) and routes what JACK sources sent since the last turn.
-    /// - Thread: input, under the lock.
+    /// - Thread: input (the owner).
     func serviceJack() {
         if !jack.poll(now: Self.now()).isEmpty { portsDirty = true }
         routeJackInput()
@@ -41,7 +41,7 @@ extension HubDaemon {
     }
 
     /// Opens the bridge's outputs to the JACK ports external nodes play, before the first
-    /// message (a JACK connection takes effect a cycle later). - Thread: under the lock.
+    /// message (a JACK connection takes effect a cycle later). - Thread: owner.
     func prepareJackOutputs() {
         let destinations = router.graph.nodes.compactMap { node -> PortAddress? in
             guard case .external(let external) = node.body,

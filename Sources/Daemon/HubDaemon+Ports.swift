@@ -4,7 +4,7 @@ import Hub
 
 /// Ports coming and going, rule reconciliation, connections made by hand.
 extension HubDaemon {
-    /// Re-reads the port list. - Thread: under the lock.
+    /// Re-reads the port list. - Thread: owner.
     func refreshPorts() {
         do {
             ports.update(try client.ports())
@@ -15,7 +15,7 @@ extension HubDaemon {
         ports.updateJack(jack.descriptors, connections: jack.connections)
     }
 
-    /// Reacts to a System announcement. - Thread: input, under the lock.
+    /// Reacts to a System announcement. - Thread: input (the owner).
     func handle(_ announcement: SeqAnnouncement) {
         switch announcement {
         case .portStart, .portExit, .clientExit, .portChange, .clientChange, .clientStart:
@@ -93,7 +93,7 @@ extension HubDaemon {
 
     /// Makes and breaks connections so they follow the rules and runtime edits, and links
     /// midihub:out to the external nodes' ports.
-    /// - Thread: under the lock.
+    /// - Thread: owner.
     func reconcile() {
         prepareJackOutputs()
         let plan = reconciler.plan(ports: ports.descriptors, current: ports.connections)

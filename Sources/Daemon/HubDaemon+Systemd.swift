@@ -6,12 +6,12 @@ extension HubDaemon {
     /// input thread runs.
     /// - Thread: main, at the end of `start`.
     func notifyReady() {
-        let status = lock.withLock { serviceStatus() }
+        let status = (try? owner.perform { serviceStatus() }) ?? "serving"
         systemd?.ready(status: status)
     }
 
     /// `WATCHDOG=1` when due and `STATUS=` when it changed.
-    /// - Thread: input, under the lock, on every turn of its loop — so the watchdog proves
+    /// - Thread: input (the owner), on every turn of its loop — so the watchdog proves
     ///   that loop alive (its poll waits at most 10 ms).
     func notifySystemd() {
         systemd?.tick(now: Self.now(), status: serviceStatus)
@@ -23,7 +23,7 @@ extension HubDaemon {
     }
 
     /// One line for `systemctl status`: what the hub serves and where its audio goes.
-    /// - Thread: any, under the lock.
+    /// - Thread: owner.
     func serviceStatus() -> String {
         let serving = "serving \(ports.descriptors.count) ports, \(router.graph.nodes.count) nodes"
         guard let audio else {

@@ -11,16 +11,17 @@ import Synchronization
 /// `midihub serve`: one ALSA sequencer client "midihub" with an input and an output port,
 /// the hub's graph and rules, the built-in synth on a PCM device, and the control socket.
 ///
-/// Threads: the MIDI input thread polls the sequencer and routes events (processors run
-/// there); the control server's thread answers requests; the audio driver's render thread
-/// plays the engine. The sequencer client, the router and the audio rack are shared by the
-/// first two under one lock (the render thread only reads its ring and program).
+/// Threads: the MIDI input thread owns the state — the sequencer client, the ports, rules,
+/// router and audio rack — and routes events (processors run there); the control server's
+/// thread answers requests by handing work to it (`StateOwner`); the audio driver's render
+/// thread plays the engine (it only reads its ring and program); the state writer saves.
 ///
 /// - Thread: `start` and `stop` on the main thread; the rest as documented.
 public final class HubDaemon: @unchecked Sendable {
     public let options: DaemonOptions
     public let log: DaemonLog
-    let lock = NSLock()
+    /// Runs other threads' work on the MIDI input thread, the state's one owner.
+    let owner: StateOwner
     let client: SeqClient
     let inPort: SeqPort
     let outPort: SeqPort
@@ -81,6 +82,11 @@ public final class HubDaemon: @unchecked Sendable {
             }
         }
         do {
+            owner = try StateOwner()
+        } catch {
+            throw DaemonError.control("cannot make the control side's wake-up: \(error)")
+        }
+        do {
             client = try SeqClient(name: options.clientName)
             inPort = try client.createPort(name: "in", capabilities: .destination, types: [.midiGeneric, .application])
             outPort = try client.createPort(name: "out", capabilities: .source, types: [.midiGeneric, .application])
@@ -102,61 +108,71 @@ public final class HubDaemon: @unchecked Sendable {
         }
     }
 
-    /// Starts audio (when the graph has audio nodes), applies the rules, opens the control
-    /// socket and starts the MIDI input thread.
+    /// Starts audio (when the graph has audio nodes), applies the rules, starts the MIDI
+    /// input thread (from then on the state's owner) and opens the control socket.
     /// - Thread: main.
     public func start() throws {
-        lock.withLock {
-            startAudioIfNeeded()
-            _ = jack.start()
-            refreshPorts()
-            reconcile()
-            saveState()
-        }
-        let server = ControlServer(path: options.socket, handler: DaemonControl(daemon: self), version: MidihubVersion.current)
-        do {
-            try server.start()
-        } catch {
-            throw DaemonError.control(error.description)
-        }
-        control = server
-        log.attach { [weak server] in server?.publish($0) }
+        startAudioIfNeeded()
+        _ = jack.start()
+        refreshPorts()
+        reconcile()
+        saveState()
         let thread = Thread { [self] in runInput() }
         thread.name = "midihub-input"
         thread.start()
         inputThread = thread
+        let server = ControlServer(path: options.socket, handler: DaemonControl(daemon: self), version: MidihubVersion.current)
+        do {
+            try server.start()
+        } catch {
+            stopInput()
+            throw DaemonError.control(error.description)
+        }
+        control = server
+        log.attach { [weak server] in server?.publish($0) }
         log.info("serving as \(client.clientID):\(inPort.address.port) (\(options.clientName):in) and \(outPort.address) (\(options.clientName):out), control socket \(options.socket.socket)")
         notifyReady()
     }
 
-    /// Stops the input thread and the control socket, silences and closes audio, saves the state.
+    /// Stops the control socket and the input thread, silences and closes audio, saves the state.
     /// - Thread: main.
     public func stop() {
         notifyStopping()
-        stopping.store(true, ordering: .releasing)
-        if inputThread != nil { inputDone.wait() }
-        jack.stop()
         control?.stop()
-        lock.withLock {
-            try? audio?.stop()
-            saveState()
-        }
+        stopInput()
+        jack.stop()
+        // The input thread has resigned: main is the only thread left on the state.
+        try? audio?.stop()
+        saveState()
         stateWriter.flush()
         log.info("stopped")
     }
 
-    /// The MIDI input thread: blocks in `poll` on the sequencer until input arrives (the
-    /// timeout only paces the arpeggiator, the rules' settle time and the stop flag), then,
-    /// under the lock, routes everything already pending — one `read` fetches a burst — and
-    /// hands the output to ALSA once for the whole batch.
+    /// Ends the MIDI input thread and waits for it (work queued meanwhile still runs).
+    private func stopInput() {
+        stopping.store(true, ordering: .releasing)
+        if inputThread != nil { inputDone.wait() }
+        inputThread = nil
+    }
+
+    /// The MIDI input thread, the state's owner: blocks in `poll` on the sequencer (and on
+    /// the wake-ups of JACK input and of queued work) until input arrives (the timeout only
+    /// paces the arpeggiator, the rules' settle time and the stop flag), runs the work other
+    /// threads queued, then routes everything already pending — one `read` fetches a burst —
+    /// and hands the output to ALSA once for the whole batch.
     private func runInput() {
-        defer { inputDone.signal() }
+        owner.becomeOwner()
+        defer {
+            owner.resign()
+            inputDone.signal()
+        }
         Self.nameCurrentThread("midihub-input")
         requestInputPriority()
         while !stopping.load(ordering: .acquiring) {
             do {
-                _ = try client.waitForInput(milliseconds: 10, alsoWatching: jack.wakeDescriptors)
-                try lock.withLock { try handlePendingInput() }
+                _ = try client.waitForInput(milliseconds: 10, alsoWatching: jack.wakeDescriptors + [owner.descriptor])
+                owner.runPending()
+                try handlePendingInput()
             } catch {
                 log.error("reading the sequencer failed: \(error) — retrying")
                 Thread.sleep(forTimeInterval: 0.1)
@@ -164,10 +180,10 @@ public final class HubDaemon: @unchecked Sendable {
         }
     }
 
-    /// Routes up to `batchLimit` pending events (then lets the control thread have the lock),
-    /// runs the arpeggiator and the due rules. Events are stamped with the time of the `read`
-    /// that fetched them (one clock reading per read, not per event).
-    /// - Thread: input, under the lock.
+    /// Routes up to `batchLimit` pending events (then lets queued work run), runs the
+    /// arpeggiator and the due rules. Events are stamped with the time of the `read` that
+    /// fetched them (one clock reading per read, not per event).
+    /// - Thread: input (the owner).
     private func handlePendingInput() throws(ALSAError) {
         var handled = 0
         var sink = makeSink()
@@ -191,11 +207,11 @@ public final class HubDaemon: @unchecked Sendable {
         notifySystemd()
     }
 
-    /// Events routed per hold of the lock.
+    /// Events routed before queued work gets its turn.
     static let batchLimit = 512
 
     /// Routes one event, which arrived at `time`, into `sink`.
-    /// - Thread: input, under the lock.
+    /// - Thread: input (the owner).
     private func handle(_ event: SeqEvent, at time: Double, into sink: inout DaemonSink) {
         switch event {
         case .message(let message, let source, _):
@@ -270,8 +286,8 @@ public final class HubDaemon: @unchecked Sendable {
     }
 
     /// Saves graph, rules and runtime edits: hands them to the state writer, which writes
-    /// them from its own queue (the disk never holds the lock).
-    /// - Thread: any, under the lock.
+    /// them from its own queue (the disk never holds up MIDI).
+    /// - Thread: owner (the input thread, or main before it starts).
     func saveState() {
         stateWriter.submit(HubState(graph: router.graph, rules: reconciler.rules, runtimeEdits: reconciler.runtimeEdits,
                                     tempo: router.clock.beatsPerMinute))

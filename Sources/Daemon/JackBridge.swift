@@ -18,7 +18,7 @@ import RtMidiBackend
 /// Without a server the JACK side is absent and one line says why; a server that goes away
 /// is reported in one line and looked for again on the timer.
 ///
-/// - Thread: MIDI input or control, under the daemon's lock; never the render thread.
+/// - Thread: the state's owner, the MIDI input thread; never the render thread.
 final class JackBridge {
     /// How often the server is probed and the JACK port list read.
     static let pollSeconds = 1.0
@@ -159,7 +159,7 @@ final class JackBridge {
 
     /// Sends `message`, received on `midihub:in` from the ALSA port at `source`, to the
     /// JACK destinations that source is connected to (usually none: one dictionary lookup).
-    /// - Thread: input, under the lock.
+    /// - Thread: input (the owner).
     func forward(_ message: MIDIMessage, from source: PortAddress) {
         guard !forwards.isEmpty else { return }
         for destination in forwards.destinations(of: source) {

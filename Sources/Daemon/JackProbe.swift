@@ -5,7 +5,7 @@ import Synchronization
 /// Looks for a JACK server every `interval` seconds on a thread of its own, while the
 /// daemon has none. A probe opens a throwaway libjack client, and even without a server
 /// that takes milliseconds (3.6 ms on a desktop, far more in a VM): on the MIDI input
-/// thread, with the daemon's lock held, MIDI queued up behind it once a second and the
+/// thread, which owns the state, MIDI queued up behind it once a second and the
 /// kernel's input FIFO overflowed.
 ///
 /// libjack's client opens never overlap: an `.available` answer pauses the probing, so
@@ -13,7 +13,7 @@ import Synchronization
 /// resumes only when the bridge asks (`resume`: the server went away, or opening failed).
 ///
 /// - Thread: `start` and `stop` on the main thread; `take` and `resume` on the MIDI input
-///   thread (under the daemon's lock); the probing on the "midihub-jack-probe" thread.
+///   thread (the state's owner); the probing on the "midihub-jack-probe" thread.
 final class JackProbe: Sendable {
     private struct State {
         /// Whether the thread should probe (false after an `.available` answer).

@@ -5,7 +5,7 @@ import Hub
 /// change instead of per event: which source nodes a sending port feeds, and which ALSA
 /// port each external node plays to. Selector matching (string work) happens here only.
 ///
-/// - Thread: MIDI input or control, under the daemon's lock (a plain value).
+/// - Thread: the state's owner, the MIDI input thread (a plain value).
 struct RouteCache {
     private var senders: [PortAddress: MIDIRouter.Sender] = [:]
     private var destinations: [ExternalDestination?] = []

@@ -27,7 +27,9 @@ import TestSupport
         .appendingPathComponent("patches/presets").path
 
     /// Installs `patch` on a rack playing to a file, runs `play` on it, renders half a second
-    /// more and returns the RMS of the left and the right channel.
+    /// more and returns the RMS of the left and the right channel. (The file renders faster
+    /// than real time, so where a live note lands in it varies: sounding is told from silence
+    /// by 1e-3 against 1e-6, not by a level.)
     private func levels(patch: Patch? = nil, _ play: (AudioRack) -> Void) throws -> (left: Double, right: Double) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("midihub-rack-\(UUID().uuidString).raw").path
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -56,10 +58,10 @@ import TestSupport
 
     @Test func eachInstrumentIsHeardOnlyInTheChannelItsStripIsPannedTo() throws {
         let piano = try levels(note(on: "piano"))
-        #expect(piano.left > 0.01, "the piano sounds on the left: \(piano)")
+        #expect(piano.left > 0.001, "the piano sounds on the left: \(piano)")
         #expect(piano.right < 1e-6, "and not on the right: \(piano)")
         let bass = try levels(note(on: "bass"))
-        #expect(bass.right > 0.01 && bass.left < 1e-6, "the bass only on the right: \(bass)")
+        #expect(bass.right > 0.001 && bass.left < 1e-6, "the bass only on the right: \(bass)")
     }
 
     @Test func mutingAStripSilencesItsInstrumentOnly() throws {
@@ -69,14 +71,14 @@ import TestSupport
             note(on: "bass")(rack)
         }
         #expect(muted.left < 1e-6, "the muted piano is silent: \(muted)")
-        #expect(muted.right > 0.01, "the bass still sounds: \(muted)")
+        #expect(muted.right > 0.001, "the bass still sounds: \(muted)")
     }
 
     @Test func stripSendsFeedTheSharedReverbAtTheirLevels() throws {
         // The bass is panned hard right: all that sounds on the left is the reverb's return.
         let patch = try Self.patch("send a: -6")
         let dry = try levels(patch: patch, note(on: "bass"))
-        #expect(dry.right > 0.01 && dry.left < 1e-6, "the bass's send is off: nothing reaches the reverb: \(dry)")
+        #expect(dry.right > 0.001 && dry.left < 1e-6, "the bass's send is off: nothing reaches the reverb: \(dry)")
         let sent = try levels(patch: patch) { rack in
             rack.setParameter("bass-strip", "send a", to: 0)
             note(on: "bass")(rack)
@@ -99,7 +101,7 @@ import TestSupport
             note(on: "pad")(rack)
             note(on: "chop", channel: 9)(rack)
         }
-        #expect(open.left > 0.01, "a held drum note opens the gate: \(open)")
+        #expect(open.left > 0.001, "a held drum note opens the gate: \(open)")
         let clicks = try levels(patch: try Self.patch("note gate")) { _ in }
         #expect(clicks.left > 0.001, "the metronome clicks on its own: \(clicks)")
     }

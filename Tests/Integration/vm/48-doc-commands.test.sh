@@ -80,9 +80,10 @@ start_synth() {
 # The ALSA clients the examples name: fluidsynth first, so it is client 128 ('FLUID Synth').
 start_fluidsynth() {
     # Its reverb and chorus off and long periods: it only listens, and the VM is slow.
+    # The small GM font: FluidR3's 142 MB take fluidsynth a minute to load in the emulated VM.
     start_peer fluid fluidsynth -si -m alsa_seq -a alsa -o audio.alsa.device=hw:0 -o audio.period-size=4096 \
-        -o synth.reverb.active=0 -o synth.chorus.active=0 -p 'FLUID Synth'
-    wait_for_client "FLUID Synth" 60
+        -o synth.reverb.active=0 -o synth.chorus.active=0 -p 'FLUID Synth' /usr/share/sounds/sf2/TimGM6mb.sf2
+    wait_for_client "FLUID Synth" 120
 }
 
 # The state and socket of the daemon examples stay in this test's own folders.

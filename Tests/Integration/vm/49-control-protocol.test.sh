@@ -9,9 +9,10 @@
 source "$REPO/Tests/Integration/serve.sh"
 modprobe snd-dummy index=0 || fail "modprobe snd-dummy"
 modprobe snd-virmidi index=1 midi_devs=1 || fail "modprobe snd-virmidi"
+# The small GM font: FluidR3's 142 MB take fluidsynth a minute to load in the emulated VM.
 start_peer fluid fluidsynth -si -m alsa_seq -a alsa -o audio.alsa.device=hw:0 -o audio.period-size=4096 \
-    -o synth.reverb.active=0 -o synth.chorus.active=0 -p 'FLUID Synth'
-wait_for_client "FLUID Synth" 60
+    -o synth.reverb.active=0 -o synth.chorus.active=0 -p 'FLUID Synth' /usr/share/sounds/sf2/TimGM6mb.sf2
+wait_for_client "FLUID Synth" 120
 assert_eq 128 "$(client_number "FLUID Synth")" "fluidsynth's client"
 assert_eq 20 "$(client_number "Virtual Raw MIDI 1-0")" "the keyboard's client"
 export JACK_NO_START_SERVER=1
