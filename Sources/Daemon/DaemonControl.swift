@@ -20,21 +20,21 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func ports() throws -> [PortSummary] {
-        try daemon.owner.perform {
+        try daemon.owner.perform { [self] in
             daemon.refreshPorts()
             return daemon.ports.descriptors.map(daemon.summary)
         }
     }
 
     func connections() throws -> [ConnectionSummary] {
-        try daemon.owner.perform {
+        try daemon.owner.perform { [self] in
             daemon.refreshPorts()
             return daemon.ports.connections.sorted().map(daemon.connectionSummary) + GraphSummaries.routes(daemon.router.graph)
         }
     }
 
     func nodes() throws -> [NodeSummary] {
-        try daemon.owner.perform { currentNodes() }
+        try daemon.owner.perform { [self] in currentNodes() }
     }
 
     func nodeTypes() throws -> [NodeSummary] {
@@ -50,7 +50,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func addNode(_ spec: NodeSpec) throws -> NodeSummary {
-        try daemon.owner.perform {
+        try daemon.owner.perform { [self] in
             let graph = daemon.router.graph
             let id = spec.id ?? Self.freshID(for: spec.type, in: graph)
             let node = try spec.graphNode(id: id, registry: NodeCatalog.registry)
@@ -60,14 +60,14 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func removeNode(_ id: String) throws {
-        try daemon.owner.perform {
+        try daemon.owner.perform { [self] in
             let graph = daemon.router.graph
             try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in try graph.removing(id) })
         }
     }
 
     func replaceNode(_ id: String, with spec: NodeSpec) throws -> NodeSummary {
-        try daemon.owner.perform {
+        try daemon.owner.perform { [self] in
             let graph = daemon.router.graph
             let node = try spec.graphNode(id: id, registry: NodeCatalog.registry)
             try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in
@@ -78,7 +78,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func setParameter(_ assignment: ParameterAssignment) throws -> ParameterSummary {
-        try daemon.owner.perform {
+        try daemon.owner.perform { [self] in
             let (info, value) = try daemon.setParameter(node: assignment.node, assignment.parameter, to: Float(assignment.value))
             return GraphSummaries.summary(info, value: value)
         }
@@ -97,7 +97,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         } catch let error as PatchError {
             throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
         }
-        return try daemon.owner.perform {
+        return try daemon.owner.perform { [self] in
             try daemon.install(patch)
             daemon.log.info("loaded patch \(source.path ?? "(text)")")
             return GraphSummary(nodes: currentNodes(), connections: GraphSummaries.routes(daemon.router.graph),
@@ -106,12 +106,12 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func rules() throws -> [RuleSummary] {
-        try daemon.owner.perform { GraphSummaries.rules(daemon.reconciler.rules) }
+        try daemon.owner.perform { [self] in GraphSummaries.rules(daemon.reconciler.rules) }
     }
 
     func setRules(_ rules: [RuleSummary]) throws -> [RuleSummary] {
         let parsed = try GraphSummaries.connectionRules(rules)
-        return try daemon.owner.perform {
+        return try daemon.owner.perform { [self] in
             daemon.setRules(parsed)
             return GraphSummaries.rules(daemon.reconciler.rules)
         }
@@ -138,7 +138,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     private func edit(_ connection: ConnectionSummary, connected: Bool) throws {
         let source = connection.sourceEndpoint, destination = connection.destinationEndpoint
-        try daemon.owner.perform {
+        try daemon.owner.perform { [self] in
             switch (source, destination) {
             case (.node(let from), .node(let to)):
                 let graph = daemon.router.graph

@@ -6,7 +6,7 @@ extension HubDaemon {
     /// input thread runs.
     /// - Thread: main, at the end of `start`.
     func notifyReady() {
-        let status = (try? owner.perform { serviceStatus() }) ?? "serving"
+        let status = (try? owner.perform { [self] in serviceStatus() }) ?? "serving"
         systemd?.ready(status: status)
     }
 

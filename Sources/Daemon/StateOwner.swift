@@ -22,6 +22,11 @@ final class StateOwner: Sendable {
 
     /// The owner thread (`pthread_self`) while it runs, else 0, and the work queued for it;
     /// one mutex, so that no work is queued after the owner resigned.
+    /// Where queued work leaves its result (written on the owner before `done` is signalled).
+    private final class Outcome<T>: @unchecked Sendable {
+        var result: Result<T, any Error>?
+    }
+
     private let state = Mutex<(owner: UInt, work: [Work])>((0, []))
     /// Readable while work is queued: the owner polls it beside the sequencer.
     private let wakeup: WakeupEvent
@@ -37,24 +42,22 @@ final class StateOwner: Sendable {
     /// Runs `body` on the owner thread and returns its result, waiting for it; on the owner
     /// itself, or while no owner runs, runs it at once.
     /// - Thread: any.
-    func perform<T>(_ body: () throws -> T) throws -> T {
-        try withoutActuallyEscaping(body) { body in
-            var result: Result<T, any Error>?
-            let done = DispatchSemaphore(value: 0)
-            let work = Work { result = Result(catching: body); done.signal() }
-            let queued = state.withLock { state in
-                guard state.owner != 0, state.owner != UInt(pthread_self()) else { return false }
-                state.work.append(work)
-                return true
-            }
-            if queued {
-                wakeup.signal()
-                done.wait()
-            } else {
-                work.run()
-            }
-            return try result!.get()
+    func perform<T>(_ body: @escaping () throws -> T) throws -> T {
+        let outcome = Outcome<T>()
+        let done = DispatchSemaphore(value: 0)
+        let work = Work { outcome.result = Result(catching: body); done.signal() }
+        let queued = state.withLock { state in
+            guard state.owner != 0, state.owner != UInt(pthread_self()) else { return false }
+            state.work.append(work)
+            return true
         }
+        if queued {
+            wakeup.signal()
+            done.wait()
+        } else {
+            work.run()
+        }
+        return try outcome.result!.get()
     }
 
     /// Runs the work queued so far.

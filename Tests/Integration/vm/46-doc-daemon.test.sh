@@ -46,8 +46,10 @@ start_aseqdump dump
 start_jackd
 start_jack_dump monitor
 start_peer recorder stdbuf -oL jack_midi_dump recorder
-start_peer fluid fluidsynth -si -m jack -a jack -o midi.jack.id=fluidsynth -o audio.jack.autoconnect=0
-wait_for "recorder:input and fluidsynth:midi_00" 60 bash -c \
+# The small GM font: FluidR3's 142 MB take fluidsynth a minute to load in the emulated VM.
+start_peer fluid fluidsynth -si -m jack -a jack -o midi.jack.id=fluidsynth -o audio.jack.autoconnect=0 \
+    /usr/share/sounds/sf2/TimGM6mb.sf2
+wait_for "recorder:input and fluidsynth:midi_00" 120 bash -c \
     "jack_lsp | grep -qx recorder:input && jack_lsp | grep -qx fluidsynth:midi_00"
 doc_block docs/daemon.md jack-patch >"$WORK/jack-patch.yaml"
 start_serve jack --no-audio --patch "$WORK/jack-patch.yaml"

@@ -124,8 +124,8 @@ assert_eq 20 "$(client_number "Virtual Raw MIDI 1-0")" "the keyboard's client"
 export JACK_NO_START_SERVER=1
 start_peer jackd jackd --no-realtime --sync -d dummy -r 48000 -p 256
 wait_for "jackd answers" 60 jack_lsp
-start_peer jfluid fluidsynth -si -m jack -a jack -o midi.jack.id=fluidsynth
-wait_for "fluidsynth:midi_00 in JACK" 60 bash -c "jack_lsp | grep -qx fluidsynth:midi_00"
+start_peer jfluid fluidsynth -si -m jack -a jack -o midi.jack.id=fluidsynth /usr/share/sounds/sf2/TimGM6mb.sf2
+wait_for "fluidsynth:midi_00 in JACK" 120 bash -c "jack_lsp | grep -qx fluidsynth:midi_00"
 start_serve hub --no-audio
 wait_for "the daemon lists jack:fluidsynth:midi_00" 60 bash -c \
     "echo '{\"request\":\"ports.list\"}' | socat - UNIX-CONNECT:$SERVE_SOCKET | grep -q '\"jack:fluidsynth:midi_00\"'"
