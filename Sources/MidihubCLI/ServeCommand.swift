@@ -2,6 +2,7 @@ import ArgumentParser
 import AudioHost
 import Daemon
 import Foundation
+import Glibc
 import Hub
 
 /// `midihub serve`: the hub service. See docs/daemon.md.
@@ -69,5 +70,9 @@ struct ServeCommand: ParsableCommand {
             usleep(200_000)
         }
         daemon.stop()
+        // Stopped and saved: the process ends here without tearing the daemon down. Freeing
+        // RtMidi's JACK clients after their server died and came back crashes inside libjack
+        // (a null callback, seen in vm/45), and the kernel releases everything else.
+        Glibc.exit(0)
     }
 }

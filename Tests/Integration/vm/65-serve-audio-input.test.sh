@@ -10,7 +10,7 @@ source "$REPO/Tests/Integration/synth-audio.sh"
 source "$REPO/Tests/Integration/serve.sh"
 source "$REPO/Tests/Integration/serve-audio.sh"
 source "$REPO/Tests/Integration/serve-control.sh"
-load_modules snd-aloop
+load_modules snd-aloop snd-seq
 
 # docs/patch-format.md's example, its guitar being the loopback's capture side.
 doc_block docs/patch-format.md input-patch | sed 's/plughw:CARD=USB,DEV=0/hw:Loopback,1,1/' >"$WORK/input.yaml"

@@ -13,14 +13,14 @@ doc_block docs/patch-format.md midish-script >"$WORK/octave.msh"
 
 step "midish runs the doc's filter; the daemon plays the doc's patch"
 start_peer octave bash -c "exec midish -b <'$WORK/octave.msh'"
-wait_for_client midish
+wait_for_client midish/0 || { cat /proc/asound/seq/clients; false; }
 start_serve hub --no-audio --patch "$WORK/octave.yaml"
 hub=$(client_number midihub)
 wait_for_controller_route "the rule"
 wait_for "midihub:out -> midish (the processor's input)" 20 bash -c \
-    "aconnect -l | grep -A8 \"'midish'\" | grep -q \"Connected From: .*$hub:1\""
+    "aconnect -l | grep -A8 \"'midish/0'\" | grep -q \"Connected From: .*$hub:1\""
 wait_for "midish's sending port -> midihub:in (the processor's return)" 20 bash -c \
-    "aconnect -l | grep -A8 \"'midish'\" | grep -q \"Connecting To: .*$hub:0\""
+    "aconnect -l | grep -A8 \"'midish/0'\" | grep -q \"Connecting To: .*$hub:0\""
 
 step "a note and its note-off go out through midish and come back an octave up"
 amidi -p "hw:$CARD,0" -S '90 3C 64' || fail "amidi -S failed"
