@@ -40,25 +40,32 @@ import Testing
         return false
     }
 
-    @Test func theCapturedToneComesOutUnchangedAtUnityGain() throws {
-        let url = try Self.toneFile()
+    /// Runs `body` on an input reading the tone, once its first block sounded (in `buffer`).
+    private static func withSoundingInput(_ body: (AudioInputNode, AudioBuffer) throws -> Void) throws {
+        let url = try toneFile()
         defer { try? FileManager.default.removeItem(at: url) }
-        let node = Self.input(reading: url)
-        node.prepare(format: Self.format)
-        let buffer = AudioBuffer(channels: 2, capacity: Self.frames)
-        try #require(Self.firstSoundingBlock(node, into: buffer), "the input never sounded")
-        // A whole block of the tone, frame for frame: right is left times -1/2 and the
-        // block follows the sine's recurrence sin(n+1) + sin(n-1) = 2 cos(w) sin(n).
-        let twoCos = Float(2 * cos(2 * Double.pi * 440 / 48_000))
-        for i in 0..<Self.frames {
-            #expect(abs(buffer.bus.right[i] + buffer.bus.left[i] / 2) < 1e-6)
+        let node = input(reading: url)
+        node.prepare(format: format)
+        let buffer = AudioBuffer(channels: 2, capacity: frames)
+        try #require(firstSoundingBlock(node, into: buffer), "the input never sounded")
+        try body(node, buffer)
+    }
+
+    @Test func theCapturedToneComesOutUnchangedAtUnityGain() throws {
+        try Self.withSoundingInput { node, buffer in
+            // A whole block of the tone, frame for frame: right is left times -1/2 and the
+            // block follows the sine's recurrence sin(n+1) + sin(n-1) = 2 cos(w) sin(n).
+            let twoCos = Float(2 * cos(2 * Double.pi * 440 / 48_000))
+            for i in 0..<Self.frames {
+                #expect(abs(buffer.bus.right[i] + buffer.bus.left[i] / 2) < 1e-6)
+            }
+            for i in 1..<Self.frames - 1 {
+                let predicted = twoCos * buffer.bus.left[i] - buffer.bus.left[i - 1]
+                #expect(abs(buffer.bus.left[i + 1] - predicted) < 1e-4, "frame \(i + 1) is not the tone's")
+            }
+            #expect((0..<Self.frames).map { abs(buffer.bus.left[$0]) }.max()! > 0.45)
+            #expect(node.outputValues.load(AudioInputNode.Output.level.rawValue) > -6.5)
         }
-        for i in 1..<Self.frames - 1 {
-            let predicted = twoCos * buffer.bus.left[i] - buffer.bus.left[i - 1]
-            #expect(abs(buffer.bus.left[i + 1] - predicted) < 1e-4, "frame \(i + 1) is not the tone's")
-        }
-        #expect((0..<Self.frames).map { abs(buffer.bus.left[$0]) }.max()! > 0.45)
-        #expect(node.outputValues.load(AudioInputNode.Output.level.rawValue) > -6.5)
     }
 
     @Test func theGainParameterScalesTheInput() throws {
@@ -100,21 +107,17 @@ import Testing
     }
 
     @Test func renderingTheInputAllocatesNothing() throws {
-        let url = try Self.toneFile()
-        defer { try? FileManager.default.removeItem(at: url) }
-        let node = Self.input(reading: url)
-        node.prepare(format: Self.format)
-        let buffer = AudioBuffer(channels: 2, capacity: Self.frames)
-        try #require(Self.firstSoundingBlock(node, into: buffer), "the input never sounded")
-        let gain = [RenderEvent(frame: 7, kind: .parameter, parameter: AudioInputNode.Parameter.gain.rawValue, value: -3)]
-        let counted = AllocationCounter.session {
-            AllocationCounter.watchCurrentThread()
-            gain.withUnsafeBufferPointer { events in
-                for _ in 0..<2_000 {
-                    node.process(ProcessContext(frames: Self.frames, events: events, bus: buffer.bus, host: HostSync()))
+        try Self.withSoundingInput { node, buffer in
+            let gain = [RenderEvent(frame: 7, kind: .parameter, parameter: AudioInputNode.Parameter.gain.rawValue, value: -3)]
+            let counted = AllocationCounter.session {
+                AllocationCounter.watchCurrentThread()
+                gain.withUnsafeBufferPointer { events in
+                    for _ in 0..<2_000 {
+                        node.process(ProcessContext(frames: Self.frames, events: events, bus: buffer.bus, host: HostSync()))
+                    }
                 }
             }
+            #expect(counted == 0, "the audio input's render path allocated \(counted) times")
         }
-        #expect(counted == 0, "the audio input's render path allocated \(counted) times")
     }
 }
