@@ -87,14 +87,19 @@ final class AudioRack {
         return warnings
     }
 
-    /// Opens the device again after playback failed, and plays the same engine on it: the
-    /// nodes keep their voices and parameters.
-    /// - Returns: a warning to log (realtime priority refused), if any.
-    /// - Throws: `PCMError` when the device cannot be opened (the rack stays silent).
-    func reopen() throws -> String? {
+    /// Stops the driver whose playback failed, closing its device so that it can be opened
+    /// again. Does nothing more once stopped.
+    func releaseDevice() {
         try? driver.stop()
+    }
+
+    /// Plays the same engine on `newDriver` — the device opened again, on a worker, after
+    /// playback failed: the nodes keep their voices and parameters.
+    /// - Returns: a warning to log (realtime priority refused), if any.
+    /// - Throws: `PCMError` when the render thread cannot start (the rack stays silent).
+    func adopt(_ newDriver: AudioDriver) throws -> String? {
         let format = driver.renderFormat, tempo = driver.tempo
-        driver = try AudioDriver(device: driver.settings.deviceName, options: driver.options)
+        driver = newDriver
         driver.tempo = tempo
         reportedRealtimeDrop = false
         if driver.renderFormat != format {

@@ -48,6 +48,12 @@ public final class HubDaemon: @unchecked Sendable {
     var forwardSubscriptions: Set<PortAddress> = []
     /// When to try opening the audio device again after it failed (`watchAudio`).
     var audioRetryDue: Double?
+    /// Whether a worker is opening the audio device again (`watchAudio`).
+    var reopeningAudio = false
+    /// Why the last attempt to open it again failed, logged once (`watchAudio`).
+    var lastAudioReopenFailure: String?
+    /// Work on other threads that hands results back to the owner; `stop` waits for it.
+    let slowWork = DispatchGroup()
     /// Ports and destinations resolved for routing (see `RouteCache`).
     var routeCache = RouteCache()
     private var knownOverruns = 0
@@ -141,7 +147,9 @@ public final class HubDaemon: @unchecked Sendable {
         control?.stop()
         stopInput()
         jack.stop()
-        // The input thread has resigned: main is the only thread left on the state.
+        // A worker still opening the audio device hands its result over first (the owner
+        // has resigned, so that runs on the worker); then main is the only thread left.
+        slowWork.wait()
         try? audio?.stop()
         saveState()
         stateWriter.flush()
