@@ -47,7 +47,7 @@ struct SynthOutput {
             throw CLIError(error)
         }
         engine = RenderEngine()
-        engine.install(RenderProgram(nodes: instrument.nodes, format: driver.renderFormat))
+        engine.install(instrument.graph.program(format: driver.renderFormat))
         voiceMeter = VoiceMeter(values: instrument.voiceCount.values, output: instrument.voiceCount.output)
     }
 

@@ -60,5 +60,5 @@ struct InstrumentChoice {
     }
 
     /// The render graph around the instrument.
-    var nodes: [any Node] { StandardGraph.nodes(playing: instrument) }
+    var graph: StandardGraph { StandardGraph(playing: instrument) }
 }

@@ -62,7 +62,8 @@ struct RenderCommand: ParsableCommand {
         let sequence = try SequenceFile.load(path: file)
         let instrument = try InstrumentChoice(instrument, presetBank: presetBank)
         let schedule = RenderSchedule(file: sequence, sampleRate: Double(sampleRate))
-        let renderer = OfflineRenderer(schedule: schedule, nodes: instrument.nodes, blockSize: blockSize)
+        let graph = instrument.graph
+        let renderer = OfflineRenderer(schedule: schedule, nodes: graph.nodes, wiring: graph.wiring, blockSize: blockSize)
         var writer: WAVFileWriter
         do {
             writer = try WAVFileWriter(path: output, format: format, sampleRate: sampleRate)

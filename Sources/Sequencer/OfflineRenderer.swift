@@ -27,14 +27,17 @@ public final class OfflineRenderer {
     /// - Parameters:
     ///   - nodes: the graph (instrument first, then effects), prepared here for the
     ///     schedule's rate and `blockSize`.
+    ///   - wiring: how the nodes take audio from each other; `nil`: one chain.
     /// - Thread: control.
-    public init(schedule: RenderSchedule, nodes: [any Node], blockSize: Int = 512, tailSeconds: Double = 2) {
+    public init(schedule: RenderSchedule, nodes: [any Node], wiring: AudioWiring? = nil, blockSize: Int = 512,
+                tailSeconds: Double = 2) {
         self.schedule = schedule
         self.blockSize = min(max(blockSize, RenderFormat.blockSizes.lowerBound), RenderFormat.blockSizes.upperBound)
         tailFrames = Int64(tailSeconds * schedule.sampleRate)
         cursor = ScheduleCursor(schedule: schedule)
         engine = RenderEngine(maxEventsPerBlock: blockEventCapacity)
-        engine.install(RenderProgram(nodes: nodes, format: RenderFormat(sampleRate: schedule.sampleRate, maxFrames: self.blockSize)))
+        engine.install(RenderProgram(nodes: nodes, wiring: wiring,
+                                     format: RenderFormat(sampleRate: schedule.sampleRate, maxFrames: self.blockSize)))
         output = AudioBuffer(channels: 2, capacity: self.blockSize)
         blockEvents = .allocate(capacity: blockEventCapacity)
     }

@@ -59,6 +59,14 @@ public class EffectNode: Node, @unchecked Sendable {
         preparedFormat = format
     }
 
+    /// Sets where `parameter` starts (clamped to its range), as a patch's `parameters:` do.
+    /// - Thread: control, before the node joins a program.
+    public func presetParameter(_ parameter: some RawRepresentable<UInt32>, to value: Float) {
+        guard let info = values.infos.first(where: { $0.id == parameter.rawValue }) else { return }
+        values.apply(RenderEvent(frame: 0, kind: .parameter, parameter: info.id, value: info.clamp(value)))
+        values.settle()
+    }
+
     /// Allocates delay memory for `format` (called by `prepare`).
     func allocate(format: RenderFormat) {}
 

@@ -31,7 +31,7 @@ struct AudioDriverTests {
     }
 
     private func nodes() throws -> [any Node] {
-        StandardGraph.nodes(bank: try PresetBankLoader.load(directory: Self.bankFolder))
+        StandardGraph(bank: try PresetBankLoader.load(directory: Self.bankFolder)).nodes
     }
 
     /// A schedule's playback ends on its own (at its end frame plus the tail).

@@ -19,7 +19,7 @@ import TestSupport
 
         let driver = try AudioDriver(device: device, options: AudioDriverOptions())   // "default", "plughw:1,0", …
         let engine = RenderEngine()
-        engine.install(RenderProgram(nodes: StandardGraph.nodes(bank: bank), format: driver.renderFormat))
+        engine.install(StandardGraph(bank: bank).program(format: driver.renderFormat))
         if case .denied(let warning) = try driver.start(engine: engine) { print(warning) }
         // `null` under the file plugin takes blocks as fast as they come: count from the push.
         let pushedAt = driver.counters.framesRendered

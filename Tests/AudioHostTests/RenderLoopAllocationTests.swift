@@ -79,7 +79,7 @@ private final class CountedStretch: Node, @unchecked Sendable {
         #expect(driver.settings.format == format)
         let synth = SynthNode(bank: try PresetBankLoader.load(directory: Self.bankFolder), voiceCapacity: 16)
         let engine = RenderEngine()
-        engine.install(RenderProgram(nodes: StandardGraph.nodes(playing: synth) + [stretch], format: driver.renderFormat))
+        engine.install(RenderProgram(nodes: StandardGraph(playing: synth).nodes + [stretch], format: driver.renderFormat))
         var sent = 0, sentWhileCounting = 0
         let counted = try AllocationCounter.session {
             try driver.start(engine: engine)

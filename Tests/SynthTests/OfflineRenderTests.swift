@@ -74,7 +74,7 @@ import Testing
         events.sort { $0.tick < $1.tick }
         let file = MIDIFile(format: 0, division: .ticksPerQuarter(96), tracks: [MIDITrack(events: events)])
         let renderer = OfflineRenderer(schedule: RenderSchedule(file: file, sampleRate: 48_000),
-                                       nodes: StandardGraph.nodes(bank: bank), tailSeconds: 1)
+                                       nodes: StandardGraph(bank: bank).nodes, tailSeconds: 1)
         var sink = MemorySink()
         try renderer.render(into: &sink)
         #expect(sink.left.count == Int(renderer.totalFrames))

@@ -73,8 +73,9 @@ extension BenchmarkRow {
     /// repeat, and a key struck again releases its earlier voice.
     private static func midihubBlockP999(voices: Int, instrument: any Node) -> Double? {
         let schedule = RenderSchedule(file: heldNotes(voices, seconds: 20), sampleRate: polyphonyRate)
-        let nodes = StandardGraph.nodes(playing: instrument)
-        let renderer = OfflineRenderer(schedule: schedule, nodes: nodes, blockSize: polyphonyBlock, tailSeconds: 0)
+        let graph = StandardGraph(playing: instrument)
+        let renderer = OfflineRenderer(schedule: schedule, nodes: graph.nodes, wiring: graph.wiring, blockSize: polyphonyBlock,
+                                       tailSeconds: 0)
         let p999 = blockP999 { _ = renderer.renderNextBlock() }
         let sounding = Int(instrument.outputValues.load(0))  // both instruments: output 0 is the active voice count
         guard sounding >= voices * 90 / 100 else {
