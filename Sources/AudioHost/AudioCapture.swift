@@ -20,7 +20,7 @@ final class AudioCapture: @unchecked Sendable {
     /// The captured frames, oldest first; the node pops them on the render thread.
     let ring: SPSCRing<CapturedFrame>
     private let running = RunningFlag()
-    private var thread: RenderThread?
+    private var thread: JoinableThread?
 
     /// Cleared to end the reading loop (a class, so the capture thread can hold it).
     private final class RunningFlag: Sendable {
@@ -40,12 +40,13 @@ final class AudioCapture: @unchecked Sendable {
         let configuration = PCMConfiguration(sampleRate: Int(format.sampleRate), channels: 2, periodFrames: period)
         let ring = ring, running = running
         do throws(RenderThreadError) {
-            thread = try RenderThread {
+            thread = try JoinableThread {
                 Self.readLoop(device: device, configuration: configuration, alsaConfiguration: alsaConfiguration,
                               ring: ring, running: running, report: report)
             }
         } catch {
-            report("audio input '\(device)': cannot start its capture thread (\(error))")
+            report("audio input '\(device)': cannot start its capture thread (pthread_create: "
+                   + "\(String(cString: strerror(error.code)))); free some threads or processes, then load the patch again")
         }
     }
 
@@ -57,6 +58,19 @@ final class AudioCapture: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// What went wrong, with the fix for an input: the output's wording (`--device`,
+    /// `aplay -L`) does not fit a capture device named in a patch.
+    private static func describe(_ error: PCMError, device: String) -> String {
+        switch error {
+        case .unknownDevice(_, let cause):
+            "no capture device '\(device)' (\(cause.function): \(cause.message)); name one `arecord -L` lists in the node's `input:`"
+        case .deviceBusy(_, let cause):
+            "capture device '\(device)' is busy (\(cause.function): \(cause.message)); close the program recording from it"
+        default:
+            "\(error)"
+        }
+    }
 
     /// The capture thread's body: open, read periods into the ring, reopen after a failure.
     private static func readLoop(device: String, configuration: PCMConfiguration, alsaConfiguration: String?,
@@ -84,7 +98,7 @@ final class AudioCapture: @unchecked Sendable {
                     }
                 }
             } catch {
-                if !failing { report("audio input: \(error)") }
+                if !failing { report("audio input: " + describe(error, device: device)) }
                 failing = true
                 for _ in 0..<10 where running.isSet { usleep(100_000) }
             }

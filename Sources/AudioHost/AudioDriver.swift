@@ -38,7 +38,7 @@ public final class AudioDriver: @unchecked Sendable {
     private var engine: RenderEngine?
     private var voiceMeter: VoiceMeter?
     private var loop: RenderLoop?
-    private var thread: RenderThread?
+    private var thread: JoinableThread?
 
     /// Opens and configures the playback device `device` (`default`, `hw:1,0`, `plughw:…`).
     /// - Throws: `PCMError` naming the device and the fix (unknown, busy, refused settings).
@@ -85,7 +85,7 @@ public final class AudioDriver: @unchecked Sendable {
         let wantsRealtime = options.realtimePriority
         state.running.store(true, ordering: .releasing)
         do {
-            thread = try RenderThread {
+            thread = try JoinableThread {
                 if wantsRealtime {
                     priority.value = PCMRealtimePriority.requestForCurrentThread()
                     if case .granted = priority.value { loop.watchOverruns() }

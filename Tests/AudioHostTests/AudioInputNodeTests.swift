@@ -103,7 +103,7 @@ import Testing
         #expect(!Self.firstSoundingBlock(node, into: buffer))
         let lines = reports.withLock { $0 }
         #expect(lines.count == 1, "\(lines)")
-        #expect(lines.first?.hasPrefix("audio input: no audio device 'hw:97,0'") == true, "\(lines)")
+        #expect(lines.first?.hasPrefix("audio input: no capture device 'hw:97,0'") == true, "\(lines)")
     }
 
     @Test func renderingTheInputAllocatesNothing() throws {

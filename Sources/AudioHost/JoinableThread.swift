@@ -1,11 +1,11 @@
 import Glibc
 
-/// A joinable POSIX thread running one closure: the render thread of an `AudioDriver`.
-/// (Foundation's `Thread` cannot be joined; the driver needs to know the thread is done
-/// before it closes the device and reads the outcome.)
+/// A joinable POSIX thread running one closure: the render thread of an `AudioDriver`, the
+/// capture thread of an `AudioCapture`. (Foundation's `Thread` cannot be joined; both need
+/// to know the thread is done before they close its device.)
 ///
 /// - Thread: control (start and join).
-final class RenderThread {
+final class JoinableThread {
     private let thread: pthread_t
 
     /// Starts `body` on a new thread.
