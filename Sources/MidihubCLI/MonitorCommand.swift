@@ -11,7 +11,9 @@ struct MonitorCommand: ParsableCommand {
             Without ports, monitors every readable port except System and midihub's own. \
             Name the System announce port (0:1) to see clients and ports come and go and \
             connections made or broken. 'time' is seconds since monitoring began, stamped \
-            by the kernel on arrival; channels are 1…16.
+            by the kernel on arrival and never decreasing (a stamp a few microseconds \
+            behind the last one, as the kernel's queue clock can give, shows as the last \
+            one); channels are 1…16.
 
             When ready, one line goes to stderr: 'midihub: monitoring 20:0, 21:0'. Ctrl-C \
             or SIGTERM ends it with status 0.
@@ -46,9 +48,11 @@ struct MonitorCommand: ParsableCommand {
         }
         printError("midihub: monitoring " + (sources.isEmpty ? "no ports" : sources.map(\.description).joined(separator: ", ")))
         if !json { emit(EventFormatter.textHeader) }
+        var clock = ArrivalClock()
         while SignalTrap.caught == nil {
             guard let event = try client.receive(milliseconds: 500) else { continue }
-            let seconds = if case .seconds(let value) = event.time { value } else { 0.0 }
+            let stamp = if case .seconds(let value) = event.time { value } else { 0.0 }
+            let seconds = clock.time(stampedAt: stamp)
             emit(json ? EventFormatter.json(event, seconds: seconds) : EventFormatter.text(event, seconds: seconds))
         }
     }
