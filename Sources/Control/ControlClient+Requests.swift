@@ -58,6 +58,14 @@ extension ControlClient {
         try expect(.setRules(RuleList(rules: rules))) { if case .rules(let rules) = $0 { rules } else { nil } }
     }
 
+    public func mappings() throws(ControlClientError) -> [MappingSummary] {
+        try expect(.listMappings) { if case .mappings(let mappings) = $0 { mappings } else { nil } }
+    }
+
+    public func setMappings(_ text: String) throws(ControlClientError) -> [MappingSummary] {
+        try expect(.setMappings(MappingList(text: text))) { if case .mappings(let mappings) = $0 { mappings } else { nil } }
+    }
+
     func expect<Value>(_ request: ControlRequest, _ extract: (ControlResult) -> Value?)
         throws(ControlClientError) -> Value
     {

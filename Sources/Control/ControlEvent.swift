@@ -8,6 +8,8 @@ public enum ControlEventKind: String, Hashable, Sendable, Codable, CaseIterable 
     case disconnected
     case parameterChanged = "parameter-changed"
     case nodeGone = "node-gone"
+    case mappingLearned = "mapping-learned"
+    case learnEnded = "learn-ended"
     case log
     /// The server dropped events for this subscriber because it read too slowly.
     case dropped
@@ -32,6 +34,8 @@ public enum LogLevel: String, Hashable, Sendable, Codable {
 ///     {"event":"connected","connection":{"source":"20:0","destination":"node:lead"}}
 ///     {"event":"parameter-changed","node":"lead","parameter":"cutoff","value":1200}
 ///     {"event":"node-gone","node":"fluid","reason":"device-unplugged"}
+///     {"event":"mapping-learned","mapping":{…MappingSummary…}}
+///     {"event":"learn-ended","reason":"timed-out"}
 ///     {"event":"log","level":"info","message":"loaded patches/split.yaml"}
 ///     {"event":"dropped","count":17}
 ///
@@ -43,6 +47,8 @@ public enum ControlEvent: Hashable, Sendable {
     case disconnected(ConnectionSummary)
     case parameterChanged(node: String, parameter: String, value: Double)
     case nodeGone(node: String, reason: NodeGoneReason)
+    case mappingLearned(MappingSummary)
+    case learnEnded(reason: LearnEnding)
     case log(level: LogLevel, message: String)
     case dropped(count: Int)
 
@@ -54,6 +60,8 @@ public enum ControlEvent: Hashable, Sendable {
         case .disconnected: .disconnected
         case .parameterChanged: .parameterChanged
         case .nodeGone: .nodeGone
+        case .mappingLearned: .mappingLearned
+        case .learnEnded: .learnEnded
         case .log: .log
         case .dropped: .dropped
         }
@@ -62,7 +70,7 @@ public enum ControlEvent: Hashable, Sendable {
 
 extension ControlEvent: Codable {
     private enum CodingKeys: String, CodingKey {
-        case event, port, connection, node, parameter, value, reason, level, message, count
+        case event, port, connection, node, parameter, value, reason, level, message, count, mapping
     }
 
     public init(from decoder: any Decoder) throws {
@@ -85,6 +93,10 @@ extension ControlEvent: Codable {
             self = .nodeGone(
                 node: try container.decode(String.self, forKey: .node),
                 reason: try container.decode(NodeGoneReason.self, forKey: .reason))
+        case .mappingLearned:
+            self = .mappingLearned(try container.decode(MappingSummary.self, forKey: .mapping))
+        case .learnEnded:
+            self = .learnEnded(reason: try container.decode(LearnEnding.self, forKey: .reason))
         case .log:
             self = .log(
                 level: try container.decode(LogLevel.self, forKey: .level),
@@ -108,6 +120,10 @@ extension ControlEvent: Codable {
             try container.encode(value, forKey: .value)
         case .nodeGone(let node, let reason):
             try container.encode(node, forKey: .node)
+            try container.encode(reason, forKey: .reason)
+        case .mappingLearned(let mapping):
+            try container.encode(mapping, forKey: .mapping)
+        case .learnEnded(let reason):
             try container.encode(reason, forKey: .reason)
         case .log(let level, let message):
             try container.encode(level, forKey: .level)

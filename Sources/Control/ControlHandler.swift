@@ -37,4 +37,12 @@ public protocol ControlHandler: AnyObject, Sendable {
     func rules() throws -> [RuleSummary]
     /// `rules.set`: replaces all rules; returns the rules now in force.
     func setRules(_ rules: [RuleSummary]) throws -> [RuleSummary]
+    /// `mappings.list`: the controller mappings with their targets' values.
+    func mappings() throws -> [MappingSummary]
+    /// `mappings.set`: replaces all mappings with the list in `text` (a patch's `mappings:` section).
+    func setMappings(_ text: String) throws -> [MappingSummary]
+    /// `learn`: arms learning; the outcome comes as a `mapping-learned` or `learn-ended` event.
+    func learn(_ request: LearnRequest) throws
+    /// `learn.cancel`: stops learning (a `learn-ended` event follows when it was armed).
+    func cancelLearn() throws
 }

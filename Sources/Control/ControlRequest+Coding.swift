@@ -49,6 +49,10 @@ extension ControlRequest {
         case .loadPatch: return .loadPatch(try params(PatchSource.self))
         case .listRules: return .listRules
         case .setRules: return .setRules(try params(RuleList.self))
+        case .listMappings: return .listMappings
+        case .setMappings: return .setMappings(try params(MappingList.self))
+        case .learn: return .learn(try params(LearnRequest.self))
+        case .cancelLearn: return .cancelLearn
         case .subscribe:
             let filter = try JSONLine.decode(OptionalParamsEnvelope<SubscriptionFilter>.self, from: line).params
             return .subscribe(filter ?? SubscriptionFilter())
@@ -77,7 +81,8 @@ extension ControlRequest {
             try JSONLine.encode(RequestEnvelope(id: id, request: kind.rawValue, params: params))
         }
         switch self {
-        case .listPorts, .listConnections, .listNodes, .listNodeTypes, .listRules: return try line(NoParams?.none)
+        case .listPorts, .listConnections, .listNodes, .listNodeTypes, .listRules, .listMappings, .cancelLearn:
+            return try line(NoParams?.none)
         case .hello(let hello): return try line(hello)
         case .connect(let connection), .disconnect(let connection): return try line(connection)
         case .addNode(let spec): return try line(spec)
@@ -86,6 +91,8 @@ extension ControlRequest {
         case .setParameter(let assignment): return try line(assignment)
         case .loadPatch(let source): return try line(source)
         case .setRules(let rules): return try line(rules)
+        case .setMappings(let list): return try line(list)
+        case .learn(let learn): return try line(learn)
         case .subscribe(let filter): return try line(filter)
         }
     }

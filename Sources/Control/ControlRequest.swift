@@ -16,6 +16,10 @@ public enum ControlRequestKind: String, Hashable, Sendable, Codable, CaseIterabl
     case loadPatch = "patch.load"
     case listRules = "rules.list"
     case setRules = "rules.set"
+    case listMappings = "mappings.list"
+    case setMappings = "mappings.set"
+    case learn
+    case cancelLearn = "learn.cancel"
     case subscribe
 }
 
@@ -38,6 +42,10 @@ public enum ControlRequest: Hashable, Sendable {
     case loadPatch(PatchSource)
     case listRules
     case setRules(RuleList)
+    case listMappings
+    case setMappings(MappingList)
+    case learn(LearnRequest)
+    case cancelLearn
     case subscribe(SubscriptionFilter)
 
     public var kind: ControlRequestKind {
@@ -56,6 +64,10 @@ public enum ControlRequest: Hashable, Sendable {
         case .loadPatch: .loadPatch
         case .listRules: .listRules
         case .setRules: .setRules
+        case .listMappings: .listMappings
+        case .setMappings: .setMappings
+        case .learn: .learn
+        case .cancelLearn: .cancelLearn
         case .subscribe: .subscribe
         }
     }

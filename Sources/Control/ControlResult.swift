@@ -29,6 +29,7 @@ public enum ControlResult: Hashable, Sendable {
     case parameter(ParameterSummary)
     case graph(GraphSummary)
     case rules([RuleSummary])
+    case mappings([MappingSummary])
     case done
 }
 
@@ -50,6 +51,7 @@ extension ControlResult: Encodable {
         case .parameter(let parameter): try parameter.encode(to: encoder)
         case .graph(let graph): try graph.encode(to: encoder)
         case .rules(let rules): try rules.encode(to: encoder)
+        case .mappings(let mappings): try mappings.encode(to: encoder)
         case .done: _ = encoder.container(keyedBy: NoKeys.self)
         }
     }
@@ -70,7 +72,8 @@ extension ControlRequestKind {
         case .setParameter: return .parameter(try result(ParameterSummary.self))
         case .loadPatch: return .graph(try result(GraphSummary.self))
         case .listRules, .setRules: return .rules(try result([RuleSummary].self))
-        case .connect, .disconnect, .removeNode, .subscribe: return .done
+        case .listMappings, .setMappings: return .mappings(try result([MappingSummary].self))
+        case .connect, .disconnect, .removeNode, .subscribe, .learn, .cancelLearn: return .done
         }
     }
 }

@@ -59,6 +59,16 @@ struct Responder: Sendable {
                 return .rules(try handler.rules())
             case .setRules(let list):
                 return .rules(try handler.setRules(list.rules))
+            case .listMappings:
+                return .mappings(try handler.mappings())
+            case .setMappings(let list):
+                return .mappings(try handler.setMappings(list.text))
+            case .learn(let learn):
+                try handler.learn(learn)
+                return .done
+            case .cancelLearn:
+                try handler.cancelLearn()
+                return .done
             }
         } catch let error as ControlError {
             throw error

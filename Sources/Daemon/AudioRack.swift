@@ -132,14 +132,17 @@ final class AudioRack {
         return infos.map { ($0, values[id]?[$0.name] ?? $0.defaultValue) }
     }
 
-    /// Sends a parameter change to unit `id` through the live ring.
+    /// Sends a parameter change to unit `id` through the live ring, taking effect at the frame
+    /// of `time` (seconds, monotonic clock: the arrival of the controller move that made it,
+    /// so it lands with a note that arrived with it), by default now.
     /// - Returns: the value set (clamped), or `nil` when the node or parameter is unknown.
     @discardableResult
-    func setParameter(_ id: NodeID, _ name: String, to value: Float) -> Float? {
+    func setParameter(_ id: NodeID, _ name: String, to value: Float, at time: Double? = nil) -> Float? {
         guard let renderID = renderIDs[id], let info = instances[id]?.parameters.first(where: { $0.name == name }) else { return nil }
         let clamped = info.clamp(value)
         values[id, default: [:]][name] = clamped
-        driver.live.push(.parameter(node: renderID, id: info.id, value: clamped))
+        let event = RenderEvent.parameter(node: renderID, id: info.id, value: clamped)
+        if let time { driver.live.push(event, arrival: UInt64(max(0, time) * 1e9)) } else { driver.live.push(event) }
         return clamped
     }
 

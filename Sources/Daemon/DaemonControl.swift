@@ -117,6 +117,37 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         }
     }
 
+    func mappings() throws -> [MappingSummary] {
+        try daemon.owner.perform { [self] in daemon.mappingSummaries() }
+    }
+
+    func setMappings(_ text: String) throws -> [MappingSummary] {
+        try daemon.owner.perform { [self] in
+            let list: [Mapping]
+            do {
+                list = try Patch.parseMappings(yaml: text, file: "<mappings>", graph: daemon.router.graph, registry: NodeCatalog.registry)
+            } catch let error as PatchError {
+                throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
+            }
+            daemon.installMappings(list)
+            daemon.saveState()
+            daemon.log.info("mappings set (\(list.count))")
+            return daemon.mappingSummaries()
+        }
+    }
+
+    func learn(_ request: LearnRequest) throws {
+        let seconds = request.seconds ?? 30
+        guard (1...600).contains(seconds) else {
+            throw ControlError(.invalidValue, "learn waits 1…600 seconds, not \(seconds)", fix: "give \"seconds\" from 1 to 600")
+        }
+        try daemon.owner.perform { [self] in try daemon.learn(node: request.node, request.parameter, seconds: seconds) }
+    }
+
+    func cancelLearn() throws {
+        try daemon.owner.perform { [self] in daemon.cancelLearning() }
+    }
+
     // MARK: - helpers (on the owner)
 
     private func currentNodes() -> [NodeSummary] {

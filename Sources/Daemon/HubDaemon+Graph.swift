@@ -46,46 +46,55 @@ extension HubDaemon {
     /// Sets a parameter of a processor or a built-in node, or the hub's tempo (node
     /// `transport`, when the graph has no node of that name); the value is saved with the state.
     func setParameter(node id: NodeID, _ name: String, to value: Float) throws(ControlError) -> (ParameterInfo, Float) {
-        if id == Self.transportID, router.graph.node(id) == nil { return try setTransportParameter(name, to: value) }
-        guard let node = router.graph.node(id) else { throw Self.unknownNode(id) }
-        if let values = router.processorParameters(id) {
-            guard let info = values.info(named: name) else { throw Self.unknownParameter(name, of: id, known: values.infos) }
-            guard info.range.contains(value) else { throw Self.outOfRange(name, info) }
-            try? router.setProcessorParameter(id, name, to: value)
-            log.publish(.parameterChanged(node: id, parameter: name, value: Double(value)))
-            saveState()
-            return (info, value)
-        }
-        guard let audio, let parameters = audio.parameters(of: id) else {
-            throw ControlError(.unknownParameter, "node '\(id)' (\(node.body.kindName)) has no parameters here",
-                               fix: "run 'midihub nodes' to see which nodes have parameters")
-        }
-        guard let info = parameters.map(\.info).first(where: { $0.name == name }) else {
-            throw Self.unknownParameter(name, of: id, known: parameters.map(\.info))
-        }
+        let info = try parameterInfo(node: id, name)
         guard info.range.contains(value) else { throw Self.outOfRange(name, info) }
-        audio.setParameter(id, name, to: value)
-        router.recordParameter(name, of: id, value: value)
+        if isTransport(id) {
+            setTempo(Double(value))
+        } else if router.processorParameters(id) != nil {
+            try? router.setProcessorParameter(id, name, to: value)
+        } else {
+            audio?.setParameter(id, name, to: value)
+            router.recordParameter(name, of: id, value: value)
+        }
+        mappings.valueChanged(node: id, parameter: name, to: value)
         log.publish(.parameterChanged(node: id, parameter: name, value: Double(value)))
         saveState()
         return (info, value)
     }
 
-    /// The pseudo-node that carries the hub's transport parameters.
-    static let transportID: NodeID = "transport"
-    /// The transport's one parameter: the tempo in quarter notes per minute.
-    static let tempoParameter = ParameterInfo(id: 0, name: "tempo", range: Float(Patch.tempoRange.lowerBound)...Float(Patch.tempoRange.upperBound),
-                                              defaultValue: Float(Patch.defaultTempo), unit: .generic)
-
-    private func setTransportParameter(_ name: String, to value: Float) throws(ControlError) -> (ParameterInfo, Float) {
-        let info = Self.tempoParameter
-        guard name == info.name else { throw Self.unknownParameter(name, of: Self.transportID, known: [info]) }
-        guard info.range.contains(value) else { throw Self.outOfRange(name, info) }
-        setTempo(Double(value))
-        log.publish(.parameterChanged(node: Self.transportID, parameter: name, value: Double(value)))
-        saveState()
-        return (info, value)
+    /// The input parameter `name` of node `id`: a processor's, a built-in node's, or the
+    /// transport's tempo.
+    func parameterInfo(node id: NodeID, _ name: String) throws(ControlError) -> ParameterInfo {
+        let known: [ParameterInfo]
+        if isTransport(id) {
+            known = [Self.tempoParameter]
+        } else {
+            guard let node = router.graph.node(id) else { throw Self.unknownNode(id) }
+            if let values = router.processorParameters(id) {
+                known = values.infos
+            } else if let parameters = audio?.parameters(of: id) {
+                known = parameters.map(\.info)
+            } else if audio == nil, let parameters = NodeCatalog.registry.parameters(of: node.body) {
+                // No audio yet (or --no-audio): the value is kept in the graph and played when audio starts.
+                known = parameters
+            } else {
+                throw ControlError(.unknownParameter, "node '\(id)' (\(node.body.kindName)) has no parameters here",
+                                   fix: "run 'midihub nodes' to see which nodes have parameters")
+            }
+        }
+        guard let info = known.first(where: { $0.name == name }) else { throw Self.unknownParameter(name, of: id, known: known) }
+        return info
     }
+
+    /// Whether `id` names the transport (no node of the graph has that name).
+    func isTransport(_ id: NodeID) -> Bool {
+        id == Self.transportID && router.graph.node(id) == nil
+    }
+
+    /// The pseudo-node that carries the hub's transport parameters.
+    static let transportID = Patch.transportNode
+    /// The transport's one parameter: the tempo in quarter notes per minute.
+    static let tempoParameter = Patch.tempoParameter
 
     /// Moves the arpeggiator's clock (beat position kept) and the render engine's host tempo.
     func setTempo(_ beatsPerMinute: Double) {
@@ -97,6 +106,7 @@ extension HubDaemon {
     func install(_ patch: Patch) throws(ControlError) {
         try applyGraphChange(GraphChange(from: router.graph, to: patch.graph))
         setTempo(patch.tempo)
+        installMappings(patch.mappings)
         reconciler.rules = patch.rules
         reconcile()
         saveState()

@@ -32,6 +32,14 @@ public final class HubDaemon: @unchecked Sendable {
     var reconciler: Reconciler
     var router: MIDIRouter
     var audio: AudioRack?
+    /// Controller mappings and what they know of their controls and targets.
+    var mappings = MappingEngine()
+    /// What the mappings set for the message being handled (reused, so mapping allocates nothing).
+    var mappedChanges: [MappingEngine.Change] = []
+    /// MIDI learn, while armed (`learn`).
+    var learner: MappingLearner?
+    /// Whether the batch being handled changed something the state keeps (saved once per batch).
+    var stateChanged = false
     /// JACK MIDI ports and the MIDI carried to and from them.
     let jack: JackBridge
     /// Connections the daemon made or broke itself, whose announcements are not hand edits.
@@ -112,6 +120,7 @@ public final class HubDaemon: @unchecked Sendable {
         } catch {
             throw DaemonError.badSetup(error.description)
         }
+        installMappings(setup.mappings)
     }
 
     /// Starts audio (when the graph has audio nodes), applies the rules, starts the MIDI
@@ -203,11 +212,16 @@ public final class HubDaemon: @unchecked Sendable {
             handled += 1
         }
         flush(sink)
+        if stateChanged {
+            stateChanged = false
+            saveState()
+        }
         serviceJack()
         if portsDirty {
             portsDirty = false
             syncPorts()
         }
+        if learner != nil { finishLearning() }
         noteLostInput()
         generate()
         reconcileIfDue()
@@ -234,6 +248,7 @@ public final class HubDaemon: @unchecked Sendable {
                 sink = makeSink()
                 sender = routeCache.sender(at: address, ports: ports, router: &router)
             }
+            if map(message, from: address, sources: sender?.sourceIDs ?? [], at: time) { return }
             guard let sender, sender.feedsGraph else { return }
             router.route(message, from: sender, time: time, into: &sink)
         case .announce(let announcement, _):
@@ -298,7 +313,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// - Thread: owner (the input thread, or main before it starts).
     func saveState() {
         stateWriter.submit(HubState(graph: router.graph, rules: reconciler.rules, runtimeEdits: reconciler.runtimeEdits,
-                                    tempo: router.clock.beatsPerMinute))
+                                    tempo: router.clock.beatsPerMinute, mappings: mappings.mappings))
     }
 
     /// Opens the PCM device and starts the render thread when the graph has unit nodes and
@@ -347,7 +362,7 @@ public final class HubDaemon: @unchecked Sendable {
             do {
                 let patch = try Patch.load(contentsOf: path, registry: NodeCatalog.registry)
                 log.info("loaded patch \(path)")
-                return HubState(graph: patch.graph, rules: patch.rules, tempo: patch.tempo)
+                return HubState(graph: patch.graph, rules: patch.rules, tempo: patch.tempo, mappings: patch.mappings)
             } catch {
                 throw DaemonError.badSetup(error.description)
             }

@@ -39,6 +39,8 @@ public struct MIDIRouter {
     /// sounding-notes slots its notes are recorded in (so routing hashes no names).
     public struct Sender: Sendable {
         let sources: [Int]
+        /// The ids of those source nodes (what `from:` in a mapping names).
+        public let sourceIDs: [NodeID]
         /// Per source: the slot of each sink node, by node index (`nil`: not a sink).
         let slots: [[SoundingNotes.Slot?]]
         let revision: Int
@@ -59,7 +61,7 @@ public struct MIDIRouter {
         let sources = compiled.sources(matching: port)
         let device = port.identity
         let slots = sources.map { slotsBySink(for: NoteOrigin(source: compiled.nodes[$0].id, device: device)) }
-        return Sender(sources: sources, slots: slots, revision: revision)
+        return Sender(sources: sources, sourceIDs: sources.map { compiled.nodes[$0].id }, slots: slots, revision: revision)
     }
 
     /// Whether `sender` was resolved in the current graph (else resolve it again).

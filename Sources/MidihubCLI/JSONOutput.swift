@@ -11,8 +11,18 @@ func printJSON<Element: Encodable>(_ elements: [Element]) throws {
 /// The text `printJSON` prints.
 /// - Thread: any.
 func jsonLines<Element: Encodable>(_ elements: [Element]) throws -> String {
+    let lines = try elements.map(compactJSON)
+    return lines.isEmpty ? "[]" : "[\n  " + lines.joined(separator: ",\n  ") + "\n]"
+}
+
+/// Prints one object of the control protocol as one compact line with sorted keys.
+/// - Thread: main.
+func printJSON(object: some Encodable) throws {
+    print(try compactJSON(object))
+}
+
+private func compactJSON(_ value: some Encodable) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let lines = try elements.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
-    return lines.isEmpty ? "[]" : "[\n  " + lines.joined(separator: ",\n  ") + "\n]"
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
 }

@@ -31,7 +31,7 @@ public struct Midihub: ParsableCommand {
             PortsCommand.self, ConnectCommand.self, DisconnectCommand.self,
             MonitorCommand.self, SendCommand.self, PlayCommand.self,
             InfoCommand.self, ConvertCommand.self, RenderCommand.self, SynthCommand.self, SoundFontCommand.self,
-            ServeCommand.self, NodesCommand.self, GraphCommand.self, RulesCommand.self,
+            ServeCommand.self, NodesCommand.self, GraphCommand.self, RulesCommand.self, MappingsCommand.self, LearnCommand.self,
         ]
     )
 

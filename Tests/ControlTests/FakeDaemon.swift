@@ -10,6 +10,8 @@ final class FakeDaemon: ControlHandler {
         var nodes: [NodeSummary] = [FakeDaemon.synth]
         var rules: [RuleSummary] = []
         var loadedPatches: [PatchSource] = []
+        var mappings: [MappingSummary] = []
+        var learning: LearnRequest?
     }
 
     struct Explosion: Error, CustomStringConvertible {
@@ -114,6 +116,32 @@ final class FakeDaemon: ControlHandler {
             state.rules = rules
             return state.rules
         }
+    }
+
+    func mappings() throws -> [MappingSummary] { state.withLock { $0.mappings } }
+
+    /// Takes "cc N -> NODE.PARAMETER" lines (the real daemon reads YAML).
+    func setMappings(_ text: String) throws -> [MappingSummary] {
+        let mappings = text.split(separator: "\n").map { line in
+            let parts = line.split(separator: " ")
+            let target = parts[3].split(separator: ".")
+            return MappingSummary(control: "\(parts[0]) \(parts[1])", mode: "absolute", pickup: "jump", pass: false,
+                                  targets: [MappingTargetSummary(node: String(target[0]), parameter: String(target[1]),
+                                                                 low: -60, high: 12, curve: "linear", invert: false)])
+        }
+        return state.withLock { state in
+            state.mappings = mappings
+            return mappings
+        }
+    }
+
+    func learn(_ request: LearnRequest) throws {
+        guard request.node == Self.synth.id else { throw Self.unknownNode(request.node) }
+        state.withLock { $0.learning = request }
+    }
+
+    func cancelLearn() throws {
+        state.withLock { $0.learning = nil }
     }
 
     private static func unknownNode(_ id: String) -> ControlError {

@@ -74,6 +74,18 @@ struct RoundTripTests {
         #expect(rules[0].description == #"connect hardware:* -> "midihub:synth""#)
     }
 
+    @Test func setMappingsThenListThemAndLearn() throws {
+        let socket = try TestSocket()
+        let client = try socket.client()
+        let set = try client.setMappings("cc 74 -> lead.gain")
+        #expect(set.map(\.control) == ["cc 74"])
+        #expect(try client.mappings() == set)
+        _ = try client.request(.learn(LearnRequest(node: "lead", parameter: "gain", seconds: 5)))
+        #expect(socket.daemon.state.withLock { $0.learning?.seconds } == 5)
+        _ = try client.request(.cancelLearn)
+        #expect(socket.daemon.state.withLock { $0.learning } == nil)
+    }
+
     @Test func responsesEchoNumberAndStringIDs() throws {
         let socket = try TestSocket()
         let raw = try socket.raw()

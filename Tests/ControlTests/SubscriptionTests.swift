@@ -12,6 +12,10 @@ struct SubscriptionTests {
         .disconnected(ConnectionSummary(source: "20:0", destination: "node:lead")),
         .portLeft(FakeDaemon.keyboard),
         .log(level: .warning, message: "no JACK server; JACK ports are absent"),
+        .mappingLearned(MappingSummary(control: "cc14 16", channel: 1, mode: "absolute", pickup: "jump", pass: false,
+                                       targets: [MappingTargetSummary(node: "lead", parameter: "gain", low: -60, high: 12,
+                                                                      curve: "linear", invert: false, value: 0)])),
+        .learnEnded(reason: .timedOut),
     ]
 
     @Test func everySubscriberGetsEveryEventInOrder() throws {

@@ -25,6 +25,9 @@ struct WireFormatTests {
             .loadPatch(PatchSource(path: "/p.yaml")), .listRules,
             .setRules(RuleList(rules: [RuleSummary(action: .disallow, source: "*", destination: #"app:"/FLUID.*/:*""#)])),
             .subscribe(SubscriptionFilter(events: [.log])), .subscribe(SubscriptionFilter()),
+            .listMappings, .setMappings(MappingList(text: "- {control: cc 74, to: lead.gain}")),
+            .learn(LearnRequest(node: "lead", parameter: "gain", seconds: 10)), .learn(LearnRequest(node: "lead", parameter: "gain")),
+            .cancelLearn,
         ]
         #expect(Set(requests.map(\.kind)) == Set(ControlRequestKind.allCases))
         for request in requests {

@@ -1,7 +1,9 @@
 import Foundation
+import RenderCore
 import Yams
 
-/// A whole setup as written in a patch file: the graph and the connection rules.
+/// A whole setup as written in a patch file: the graph, the connection rules and the
+/// controller mappings.
 /// See docs/patch-format.md.
 ///
 /// Loading validates everything first and either returns a complete `Patch` or throws a
@@ -13,20 +15,30 @@ public struct Patch: Hashable, Sendable {
     public var rules: [ConnectionRule]
     /// The hub's tempo in quarter notes per minute (the arpeggiator's grid, tempo-synced effects).
     public var tempo: Double
+    /// Controllers to parameters (docs/mappings.md).
+    public var mappings: [Mapping]
 
     /// Tempos a patch or the control socket may set.
     public static let tempoRange: ClosedRange<Double> = 20...400
     public static let defaultTempo: Double = 120
+    /// The pseudo-node whose parameter `tempo` is the hub's tempo (unless a node has that name).
+    public static let transportNode: NodeID = "transport"
+    /// The tempo as a parameter (of the pseudo-node `transport`): what mappings and `parameters.set` move.
+    public static let tempoParameter = ParameterInfo(id: 0, name: "tempo",
+                                                     range: Float(tempoRange.lowerBound)...Float(tempoRange.upperBound),
+                                                     defaultValue: Float(defaultTempo), unit: .generic)
 
-    public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], tempo: Double = Patch.defaultTempo) {
+    public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], tempo: Double = Patch.defaultTempo,
+                mappings: [Mapping] = []) {
         self.graph = graph
         self.rules = rules
         self.tempo = tempo
+        self.mappings = mappings
     }
 
-    /// Top-level keys accepted now; `mappings`, `widgets` and `triggers` are reserved and skipped.
-    static let knownKeys = ["version", "name", "description", "tempo", "nodes", "routes", "rules"]
-    static let reservedKeys = ["mappings", "widgets", "triggers"]
+    /// Top-level keys accepted now; `widgets` and `triggers` are reserved and skipped.
+    static let knownKeys = ["version", "name", "description", "tempo", "nodes", "routes", "rules", "mappings"]
+    static let reservedKeys = ["widgets", "triggers"]
 
     /// Reads and validates the patch at `path`.
     /// - Throws: ``PatchError`` with the file, line and column of the first problem.
@@ -47,22 +59,34 @@ public struct Patch: Hashable, Sendable {
     /// - Thread: control.
     public static func parse(yaml text: String, file: String, registry: NodeRegistry) throws(PatchError) -> Patch {
         let reader = PatchReader(file: file, registry: registry)
-        if let excess = PatchNesting.firstExcess(in: text) {
-            throw PatchError(file: file, line: excess.line, column: excess.column, reason: excess.reason, fix: excess.fix)
+        guard let root = try compose(text, reader: reader) else {
+            throw reader.error(at: nil, "the patch is empty", fix: "start from an example in patches/")
         }
-        let root: YAMLNode
+        return try reader.patch(root)
+    }
+
+    /// Parses a `mappings:` list on its own (`mappings.set`), its targets checked against the
+    /// nodes of `graph`; empty text is no mappings.
+    /// - Throws: ``PatchError``.
+    /// - Thread: any.
+    public static func parseMappings(yaml text: String, file: String, graph: HubGraph,
+                                     registry: NodeRegistry) throws(PatchError) -> [Mapping] {
+        let reader = PatchReader(file: file, registry: registry)
+        guard let root = try compose(text, reader: reader) else { return [] }
+        return try reader.mappings(root, nodes: graph.nodes)
+    }
+
+    /// The YAML tree of `text`, `nil` when it holds nothing.
+    private static func compose(_ text: String, reader: PatchReader) throws(PatchError) -> YAMLNode? {
+        if let excess = PatchNesting.firstExcess(in: text) {
+            throw PatchError(file: reader.file, line: excess.line, column: excess.column, reason: excess.reason, fix: excess.fix)
+        }
         do {
-            guard let composed = try Yams.compose(yaml: text) else {
-                throw reader.error(at: nil, "the patch is empty", fix: "start from an example in patches/")
-            }
-            root = composed
-        } catch let error as PatchError {
-            throw error
+            return try Yams.compose(yaml: text)
         } catch let error as YamlError {
             throw reader.error(error)
         } catch {
             throw reader.error(at: nil, "cannot parse YAML: \(error)", fix: "check indentation and quoting")
         }
-        return try reader.patch(root)
     }
 }

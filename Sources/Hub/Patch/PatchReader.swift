@@ -14,6 +14,7 @@ struct PatchReader {
         var routes: [(Route, YAMLNode)] = []
         var rules: [ConnectionRule] = []
         var tempo = Patch.defaultTempo
+        var mappingsNode: YAMLNode?
         for (key, value) in top {
             switch try string(key, "a top-level key") {
             case "version":
@@ -40,6 +41,8 @@ struct PatchReader {
                 for item in try sequence(value, "routes") { routes.append((try route(item), item)) }
             case "rules":
                 for item in try sequence(value, "rules") { rules.append(try rule(item)) }
+            case "mappings":
+                mappingsNode = value
             case let name where Patch.reservedKeys.contains(name):
                 continue
             case let name:
@@ -48,8 +51,10 @@ struct PatchReader {
             }
         }
         for (route, item) in routes { try checkOutput(of: route, at: item, nodes: nodes) }
+        let mappings = try mappingsNode.map { node throws(PatchError) in try self.mappings(node, nodes: nodes) } ?? []
         do {
-            return Patch(graph: try HubGraph(nodes: nodes, routes: routes.map(\.0)), rules: rules, tempo: tempo)
+            return Patch(graph: try HubGraph(nodes: nodes, routes: routes.map(\.0)), rules: rules, tempo: tempo,
+                         mappings: mappings)
         } catch {
             throw self.error(at: position(of: error, nodes: nodeMarks, routes: routes), error.reason, fix: error.fix)
         }

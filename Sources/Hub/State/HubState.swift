@@ -2,7 +2,8 @@ import Foundation
 import RenderCore
 
 /// What the daemon keeps across restarts: the graph (with the parameter values set at runtime),
-/// the rules, the connections made or broken by hand at runtime, and the tempo.
+/// the rules, the connections made or broken by hand at runtime, the tempo and the
+/// controller mappings.
 ///
 /// - Thread: any (a plain value).
 public struct HubState: Hashable, Sendable {
@@ -13,13 +14,15 @@ public struct HubState: Hashable, Sendable {
     public var runtimeEdits: [RuntimeEdit]
     /// Quarter notes per minute.
     public var tempo: Double
+    public var mappings: [Mapping]
 
     public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], runtimeEdits: [RuntimeEdit] = [],
-                tempo: Double = Patch.defaultTempo) {
+                tempo: Double = Patch.defaultTempo, mappings: [Mapping] = []) {
         self.graph = graph
         self.rules = rules
         self.runtimeEdits = runtimeEdits
         self.tempo = tempo
+        self.mappings = mappings
     }
 
     /// Nothing: what the daemon starts with when there is no usable state.

@@ -29,6 +29,8 @@ struct StateRecord: Codable {
     var runtimeEdits: [RuntimeEdit]
     /// Absent in files written before the tempo was saved: the default tempo.
     var tempo: Double?
+    /// Absent in files written before mappings were saved: none.
+    var mappings: [Mapping]?
 
     init(_ state: HubState) {
         format = HubState.formatVersion
@@ -37,6 +39,7 @@ struct StateRecord: Codable {
         rules = state.rules.map(\.description)
         runtimeEdits = state.runtimeEdits
         tempo = state.tempo
+        mappings = state.mappings.isEmpty ? nil : state.mappings
     }
 
     private static func record(_ node: GraphNode) -> NodeRecord {
@@ -85,7 +88,7 @@ struct StateRecord: Codable {
         }
         do {
             return HubState(graph: try HubGraph(nodes: graphNodes, routes: routes), rules: connectionRules,
-                            runtimeEdits: runtimeEdits, tempo: tempo)
+                            runtimeEdits: runtimeEdits, tempo: tempo, mappings: mappings ?? [])
         } catch {
             throw RecordError(description: "graph: \(error.reason)")
         }

@@ -9,10 +9,10 @@
 # (snd-aloop here, in a second set-up). A command ends with status 0; one that runs until
 # Ctrl-C (monitor, synth, serve) is stopped with SIGINT once it says it is ready and then
 # exits 0. A connect to 'midihub synth' ("or connect later") runs while `midihub synth`
-# does.
+# does. A learn runs while a daemon serves, and the keyboard moves CC 74 once it waits.
 source "$REPO/Tests/Integration/serve.sh"
 
-OFFLINE=" info convert render nodes graph rules soundfont help --version --help "
+OFFLINE=" info convert render nodes graph rules mappings soundfont help --version --help "
 
 step "collect the examples"
 # The doc blocks whose marker names DocCommandTests.swift, then each --help in turn.
@@ -57,7 +57,9 @@ run_example() { # LINE
     ready=$(ready_line "${words[1]}")
     step "$line   (at ${SECONDS}s)"
     [[ $line == "midihub connect "*" 'midihub synth'" ]] && start_synth
-    if [[ -n $ready ]]; then
+    if [[ ${words[1]} == learn ]]; then
+        run_learn_example "$line"
+    elif [[ -n $ready ]]; then
         start_peer example bash -c "cd \"\$REPO\" && exec $line"
         wait_for_peer_line example "$(peer_err example)" "$ready" 120
         stop_peer example
@@ -69,6 +71,23 @@ run_example() { # LINE
         assert_eq 0 "$status" "'$line' (stderr: $(head -c 400 "$WORK/err"))"
     fi
     if [[ -n ${PEER_PIDS[synth]:-} ]]; then stop_peer synth; fi
+}
+
+# `midihub learn` with a daemon serving (its default rules connect the keyboard at card 1):
+# the keyboard turns CC 74 once learn says it waits; learn prints the mapping and exits 0.
+run_learn_example() { # LINE
+    start_serve learnhub --no-audio
+    local hub
+    hub=$(client_number midihub)
+    wait_for "the keyboard reaches midihub:in" 30 bash -c \
+        "aconnect -l | grep -A3 \"'Virtual Raw MIDI 1-0'\" | grep -q \"Connecting To: .*$hub:0\""
+    start_peer example bash -c "cd \"\$REPO\" && exec $1"
+    wait_for_peer_line example "$(peer_err example)" "^midihub: move a control for " 60
+    amidi -p hw:1,0 -S 'B0 4A 40 B0 4A 42' || fail "amidi -S failed"
+    wait_peer example 60
+    assert_eq 0 "$PEER_STATUS" "'$1' (stderr: $(head -c 400 "$(peer_err example)"))"
+    assert_file_has "$(peer_out example)" "cc 74" "'$1' prints the learned mapping"
+    stop_peer learnhub
 }
 
 # `midihub synth` on the default device, for a connect that names its port.

@@ -29,11 +29,12 @@ wait_for "the rule's connection 20:0 -> midihub:in" 20 \
 step "replay-transcripts docs/control-protocol.md"
 "$REPO/Tests/Integration/replay-transcripts" "$SERVE_SOCKET" "$REPO/docs/control-protocol.md" "49-control-protocol.test.sh replay-transcripts" \
     --replace /home/me/midihub "$REPO" \
+    --before '"mapping-learned"' "amidi -p hw:1,0 -S 'B0 4A 40 B0 4A 42'" \
     --before '"log"' "echo $VIRMIDI_DEVICE >/sys/bus/platform/drivers/snd_virmidi/unbind" \
     --before '"parameter-changed"' "echo '{\"request\":\"parameters.set\",\"params\":{\"node\":\"synth\",\"parameter\":\"master gain\",\"value\":-3}}' | socat - UNIX-CONNECT:$SERVE_SOCKET >/dev/null" \
     --before '"node-gone"' "kill ${PEER_PIDS[fluid]}" \
     2>"$WORK/replay.err" || fail "the daemon's answers differ from the doc: $(tail -n 20 "$WORK/replay.err")"
-assert_file_has "$WORK/replay.err" "^replay-transcripts: 19 transcripts, 0 mismatches$" "every transcript replayed"
+assert_file_has "$WORK/replay.err" "^replay-transcripts: 22 transcripts, 0 mismatches$" "every transcript replayed"
 
 # "Scripting it", line by line, against the same daemon: the follow-events line gets
 # SIGINT after 3 s, as from Ctrl-C (its sleep ends too), and the interactive socat gets

@@ -1,0 +1,96 @@
+/// One controller mapping as `mappings.list` shows it (see docs/mappings.md):
+/// `{"control":"cc 74","channel":1,"mode":"absolute","pickup":"jump","pass":false,
+///   "targets":[{"node":"synth","parameter":"brightness","low":-36,"high":36,"curve":"linear","invert":false,"value":0}]}`.
+///
+/// - Thread: any (a plain value).
+public struct MappingSummary: Hashable, Sendable, Codable {
+    /// What the controller sends, as a patch writes it: `cc 74`, `cc14 16`, `nrpn 1000`, `note 36`.
+    public var control: String
+    /// 1…16; absent: any channel.
+    public var channel: Int?
+    /// The source node whose ports it listens to; absent: any port.
+    public var from: String?
+    /// `absolute`, `relative`, `velocity`, `momentary`, `toggle`, `latch` or `trigger`.
+    public var mode: String
+    /// For `relative`: `twos-complement`, `sign-magnitude` or `offset-64`.
+    public var encoding: String?
+    /// `jump`, `pickup` or `scaled`.
+    public var pickup: String
+    /// Whether the messages also go on into the graph.
+    public var pass: Bool
+    public var targets: [MappingTargetSummary]
+
+    public init(control: String, channel: Int? = nil, from: String? = nil, mode: String, encoding: String? = nil,
+                pickup: String, pass: Bool, targets: [MappingTargetSummary]) {
+        self.control = control
+        self.channel = channel
+        self.from = from
+        self.mode = mode
+        self.encoding = encoding
+        self.pickup = pickup
+        self.pass = pass
+        self.targets = targets
+    }
+}
+
+/// A parameter a mapping moves, its range and curve, and its current value.
+///
+/// - Thread: any (a plain value).
+public struct MappingTargetSummary: Hashable, Sendable, Codable {
+    public var node: String
+    public var parameter: String
+    public var low: Double
+    public var high: Double
+    public var curve: String
+    public var invert: Bool
+    public var steps: Int?
+    public var values: [Double]?
+    /// The parameter's value now; absent when its node is gone.
+    public var value: Double?
+
+    public init(node: String, parameter: String, low: Double, high: Double, curve: String, invert: Bool,
+                steps: Int? = nil, values: [Double]? = nil, value: Double? = nil) {
+        self.node = node
+        self.parameter = parameter
+        self.low = low
+        self.high = high
+        self.curve = curve
+        self.invert = invert
+        self.steps = steps
+        self.values = values
+        self.value = value
+    }
+}
+
+/// `mappings.set`: the whole list, as a patch's `mappings:` section writes it (YAML or JSON text).
+///
+/// - Thread: any (a plain value).
+public struct MappingList: Hashable, Sendable, Codable {
+    public var text: String
+
+    public init(text: String) {
+        self.text = text
+    }
+}
+
+/// `learn`: bind the next control the user moves to this parameter.
+///
+/// - Thread: any (a plain value).
+public struct LearnRequest: Hashable, Sendable, Codable {
+    public var node: String
+    public var parameter: String
+    /// How long to wait for a control to move, 1…600 seconds; default 30.
+    public var seconds: Double?
+
+    public init(node: String, parameter: String, seconds: Double? = nil) {
+        self.node = node
+        self.parameter = parameter
+        self.seconds = seconds
+    }
+}
+
+/// Why learning ended without a mapping.
+public enum LearnEnding: String, Hashable, Sendable, Codable {
+    case timedOut = "timed-out"
+    case cancelled
+}

@@ -1,0 +1,96 @@
+import Control
+import Hub
+import MIDICore
+
+/// Controller mappings and MIDI learn (docs/mappings.md): controls read from live MIDI move parameters.
+extension HubDaemon {
+    /// Lets learning or the mappings read `message` (from `address`, feeding `sources`), which
+    /// arrived at `time`, and carries out what the mappings set: a built-in node's parameter
+    /// lands at the frame of `time`, like a note that arrived with it.
+    /// - Returns: whether learning or a mapping took the message (it goes no further).
+    /// - Thread: input (the owner).
+    func map(_ message: MIDIMessage, from address: PortAddress, sources: [NodeID], at time: Double) -> Bool {
+        if learner != nil, learner?.observe(message, sources: sources, time: time) == true { return true }
+        guard !mappings.isEmpty else { return false }
+        mappedChanges.removeAll(keepingCapacity: true)
+        let taken = mappings.handle(message, device: address.client << 8 | address.port, sources: sources, time: time,
+                                    into: &mappedChanges)
+        for change in mappedChanges { apply(change, at: time) }
+        if !mappedChanges.isEmpty { stateChanged = true }
+        return taken
+    }
+
+    /// Sets one mapped value; a target whose node is gone is skipped.
+    private func apply(_ change: MappingEngine.Change, at time: Double) {
+        if isTransport(change.node) {
+            guard change.parameter == Self.tempoParameter.name else { return }
+            setTempo(Double(change.value))
+        } else if router.processorParameters(change.node) != nil {
+            guard (try? router.setProcessorParameter(change.node, change.parameter, to: change.value)) != nil else { return }
+        } else {
+            guard audio?.setParameter(change.node, change.parameter, to: change.value, at: time) != nil else { return }
+            router.recordParameter(change.parameter, of: change.node, value: change.value)
+        }
+        log.publish(.parameterChanged(node: change.node, parameter: change.parameter, value: Double(change.value)))
+    }
+
+    /// Starts the mappings `list` from the parameters' current values.
+    /// - Thread: owner (or main before it starts).
+    func installMappings(_ list: [Mapping]) {
+        mappings = MappingEngine(list) { [self] node, parameter in currentValue(of: parameter, of: node) }
+    }
+
+    /// A parameter's value as the graph keeps it (set in the patch or at runtime), else its default.
+    func currentValue(of parameter: String, of id: NodeID) -> Float? {
+        MappingSummaries.value(of: parameter, of: id, in: router.graph, tempo: router.clock.beatsPerMinute)
+    }
+
+    /// Binds the next control moved to `name` of node `id` within `seconds` (replacing a
+    /// learning still armed, which ends as cancelled).
+    /// - Throws: `ControlError` for an unknown node or parameter.
+    func learn(node id: NodeID, _ name: String, seconds: Double) throws(ControlError) {
+        let info = try parameterInfo(node: id, name)
+        cancelLearning()
+        let target = MappingTarget(node: id, parameter: name, low: info.range.lowerBound, high: info.range.upperBound)
+        learner = MappingLearner(target: target, deadline: Self.now() + seconds)
+        log.info("learning \(id).\(name): move a control within \(Int(seconds)) s")
+    }
+
+    /// Ends learning, if armed, publishing `learn-ended` (cancelled).
+    func cancelLearning() {
+        guard learner != nil else { return }
+        learner = nil
+        log.publish(.learnEnded(reason: .cancelled))
+    }
+
+    /// Once learning came to something: the learned mapping replaces those that moved only
+    /// that parameter, and is published; or learning timed out.
+    /// - Thread: input (the owner), after each batch.
+    func finishLearning() {
+        guard let outcome = learner?.outcome(at: Self.now()), let target = learner?.target else { return }
+        learner = nil
+        switch outcome {
+        case .timedOut:
+            log.warning("no control moved while learning \(target.node).\(target.parameter) "
+                + "(fix: move a knob, fader or pad of a controller connected to midihub:in, then learn again)")
+            log.publish(.learnEnded(reason: .timedOut))
+        case .learned(let mapping):
+            var list = mappings.mappings.filter { $0.targets.map(\.node) != [target.node] || $0.targets.map(\.parameter) != [target.parameter] }
+            list.append(mapping)
+            installMappings(list)
+            saveState()
+            let summary = mappingSummary(mapping)
+            log.info("learned " + MappingSummaries.line(summary))
+            log.publish(.mappingLearned(summary))
+        }
+    }
+
+    /// The mappings as `mappings.list` shows them, with their targets' values now.
+    func mappingSummaries() -> [MappingSummary] {
+        mappings.mappings.map(mappingSummary)
+    }
+
+    private func mappingSummary(_ mapping: Mapping) -> MappingSummary {
+        MappingSummaries.summary(mapping) { [self] id, name in currentValue(of: name, of: id) }
+    }
+}

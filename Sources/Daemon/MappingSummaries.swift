@@ -1,0 +1,59 @@
+import Control
+import Hub
+
+/// Mappings as the control protocol and `midihub mappings` show them (docs/mappings.md's words).
+///
+/// - Thread: any.
+public enum MappingSummaries {
+    /// `mapping` with each target's value as `value` gives it (`nil`: unknown, its node is gone).
+    public static func summary(_ mapping: Mapping, value: (NodeID, String) -> Float?) -> MappingSummary {
+        let mode: String, encoding: String?
+        switch mapping.mode {
+        case .absolute: (mode, encoding) = ("absolute", nil)
+        case .velocity: (mode, encoding) = ("velocity", nil)
+        case .relative(let kind): (mode, encoding) = ("relative", kind.rawValue)
+        case .button(let button): (mode, encoding) = (button.rawValue, nil)
+        }
+        let targets = mapping.targets.map { target in
+            MappingTargetSummary(node: target.node, parameter: target.parameter, low: Double(target.low), high: Double(target.high),
+                                 curve: target.curve.rawValue, invert: target.invert, steps: target.steps,
+                                 values: target.values?.map(Double.init), value: value(target.node, target.parameter).map(Double.init))
+        }
+        return MappingSummary(control: mapping.source.label, channel: mapping.channel.map { Int($0) + 1 }, from: mapping.from,
+                              mode: mode, encoding: encoding, pickup: mapping.pickup.rawValue, pass: mapping.passes,
+                              targets: targets)
+    }
+
+    /// A patch's mappings, each target at the value the patch gives it (else its default).
+    public static func summaries(_ patch: Patch) -> [MappingSummary] {
+        patch.mappings.map { summary($0) { id, name in value(of: name, of: id, in: patch.graph, tempo: patch.tempo) } }
+    }
+
+    /// A parameter's value as `graph` keeps it, else its type's default; the tempo for the transport.
+    static func value(of parameter: String, of id: NodeID, in graph: HubGraph, tempo: Double) -> Float? {
+        guard let node = graph.node(id) else { return id == Patch.transportNode ? Float(tempo) : nil }
+        if let value = node.parameters[parameter] { return value }
+        return NodeCatalog.registry.parameters(of: node.body)?.first { $0.name == parameter }?.defaultValue
+    }
+
+    /// One line of `midihub mappings`: `cc 74 on channel 1 from knobs (absolute) → synth.brightness −36…36 = 0`.
+    public static func line(_ mapping: MappingSummary) -> String {
+        var source = mapping.control
+        if let channel = mapping.channel { source += " on channel \(channel)" }
+        if let from = mapping.from { source += " from \(from)" }
+        var how = mapping.encoding.map { "\(mapping.mode) \($0)" } ?? mapping.mode
+        if mapping.pickup != "jump" { how += ", \(mapping.pickup)" }
+        if mapping.pass { how += ", passes" }
+        let targets = mapping.targets.map { target in
+            let value = target.value.map { " = \(format($0))" } ?? " (node gone)"
+            let span = target.values.map { $0.map(format).joined(separator: "|") } ?? "\(format(target.low))…\(format(target.high))"
+            return "\(target.node).\(target.parameter) \(span)\(target.curve == "linear" ? "" : " \(target.curve)")"
+                + (target.invert ? " inverted" : "") + value
+        }
+        return "\(source) (\(how)) → " + targets.joined(separator: ", ")
+    }
+
+    private static func format(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e9 ? String(Int(value)) : String((value * 1000).rounded() / 1000)
+    }
+}

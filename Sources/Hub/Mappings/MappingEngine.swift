@@ -1,0 +1,207 @@
+import MIDICore
+
+/// Moves parameters by controller: reads each message for the controls it carries
+/// (`ControllerDecoder`), finds the mappings listening to them and turns the control's
+/// position into each target's value, with pickup, relative ticks and button modes.
+/// It keeps the last value of every target — set by a mapping, or told through
+/// `valueChanged` when something else set it — so that pickup, toggles and encoders
+/// start from where the parameter is.
+///
+/// No I/O and no clock: the caller passes each message's time and carries out the changes.
+///
+/// - Thread: MIDI input, the daemon's state owner (a plain value).
+public struct MappingEngine {
+    /// A parameter value a mapping set.
+    public struct Change: Hashable, Sendable {
+        public var node: NodeID
+        public var parameter: String
+        public var value: Float
+    }
+
+    public private(set) var mappings: [Mapping]
+    /// How close (as a share of travel) a control must come to the value to pick it up.
+    public static let pickupWindow = 1.5 / 127
+    /// A latching button held at least this long (seconds) is on only while held.
+    public static let latchHold = 0.3
+
+    private struct TargetKey: Hashable {
+        var node: NodeID
+        var parameter: String
+    }
+
+    /// Where one mapping's control is, as far as the engine knows.
+    private struct Progress {
+        /// The control's last absolute position (0…1).
+        var position: Double?
+        /// Per target: whether the control has picked up the value (pickup and scaled modes).
+        var engaged: [Bool]
+        /// When a latching button went down, and whether it was on before.
+        var pressedAt: Double?
+        var wasOnAtPress = false
+    }
+
+    private var progress: [Progress]
+    private var values: [TargetKey: Float] = [:]
+    /// The (mapping, target) indices moving each parameter.
+    private var movers: [TargetKey: [(mapping: Int, target: Int)]] = [:]
+    private var decoders: [Int: ControllerDecoder] = [:]
+    private var readings: [ControllerReading] = []
+
+    /// - Parameter value: a target's current value (`nil`: unknown, taken as its low end).
+    public init(_ mappings: [Mapping] = [], value: (NodeID, String) -> Float? = { _, _ in nil }) {
+        self.mappings = mappings
+        progress = mappings.map { Progress(engaged: Array(repeating: false, count: $0.targets.count)) }
+        for (m, mapping) in mappings.enumerated() {
+            for (t, target) in mapping.targets.enumerated() {
+                let key = TargetKey(node: target.node, parameter: target.parameter)
+                movers[key, default: []].append((m, t))
+                if values[key] == nil { values[key] = value(target.node, target.parameter) ?? target.low }
+            }
+        }
+    }
+
+    public var isEmpty: Bool { mappings.isEmpty }
+
+    /// Reads `message`, which arrived at `time` (seconds) from the port `device` (any key
+    /// stable per port: NRPN selection and 14-bit pairs are followed per port and channel),
+    /// a port that feeds the source nodes `sources`. Appends what the mappings set to `changes`.
+    /// - Returns: whether a mapping takes the message (it should not go on into the graph).
+    public mutating func handle(_ message: MIDIMessage, device: Int, sources: [NodeID], time: Double,
+                                into changes: inout [Change]) -> Bool {
+        guard !mappings.isEmpty else { return false }
+        readings.removeAll(keepingCapacity: true)
+        decoders[device, default: ControllerDecoder()].read(message, into: &readings)
+        var taken = false
+        for reading in readings {
+            for index in mappings.indices where Self.listens(mappings[index], to: reading, from: sources) {
+                if !mappings[index].passes { taken = true }
+                move(index, by: reading, time: time, into: &changes)
+            }
+        }
+        return taken
+    }
+
+    /// Notes a value set by something other than a mapping (the control API, a patch): the
+    /// mappings moving it must pick it up again.
+    public mutating func valueChanged(node: NodeID, parameter: String, to value: Float) {
+        let key = TargetKey(node: node, parameter: parameter)
+        guard movers[key] != nil else { return }
+        values[key] = value
+        for (m, t) in movers[key] ?? [] { progress[m].engaged[t] = false }
+    }
+
+    /// The last value the engine knows for a parameter a mapping moves.
+    public func value(node: NodeID, parameter: String) -> Float? {
+        values[TargetKey(node: node, parameter: parameter)]
+    }
+
+    private static func listens(_ mapping: Mapping, to reading: ControllerReading, from sources: [NodeID]) -> Bool {
+        guard mapping.source == reading.source else { return false }
+        if let channel = mapping.channel, channel != reading.channel { return false }
+        if let from = mapping.from, !sources.contains(from) { return false }
+        return true
+    }
+
+    private mutating func move(_ index: Int, by reading: ControllerReading, time: Double, into changes: inout [Change]) {
+        let mapping = mappings[index]
+        switch (mapping.mode, reading.kind) {
+        case (.absolute, .value(let value)):
+            follow(index, to: Double(value) / 127, into: &changes)
+        case (.absolute, .fine(let value)):
+            follow(index, to: Double(value) / 16383, into: &changes)
+        case (.absolute, .step(let ticks)), (.relative, .step(let ticks)):
+            nudge(index, by: Double(ticks) / (mapping.source.isFine ? 16383 : 127), into: &changes)
+        case (.relative(let encoding), .value(let value)):
+            let ticks = encoding.ticks(value)
+            guard ticks != 0 else { return }
+            let magnitude = Double(abs(ticks))
+            let accelerated = magnitude * (1 + mapping.acceleration * (magnitude - 1))
+            nudge(index, by: (ticks < 0 ? -accelerated : accelerated) * mapping.step, into: &changes)
+        case (.velocity, .press(let velocity)):
+            set(index, to: Double(velocity) / 127, into: &changes)
+        case (.button(let mode), .press), (.button(let mode), .release), (.button(let mode), .value):
+            press(index, mode: mode, down: Self.isDown(reading.kind), time: time, into: &changes)
+        default:
+            return
+        }
+    }
+
+    private static func isDown(_ kind: ControllerReading.Kind) -> Bool {
+        switch kind {
+        case .press: true
+        case .value(let value): value >= 64
+        default: false
+        }
+    }
+
+    /// The control's position as its first target's value says.
+    private func position(of index: Int) -> Double {
+        guard let target = mappings[index].targets.first else { return 0 }
+        let key = TargetKey(node: target.node, parameter: target.parameter)
+        return target.position(of: values[key] ?? target.low)
+    }
+
+    private mutating func nudge(_ index: Int, by delta: Double, into changes: inout [Change]) {
+        set(index, to: min(max(position(of: index) + delta, 0), 1), into: &changes)
+    }
+
+    private mutating func press(_ index: Int, mode: ButtonMode, down: Bool, time: Double, into changes: inout [Change]) {
+        let isOn = position(of: index) >= 0.5
+        switch mode {
+        case .momentary:
+            set(index, to: down ? 1 : 0, into: &changes)
+        case .toggle:
+            if down { set(index, to: isOn ? 0 : 1, into: &changes) }
+        case .trigger:
+            if down { set(index, to: 1, into: &changes) }
+        case .latch:
+            if down {
+                progress[index].pressedAt = time
+                progress[index].wasOnAtPress = isOn
+                set(index, to: 1, into: &changes)
+            } else if let pressedAt = progress[index].pressedAt {
+                progress[index].pressedAt = nil
+                if time - pressedAt >= Self.latchHold || progress[index].wasOnAtPress { set(index, to: 0, into: &changes) }
+            }
+        }
+    }
+
+    /// Sets every target of mapping `index` to control position `position`.
+    private mutating func set(_ index: Int, to position: Double, into changes: inout [Change]) {
+        for target in mappings[index].targets.indices { emit(index, target, at: position, into: &changes) }
+    }
+
+    /// Follows an absolute control to `position`, each target as the mapping's pickup mode says.
+    private mutating func follow(_ index: Int, to position: Double, into changes: inout [Change]) {
+        let mapping = mappings[index]
+        let last = progress[index].position
+        progress[index].position = position
+        for (t, target) in mapping.targets.enumerated() {
+            var reached = position
+            if mapping.pickup != .jump, !progress[index].engaged[t] {
+                let at = target.position(of: values[TargetKey(node: target.node, parameter: target.parameter)] ?? target.low)
+                let crossed = last.map { ($0 - at) * (position - at) <= 0 } ?? false
+                if abs(position - at) <= Self.pickupWindow || crossed {
+                    progress[index].engaged[t] = true
+                } else if mapping.pickup == .scaled, let last, last != position {
+                    reached = position > last ? at + (position - last) * (1 - at) / (1 - last)
+                                              : at - (last - position) * at / last
+                    if abs(reached - position) <= Self.pickupWindow { progress[index].engaged[t] = true }
+                } else {
+                    continue
+                }
+            }
+            emit(index, t, at: reached, into: &changes)
+        }
+    }
+
+    /// Sets target `t` of mapping `index`; other mappings moving the same parameter must pick it up again.
+    private mutating func emit(_ index: Int, _ t: Int, at position: Double, into changes: inout [Change]) {
+        let target = mappings[index].targets[t]
+        let key = TargetKey(node: target.node, parameter: target.parameter)
+        let value = target.value(at: position)
+        values[key] = value
+        for (m, other) in movers[key] ?? [] where m != index { progress[m].engaged[other] = false }
+        changes.append(Change(node: target.node, parameter: target.parameter, value: value))
+    }
+}
