@@ -129,8 +129,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
             } catch let error as PatchError {
                 throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
             }
-            daemon.installMappings(list)
-            daemon.saveState()
+            daemon.replaceMappings(list)
             daemon.log.info("mappings set (\(list.count))")
             return daemon.mappingSummaries()
         }

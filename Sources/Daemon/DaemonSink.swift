@@ -1,6 +1,7 @@
 import ALSA
 import Glibc
 import Hub
+import MIDICore
 
 /// Delivers what leaves the graph: unit nodes play through the audio rack's live ring
 /// (arrival time plus one block), external nodes get the message at once: on their ALSA
@@ -42,13 +43,19 @@ struct DaemonSink: RouteSink {
         }
         switch index < destinations.count ? destinations[index] : nil {
         case .alsa(let address):
-            let queued = Self.retrying { [client, outPort] in try client.output(event.message, from: outPort, to: address) }
-            if queued { wroteOutput = true } else { dropped += 1 }
+            send(event.message, to: address)
         case .jack(let port):
             jack.send(event.message, to: port)
         case nil:
             return
         }
+    }
+
+    /// Sends `message` at once from midihub's output port to the ALSA port `address` (an
+    /// external node, a controller shown its values).
+    mutating func send(_ message: MIDIMessage, to address: SeqAddress) {
+        let queued = Self.retrying { [client, outPort] in try client.output(message, from: outPort, to: address) }
+        if queued { wroteOutput = true } else { dropped += 1 }
     }
 
     /// Runs `attempt` until it succeeds or `outputPatience` runs out (an error ends it at once).

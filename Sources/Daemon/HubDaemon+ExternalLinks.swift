@@ -7,6 +7,8 @@ import Hub
 /// port, as `aplaymidi` does. Events still go to each node's port directly: another node's
 /// port, connected to midihub:out too, does not get them. An external processor's sending
 /// ports are connected to midihub:in, so that what it sends back enters the graph at its node.
+/// A controller that mappings show values on (`feedbackPorts`) is connected from midihub:out
+/// as an external node is, and shown its values once connected.
 extension HubDaemon {
     /// Connects midihub:out to the port of every external node that has one, and an external
     /// processor's sending ports to midihub:in; breaks the links it made that no node uses any
@@ -17,11 +19,12 @@ extension HubDaemon {
         let externals = router.graph.nodes.compactMap { node -> ExternalNode? in
             if case .external(let external) = node.body { external } else { nil }
         }
+        let feedback = mappings.mappings.flatMap(feedbackPorts)
         let outbound = externals.compactMap { external -> Connection? in
             guard let address = ports.destination(for: external.port, excludingClient: client.clientID),
                   !JackPortTable.isJack(address) else { return nil }  // JACK nodes get their own output (JackBridge)
             return Connection(PortAddress(outPort.address), address)
-        }
+        } + feedback.map { Connection(PortAddress(outPort.address), $0.address) }
         let returns = ports.descriptors.filter { port in
             port.address.client != client.clientID && !JackPortTable.isJack(port.address)
                 && externals.contains { $0.sendsBack(from: port) }
@@ -32,8 +35,10 @@ extension HubDaemon {
         for connection in unwanted.sorted() { apply(connection, connected: false, reason: "no external node uses it") }
         let missing = wanted.subtracting(ports.connections)
         for connection in missing.sorted() {
-            apply(connection, connected: true, reason: "external node")
+            let controller = feedback.first { $0.address == connection.destination }
+            apply(connection, connected: true, reason: controller == nil ? "external node" : "feedback to a controller")
             made.insert(connection)
+            if let controller { showValues(toConnected: controller) }
         }
         externalLinks = made
         if !unwanted.isEmpty || !missing.isEmpty { refreshPorts() }

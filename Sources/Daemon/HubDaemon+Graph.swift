@@ -107,6 +107,7 @@ extension HubDaemon {
         try applyGraphChange(GraphChange(from: router.graph, to: patch.graph))
         setTempo(patch.tempo)
         installMappings(patch.mappings)
+        linkExternalNodes()
         reconciler.rules = patch.rules
         reconcile()
         saveState()

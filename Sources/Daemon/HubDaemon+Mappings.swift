@@ -1,3 +1,4 @@
+import ALSA
 import Control
 import Hub
 import MIDICore
@@ -21,6 +22,7 @@ extension HubDaemon {
     }
 
     /// Sets one mapped value; a target whose node is gone is skipped.
+    /// - Thread: input (the owner).
     private func apply(_ change: MappingEngine.Change, at time: Double) {
         if isTransport(change.node) {
             guard change.parameter == Self.tempoParameter.name else { return }
@@ -28,21 +30,75 @@ extension HubDaemon {
         } else if router.processorParameters(change.node) != nil {
             guard (try? router.setProcessorParameter(change.node, change.parameter, to: change.value)) != nil else { return }
         } else {
-            guard audio?.setParameter(change.node, change.parameter, to: change.value, at: time) != nil else { return }
+            // Without audio (--no-audio, or no sound card yet) the value is kept in the graph
+            // and played when audio starts, as parameters.set does.
+            guard router.graph.node(change.node) != nil else { return }
+            if let audio, audio.setParameter(change.node, change.parameter, to: change.value, at: time) == nil { return }
             router.recordParameter(change.parameter, of: change.node, value: change.value)
         }
         log.publish(.parameterChanged(node: change.node, parameter: change.parameter, value: Double(change.value)))
     }
 
-    /// Starts the mappings `list` from the parameters' current values.
+    /// Starts the mappings `list` from the parameters' current values, and shows the
+    /// controllers with feedback their values.
     /// - Thread: owner (or main before it starts).
     func installMappings(_ list: [Mapping]) {
         mappings = MappingEngine(list) { [self] node, parameter in currentValue(of: parameter, of: node) }
+        mappings.showValues()
+    }
+
+    /// Shows the values due on their controllers (`Mapping.feedback`), at most once per
+    /// `feedbackInterval`: a fader swept over the socket sends its latest value, not every step.
+    /// - Thread: input (the owner), after each batch.
+    func sendFeedbackIfDue() {
+        let now = Self.now()
+        guard mappings.hasFeedbackDue, now - lastFeedback >= Self.feedbackInterval else { return }
+        lastFeedback = now
+        var sink = makeSink()
+        for (mapping, messages) in mappings.takeFeedback(at: now) {
+            for port in feedbackPorts(of: mapping) {
+                guard let address = SeqAddress(port.address) else { continue }
+                for message in messages { sink.send(message, to: address) }
+            }
+        }
+        flush(sink)
+    }
+
+    /// Feedback is sent at most this often (seconds).
+    static let feedbackInterval = 0.02
+
+    /// Where a mapping shows its values: every writable ALSA port (but midihub's) that its
+    /// `from` node selects. midihub:out is connected to them (`linkExternalNodes`): kernel
+    /// ports take events only from connected senders.
+    func feedbackPorts(of mapping: Mapping) -> [PortDescriptor] {
+        guard mapping.feedback, let from = mapping.from, case .source(let selector)? = router.graph.node(from)?.body else { return [] }
+        return ports.descriptors.filter { port in
+            port.direction.canReceive && port.address.client != client.clientID && !JackPortTable.isJack(port.address)
+                && selector.matches(port)
+        }
+    }
+
+    /// A controller just connected for feedback (it came back, or the daemon started) is
+    /// shown its values: the mappings with feedback from the source nodes that select it.
+    func showValues(toConnected port: PortDescriptor) {
+        let sources = router.graph.nodes.compactMap { node -> NodeID? in
+            if case .source(let selector) = node.body, selector.matches(port) { node.id } else { nil }
+        }
+        if !sources.isEmpty { mappings.showValues(from: Set(sources)) }
     }
 
     /// A parameter's value as the graph keeps it (set in the patch or at runtime), else its default.
     func currentValue(of parameter: String, of id: NodeID) -> Float? {
         MappingSummaries.value(of: parameter, of: id, in: router.graph, tempo: router.clock.beatsPerMinute)
+    }
+
+    /// Replaces the mappings (`mappings.set`, a learned one): installs them, connects the
+    /// controllers they show values on, saves the state.
+    /// - Thread: owner.
+    func replaceMappings(_ list: [Mapping]) {
+        installMappings(list)
+        linkExternalNodes()
+        saveState()
     }
 
     /// Binds the next control moved to `name` of node `id` within `seconds` (replacing a
@@ -77,8 +133,7 @@ extension HubDaemon {
         case .learned(let mapping):
             var list = mappings.mappings.filter { $0.targets.map(\.node) != [target.node] || $0.targets.map(\.parameter) != [target.parameter] }
             list.append(mapping)
-            installMappings(list)
-            saveState()
+            replaceMappings(list)
             let summary = mappingSummary(mapping)
             log.info("learned " + MappingSummaries.line(summary))
             log.publish(.mappingLearned(summary))

@@ -36,6 +36,8 @@ public final class HubDaemon: @unchecked Sendable {
     var mappings = MappingEngine()
     /// What the mappings set for the message being handled (reused, so mapping allocates nothing).
     var mappedChanges: [MappingEngine.Change] = []
+    /// When feedback was last sent to controllers (monotonic seconds), to pace it.
+    var lastFeedback = -Double.infinity
     /// MIDI learn, while armed (`learn`).
     var learner: MappingLearner?
     /// Whether the batch being handled changed something the state keeps (saved once per batch).
@@ -222,6 +224,7 @@ public final class HubDaemon: @unchecked Sendable {
             syncPorts()
         }
         if learner != nil { finishLearning() }
+        if mappings.hasFeedbackDue { sendFeedbackIfDue() }
         noteLostInput()
         generate()
         reconcileIfDue()

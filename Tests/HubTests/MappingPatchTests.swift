@@ -86,3 +86,13 @@ import Testing
         #expect(try HubState(decoding: state.encoded(), path: "s.json") == state)
     }
 }
+
+extension MappingPatchTests {
+    @Test func feedbackNeedsTheControllersSourceNodeAndAControlThatShowsValues() throws {
+        #expect(try parse("  - { control: cc 7, from: keys, feedback: true, to: piano.cutoff }").mappings[0].feedback)
+        #expect(error("  - { control: cc 7, feedback: true, to: piano.cutoff }")?.reason
+            == "feedback needs `from`: the source node of the controller whose lights or faders show the value")
+        #expect(error("  - { control: program change, from: keys, feedback: true, to: piano.cutoff }")?.reason
+            == "a program change control cannot show a value")
+    }
+}

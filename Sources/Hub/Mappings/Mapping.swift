@@ -17,11 +17,14 @@ public struct Mapping: Hashable, Sendable, Codable {
     public var acceleration: Double
     /// Whether the mapped messages also go on into the graph (by default a mapping takes them).
     public var passes: Bool
+    /// Whether the controller is sent the value when it changes elsewhere (`MappingFeedback`),
+    /// on the writable ports of the `from` node's controller.
+    public var feedback: Bool
     public var targets: [MappingTarget]
 
     public init(from: NodeID? = nil, channel: UInt8? = nil, source: ControlSource, mode: ControlMode = .absolute,
                 pickup: PickupMode = .jump, step: Double = Mapping.defaultStep, acceleration: Double = 0,
-                passes: Bool = false, targets: [MappingTarget]) {
+                passes: Bool = false, feedback: Bool = false, targets: [MappingTarget]) {
         self.from = from
         self.channel = channel
         self.source = source
@@ -30,6 +33,7 @@ public struct Mapping: Hashable, Sendable, Codable {
         self.step = step
         self.acceleration = acceleration
         self.passes = passes
+        self.feedback = feedback
         self.targets = targets
     }
 
@@ -96,6 +100,17 @@ public enum ControlMode: Hashable, Sendable, Codable {
     case button(ButtonMode)
     /// A note's velocity is the position; its note-off changes nothing.
     case velocity
+}
+
+extension ControlMode {
+    /// Whether the controller itself stands where it sent the value (a knob, a fader), so
+    /// showing it its own moves would only echo them.
+    var controllerKnowsPosition: Bool {
+        switch self {
+        case .absolute, .velocity: true
+        case .relative, .button: false
+        }
+    }
 }
 
 /// The three ways controllers send an endless encoder's ticks in a 7-bit value.

@@ -7,6 +7,12 @@ import MIDICore
 /// `valueChanged` when something else set it — so that pickup, toggles and encoders
 /// start from where the parameter is.
 ///
+/// Feedback: a mapping with `feedback` whose first target changes is due to show the value on
+/// its controller — when something else changed it (the control API, another mapping, a
+/// patch), and after its own moves when the controller cannot know the value itself (an
+/// endless encoder's ring, a toggle's light); a knob's or fader's own moves are not echoed.
+/// `takeFeedback` hands out what is due, so the caller can pace it.
+///
 /// No I/O and no clock: the caller passes each message's time and carries out the changes.
 ///
 /// - Thread: MIDI input, the daemon's state owner (a plain value).
@@ -23,6 +29,10 @@ public struct MappingEngine {
     public static let pickupWindow = 1.5 / 127
     /// A latching button held at least this long (seconds) is on only while held.
     public static let latchHold = 0.3
+    /// For this long (seconds) after feedback, the controller sending back the position it
+    /// was shown (within 1/127) is its echo, not a move (controllers with soft-thru, a
+    /// port that loops back).
+    public static let echoWindow = 0.5
 
     private struct TargetKey: Hashable {
         var node: NodeID
@@ -38,6 +48,8 @@ public struct MappingEngine {
         /// When a latching button went down, and whether it was on before.
         var pressedAt: Double?
         var wasOnAtPress = false
+        /// The position feedback last showed and when: what the controller may echo back.
+        var shown: (position: Double, time: Double)?
     }
 
     private var progress: [Progress]
@@ -45,12 +57,15 @@ public struct MappingEngine {
     /// The (mapping, target) indices moving each parameter.
     private var movers: [TargetKey: [(mapping: Int, target: Int)]] = [:]
     private var decoders: [Int: ControllerDecoder] = [:]
+    /// Per mapping: whether its controller should be shown its value.
+    private var feedbackDue: [Bool]
     private var readings: [ControllerReading] = []
 
     /// - Parameter value: a target's current value (`nil`: unknown, taken as its low end).
     public init(_ mappings: [Mapping] = [], value: (NodeID, String) -> Float? = { _, _ in nil }) {
         self.mappings = mappings
         progress = mappings.map { Progress(engaged: Array(repeating: false, count: $0.targets.count)) }
+        feedbackDue = Array(repeating: false, count: mappings.count)
         for (m, mapping) in mappings.enumerated() {
             for (t, target) in mapping.targets.enumerated() {
                 let key = TargetKey(node: target.node, parameter: target.parameter)
@@ -87,8 +102,37 @@ public struct MappingEngine {
         let key = TargetKey(node: node, parameter: parameter)
         guard movers[key] != nil else { return }
         values[key] = value
-        for (m, t) in movers[key] ?? [] { progress[m].engaged[t] = false }
+        for (m, t) in movers[key] ?? [] {
+            progress[m].engaged[t] = false
+            if t == 0 { feedbackDue[m] = mappings[m].feedback }
+        }
     }
+
+    /// Makes every mapping with feedback from the source nodes `sources` (all when `nil`) due
+    /// to show its value: its controller came back, or the mappings were just installed.
+    public mutating func showValues(from sources: Set<NodeID>? = nil) {
+        for (index, mapping) in mappings.enumerated() where mapping.feedback {
+            if let sources, !sources.contains(mapping.from ?? "") { continue }
+            feedbackDue[index] = true
+        }
+    }
+
+    /// The mappings due to show their value, with the messages that show it, sent at `time`;
+    /// none is due after.
+    public mutating func takeFeedback(at time: Double) -> [(mapping: Mapping, messages: [MIDIMessage])] {
+        var due: [(mapping: Mapping, messages: [MIDIMessage])] = []
+        for index in mappings.indices where feedbackDue[index] {
+            feedbackDue[index] = false
+            guard let target = mappings[index].targets.first,
+                  let value = values[TargetKey(node: target.node, parameter: target.parameter)] else { continue }
+            progress[index].shown = (target.position(of: value), time)
+            due.append((mappings[index], mappings[index].feedback(showing: value)))
+        }
+        return due
+    }
+
+    /// Whether a mapping is due to show its value.
+    public var hasFeedbackDue: Bool { feedbackDue.contains(true) }
 
     /// The last value the engine knows for a parameter a mapping moves.
     public func value(node: NodeID, parameter: String) -> Float? {
@@ -106,9 +150,9 @@ public struct MappingEngine {
         let mapping = mappings[index]
         switch (mapping.mode, reading.kind) {
         case (.absolute, .value(let value)):
-            follow(index, to: Double(value) / 127, into: &changes)
+            follow(index, to: Double(value) / 127, time: time, into: &changes)
         case (.absolute, .fine(let value)):
-            follow(index, to: Double(value) / 16383, into: &changes)
+            follow(index, to: Double(value) / 16383, time: time, into: &changes)
         case (.absolute, .step(let ticks)), (.relative, .step(let ticks)):
             nudge(index, by: Double(ticks) / (mapping.source.isFine ? 16383 : 127), into: &changes)
         case (.relative(let encoding), .value(let value)):
@@ -172,7 +216,10 @@ public struct MappingEngine {
     }
 
     /// Follows an absolute control to `position`, each target as the mapping's pickup mode says.
-    private mutating func follow(_ index: Int, to position: Double, into changes: inout [Change]) {
+    private mutating func follow(_ index: Int, to position: Double, time: Double, into changes: inout [Change]) {
+        if let shown = progress[index].shown, time - shown.time < Self.echoWindow, abs(position - shown.position) <= 1.0 / 127 {
+            return
+        }
         let mapping = mappings[index]
         let last = progress[index].position
         progress[index].position = position
@@ -201,7 +248,11 @@ public struct MappingEngine {
         let key = TargetKey(node: target.node, parameter: target.parameter)
         let value = target.value(at: position)
         values[key] = value
-        for (m, other) in movers[key] ?? [] where m != index { progress[m].engaged[other] = false }
+        for (m, other) in movers[key] ?? [] where m != index {
+            progress[m].engaged[other] = false
+            if other == 0 { feedbackDue[m] = mappings[m].feedback }
+        }
+        if t == 0, mappings[index].feedback, !mappings[index].mode.controllerKnowsPosition { feedbackDue[index] = true }
         changes.append(Change(node: target.node, parameter: target.parameter, value: value))
     }
 }

@@ -4,7 +4,7 @@ import RenderCore
 extension PatchReader {
     /// The keys one mapping may have.
     static let mappingKeys = ["control", "from", "channel", "to", "mode", "encoding", "pickup", "step", "acceleration",
-                              "pass", "bits", "range", "curve", "invert", "steps", "values"]
+                              "pass", "feedback", "bits", "range", "curve", "invert", "steps", "values"]
     /// The keys a target written as a mapping may have.
     static let targetKeys = ["node", "parameter", "range", "curve", "invert", "steps", "values"]
 
@@ -56,6 +56,17 @@ extension PatchReader {
             }
         }
         if let pass = fields["pass"] { result.passes = try flag(pass, "pass") }
+        if let feedback = fields["feedback"] {
+            result.feedback = try flag(feedback, "feedback")
+            if result.feedback, result.from == nil {
+                throw error(at: feedback, "feedback needs `from`: the source node of the controller whose lights or faders show the value",
+                            fix: "add `from: NODE`, a node with `source:` naming the controller")
+            }
+            if result.feedback, !result.canShowValues {
+                throw error(at: feedback, "a \(result.source.label) control cannot show a value",
+                            fix: "drop `feedback`, or map a cc, cc14, nrpn, rpn, note or pitch bend")
+            }
+        }
         let defaults = fields
         let items = targetsNode.sequence.map(Array.init) ?? [targetsNode]
         guard !items.isEmpty else {

@@ -1,0 +1,64 @@
+# Issue 11, kernel test: feedback to a controller's lights, ring and motor fader.
+# `midihub serve` runs docs/mappings.md's feedback patch with a snd-virmidi card as the
+# control surface (its first port for "X-Touch*"); amidi -d reads what the surface is sent.
+# At start it is shown every value; a level set over the control socket moves the motor
+# fader (pitch bend); the fader's own move changes the level and is not echoed; the
+# encoder's own turn updates its ring; a toggle's press lights its button.
+# timeout: 300
+
+source "$REPO/Tests/Integration/serve.sh"
+source "$REPO/Tests/Integration/serve-control.sh"
+load_modules snd-virmidi
+card=$(card_number VirMIDI)
+
+doc_block docs/mappings.md feedback-patch | sed 's/X-Touch\*/Virtual Raw MIDI*-0/g' >"$WORK/feedback.yaml"
+assert_file_has "$WORK/feedback.yaml" 'source: .*Virtual Raw MIDI\*-0:\*' "the example's surface replaced"
+
+# The value of TARGET (node.parameter) as `midihub mappings --json` shows it.
+mapped_value() { # NODE PARAMETER
+    midihub mappings --json | jq -r --arg node "$1" --arg parameter "$2" \
+        '[.[].targets[] | select(.node == $node and .parameter == $parameter) | .value][0]'
+}
+
+# Fails unless the surface has been sent exactly BYTES (hex, one space apart) so far.
+assert_sent() { # BYTES MESSAGE
+    wait_for_bytes surface "$(wc -w <<<"$1")"
+    assert_eq "$1" "$(hex_bytes "$(peer_out surface)")" "$2"
+}
+
+start_peer surface amidi -p "hw:$card,0" -d
+wait_for_rawmidi_reader "$card" 0 "${PEER_PIDS[surface]}"
+start_serve hub --no-audio --patch "$WORK/feedback.yaml"
+
+step "at start the surface is shown every value: the fader at -10 dB, the light off, the ring centred"
+# -10 dB over -60…12 is 11377 of 16383 (LSB 0x71, MSB 0x58); brightness 0 over -48…48 is 64.
+shown="E0 71 58 80 10 00 B0 10 40"
+assert_sent "$shown" "the first feedback"
+
+step "the level set over the socket moves the motor fader"
+control_ok '{"id":1,"request":"parameters.set","params":{"node":"synth","parameter":"master gain","value":12}}' >/dev/null
+shown="$shown E0 7F 7F"
+assert_sent "$shown" "the fader sent to the top"
+
+step "the fader's own move sets the level and is not echoed"
+amidi -p "hw:$card,0" -S 'E0 00 40' || fail "amidi -S failed"
+# The centre (8192 of 16383) over -60…12 dB: -23.998 dB.
+poll_until 10 bash -c "[[ \$(midihub mappings --json | jq -r '.[0].targets[0].value' | cut -c1-6) == -23.99 ]]" \
+    || fail "the level should follow the fader to -23.998, is $(mapped_value synth 'master gain')"
+sleep 1
+assert_eq "$shown" "$(hex_bytes "$(peer_out surface)")" "nothing sent back for the fader's own move"
+
+step "the encoder's own turn (8 ticks down) updates its ring; the toggle lights its button"
+amidi -p "hw:$card,0" -S 'B0 10 48' || fail "amidi -S failed"
+# brightness 0 - 8/128 of 96 = -6, at 0.4375 of the ring: 56 (0x38).
+shown="$shown B0 10 38"
+assert_sent "$shown" "the ring after the encoder's turn"
+assert_eq -6 "$(mapped_value synth brightness)" "the brightness after 8 ticks down"
+amidi -p "hw:$card,0" -S '90 10 7F 80 10 00' || fail "amidi -S failed"
+shown="$shown 90 10 7F"
+assert_sent "$shown" "the button's light after its toggle"
+assert_eq 100 "$(mapped_value synth vibrato)" "the vibrato after the toggle"
+
+stop_peer hub
+assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
+stop_peer surface
