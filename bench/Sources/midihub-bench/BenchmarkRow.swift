@@ -22,6 +22,7 @@ struct BenchmarkRow: Sendable {
         BenchmarkRow(name: "peak-memory-soundfont", run: peakMemorySoundFont),
         BenchmarkRow(name: "hub-route", run: hubRoute),
         BenchmarkRow(name: "graph-block", run: graphBlockCost),
+        BenchmarkRow(name: "mapping-throughput", run: mappingThroughput),
     ]
 }
 
