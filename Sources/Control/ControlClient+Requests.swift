@@ -66,6 +66,14 @@ extension ControlClient {
         try expect(.setMappings(MappingList(text: text))) { if case .mappings(let mappings) = $0 { mappings } else { nil } }
     }
 
+    public func scenes() throws(ControlClientError) -> [SceneSummary] {
+        try expect(.listScenes) { if case .scenes(let scenes) = $0 { scenes } else { nil } }
+    }
+
+    public func switchScene(_ name: String) throws(ControlClientError) -> SceneSummary {
+        try expect(.switchScene(SceneReference(scene: name))) { if case .scene(let scene) = $0 { scene } else { nil } }
+    }
+
     func expect<Value>(_ request: ControlRequest, _ extract: (ControlResult) -> Value?)
         throws(ControlClientError) -> Value
     {

@@ -30,6 +30,7 @@ public struct ControlErrorCode: RawRepresentable, Hashable, Sendable, Codable, E
     public static let unknownPort: Self = "unknown-port"
     public static let ambiguousPort: Self = "ambiguous-port"
     public static let unknownParameter: Self = "unknown-parameter"
+    public static let unknownScene: Self = "unknown-scene"
     /// A value outside its range, or an output parameter written.
     public static let invalidValue: Self = "invalid-value"
     /// The patch does not validate; the running setup is untouched.

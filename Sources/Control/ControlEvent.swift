@@ -10,6 +10,7 @@ public enum ControlEventKind: String, Hashable, Sendable, Codable, CaseIterable 
     case nodeGone = "node-gone"
     case mappingLearned = "mapping-learned"
     case learnEnded = "learn-ended"
+    case sceneChanged = "scene-changed"
     case log
     /// The server dropped events for this subscriber because it read too slowly.
     case dropped
@@ -36,6 +37,7 @@ public enum LogLevel: String, Hashable, Sendable, Codable {
 ///     {"event":"node-gone","node":"fluid","reason":"device-unplugged"}
 ///     {"event":"mapping-learned","mapping":{…MappingSummary…}}
 ///     {"event":"learn-ended","reason":"timed-out"}
+///     {"event":"scene-changed","scene":"chorus"}
 ///     {"event":"log","level":"info","message":"loaded patches/split.yaml"}
 ///     {"event":"dropped","count":17}
 ///
@@ -49,6 +51,7 @@ public enum ControlEvent: Hashable, Sendable {
     case nodeGone(node: String, reason: NodeGoneReason)
     case mappingLearned(MappingSummary)
     case learnEnded(reason: LearnEnding)
+    case sceneChanged(scene: String)
     case log(level: LogLevel, message: String)
     case dropped(count: Int)
 
@@ -62,6 +65,7 @@ public enum ControlEvent: Hashable, Sendable {
         case .nodeGone: .nodeGone
         case .mappingLearned: .mappingLearned
         case .learnEnded: .learnEnded
+        case .sceneChanged: .sceneChanged
         case .log: .log
         case .dropped: .dropped
         }
@@ -70,7 +74,7 @@ public enum ControlEvent: Hashable, Sendable {
 
 extension ControlEvent: Codable {
     private enum CodingKeys: String, CodingKey {
-        case event, port, connection, node, parameter, value, reason, level, message, count, mapping
+        case event, port, connection, node, parameter, value, reason, level, message, count, mapping, scene
     }
 
     public init(from decoder: any Decoder) throws {
@@ -97,6 +101,8 @@ extension ControlEvent: Codable {
             self = .mappingLearned(try container.decode(MappingSummary.self, forKey: .mapping))
         case .learnEnded:
             self = .learnEnded(reason: try container.decode(LearnEnding.self, forKey: .reason))
+        case .sceneChanged:
+            self = .sceneChanged(scene: try container.decode(String.self, forKey: .scene))
         case .log:
             self = .log(
                 level: try container.decode(LogLevel.self, forKey: .level),
@@ -125,6 +131,8 @@ extension ControlEvent: Codable {
             try container.encode(mapping, forKey: .mapping)
         case .learnEnded(let reason):
             try container.encode(reason, forKey: .reason)
+        case .sceneChanged(let scene):
+            try container.encode(scene, forKey: .scene)
         case .log(let level, let message):
             try container.encode(level, forKey: .level)
             try container.encode(message, forKey: .message)

@@ -45,4 +45,8 @@ public protocol ControlHandler: AnyObject, Sendable {
     func learn(_ request: LearnRequest) throws
     /// `learn.cancel`: stops learning (a `learn-ended` event follows when it was armed).
     func cancelLearn() throws
+    /// `scenes.list`: the scenes, the current one marked.
+    func scenes() throws -> [SceneSummary]
+    /// `scenes.switch`: switches to a scene; returns it.
+    func switchScene(_ name: String) throws -> SceneSummary
 }

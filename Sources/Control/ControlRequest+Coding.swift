@@ -53,6 +53,8 @@ extension ControlRequest {
         case .setMappings: return .setMappings(try params(MappingList.self))
         case .learn: return .learn(try params(LearnRequest.self))
         case .cancelLearn: return .cancelLearn
+        case .listScenes: return .listScenes
+        case .switchScene: return .switchScene(try params(SceneReference.self))
         case .subscribe:
             let filter = try JSONLine.decode(OptionalParamsEnvelope<SubscriptionFilter>.self, from: line).params
             return .subscribe(filter ?? SubscriptionFilter())
@@ -81,7 +83,7 @@ extension ControlRequest {
             try JSONLine.encode(RequestEnvelope(id: id, request: kind.rawValue, params: params))
         }
         switch self {
-        case .listPorts, .listConnections, .listNodes, .listNodeTypes, .listRules, .listMappings, .cancelLearn:
+        case .listPorts, .listConnections, .listNodes, .listNodeTypes, .listRules, .listMappings, .cancelLearn, .listScenes:
             return try line(NoParams?.none)
         case .hello(let hello): return try line(hello)
         case .connect(let connection), .disconnect(let connection): return try line(connection)
@@ -93,6 +95,7 @@ extension ControlRequest {
         case .setRules(let rules): return try line(rules)
         case .setMappings(let list): return try line(list)
         case .learn(let learn): return try line(learn)
+        case .switchScene(let scene): return try line(scene)
         case .subscribe(let filter): return try line(filter)
         }
     }

@@ -20,6 +20,8 @@ public enum ControlRequestKind: String, Hashable, Sendable, Codable, CaseIterabl
     case setMappings = "mappings.set"
     case learn
     case cancelLearn = "learn.cancel"
+    case listScenes = "scenes.list"
+    case switchScene = "scenes.switch"
     case subscribe
 }
 
@@ -46,6 +48,8 @@ public enum ControlRequest: Hashable, Sendable {
     case setMappings(MappingList)
     case learn(LearnRequest)
     case cancelLearn
+    case listScenes
+    case switchScene(SceneReference)
     case subscribe(SubscriptionFilter)
 
     public var kind: ControlRequestKind {
@@ -68,6 +72,8 @@ public enum ControlRequest: Hashable, Sendable {
         case .setMappings: .setMappings
         case .learn: .learn
         case .cancelLearn: .cancelLearn
+        case .listScenes: .listScenes
+        case .switchScene: .switchScene
         case .subscribe: .subscribe
         }
     }

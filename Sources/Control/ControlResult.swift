@@ -30,6 +30,8 @@ public enum ControlResult: Hashable, Sendable {
     case graph(GraphSummary)
     case rules([RuleSummary])
     case mappings([MappingSummary])
+    case scenes([SceneSummary])
+    case scene(SceneSummary)
     case done
 }
 
@@ -52,6 +54,8 @@ extension ControlResult: Encodable {
         case .graph(let graph): try graph.encode(to: encoder)
         case .rules(let rules): try rules.encode(to: encoder)
         case .mappings(let mappings): try mappings.encode(to: encoder)
+        case .scenes(let scenes): try scenes.encode(to: encoder)
+        case .scene(let scene): try scene.encode(to: encoder)
         case .done: _ = encoder.container(keyedBy: NoKeys.self)
         }
     }
@@ -73,6 +77,8 @@ extension ControlRequestKind {
         case .loadPatch: return .graph(try result(GraphSummary.self))
         case .listRules, .setRules: return .rules(try result([RuleSummary].self))
         case .listMappings, .setMappings: return .mappings(try result([MappingSummary].self))
+        case .listScenes: return .scenes(try result([SceneSummary].self))
+        case .switchScene: return .scene(try result(SceneSummary.self))
         case .connect, .disconnect, .removeNode, .subscribe, .learn, .cancelLearn: return .done
         }
     }

@@ -94,3 +94,48 @@ public enum LearnEnding: String, Hashable, Sendable, Codable {
     case timedOut = "timed-out"
     case cancelled
 }
+
+/// A scene as `scenes.list` shows it: `{"name":"verse","program":0,"current":true,"values":[…]}`.
+///
+/// - Thread: any (a plain value).
+public struct SceneSummary: Hashable, Sendable, Codable {
+    public var name: String
+    /// The program (0…127) whose change selects it through a mapping to `scene.program`.
+    public var program: Int?
+    /// Whether it is the scene switched to last.
+    public var current: Bool
+    public var values: [SceneValueSummary]
+
+    public init(name: String, program: Int? = nil, current: Bool, values: [SceneValueSummary]) {
+        self.name = name
+        self.program = program
+        self.current = current
+        self.values = values
+    }
+}
+
+/// One value a scene sets.
+///
+/// - Thread: any (a plain value).
+public struct SceneValueSummary: Hashable, Sendable, Codable {
+    public var node: String
+    public var parameter: String
+    public var value: Double
+
+    public init(node: String, parameter: String, value: Double) {
+        self.node = node
+        self.parameter = parameter
+        self.value = value
+    }
+}
+
+/// `scenes.switch`: `{"scene":"chorus"}`.
+///
+/// - Thread: any (a plain value).
+public struct SceneReference: Hashable, Sendable, Codable {
+    public var scene: String
+
+    public init(scene: String) {
+        self.scene = scene
+    }
+}

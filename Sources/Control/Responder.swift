@@ -69,6 +69,10 @@ struct Responder: Sendable {
             case .cancelLearn:
                 try handler.cancelLearn()
                 return .done
+            case .listScenes:
+                return .scenes(try handler.scenes())
+            case .switchScene(let reference):
+                return .scene(try handler.switchScene(reference.scene))
             }
         } catch let error as ControlError {
             throw error

@@ -147,6 +147,17 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         try daemon.owner.perform { [self] in daemon.cancelLearning() }
     }
 
+    func scenes() throws -> [SceneSummary] {
+        try daemon.owner.perform { [self] in daemon.sceneSummaries() }
+    }
+
+    func switchScene(_ name: String) throws -> SceneSummary {
+        try daemon.owner.perform { [self] in
+            let scene = try daemon.switchScene(named: name)
+            return daemon.sceneSummaries().first { $0.name == scene.name }!
+        }
+    }
+
     // MARK: - helpers (on the owner)
 
     private func currentNodes() -> [NodeSummary] {

@@ -45,7 +45,9 @@ extension HubDaemon {
 
     /// Sets a parameter of a processor or a built-in node, or the hub's tempo (node
     /// `transport`, when the graph has no node of that name); the value is saved with the state.
-    func setParameter(node id: NodeID, _ name: String, to value: Float) throws(ControlError) -> (ParameterInfo, Float) {
+    /// A built-in node's value takes effect at the frame of `time` (seconds, monotonic; by default now).
+    func setParameter(node id: NodeID, _ name: String, to value: Float, at time: Double? = nil) throws(ControlError)
+        -> (ParameterInfo, Float) {
         let info = try parameterInfo(node: id, name)
         guard info.range.contains(value) else { throw Self.outOfRange(name, info) }
         if isTransport(id) {
@@ -53,7 +55,7 @@ extension HubDaemon {
         } else if router.processorParameters(id) != nil {
             try? router.setProcessorParameter(id, name, to: value)
         } else {
-            audio?.setParameter(id, name, to: value)
+            audio?.setParameter(id, name, to: value, at: time)
             router.recordParameter(name, of: id, value: value)
         }
         mappings.valueChanged(node: id, parameter: name, to: value)
@@ -107,6 +109,8 @@ extension HubDaemon {
         try applyGraphChange(GraphChange(from: router.graph, to: patch.graph))
         setTempo(patch.tempo)
         installMappings(patch.mappings)
+        scenes = patch.scenes
+        currentScene = nil
         linkExternalNodes()
         reconciler.rules = patch.rules
         reconcile()

@@ -27,6 +27,9 @@ extension HubDaemon {
         if isTransport(change.node) {
             guard change.parameter == Self.tempoParameter.name else { return }
             setTempo(Double(change.value))
+        } else if change.node == Patch.sceneNode, router.graph.node(change.node) == nil {
+            switchScene(program: change.value)
+            return
         } else if router.processorParameters(change.node) != nil {
             guard (try? router.setProcessorParameter(change.node, change.parameter, to: change.value)) != nil else { return }
         } else {
@@ -89,7 +92,10 @@ extension HubDaemon {
 
     /// A parameter's value as the graph keeps it (set in the patch or at runtime), else its default.
     func currentValue(of parameter: String, of id: NodeID) -> Float? {
-        MappingSummaries.value(of: parameter, of: id, in: router.graph, tempo: router.clock.beatsPerMinute)
+        if id == Patch.sceneNode, router.graph.node(id) == nil {
+            return scenes.first { $0.name == currentScene }?.program.map(Float.init)
+        }
+        return MappingSummaries.value(of: parameter, of: id, in: router.graph, tempo: router.clock.beatsPerMinute)
     }
 
     /// Replaces the mappings (`mappings.set`, a learned one): installs them, connects the

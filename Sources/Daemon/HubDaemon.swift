@@ -38,6 +38,9 @@ public final class HubDaemon: @unchecked Sendable {
     var mappedChanges: [MappingEngine.Change] = []
     /// When feedback was last sent to controllers (monotonic seconds), to pace it.
     var lastFeedback = -Double.infinity
+    /// The scenes (parameter snapshots) and the one switched to last.
+    var scenes: [Scene] = []
+    var currentScene: String?
     /// MIDI learn, while armed (`learn`).
     var learner: MappingLearner?
     /// Whether the batch being handled changed something the state keeps (saved once per batch).
@@ -123,6 +126,7 @@ public final class HubDaemon: @unchecked Sendable {
             throw DaemonError.badSetup(error.description)
         }
         installMappings(setup.mappings)
+        scenes = setup.scenes
     }
 
     /// Starts audio (when the graph has audio nodes), applies the rules, starts the MIDI
@@ -316,7 +320,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// - Thread: owner (the input thread, or main before it starts).
     func saveState() {
         stateWriter.submit(HubState(graph: router.graph, rules: reconciler.rules, runtimeEdits: reconciler.runtimeEdits,
-                                    tempo: router.clock.beatsPerMinute, mappings: mappings.mappings))
+                                    tempo: router.clock.beatsPerMinute, mappings: mappings.mappings, scenes: scenes))
     }
 
     /// Opens the PCM device and starts the render thread when the graph has unit nodes and
@@ -365,7 +369,8 @@ public final class HubDaemon: @unchecked Sendable {
             do {
                 let patch = try Patch.load(contentsOf: path, registry: NodeCatalog.registry)
                 log.info("loaded patch \(path)")
-                return HubState(graph: patch.graph, rules: patch.rules, tempo: patch.tempo, mappings: patch.mappings)
+                return HubState(graph: patch.graph, rules: patch.rules, tempo: patch.tempo, mappings: patch.mappings,
+                                scenes: patch.scenes)
             } catch {
                 throw DaemonError.badSetup(error.description)
             }

@@ -5,7 +5,7 @@ import Hub
 ///
 /// - Thread: any.
 public enum MappingSummaries {
-    /// `mapping` with each target's value as `value` gives it (`nil`: unknown, its node is gone).
+    /// `mapping` with each target's value as `value` gives it (`nil`: none, its node is gone or no scene is current).
     public static func summary(_ mapping: Mapping, value: (NodeID, String) -> Float?) -> MappingSummary {
         let mode: String, encoding: String?
         switch mapping.mode {
@@ -29,6 +29,20 @@ public enum MappingSummaries {
         patch.mappings.map { summary($0) { id, name in value(of: name, of: id, in: patch.graph, tempo: patch.tempo) } }
     }
 
+    /// `scenes` as `scenes.list` shows them, `current` marked.
+    public static func scenes(_ scenes: [Scene], current: String?) -> [SceneSummary] {
+        scenes.map { scene in
+            SceneSummary(name: scene.name, program: scene.program.map(Int.init), current: scene.name == current,
+                         values: scene.values.map { SceneValueSummary(node: $0.node, parameter: $0.parameter, value: Double($0.value)) })
+        }
+    }
+
+    /// One line of `midihub scene`: `* verse (program 0): synth.brightness = -12, up.semitones = 0`.
+    public static func line(_ scene: SceneSummary) -> String {
+        (scene.current ? "* " : "  ") + scene.name + (scene.program.map { " (program \($0))" } ?? "") + ": "
+            + scene.values.map { "\($0.node).\($0.parameter) = \(format($0.value))" }.joined(separator: ", ")
+    }
+
     /// A parameter's value as `graph` keeps it, else its type's default; the tempo for the transport.
     static func value(of parameter: String, of id: NodeID, in graph: HubGraph, tempo: Double) -> Float? {
         guard let node = graph.node(id) else { return id == Patch.transportNode ? Float(tempo) : nil }
@@ -45,7 +59,7 @@ public enum MappingSummaries {
         if mapping.pickup != "jump" { how += ", \(mapping.pickup)" }
         if mapping.pass { how += ", passes" }
         let targets = mapping.targets.map { target in
-            let value = target.value.map { " = \(format($0))" } ?? " (node gone)"
+            let value = target.value.map { " = \(format($0))" } ?? ""
             let span = target.values.map { $0.map(format).joined(separator: "|") } ?? "\(format(target.low))…\(format(target.high))"
             return "\(target.node).\(target.parameter) \(span)\(target.curve == "linear" ? "" : " \(target.curve)")"
                 + (target.invert ? " inverted" : "") + value

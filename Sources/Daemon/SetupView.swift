@@ -1,7 +1,7 @@
 import Control
 import Hub
 
-/// What `midihub nodes`, `graph`, `rules` and `mappings` show: the running daemon's setup (asked over
+/// What `midihub nodes`, `graph`, `rules`, `mappings` and `scene` show: the running daemon's setup (asked over
 /// the control socket), or, when no daemon runs or `--patch` is given, a patch's setup
 /// (the embedded default without one) — the same summaries either way.
 ///
@@ -12,6 +12,7 @@ public struct SetupView {
     public var connections: [ConnectionSummary]
     public var rules: [RuleSummary]
     public var mappings: [MappingSummary]
+    public var scenes: [SceneSummary]
     /// Where it came from, for a heading: `daemon`, a patch path, or `embedded default`.
     public var origin: String
 
@@ -25,7 +26,7 @@ public struct SetupView {
             let client = try ControlClient(path: socket, timeout: 10)
             try client.hello(client: "midihub cli")
             return SetupView(nodes: try client.nodes(), connections: try client.connections(), rules: try client.rules(),
-                             mappings: try client.mappings(), origin: "daemon")
+                             mappings: try client.mappings(), scenes: try client.scenes(), origin: "daemon")
         } catch where error.isDaemonNotRunning {
             return standalone(DefaultSetup.patch, origin: "embedded default")
         }
@@ -46,6 +47,7 @@ public struct SetupView {
 
     static func standalone(_ patch: Patch, origin: String) -> SetupView {
         SetupView(nodes: GraphSummaries.nodes(patch.graph), connections: GraphSummaries.routes(patch.graph),
-                  rules: GraphSummaries.rules(patch.rules), mappings: MappingSummaries.summaries(patch), origin: origin)
+                  rules: GraphSummaries.rules(patch.rules), mappings: MappingSummaries.summaries(patch),
+                  scenes: MappingSummaries.scenes(patch.scenes, current: nil), origin: origin)
     }
 }

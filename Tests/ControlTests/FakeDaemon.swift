@@ -144,6 +144,18 @@ final class FakeDaemon: ControlHandler {
         state.withLock { $0.learning = nil }
     }
 
+    static let verse = SceneSummary(name: "verse", program: 0, current: false,
+                                    values: [SceneValueSummary(node: "lead", parameter: "gain", value: -6)])
+
+    func scenes() throws -> [SceneSummary] { [Self.verse] }
+
+    func switchScene(_ name: String) throws -> SceneSummary {
+        guard name == Self.verse.name else { throw ControlError(.unknownScene, "no scene '\(name)'") }
+        var scene = Self.verse
+        scene.current = true
+        return scene
+    }
+
     private static func unknownNode(_ id: String) -> ControlError {
         ControlError(.unknownNode, "no node '\(id)'", fix: "run 'midihub nodes' to list nodes")
     }

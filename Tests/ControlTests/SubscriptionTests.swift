@@ -16,6 +16,7 @@ struct SubscriptionTests {
                                        targets: [MappingTargetSummary(node: "lead", parameter: "gain", low: -60, high: 12,
                                                                       curve: "linear", invert: false, value: 0)])),
         .learnEnded(reason: .timedOut),
+        .sceneChanged(scene: "chorus"),
     ]
 
     @Test func everySubscriberGetsEveryEventInOrder() throws {

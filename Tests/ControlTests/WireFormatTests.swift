@@ -27,7 +27,7 @@ struct WireFormatTests {
             .subscribe(SubscriptionFilter(events: [.log])), .subscribe(SubscriptionFilter()),
             .listMappings, .setMappings(MappingList(text: "- {control: cc 74, to: lead.gain}")),
             .learn(LearnRequest(node: "lead", parameter: "gain", seconds: 10)), .learn(LearnRequest(node: "lead", parameter: "gain")),
-            .cancelLearn,
+            .cancelLearn, .listScenes, .switchScene(SceneReference(scene: "verse")),
         ]
         #expect(Set(requests.map(\.kind)) == Set(ControlRequestKind.allCases))
         for request in requests {

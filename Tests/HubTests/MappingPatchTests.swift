@@ -96,3 +96,40 @@ extension MappingPatchTests {
             == "a program change control cannot show a value")
     }
 }
+
+extension MappingPatchTests {
+    @Test func scenesReadTheirProgramsAndValuesAndAMappingCanSwitchThem() throws {
+        let patch = try Patch.parse(yaml: Self.head + """
+              - { control: program change, channel: 16, to: scene.program }
+            scenes:
+              verse: { program: 0, set: { piano.cutoff: 400, up.semitones: -12, transport.tempo: 90 } }
+              chorus: { set: { piano.cutoff: 8000 } }
+            """, file: "s.yaml", registry: GraphFixtures.registry)
+        #expect(patch.scenes == [
+            Scene(name: "verse", program: 0, values: [SceneValue(node: "piano", parameter: "cutoff", value: 400),
+                                                      SceneValue(node: "up", parameter: "semitones", value: -12),
+                                                      SceneValue(node: "transport", parameter: "tempo", value: 90)]),
+            Scene(name: "chorus", values: [SceneValue(node: "piano", parameter: "cutoff", value: 8000)]),
+        ])
+        #expect(patch.mappings[0].targets == [MappingTarget(node: "scene", parameter: "program", low: 0, high: 127)])
+        let state = HubState(graph: patch.graph, mappings: patch.mappings, scenes: patch.scenes)
+        #expect(try HubState(decoding: state.encoded(), path: "s.json") == state)
+    }
+
+    @Test(arguments: [
+        ("a: { program: 1 }\n  b: { program: 1 }", 7, 17, "program 1 already selects scene 'a'"),
+        ("a: { set: { piano.cutoff: 5 } }", 6, 29, "5 is outside 'cutoff' 20.0…20000.0"),
+        ("a: { set: { organ.cutoff: 500 } }", 6, 15, "target 'organ.cutoff' names no node of this patch"),
+        ("a: { colour: red }", 6, 8, "unknown key 'colour'"),
+    ])
+    func aBadSceneIsRefusedWhereItIsWrong(yaml: String, line: Int, column: Int, reason: String) {
+        let text = Self.head.replacingOccurrences(of: "mappings:\n", with: "scenes:\n") + "  " + yaml + "\n"
+        do {
+            _ = try Patch.parse(yaml: text, file: "s.yaml", registry: GraphFixtures.registry)
+            Issue.record("accepted: \(yaml)")
+        } catch {
+            #expect(error.reason == reason)
+            #expect((error.line, error.column) == (line, column), "\(error)")
+        }
+    }
+}

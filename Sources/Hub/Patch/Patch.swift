@@ -17,27 +17,35 @@ public struct Patch: Hashable, Sendable {
     public var tempo: Double
     /// Controllers to parameters (docs/mappings.md).
     public var mappings: [Mapping]
+    /// Named parameter snapshots (docs/mappings.md#scenes).
+    public var scenes: [Scene]
 
     /// Tempos a patch or the control socket may set.
     public static let tempoRange: ClosedRange<Double> = 20...400
     public static let defaultTempo: Double = 120
     /// The pseudo-node whose parameter `tempo` is the hub's tempo (unless a node has that name).
     public static let transportNode: NodeID = "transport"
+    /// The pseudo-node whose parameter `program` switches to the scene of that program.
+    public static let sceneNode: NodeID = "scene"
+    /// The scene pseudo-node's parameter: a mapping to it switches scenes by program (0…127).
+    public static let sceneProgramParameter = ParameterInfo(id: 0, name: "program", range: 0...127, defaultValue: 0,
+                                                            unit: .generic)
     /// The tempo as a parameter (of the pseudo-node `transport`): what mappings and `parameters.set` move.
     public static let tempoParameter = ParameterInfo(id: 0, name: "tempo",
                                                      range: Float(tempoRange.lowerBound)...Float(tempoRange.upperBound),
                                                      defaultValue: Float(defaultTempo), unit: .generic)
 
     public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], tempo: Double = Patch.defaultTempo,
-                mappings: [Mapping] = []) {
+                mappings: [Mapping] = [], scenes: [Scene] = []) {
         self.graph = graph
         self.rules = rules
         self.tempo = tempo
         self.mappings = mappings
+        self.scenes = scenes
     }
 
     /// Top-level keys accepted now; `widgets` and `triggers` are reserved and skipped.
-    static let knownKeys = ["version", "name", "description", "tempo", "nodes", "routes", "rules", "mappings"]
+    static let knownKeys = ["version", "name", "description", "tempo", "nodes", "routes", "rules", "mappings", "scenes"]
     static let reservedKeys = ["widgets", "triggers"]
 
     /// Reads and validates the patch at `path`.

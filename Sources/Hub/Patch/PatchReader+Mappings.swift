@@ -152,13 +152,8 @@ extension PatchReader {
         var fields = defaults
         let node: NodeID, parameter: String
         var at = item
-        if let text = item.scalar?.string {
-            let ids = nodes.map(\.id) + [Patch.transportNode]
-            guard let id = ids.filter({ text.hasPrefix($0 + ".") }).max(by: { $0.count < $1.count }) else {
-                throw error(at: item, "target '\(text)' names no node of this patch",
-                            fix: "write NODE.PARAMETER, like synth.brightness, or transport.tempo")
-            }
-            (node, parameter) = (id, String(text.dropFirst(id.count + 1)))
+        if item.scalar != nil {
+            (node, parameter) = try parameterName(item, nodes: nodes)
         } else {
             let own = try mapping(item, "a target")
             try expectKeys(own, Self.targetKeys)
@@ -191,8 +186,19 @@ extension PatchReader {
         return target
     }
 
+    /// `NODE.PARAMETER` split at the node of `nodes` (or pseudo-node) it starts with.
+    func parameterName(_ item: YAMLNode, nodes: [GraphNode]) throws(PatchError) -> (NodeID, String) {
+        let text = try string(item, "NODE.PARAMETER")
+        let ids = nodes.map(\.id) + [Patch.transportNode, Patch.sceneNode]
+        guard let id = ids.filter({ text.hasPrefix($0 + ".") }).max(by: { $0.count < $1.count }) else {
+            throw error(at: item, "target '\(text)' names no node of this patch",
+                        fix: "write NODE.PARAMETER, like synth.brightness, or transport.tempo")
+        }
+        return (id, String(text.dropFirst(id.count + 1)))
+    }
+
     /// The parameter a target names, checked against its node's type.
-    private func parameterInfo(_ id: NodeID, _ name: String, nodes: [GraphNode], at item: YAMLNode) throws(PatchError) -> ParameterInfo {
+    func parameterInfo(_ id: NodeID, _ name: String, nodes: [GraphNode], at item: YAMLNode) throws(PatchError) -> ParameterInfo {
         let known: [ParameterInfo]
         if let node = nodes.first(where: { $0.id == id }) {
             guard let parameters = registry.parameters(of: node.body), !parameters.isEmpty else {
@@ -202,6 +208,8 @@ extension PatchReader {
             known = parameters
         } else if id == Patch.transportNode {
             known = [Patch.tempoParameter]
+        } else if id == Patch.sceneNode {
+            known = [Patch.sceneProgramParameter]
         } else {
             throw error(at: item, "target names no node '\(id)'", fix: "name a node of this patch, or transport")
         }
@@ -211,7 +219,7 @@ extension PatchReader {
         return info
     }
 
-    private func value(_ node: YAMLNode, within info: ParameterInfo) throws(PatchError) -> Float {
+    func value(_ node: YAMLNode, within info: ParameterInfo) throws(PatchError) -> Float {
         let value = Float(try number(node, "a value of '\(info.name)'"))
         guard info.range.contains(value) else {
             throw error(at: node, "\(node.scalar?.string ?? "") is outside '\(info.name)' \(info.range.lowerBound)…\(info.range.upperBound)",

@@ -14,7 +14,7 @@ struct PatchReader {
         var routes: [(Route, YAMLNode)] = []
         var rules: [ConnectionRule] = []
         var tempo = Patch.defaultTempo
-        var mappingsNode: YAMLNode?
+        var mappingsNode: YAMLNode?, scenesNode: YAMLNode?
         for (key, value) in top {
             switch try string(key, "a top-level key") {
             case "version":
@@ -43,6 +43,8 @@ struct PatchReader {
                 for item in try sequence(value, "rules") { rules.append(try rule(item)) }
             case "mappings":
                 mappingsNode = value
+            case "scenes":
+                scenesNode = value
             case let name where Patch.reservedKeys.contains(name):
                 continue
             case let name:
@@ -52,9 +54,10 @@ struct PatchReader {
         }
         for (route, item) in routes { try checkOutput(of: route, at: item, nodes: nodes) }
         let mappings = try mappingsNode.map { node throws(PatchError) in try self.mappings(node, nodes: nodes) } ?? []
+        let scenes = try scenesNode.map { node throws(PatchError) in try self.scenes(node, nodes: nodes) } ?? []
         do {
             return Patch(graph: try HubGraph(nodes: nodes, routes: routes.map(\.0)), rules: rules, tempo: tempo,
-                         mappings: mappings)
+                         mappings: mappings, scenes: scenes)
         } catch {
             throw self.error(at: position(of: error, nodes: nodeMarks, routes: routes), error.reason, fix: error.fix)
         }

@@ -2,8 +2,8 @@ import Foundation
 import RenderCore
 
 /// What the daemon keeps across restarts: the graph (with the parameter values set at runtime),
-/// the rules, the connections made or broken by hand at runtime, the tempo and the
-/// controller mappings.
+/// the rules, the connections made or broken by hand at runtime, the tempo, the controller
+/// mappings and the scenes.
 ///
 /// - Thread: any (a plain value).
 public struct HubState: Hashable, Sendable {
@@ -15,14 +15,16 @@ public struct HubState: Hashable, Sendable {
     /// Quarter notes per minute.
     public var tempo: Double
     public var mappings: [Mapping]
+    public var scenes: [Scene]
 
     public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], runtimeEdits: [RuntimeEdit] = [],
-                tempo: Double = Patch.defaultTempo, mappings: [Mapping] = []) {
+                tempo: Double = Patch.defaultTempo, mappings: [Mapping] = [], scenes: [Scene] = []) {
         self.graph = graph
         self.rules = rules
         self.runtimeEdits = runtimeEdits
         self.tempo = tempo
         self.mappings = mappings
+        self.scenes = scenes
     }
 
     /// Nothing: what the daemon starts with when there is no usable state.

@@ -31,6 +31,8 @@ struct StateRecord: Codable {
     var tempo: Double?
     /// Absent in files written before mappings were saved: none.
     var mappings: [Mapping]?
+    /// Absent in files written before scenes were saved: none.
+    var scenes: [Scene]?
 
     init(_ state: HubState) {
         format = HubState.formatVersion
@@ -40,6 +42,7 @@ struct StateRecord: Codable {
         runtimeEdits = state.runtimeEdits
         tempo = state.tempo
         mappings = state.mappings.isEmpty ? nil : state.mappings
+        scenes = state.scenes.isEmpty ? nil : state.scenes
     }
 
     private static func record(_ node: GraphNode) -> NodeRecord {
@@ -88,7 +91,7 @@ struct StateRecord: Codable {
         }
         do {
             return HubState(graph: try HubGraph(nodes: graphNodes, routes: routes), rules: connectionRules,
-                            runtimeEdits: runtimeEdits, tempo: tempo, mappings: mappings ?? [])
+                            runtimeEdits: runtimeEdits, tempo: tempo, mappings: mappings ?? [], scenes: scenes ?? [])
         } catch {
             throw RecordError(description: "graph: \(error.reason)")
         }

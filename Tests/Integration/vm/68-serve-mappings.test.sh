@@ -4,7 +4,9 @@
 # shows it) and the recorded note's spectral centroid rises with it (by half or more); a 14-bit pair reaches
 # both ends of the transpose exactly and its MSB alone lands between; each relative encoding
 # steps its parameter up and down; NRPN 1000 sets the tempo; the level fader is ignored until
-# it crosses the level (pickup); a pad toggles. `midihub mappings` lists the values, and
+# it crosses the level (pickup); a pad toggles; a program change on channel 16 switches to
+# the chorus scene while a note is held, and the note still ends (the recording's last
+# second is silent). `midihub mappings` and `midihub scene` list the values, and
 # patches/controller-knobs.yaml is the doc's patch.
 # timeout: 600
 
@@ -99,11 +101,22 @@ assert_parameter synth vibrato 100 "first press"
 send '99 24 64 89 24 00'
 assert_parameter synth vibrato 0 "second press"
 
+step "program change 1 on channel 16 switches to the chorus scene with A4 held; the note still ends"
+send '90 45 64 CF 01'
+assert_parameter synth brightness 24 "brightness in the chorus"
+assert_parameter up semitones 12 "transpose in the chorus"
+assert_parameter synth vibrato 30 "vibrato in the chorus"
+midihub scene >"$WORK/scenes.txt" || fail "midihub scene failed"
+assert_file_has "$WORK/scenes.txt" '^\* chorus \(program 1\): synth.brightness = 24, up.semitones = 12, synth.vibrato = 30$' "the current scene marked"
+send '80 45 00'
+sleep 3
+
 step "midihub mappings lists every mapping with its value"
 midihub mappings >"$WORK/mappings.txt" || fail "midihub mappings failed"
-assert_eq 8 "$(wc -l <"$WORK/mappings.txt")" "mappings listed: $(tr '\n' '|' <"$WORK/mappings.txt")"
-assert_file_has "$WORK/mappings.txt" '^cc 74 from knobs \(absolute\) → synth.brightness -36…36 = 36$' "the filter knob's line"
+assert_eq 9 "$(wc -l <"$WORK/mappings.txt")" "mappings listed: $(tr '\n' '|' <"$WORK/mappings.txt")"
+assert_file_has "$WORK/mappings.txt" '^cc 74 from knobs \(absolute\) → synth.brightness -36…36 = 24$' "the filter knob's line (the chorus scene set 24)"
 assert_file_has "$WORK/mappings.txt" '^cc 7 \(absolute, pickup\) → synth.master gain -40…0 = -19.843$' "the level fader's line"
+assert_file_has "$WORK/mappings.txt" '^program change on channel 16 \(absolute\) → scene.program 0…127 = 1$' "the scene switch's line"
 
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
@@ -128,4 +141,17 @@ onset=$segments
 dark=$(spectral_centroid "$WORK/recorded.wav" "$(awk -v o="$onset" 'BEGIN { print o + 0.5 }')" "$(awk -v o="$onset" 'BEGIN { print o + 2.5 }')")
 bright=$(spectral_centroid "$WORK/recorded.wav" "$(awk -v o="$onset" 'BEGIN { print o + 3.8 }')" "$(awk -v o="$onset" 'BEGIN { print o + 5.5 }')")
 echo "spectral centroid: $dark Hz with CC 74 at 0, $bright Hz at 127"
+
+step "the note held across the scene switch ended: the recording's last second is silent"
+python3 - "$WORK/recorded.wav" <<'PY' || fail "the recording still sounds at its end (a note held across the scene switch did not end)"
+import sys, wave, warnings
+warnings.simplefilter("ignore", DeprecationWarning)
+import audioop
+with wave.open(sys.argv[1]) as w:
+    rate, frame = w.getframerate(), w.getnchannels() * w.getsampwidth()
+    data = w.readframes(w.getnframes())
+tail = data[-rate * frame:]
+print(f"RMS of the last second: {audioop.rms(tail, 2)} of 32767")
+sys.exit(0 if audioop.rms(tail, 2) < 30 else 1)
+PY
 ((bright * 2 > dark * 3)) || fail "the centroid should rise by half or more when the knob opens the filter: $dark Hz → $bright Hz"
