@@ -104,28 +104,14 @@ public struct SceneSummary: Hashable, Sendable, Codable {
     public var program: Int?
     /// Whether it is the scene switched to last.
     public var current: Bool
-    public var values: [SceneValueSummary]
+    /// The values it sets, each as `parameters.set` takes it.
+    public var values: [ParameterAssignment]
 
-    public init(name: String, program: Int? = nil, current: Bool, values: [SceneValueSummary]) {
+    public init(name: String, program: Int? = nil, current: Bool, values: [ParameterAssignment]) {
         self.name = name
         self.program = program
         self.current = current
         self.values = values
-    }
-}
-
-/// One value a scene sets.
-///
-/// - Thread: any (a plain value).
-public struct SceneValueSummary: Hashable, Sendable, Codable {
-    public var node: String
-    public var parameter: String
-    public var value: Double
-
-    public init(node: String, parameter: String, value: Double) {
-        self.node = node
-        self.parameter = parameter
-        self.value = value
     }
 }
 

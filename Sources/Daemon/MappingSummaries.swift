@@ -33,7 +33,7 @@ public enum MappingSummaries {
     public static func scenes(_ scenes: [Scene], current: String?) -> [SceneSummary] {
         scenes.map { scene in
             SceneSummary(name: scene.name, program: scene.program.map(Int.init), current: scene.name == current,
-                         values: scene.values.map { SceneValueSummary(node: $0.node, parameter: $0.parameter, value: Double($0.value)) })
+                         values: scene.values.map { ParameterAssignment(node: $0.node, parameter: $0.parameter, value: Double($0.value)) })
         }
     }
 

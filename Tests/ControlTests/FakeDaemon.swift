@@ -145,7 +145,7 @@ final class FakeDaemon: ControlHandler {
     }
 
     static let verse = SceneSummary(name: "verse", program: 0, current: false,
-                                    values: [SceneValueSummary(node: "lead", parameter: "gain", value: -6)])
+                                    values: [ParameterAssignment(node: "lead", parameter: "gain", value: -6)])
 
     func scenes() throws -> [SceneSummary] { [Self.verse] }
 
