@@ -97,12 +97,15 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         } catch let error as PatchError {
             throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
         }
-        return try daemon.owner.perform { [self] in
+        let result = try daemon.owner.perform { [self] in
             try daemon.install(patch)
             daemon.log.info("loaded patch \(source.path ?? "(text)")")
             return GraphSummary(nodes: currentNodes(), connections: GraphSummaries.routes(daemon.router.graph),
                                 rules: GraphSummaries.rules(daemon.reconciler.rules))
         }
+        // The file loaded is the one to reload when it changes; a patch given as text has none.
+        daemon.patchFile.watch(source.path)
+        return result
     }
 
     func rules() throws -> [RuleSummary] {

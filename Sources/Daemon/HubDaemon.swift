@@ -27,6 +27,8 @@ public final class HubDaemon: @unchecked Sendable {
     let outPort: SeqPort
     /// Saves the state off the MIDI path (see `saveState`).
     let stateWriter: StateWriter
+    /// The patch file to reload when it changes (`reloadPatchIfChanged`).
+    let patchFile: PatchFileWatch
     let catalog: NodeCatalog?
     var ports = PortCatalog()
     var reconciler: Reconciler
@@ -90,6 +92,7 @@ public final class HubDaemon: @unchecked Sendable {
         self.systemd = systemd
         let store = StateStore(path: options.statePath)
         stateWriter = StateWriter(store: store, log: log)
+        patchFile = PatchFileWatch(path: options.patchPath)
         jack = JackBridge(log: log, clientName: options.clientName)
         catalog = options.audio ? Self.loadCatalog(options, log: log) : nil
         let setup = try Self.initialSetup(options, soundFont: catalog?.font, store: store, log: log)

@@ -18,7 +18,9 @@ struct ServeCommand: ParsableCommand {
             state, every hardware MIDI input plays the General MIDI SoundFont when one is \
             installed (as render and play choose it), else the built-in synth; a patch's \
             'instrument: midihub soundfont' nodes play the same font. Logs one line per event \
-            on stderr. SIGINT or SIGTERM stops it cleanly. Under systemd (Type=notify) it \
+            on stderr. The patch file (--patch, or the last one 'midihub patch load' loaded) is \
+            reloaded when it changes on disk and on SIGHUP; a broken edit is logged with its \
+            file:line:column and the running setup stays. SIGINT or SIGTERM stops it cleanly. Under systemd (Type=notify) it \
             reports readiness, its status and the watchdog through $NOTIFY_SOCKET.
 
             Examples:
@@ -45,7 +47,7 @@ struct ServeCommand: ParsableCommand {
     var instrument: InstrumentArguments
 
     func run() throws {
-        SignalTrap.install()
+        SignalTrap.install([SIGINT, SIGTERM, SIGHUP])
         let log = DaemonLog()
         let systemd: SystemdNotifier?
         do {
@@ -66,7 +68,13 @@ struct ServeCommand: ParsableCommand {
             if case .badSetup = error { throw CLIError(error.description, fix: nil, exitCode: CLIError.badInput) }
             throw CLIError(error.description, fix: nil)
         }
-        while SignalTrap.caught == nil {
+        // The main thread watches the patch file (once a second) and takes SIGHUP as "reload".
+        var tick = 0
+        while true {
+            if SignalTrap.take(SIGHUP) { daemon.reloadPatch() }
+            if SignalTrap.caught != nil { break }
+            tick += 1
+            if tick % 5 == 0 { daemon.reloadPatchIfChanged() }
             usleep(200_000)
         }
         daemon.stop()

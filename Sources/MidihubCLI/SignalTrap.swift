@@ -22,6 +22,11 @@ enum SignalTrap {
         }
     }
 
+    /// Whether `signal` is the one that arrived; it is cleared then (SIGHUP asks for a reload, not an end).
+    static func take(_ signal: Int32) -> Bool {
+        caughtSignal.compareExchange(expected: signal, desired: 0, ordering: .relaxed).exchanged
+    }
+
     /// The signal that arrived since `install`, or `nil`.
     static var caught: Int32? {
         let signal = caughtSignal.load(ordering: .relaxed)

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Control
+import Daemon
+import Foundation
+
+/// `midihub patch load FILE`: the running daemon switches to a patch.
+struct PatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "patch",
+        abstract: "Switch the running daemon to a patch.",
+        discussion: """
+            'patch load FILE': the daemon reads FILE, checks all of it and only then replaces \
+            its nodes, routes, rules, mappings and scenes; notes cut off by the change end \
+            cleanly. A broken patch changes nothing and is reported as 'FILE:LINE:COLUMN: \
+            reason (fix: …)'. From then on the daemon reloads FILE when it changes on disk. \
+            Prints the new setup's size.
+
+            Examples:
+              midihub patch load patches/keyboard-split.yaml
+              midihub patch load patches/controller-knobs.yaml --json
+            """,
+        subcommands: [PatchLoadCommand.self]
+    )
+}
+
+/// `midihub patch load FILE`.
+struct PatchLoadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "load",
+        abstract: "Validate a patch and make it the running daemon's setup (see 'midihub patch --help')."
+    )
+
+    @Argument(help: "The patch file (YAML, see docs/patch-format.md).")
+    var file: String
+
+    @Flag(help: "Print the setup now running as one JSON object (as patch.load's result).")
+    var json = false
+
+    func run() throws {
+        let path = URL(fileURLWithPath: file).standardizedFileURL.path
+        let setup: GraphSummary
+        do {
+            let client = try ControlClient(timeout: 30)
+            try client.hello(client: "midihub patch load")
+            setup = try client.loadPatch(PatchSource(path: path))
+        } catch where error.isDaemonNotRunning {
+            throw CLIError("loading a patch needs the running daemon",
+                           fix: "start it with 'midihub serve --patch \(file)', or check the patch with 'midihub nodes --patch \(file)'")
+        } catch {
+            if case .rejected = error { throw CLIError(error.problem, fix: error.fix, exitCode: CLIError.badInput) }
+            throw CLIError(error.problem, fix: error.fix)
+        }
+        if json { return try printJSON(object: setup) }
+        let routes = setup.connections.filter { $0.source.hasPrefix("node:") }.count
+        print("loaded \(file): \(setup.nodes.count) nodes, \(routes) routes, \(setup.rules.count) rules")
+    }
+}
