@@ -74,6 +74,14 @@ extension ControlClient {
         try expect(.switchScene(SceneReference(scene: name))) { if case .scene(let scene) = $0 { scene } else { nil } }
     }
 
+    public func triggers() throws(ControlClientError) -> [TriggerSummary] {
+        try expect(.listTriggers) { if case .triggers(let triggers) = $0 { triggers } else { nil } }
+    }
+
+    public func fireTrigger(_ name: String) throws(ControlClientError) -> TriggerSummary {
+        try expect(.fireTrigger(TriggerReference(trigger: name))) { if case .trigger(let trigger) = $0 { trigger } else { nil } }
+    }
+
     func expect<Value>(_ request: ControlRequest, _ extract: (ControlResult) -> Value?)
         throws(ControlClientError) -> Value
     {

@@ -31,6 +31,9 @@ public struct ControlErrorCode: RawRepresentable, Hashable, Sendable, Codable, E
     public static let ambiguousPort: Self = "ambiguous-port"
     public static let unknownParameter: Self = "unknown-parameter"
     public static let unknownScene: Self = "unknown-scene"
+    public static let unknownTrigger: Self = "unknown-trigger"
+    /// A trigger that does not apply now (the transport's while the hub plays no sequence).
+    public static let triggerDisabled: Self = "trigger-disabled"
     /// A value outside its range, or an output parameter written.
     public static let invalidValue: Self = "invalid-value"
     /// The patch does not validate; the running setup is untouched.

@@ -11,6 +11,7 @@ public enum ControlEventKind: String, Hashable, Sendable, Codable, CaseIterable 
     case mappingLearned = "mapping-learned"
     case learnEnded = "learn-ended"
     case sceneChanged = "scene-changed"
+    case triggerFired = "trigger-fired"
     case log
     /// The server dropped events for this subscriber because it read too slowly.
     case dropped
@@ -38,6 +39,7 @@ public enum LogLevel: String, Hashable, Sendable, Codable {
 ///     {"event":"mapping-learned","mapping":{…MappingSummary…}}
 ///     {"event":"learn-ended","reason":"timed-out"}
 ///     {"event":"scene-changed","scene":"chorus"}
+///     {"event":"trigger-fired","trigger":"panic"}
 ///     {"event":"log","level":"info","message":"loaded patches/split.yaml"}
 ///     {"event":"dropped","count":17}
 ///
@@ -52,6 +54,7 @@ public enum ControlEvent: Hashable, Sendable {
     case mappingLearned(MappingSummary)
     case learnEnded(reason: LearnEnding)
     case sceneChanged(scene: String)
+    case triggerFired(trigger: String)
     case log(level: LogLevel, message: String)
     case dropped(count: Int)
 
@@ -66,6 +69,7 @@ public enum ControlEvent: Hashable, Sendable {
         case .mappingLearned: .mappingLearned
         case .learnEnded: .learnEnded
         case .sceneChanged: .sceneChanged
+        case .triggerFired: .triggerFired
         case .log: .log
         case .dropped: .dropped
         }
@@ -74,7 +78,7 @@ public enum ControlEvent: Hashable, Sendable {
 
 extension ControlEvent: Codable {
     private enum CodingKeys: String, CodingKey {
-        case event, port, connection, node, parameter, value, reason, level, message, count, mapping, scene
+        case event, port, connection, node, parameter, value, reason, level, message, count, mapping, scene, trigger
     }
 
     public init(from decoder: any Decoder) throws {
@@ -103,6 +107,8 @@ extension ControlEvent: Codable {
             self = .learnEnded(reason: try container.decode(LearnEnding.self, forKey: .reason))
         case .sceneChanged:
             self = .sceneChanged(scene: try container.decode(String.self, forKey: .scene))
+        case .triggerFired:
+            self = .triggerFired(trigger: try container.decode(String.self, forKey: .trigger))
         case .log:
             self = .log(
                 level: try container.decode(LogLevel.self, forKey: .level),
@@ -133,6 +139,8 @@ extension ControlEvent: Codable {
             try container.encode(reason, forKey: .reason)
         case .sceneChanged(let scene):
             try container.encode(scene, forKey: .scene)
+        case .triggerFired(let trigger):
+            try container.encode(trigger, forKey: .trigger)
         case .log(let level, let message):
             try container.encode(level, forKey: .level)
             try container.encode(message, forKey: .message)

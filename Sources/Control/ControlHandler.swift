@@ -49,4 +49,8 @@ public protocol ControlHandler: AnyObject, Sendable {
     func scenes() throws -> [SceneSummary]
     /// `scenes.switch`: switches to a scene; returns it.
     func switchScene(_ name: String) throws -> SceneSummary
+    /// `triggers.list`: the hub's triggers and the patch's, with their states.
+    func triggers() throws -> [TriggerSummary]
+    /// `triggers.fire`: fires a trigger; returns it with its state after.
+    func fireTrigger(_ name: String) throws -> TriggerSummary
 }

@@ -55,6 +55,8 @@ extension ControlRequest {
         case .cancelLearn: return .cancelLearn
         case .listScenes: return .listScenes
         case .switchScene: return .switchScene(try params(SceneReference.self))
+        case .listTriggers: return .listTriggers
+        case .fireTrigger: return .fireTrigger(try params(TriggerReference.self))
         case .subscribe:
             let filter = try JSONLine.decode(OptionalParamsEnvelope<SubscriptionFilter>.self, from: line).params
             return .subscribe(filter ?? SubscriptionFilter())
@@ -83,7 +85,8 @@ extension ControlRequest {
             try JSONLine.encode(RequestEnvelope(id: id, request: kind.rawValue, params: params))
         }
         switch self {
-        case .listPorts, .listConnections, .listNodes, .listNodeTypes, .listRules, .listMappings, .cancelLearn, .listScenes:
+        case .listPorts, .listConnections, .listNodes, .listNodeTypes, .listRules, .listMappings, .cancelLearn, .listScenes,
+             .listTriggers:
             return try line(NoParams?.none)
         case .hello(let hello): return try line(hello)
         case .connect(let connection), .disconnect(let connection): return try line(connection)
@@ -96,6 +99,7 @@ extension ControlRequest {
         case .setMappings(let list): return try line(list)
         case .learn(let learn): return try line(learn)
         case .switchScene(let scene): return try line(scene)
+        case .fireTrigger(let trigger): return try line(trigger)
         case .subscribe(let filter): return try line(filter)
         }
     }

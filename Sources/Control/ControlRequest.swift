@@ -22,6 +22,8 @@ public enum ControlRequestKind: String, Hashable, Sendable, Codable, CaseIterabl
     case cancelLearn = "learn.cancel"
     case listScenes = "scenes.list"
     case switchScene = "scenes.switch"
+    case listTriggers = "triggers.list"
+    case fireTrigger = "triggers.fire"
     case subscribe
 }
 
@@ -50,6 +52,8 @@ public enum ControlRequest: Hashable, Sendable {
     case cancelLearn
     case listScenes
     case switchScene(SceneReference)
+    case listTriggers
+    case fireTrigger(TriggerReference)
     case subscribe(SubscriptionFilter)
 
     public var kind: ControlRequestKind {
@@ -74,6 +78,8 @@ public enum ControlRequest: Hashable, Sendable {
         case .cancelLearn: .cancelLearn
         case .listScenes: .listScenes
         case .switchScene: .switchScene
+        case .listTriggers: .listTriggers
+        case .fireTrigger: .fireTrigger
         case .subscribe: .subscribe
         }
     }

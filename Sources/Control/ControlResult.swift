@@ -32,6 +32,8 @@ public enum ControlResult: Hashable, Sendable {
     case mappings([MappingSummary])
     case scenes([SceneSummary])
     case scene(SceneSummary)
+    case triggers([TriggerSummary])
+    case trigger(TriggerSummary)
     case done
 }
 
@@ -56,6 +58,8 @@ extension ControlResult: Encodable {
         case .mappings(let mappings): try mappings.encode(to: encoder)
         case .scenes(let scenes): try scenes.encode(to: encoder)
         case .scene(let scene): try scene.encode(to: encoder)
+        case .triggers(let triggers): try triggers.encode(to: encoder)
+        case .trigger(let trigger): try trigger.encode(to: encoder)
         case .done: _ = encoder.container(keyedBy: NoKeys.self)
         }
     }
@@ -79,6 +83,8 @@ extension ControlRequestKind {
         case .listMappings, .setMappings: return .mappings(try result([MappingSummary].self))
         case .listScenes: return .scenes(try result([SceneSummary].self))
         case .switchScene: return .scene(try result(SceneSummary.self))
+        case .listTriggers: return .triggers(try result([TriggerSummary].self))
+        case .fireTrigger: return .trigger(try result(TriggerSummary.self))
         case .connect, .disconnect, .removeNode, .subscribe, .learn, .cancelLearn: return .done
         }
     }

@@ -125,3 +125,32 @@ public struct SceneReference: Hashable, Sendable, Codable {
         self.scene = scene
     }
 }
+
+/// A trigger as `triggers.list` shows it: `{"name":"panic","action":"all notes off","state":"normal"}`.
+///
+/// - Thread: any (a plain value).
+public struct TriggerSummary: Hashable, Sendable, Codable {
+    public var name: String
+    /// What it does, in words: `all notes off`, `scene chorus`, `send B0 7B 00 to "X"`.
+    public var action: String
+    /// `normal`, `selected` (its scene is current), `disabled` (cannot fire now) or
+    /// `alternate` (primed: tap tempo between taps).
+    public var state: String
+
+    public init(name: String, action: String, state: String) {
+        self.name = name
+        self.action = action
+        self.state = state
+    }
+}
+
+/// `triggers.fire`: `{"trigger":"panic"}`.
+///
+/// - Thread: any (a plain value).
+public struct TriggerReference: Hashable, Sendable, Codable {
+    public var trigger: String
+
+    public init(trigger: String) {
+        self.trigger = trigger
+    }
+}

@@ -73,6 +73,10 @@ struct Responder: Sendable {
                 return .scenes(try handler.scenes())
             case .switchScene(let reference):
                 return .scene(try handler.switchScene(reference.scene))
+            case .listTriggers:
+                return .triggers(try handler.triggers())
+            case .fireTrigger(let reference):
+                return .trigger(try handler.fireTrigger(reference.trigger))
             }
         } catch let error as ControlError {
             throw error

@@ -161,6 +161,17 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         }
     }
 
+    func triggers() throws -> [TriggerSummary] {
+        try daemon.owner.perform { [self] in daemon.triggerSummaries() }
+    }
+
+    func fireTrigger(_ name: String) throws -> TriggerSummary {
+        try daemon.owner.perform { [self] in
+            try daemon.fireTrigger(named: name, at: HubDaemon.now())
+            return daemon.triggerSummaries().first { $0.name == name }!
+        }
+    }
+
     // MARK: - helpers (on the owner)
 
     private func currentNodes() -> [NodeSummary] {

@@ -24,7 +24,9 @@ extension HubDaemon {
             guard let address = ports.destination(for: external.port, excludingClient: client.clientID),
                   !JackPortTable.isJack(address) else { return nil }  // JACK nodes get their own output (JackBridge)
             return Connection(PortAddress(outPort.address), address)
-        } + feedback.map { Connection(PortAddress(outPort.address), $0.address) }
+        } + (feedback + triggers.flatMap { trigger -> [PortDescriptor] in
+            if case .send(let port, _) = trigger.action { triggerPorts(port) } else { [] }
+        }).map { Connection(PortAddress(outPort.address), $0.address) }
         let returns = ports.descriptors.filter { port in
             port.address.client != client.clientID && !JackPortTable.isJack(port.address)
                 && externals.contains { $0.sendsBack(from: port) }

@@ -108,9 +108,11 @@ extension HubDaemon {
     func install(_ patch: Patch) throws(ControlError) {
         try applyGraphChange(GraphChange(from: router.graph, to: patch.graph))
         setTempo(patch.tempo)
-        installMappings(patch.mappings)
         scenes = patch.scenes
         currentScene = nil
+        triggers = patch.triggers
+        triggerLevels = [:]
+        installMappings(patch.mappings)
         linkExternalNodes()
         reconciler.rules = patch.rules
         reconcile()

@@ -30,6 +30,9 @@ extension HubDaemon {
         } else if change.node == Patch.sceneNode, router.graph.node(change.node) == nil {
             switchScene(program: change.value)
             return
+        } else if change.node == Patch.triggerNode, router.graph.node(change.node) == nil {
+            mappedTrigger(change.parameter, to: change.value, at: time)
+            return
         } else if router.processorParameters(change.node) != nil {
             guard (try? router.setProcessorParameter(change.node, change.parameter, to: change.value)) != nil else { return }
         } else {
@@ -94,6 +97,9 @@ extension HubDaemon {
     func currentValue(of parameter: String, of id: NodeID) -> Float? {
         if id == Patch.sceneNode, router.graph.node(id) == nil {
             return scenes.first { $0.name == currentScene }?.program.map(Float.init)
+        }
+        if id == Patch.triggerNode, router.graph.node(id) == nil {
+            return allTriggers.first { $0.name == parameter }.map { [.selected, .alternate].contains(state(of: $0)) ? 1 : 0 }
         }
         return MappingSummaries.value(of: parameter, of: id, in: router.graph, tempo: router.clock.beatsPerMinute)
     }

@@ -23,6 +23,7 @@ extension HubDaemon {
             }
         }
         currentScene = name
+        showTriggerStates()
         log.info("scene \(name)")
         log.publish(.sceneChanged(scene: name))
         return scene

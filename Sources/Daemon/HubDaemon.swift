@@ -43,6 +43,11 @@ public final class HubDaemon: @unchecked Sendable {
     /// The scenes (parameter snapshots) and the one switched to last.
     var scenes: [Scene] = []
     var currentScene: String?
+    /// The patch's own triggers, the taps of tap tempo, and the last value each mapped
+    /// trigger got (a trigger fires when it rises into the top half).
+    var triggers: [Trigger] = []
+    var tapTempo = TapTempo()
+    var triggerLevels: [String: Float] = [:]
     /// MIDI learn, while armed (`learn`).
     var learner: MappingLearner?
     /// Whether the batch being handled changed something the state keeps (saved once per batch).
@@ -128,8 +133,9 @@ public final class HubDaemon: @unchecked Sendable {
         } catch {
             throw DaemonError.badSetup(error.description)
         }
-        installMappings(setup.mappings)
         scenes = setup.scenes
+        triggers = setup.triggers
+        installMappings(setup.mappings)
     }
 
     /// Starts audio (when the graph has audio nodes), applies the rules, starts the MIDI
@@ -323,7 +329,8 @@ public final class HubDaemon: @unchecked Sendable {
     /// - Thread: owner (the input thread, or main before it starts).
     func saveState() {
         stateWriter.submit(HubState(graph: router.graph, rules: reconciler.rules, runtimeEdits: reconciler.runtimeEdits,
-                                    tempo: router.clock.beatsPerMinute, mappings: mappings.mappings, scenes: scenes))
+                                    tempo: router.clock.beatsPerMinute, mappings: mappings.mappings, scenes: scenes,
+                                    triggers: triggers))
     }
 
     /// Opens the PCM device and starts the render thread when the graph has unit nodes and
@@ -373,7 +380,7 @@ public final class HubDaemon: @unchecked Sendable {
                 let patch = try Patch.load(contentsOf: path, registry: NodeCatalog.registry)
                 log.info("loaded patch \(path)")
                 return HubState(graph: patch.graph, rules: patch.rules, tempo: patch.tempo, mappings: patch.mappings,
-                                scenes: patch.scenes)
+                                scenes: patch.scenes, triggers: patch.triggers)
             } catch {
                 throw DaemonError.badSetup(error.description)
             }

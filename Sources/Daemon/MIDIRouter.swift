@@ -106,6 +106,26 @@ public struct MIDIRouter {
         return releases.map(\.node)
     }
 
+    /// Ends every sounding note (the panic trigger): note-offs for what the hub holds and all
+    /// sound off (CC 120) at built-in nodes, sustain off and all notes off at external ones.
+    public mutating func panic(at time: Double, into sink: inout some RouteSink) {
+        var releases: [NodeRelease] = []
+        for node in graph.nodes {
+            switch node.body {
+            case .unit:
+                var release = sounding.release(node: node.id) ?? NodeRelease(node: node.id, messages: [])
+                release.messages += (0..<16).map { MIDIMessage.controlChange(channel: $0, controller: 120, value: 0) }
+                releases.append(release)
+            case .external:
+                _ = sounding.release(node: node.id)
+                releases.append(.allNotesOff(node.id))
+            default:
+                continue
+            }
+        }
+        send(releases, in: graph, at: time, into: &sink)
+    }
+
     /// Switches to `change.new` (made from the current graph): first sends the note-offs the
     /// change calls for, to the nodes of the current graph (which `sink` was made for), then
     /// keeps the processors of unchanged nodes and makes new ones.

@@ -1,4 +1,5 @@
 import Control
+import Foundation
 import Hub
 
 /// Mappings as the control protocol and `midihub mappings` show them (docs/mappings.md's words).
@@ -41,6 +42,30 @@ public enum MappingSummaries {
     public static func line(_ scene: SceneSummary) -> String {
         (scene.current ? "* " : "  ") + scene.name + (scene.program.map { " (program \($0))" } ?? "") + ": "
             + scene.values.map { "\($0.node).\($0.parameter) = \(format($0.value))" }.joined(separator: ", ")
+    }
+
+    /// `trigger` as `triggers.list` shows it.
+    public static func summary(_ trigger: Trigger, state: TriggerState) -> TriggerSummary {
+        let action = switch trigger.action {
+        case .panic: "all notes off"
+        case .tapTempo: "tap tempo"
+        case .transport(let command): "transport \(command.rawValue)"
+        case .send(let port, let bytes): "send \(bytes.map { String(format: "%02X", $0) }.joined(separator: " ")) to \(port)"
+        case .scene(let scene): "scene \(scene)"
+        }
+        return TriggerSummary(name: trigger.name, action: action, state: state.rawValue)
+    }
+
+    /// A patch's triggers after the hub's own, as a daemon just started with it shows them.
+    public static func triggers(_ patch: Patch) -> [TriggerSummary] {
+        (Trigger.system + patch.triggers).map { trigger in
+            if case .transport = trigger.action { summary(trigger, state: .disabled) } else { summary(trigger, state: .normal) }
+        }
+    }
+
+    /// One line of `midihub trigger`: `panic  all notes off  (normal)`.
+    public static func line(_ trigger: TriggerSummary) -> String {
+        "\(trigger.name): \(trigger.action) (\(trigger.state))"
     }
 
     /// A parameter's value as `graph` keeps it, else its type's default; the tempo for the transport.

@@ -1,7 +1,7 @@
 import Control
 import Hub
 
-/// What `midihub nodes`, `graph`, `rules`, `mappings` and `scene` show: the running daemon's setup (asked over
+/// What `midihub nodes`, `graph`, `rules`, `mappings`, `scene` and `trigger` show: the running daemon's setup (asked over
 /// the control socket), or, when no daemon runs or `--patch` is given, a patch's setup
 /// (the embedded default without one) — the same summaries either way.
 ///
@@ -13,6 +13,7 @@ public struct SetupView {
     public var rules: [RuleSummary]
     public var mappings: [MappingSummary]
     public var scenes: [SceneSummary]
+    public var triggers: [TriggerSummary]
     /// Where it came from, for a heading: `daemon`, a patch path, or `embedded default`.
     public var origin: String
 
@@ -26,7 +27,8 @@ public struct SetupView {
             let client = try ControlClient(path: socket, timeout: 10)
             try client.hello(client: "midihub cli")
             return SetupView(nodes: try client.nodes(), connections: try client.connections(), rules: try client.rules(),
-                             mappings: try client.mappings(), scenes: try client.scenes(), origin: "daemon")
+                             mappings: try client.mappings(), scenes: try client.scenes(), triggers: try client.triggers(),
+                             origin: "daemon")
         } catch where error.isDaemonNotRunning {
             return standalone(DefaultSetup.patch, origin: "embedded default")
         }
@@ -48,6 +50,7 @@ public struct SetupView {
     static func standalone(_ patch: Patch, origin: String) -> SetupView {
         SetupView(nodes: GraphSummaries.nodes(patch.graph), connections: GraphSummaries.routes(patch.graph),
                   rules: GraphSummaries.rules(patch.rules), mappings: MappingSummaries.summaries(patch),
-                  scenes: MappingSummaries.scenes(patch.scenes, current: nil), origin: origin)
+                  scenes: MappingSummaries.scenes(patch.scenes, current: nil), triggers: MappingSummaries.triggers(patch),
+                  origin: origin)
     }
 }

@@ -39,16 +39,7 @@ struct LearnCommand: ParsableCommand {
 
     func run() throws {
         SignalTrap.install()
-        let client: ControlClient
-        do {
-            client = try ControlClient(timeout: 10)
-            try client.hello(client: "midihub learn")
-        } catch where error.isDaemonNotRunning {
-            throw CLIError("learn needs the running daemon", fix: "start it with 'midihub serve', then learn again")
-        } catch {
-            throw CLIError(error.problem, fix: error.fix)
-        }
-        let mapping = try learned(client)
+        let mapping = try SetupCommandSupport.askDaemon("learning", client: "midihub learn", timeout: 10) { try learned($0) }
         if json {
             try printJSON(object: mapping)
         } else {
@@ -58,15 +49,15 @@ struct LearnCommand: ParsableCommand {
 
     /// Arms learning and waits for its outcome, cancelling it on Ctrl-C.
     private func learned(_ client: ControlClient) throws -> MappingSummary {
-        let events = try asking { try client.subscribe(SubscriptionFilter(events: [.mappingLearned, .learnEnded])) }
-        _ = try asking { try client.request(.learn(LearnRequest(node: node, parameter: parameter, seconds: seconds))) }
+        let events = try client.subscribe(SubscriptionFilter(events: [.mappingLearned, .learnEnded]))
+        _ = try client.request(.learn(LearnRequest(node: node, parameter: parameter, seconds: seconds)))
         printError("midihub: move a control for \(node).\(parameter) within \(Int(seconds)) s")
         while true {
             if SignalTrap.caught != nil {
-                _ = try asking { try client.request(.cancelLearn) }
+                _ = try client.request(.cancelLearn)
                 throw CLIError("learning cancelled", fix: nil)
             }
-            switch try asking({ try nextEvent(events) }) {
+            switch try nextEvent(events) {
             case .mappingLearned(let mapping)??:
                 return mapping
             case .learnEnded(.timedOut)??:
@@ -89,16 +80,6 @@ struct LearnCommand: ParsableCommand {
         } catch {
             if case .timedOut = error { return nil }
             throw error
-        }
-    }
-
-    /// `body`'s control errors as one-line CLI errors: a refusal names a bad node or parameter.
-    private func asking<Value>(_ body: () throws -> Value) throws -> Value {
-        do {
-            return try body()
-        } catch let error as ControlClientError {
-            if case .rejected = error { throw CLIError(error.problem, fix: error.fix, exitCode: CLIError.badInput) }
-            throw CLIError(error.problem, fix: error.fix)
         }
     }
 }

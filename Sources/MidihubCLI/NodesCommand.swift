@@ -66,6 +66,21 @@ enum SetupCommandSupport {
         try reportingErrors { try SetupView.nodeTypes() }
     }
 
+    /// Runs `body` with a client of the running daemon, which `needing` (e.g. "switching
+    /// scenes") requires; its refusals are bad input (exit 2), other failures runtime ones.
+    static func askDaemon<Value>(_ needing: String, client name: String, timeout: Double = 10,
+                                 _ body: (ControlClient) throws -> Value) throws -> Value {
+        do {
+            let client = try ControlClient(timeout: timeout)
+            try client.hello(client: name)
+            return try body(client)
+        } catch let error as ControlClientError {
+            if error.isDaemonNotRunning { throw CLIError("\(needing) needs the running daemon", fix: "start it with 'midihub serve'") }
+            if case .rejected = error { throw CLIError(error.problem, fix: error.fix, exitCode: CLIError.badInput) }
+            throw CLIError(error.problem, fix: error.fix)
+        }
+    }
+
     /// `body`'s errors as one-line CLI errors.
     private static func reportingErrors<Value>(_ body: () throws -> Value) throws -> Value {
         do {

@@ -38,17 +38,8 @@ struct PatchLoadCommand: ParsableCommand {
 
     func run() throws {
         let path = URL(fileURLWithPath: file).standardizedFileURL.path
-        let setup: GraphSummary
-        do {
-            let client = try ControlClient(timeout: 30)
-            try client.hello(client: "midihub patch load")
-            setup = try client.loadPatch(PatchSource(path: path))
-        } catch where error.isDaemonNotRunning {
-            throw CLIError("loading a patch needs the running daemon",
-                           fix: "start it with 'midihub serve --patch \(file)', or check the patch with 'midihub nodes --patch \(file)'")
-        } catch {
-            if case .rejected = error { throw CLIError(error.problem, fix: error.fix, exitCode: CLIError.badInput) }
-            throw CLIError(error.problem, fix: error.fix)
+        let setup = try SetupCommandSupport.askDaemon("loading a patch", client: "midihub patch load", timeout: 30) {
+            try $0.loadPatch(PatchSource(path: path))
         }
         if json { return try printJSON(object: setup) }
         let routes = setup.connections.filter { $0.source.hasPrefix("node:") }.count

@@ -42,17 +42,7 @@ struct SceneCommand: ParsableCommand {
             for scene in scenes { print(MappingSummaries.line(scene)) }
             return
         }
-        let scene: SceneSummary
-        do {
-            let client = try ControlClient(timeout: 10)
-            try client.hello(client: "midihub scene")
-            scene = try client.switchScene(name)
-        } catch where error.isDaemonNotRunning {
-            throw CLIError("switching scenes needs the running daemon", fix: "start it with 'midihub serve'")
-        } catch {
-            if case .rejected = error { throw CLIError(error.problem, fix: error.fix, exitCode: CLIError.badInput) }
-            throw CLIError(error.problem, fix: error.fix)
-        }
+        let scene = try SetupCommandSupport.askDaemon("switching scenes", client: "midihub scene") { try $0.switchScene(name) }
         if json { return try printJSON(object: scene) }
         print(MappingSummaries.line(scene))
     }

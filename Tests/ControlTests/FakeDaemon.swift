@@ -149,6 +149,15 @@ final class FakeDaemon: ControlHandler {
 
     func scenes() throws -> [SceneSummary] { [Self.verse] }
 
+    static let panic = TriggerSummary(name: "panic", action: "all notes off", state: "normal")
+
+    func triggers() throws -> [TriggerSummary] { [Self.panic] }
+
+    func fireTrigger(_ name: String) throws -> TriggerSummary {
+        guard name == Self.panic.name else { throw ControlError(.unknownTrigger, "no trigger '\(name)'") }
+        return Self.panic
+    }
+
     func switchScene(_ name: String) throws -> SceneSummary {
         guard name == Self.verse.name else { throw ControlError(.unknownScene, "no scene '\(name)'") }
         var scene = Self.verse

@@ -17,6 +17,7 @@ struct SubscriptionTests {
                                                                       curve: "linear", invert: false, value: 0)])),
         .learnEnded(reason: .timedOut),
         .sceneChanged(scene: "chorus"),
+        .triggerFired(trigger: "panic"),
     ]
 
     @Test func everySubscriberGetsEveryEventInOrder() throws {

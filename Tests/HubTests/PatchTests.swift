@@ -162,7 +162,7 @@ import Testing
     }
 
     @Test func reservedSectionsAreSkipped() throws {
-        let patch = try parse("widgets: {}\ntriggers: []\nnodes:\n  k: { source: '*' }\n")
+        let patch = try parse("widgets: {}\nnodes:\n  k: { source: '*' }\n")
         #expect(patch.graph.nodes.map(\.id) == ["k"])
     }
 

@@ -19,6 +19,8 @@ public struct Patch: Hashable, Sendable {
     public var mappings: [Mapping]
     /// Named parameter snapshots (docs/mappings.md#scenes).
     public var scenes: [Scene]
+    /// The patch's own triggers (the hub's `Trigger.system` are not listed).
+    public var triggers: [Trigger]
 
     /// Tempos a patch or the control socket may set.
     public static let tempoRange: ClosedRange<Double> = 20...400
@@ -30,23 +32,27 @@ public struct Patch: Hashable, Sendable {
     /// The scene pseudo-node's parameter: a mapping to it switches scenes by program (0…127).
     public static let sceneProgramParameter = ParameterInfo(id: 0, name: "program", range: 0...127, defaultValue: 0,
                                                             unit: .generic)
+    /// The pseudo-node whose parameters are the triggers, by name: a mapping to
+    /// `trigger.NAME` fires it when its value reaches the top half (a press).
+    public static let triggerNode: NodeID = "trigger"
     /// The tempo as a parameter (of the pseudo-node `transport`): what mappings and `parameters.set` move.
     public static let tempoParameter = ParameterInfo(id: 0, name: "tempo",
                                                      range: Float(tempoRange.lowerBound)...Float(tempoRange.upperBound),
                                                      defaultValue: Float(defaultTempo), unit: .generic)
 
     public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], tempo: Double = Patch.defaultTempo,
-                mappings: [Mapping] = [], scenes: [Scene] = []) {
+                mappings: [Mapping] = [], scenes: [Scene] = [], triggers: [Trigger] = []) {
         self.graph = graph
         self.rules = rules
         self.tempo = tempo
         self.mappings = mappings
         self.scenes = scenes
+        self.triggers = triggers
     }
 
-    /// Top-level keys accepted now; `widgets` and `triggers` are reserved and skipped.
-    static let knownKeys = ["version", "name", "description", "tempo", "nodes", "routes", "rules", "mappings", "scenes"]
-    static let reservedKeys = ["widgets", "triggers"]
+    /// Top-level keys accepted now; `widgets` is reserved and skipped.
+    static let knownKeys = ["version", "name", "description", "tempo", "nodes", "routes", "rules", "mappings", "scenes", "triggers"]
+    static let reservedKeys = ["widgets"]
 
     /// Reads and validates the patch at `path`.
     /// - Throws: ``PatchError`` with the file, line and column of the first problem.

@@ -9,13 +9,13 @@ extension PatchReader {
     static let targetKeys = ["node", "parameter", "range", "curve", "invert", "steps", "values"]
 
     /// Reads the mappings of a patch whose nodes are `nodes`.
-    func mappings(_ value: YAMLNode, nodes: [GraphNode]) throws(PatchError) -> [Mapping] {
+    func mappings(_ value: YAMLNode, nodes: [GraphNode], triggers: [Trigger] = Trigger.system) throws(PatchError) -> [Mapping] {
         var result: [Mapping] = []
-        for item in try sequence(value, "mappings") { result.append(try mapping(item, nodes: nodes)) }
+        for item in try sequence(value, "mappings") { result.append(try mapping(item, nodes: nodes, triggers: triggers)) }
         return result
     }
 
-    private func mapping(_ item: YAMLNode, nodes: [GraphNode]) throws(PatchError) -> Mapping {
+    private func mapping(_ item: YAMLNode, nodes: [GraphNode], triggers: [Trigger]) throws(PatchError) -> Mapping {
         let fields = try mapping(item, "a mapping")
         try expectKeys(fields, Self.mappingKeys)
         guard let controlNode = fields["control"], let targetsNode = fields["to"] else {
@@ -72,7 +72,12 @@ extension PatchReader {
         guard !items.isEmpty else {
             throw error(at: targetsNode, "a mapping needs at least one target", fix: "write `to: NODE.PARAMETER`")
         }
-        for target in items { result.targets.append(try self.target(target, defaults: defaults, nodes: nodes)) }
+        for target in items { result.targets.append(try self.target(target, defaults: defaults, nodes: nodes, triggers: triggers)) }
+        if result.targets.contains(where: { $0.node == Patch.triggerNode }), result.mode != .absolute,
+           result.mode != .button(.momentary), let modeNode = fields["mode"] {
+            throw error(at: modeNode, "a trigger fires on each press (a note-on, a controller reaching 64)",
+                        fix: "drop `mode` from a mapping to trigger.NAME")
+        }
         return result
     }
 
@@ -148,7 +153,7 @@ extension PatchReader {
     }
 
     /// One target: `NODE.PARAMETER` (the mapping's range and curve) or a mapping with its own.
-    private func target(_ item: YAMLNode, defaults: YAMLNode.Mapping, nodes: [GraphNode]) throws(PatchError) -> MappingTarget {
+    private func target(_ item: YAMLNode, defaults: YAMLNode.Mapping, nodes: [GraphNode], triggers: [Trigger]) throws(PatchError) -> MappingTarget {
         var fields = defaults
         let node: NodeID, parameter: String
         var at = item
@@ -165,7 +170,7 @@ extension PatchReader {
             at = nodeField
             for (key, value) in own { fields[key] = value }
         }
-        let info = try parameterInfo(node, parameter, nodes: nodes, at: at)
+        let info = try parameterInfo(node, parameter, nodes: nodes, triggers: triggers, at: at)
         var target = MappingTarget(node: node, parameter: parameter, low: info.range.lowerBound, high: info.range.upperBound)
         if let range = fields["range"] {
             let ends = try sequence(range, "range")
@@ -189,7 +194,7 @@ extension PatchReader {
     /// `NODE.PARAMETER` split at the node of `nodes` (or pseudo-node) it starts with.
     func parameterName(_ item: YAMLNode, nodes: [GraphNode]) throws(PatchError) -> (NodeID, String) {
         let text = try string(item, "NODE.PARAMETER")
-        let ids = nodes.map(\.id) + [Patch.transportNode, Patch.sceneNode]
+        let ids = nodes.map(\.id) + [Patch.transportNode, Patch.sceneNode, Patch.triggerNode]
         guard let id = ids.filter({ text.hasPrefix($0 + ".") }).max(by: { $0.count < $1.count }) else {
             throw error(at: item, "target '\(text)' names no node of this patch",
                         fix: "write NODE.PARAMETER, like synth.brightness, or transport.tempo")
@@ -198,7 +203,7 @@ extension PatchReader {
     }
 
     /// The parameter a target names, checked against its node's type.
-    func parameterInfo(_ id: NodeID, _ name: String, nodes: [GraphNode], at item: YAMLNode) throws(PatchError) -> ParameterInfo {
+    func parameterInfo(_ id: NodeID, _ name: String, nodes: [GraphNode], triggers: [Trigger] = Trigger.system, at item: YAMLNode) throws(PatchError) -> ParameterInfo {
         let known: [ParameterInfo]
         if let node = nodes.first(where: { $0.id == id }) {
             guard let parameters = registry.parameters(of: node.body), !parameters.isEmpty else {
@@ -210,6 +215,10 @@ extension PatchReader {
             known = [Patch.tempoParameter]
         } else if id == Patch.sceneNode {
             known = [Patch.sceneProgramParameter]
+        } else if id == Patch.triggerNode {
+            known = triggers.enumerated().map { index, trigger in
+                ParameterInfo(id: UInt32(index), name: trigger.name, range: 0...1, defaultValue: 0, unit: .boolean)
+            }
         } else {
             throw error(at: item, "target names no node '\(id)'", fix: "name a node of this patch, or transport")
         }

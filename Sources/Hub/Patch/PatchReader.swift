@@ -14,7 +14,7 @@ struct PatchReader {
         var routes: [(Route, YAMLNode)] = []
         var rules: [ConnectionRule] = []
         var tempo = Patch.defaultTempo
-        var mappingsNode: YAMLNode?, scenesNode: YAMLNode?
+        var mappingsNode: YAMLNode?, scenesNode: YAMLNode?, triggersNode: YAMLNode?
         for (key, value) in top {
             switch try string(key, "a top-level key") {
             case "version":
@@ -45,6 +45,8 @@ struct PatchReader {
                 mappingsNode = value
             case "scenes":
                 scenesNode = value
+            case "triggers":
+                triggersNode = value
             case let name where Patch.reservedKeys.contains(name):
                 continue
             case let name:
@@ -53,11 +55,14 @@ struct PatchReader {
             }
         }
         for (route, item) in routes { try checkOutput(of: route, at: item, nodes: nodes) }
-        let mappings = try mappingsNode.map { node throws(PatchError) in try self.mappings(node, nodes: nodes) } ?? []
         let scenes = try scenesNode.map { node throws(PatchError) in try self.scenes(node, nodes: nodes) } ?? []
+        let triggers = try triggersNode.map { node throws(PatchError) in try self.triggers(node, scenes: scenes.map(\.name)) } ?? []
+        let mappings = try mappingsNode.map { node throws(PatchError) in
+            try self.mappings(node, nodes: nodes, triggers: Trigger.system + triggers)
+        } ?? []
         do {
             return Patch(graph: try HubGraph(nodes: nodes, routes: routes.map(\.0)), rules: rules, tempo: tempo,
-                         mappings: mappings, scenes: scenes)
+                         mappings: mappings, scenes: scenes, triggers: triggers)
         } catch {
             throw self.error(at: position(of: error, nodes: nodeMarks, routes: routes), error.reason, fix: error.fix)
         }

@@ -16,15 +16,18 @@ public struct HubState: Hashable, Sendable {
     public var tempo: Double
     public var mappings: [Mapping]
     public var scenes: [Scene]
+    public var triggers: [Trigger]
 
     public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], runtimeEdits: [RuntimeEdit] = [],
-                tempo: Double = Patch.defaultTempo, mappings: [Mapping] = [], scenes: [Scene] = []) {
+                tempo: Double = Patch.defaultTempo, mappings: [Mapping] = [], scenes: [Scene] = [],
+                triggers: [Trigger] = []) {
         self.graph = graph
         self.rules = rules
         self.runtimeEdits = runtimeEdits
         self.tempo = tempo
         self.mappings = mappings
         self.scenes = scenes
+        self.triggers = triggers
     }
 
     /// Nothing: what the daemon starts with when there is no usable state.

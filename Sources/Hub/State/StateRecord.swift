@@ -33,6 +33,8 @@ struct StateRecord: Codable {
     var mappings: [Mapping]?
     /// Absent in files written before scenes were saved: none.
     var scenes: [Scene]?
+    /// Absent in files written before triggers were saved: none.
+    var triggers: [Trigger]?
 
     init(_ state: HubState) {
         format = HubState.formatVersion
@@ -43,6 +45,7 @@ struct StateRecord: Codable {
         tempo = state.tempo
         mappings = state.mappings.isEmpty ? nil : state.mappings
         scenes = state.scenes.isEmpty ? nil : state.scenes
+        triggers = state.triggers.isEmpty ? nil : state.triggers
     }
 
     private static func record(_ node: GraphNode) -> NodeRecord {
@@ -91,7 +94,8 @@ struct StateRecord: Codable {
         }
         do {
             return HubState(graph: try HubGraph(nodes: graphNodes, routes: routes), rules: connectionRules,
-                            runtimeEdits: runtimeEdits, tempo: tempo, mappings: mappings ?? [], scenes: scenes ?? [])
+                            runtimeEdits: runtimeEdits, tempo: tempo, mappings: mappings ?? [], scenes: scenes ?? [],
+                            triggers: triggers ?? [])
         } catch {
             throw RecordError(description: "graph: \(error.reason)")
         }

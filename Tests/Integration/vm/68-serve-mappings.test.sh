@@ -6,7 +6,10 @@
 # steps its parameter up and down; NRPN 1000 sets the tempo; the level fader is ignored until
 # it crosses the level (pickup); a pad toggles; a program change on channel 16 switches to
 # the chorus scene while a note is held, and the note still ends (the recording's last
-# second is silent). `midihub mappings` and `midihub scene` list the values, and
+# second is silent); pads fire triggers: tap tempo sets the tempo from the taps, panic ends a
+# note held with no note-off, the patch's own sends its bytes to the "drum machine" (the
+# card's second port, read with amidi -d). `midihub mappings`, `scene` and `trigger` list
+# the values and states, `midihub trigger play` is refused (disabled), and
 # patches/controller-knobs.yaml is the doc's patch.
 # timeout: 600
 
@@ -16,7 +19,9 @@ source "$REPO/Tests/Integration/serve-hotplug.sh"
 source "$REPO/Tests/Integration/serve-control.sh"
 load_modules snd-aloop snd-virmidi
 
-doc_block docs/mappings.md knobs-patch >"$WORK/knobs.yaml"
+# The drum machine whose notes a trigger ends is the card's second port.
+doc_block docs/mappings.md knobs-patch | sed 's/TR-8\*/Virtual Raw MIDI*-1/' >"$WORK/knobs.yaml"
+assert_file_has "$WORK/knobs.yaml" 'to: .*Virtual Raw MIDI\*-1:\*' "the example's drum machine replaced"
 assert_file_is_doc_block "$REPO/patches/controller-knobs.yaml" docs/mappings.md knobs-patch
 
 # Sends hex bytes from the controller and waits until the daemon has read them
@@ -111,9 +116,40 @@ assert_file_has "$WORK/scenes.txt" '^\* chorus \(program 1\): synth.brightness =
 send '80 45 00'
 sleep 3
 
+step "pads fire triggers: tap tempo (four taps 0.5 s apart), the drum machine's notes off, panic"
+# Written to the card's raw MIDI device by one process (an amidi per tap would add its start-up).
+python3 - "/dev/snd/midiC${CARD}D0" <<'PY' || fail "cannot tap the pad"
+import os, sys, time
+device = os.open(sys.argv[1], os.O_WRONLY)
+for tap in range(4):
+    os.write(device, bytes([0x99, 0x26, 0x64, 0x89, 0x26, 0x00]))
+    time.sleep(0.5)
+PY
+tempo=$(midihub mappings --json | jq -r '.[] | select(.control == "nrpn 1000") | .targets[0].value')
+awk -v t="$tempo" 'BEGIN { exit !(t > 110 && t < 130) }' || fail "four taps 0.5 s apart should set about 120 BPM, not $tempo"
+start_peer drums amidi -p "hw:$CARD,1" -d
+wait_for_rawmidi_reader "$CARD" 1 "${PEER_PIDS[drums]}"
+send '99 27 64 89 27 00'
+wait_for_bytes drums 3
+assert_eq "B9 7B 00" "$(hex_bytes "$(peer_out drums)")" "what the drums-off pad sent the drum machine"
+stop_peer drums
+send '90 48 64'  # held, never released: the panic pad must end it
+sleep 1
+send '99 25 64 89 25 00'
+assert_file_has "$(peer_err hub)" "panic: every note ended" "the panic pad fired"
+midihub trigger >"$WORK/triggers.txt" || fail "midihub trigger failed"
+assert_file_has "$WORK/triggers.txt" '^play: transport play \(disabled\)$' "the transport's triggers are disabled"
+assert_file_has "$WORK/triggers.txt" '^drums off: send B9 7B 00 to "Virtual Raw MIDI\*-1:\*" \(normal\)$' "the patch's trigger listed"
+assert_eq "panic: all notes off (normal)" "$(midihub trigger panic)" "midihub trigger panic"
+status=0
+midihub trigger play 2>"$WORK/play.err" || status=$?
+assert_eq 2 "$status" "midihub trigger play (disabled) exit status"
+assert_file_has "$WORK/play.err" "^midihub: trigger 'play' is disabled: the hub plays no sequence \(fix: " "the refusal"
+sleep 2
+
 step "midihub mappings lists every mapping with its value"
 midihub mappings >"$WORK/mappings.txt" || fail "midihub mappings failed"
-assert_eq 9 "$(wc -l <"$WORK/mappings.txt")" "mappings listed: $(tr '\n' '|' <"$WORK/mappings.txt")"
+assert_eq 12 "$(wc -l <"$WORK/mappings.txt")" "mappings listed: $(tr '\n' '|' <"$WORK/mappings.txt")"
 assert_file_has "$WORK/mappings.txt" '^cc 74 from knobs \(absolute\) → synth.brightness -36…36 = 24$' "the filter knob's line (the chorus scene set 24)"
 assert_file_has "$WORK/mappings.txt" '^cc 7 \(absolute, pickup\) → synth.master gain -40…0 = -19.843$' "the level fader's line"
 assert_file_has "$WORK/mappings.txt" '^program change on channel 16 \(absolute\) → scene.program 0…127 = 1$' "the scene switch's line"
@@ -142,8 +178,8 @@ dark=$(spectral_centroid "$WORK/recorded.wav" "$(awk -v o="$onset" 'BEGIN { prin
 bright=$(spectral_centroid "$WORK/recorded.wav" "$(awk -v o="$onset" 'BEGIN { print o + 3.8 }')" "$(awk -v o="$onset" 'BEGIN { print o + 5.5 }')")
 echo "spectral centroid: $dark Hz with CC 74 at 0, $bright Hz at 127"
 
-step "the note held across the scene switch ended: the recording's last second is silent"
-python3 - "$WORK/recorded.wav" <<'PY' || fail "the recording still sounds at its end (a note held across the scene switch did not end)"
+step "the note held across the scene switch ended, and the panic ended the one never released: the recording's last second is silent"
+python3 - "$WORK/recorded.wav" <<'PY' || fail "the recording still sounds at its end (a note held across the scene switch, or the one the panic should end, sounds on)"
 import sys, wave, warnings
 warnings.simplefilter("ignore", DeprecationWarning)
 import audioop

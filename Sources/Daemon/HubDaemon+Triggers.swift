@@ -1,0 +1,96 @@
+import ALSA
+import Control
+import Hub
+import MIDICore
+
+/// Triggers (docs/mappings.md#triggers): the hub's own and the patch's, fired by mapped
+/// presses, `triggers.fire` and `midihub trigger NAME`.
+extension HubDaemon {
+    /// The hub's triggers, then the patch's.
+    var allTriggers: [Trigger] { Trigger.system + triggers }
+
+    /// Fires trigger `name` at `time` (the press's arrival, or now).
+    /// - Throws: `ControlError` for an unknown trigger, a disabled one, or a scene it cannot switch to.
+    /// - Thread: owner.
+    func fireTrigger(named name: String, at time: Double) throws(ControlError) {
+        guard let trigger = allTriggers.first(where: { $0.name == name }) else {
+            throw ControlError(.unknownTrigger, "no trigger '\(name)'",
+                               fix: "use one of \(allTriggers.map(\.name).joined(separator: ", "))")
+        }
+        switch trigger.action {
+        case .panic:
+            var sink = makeSink()
+            router.panic(at: time, into: &sink)
+            flush(sink)
+            log.info("panic: every note ended")
+        case .tapTempo:
+            if let tempo = tapTempo.tap(at: time) {
+                setTempo(tempo)
+                mappings.valueChanged(node: Self.transportID, parameter: Self.tempoParameter.name, to: Float(tempo))
+                log.publish(.parameterChanged(node: Self.transportID, parameter: Self.tempoParameter.name, value: tempo))
+                saveState()
+            }
+        case .transport:
+            throw ControlError(.triggerDisabled, "trigger '\(name)' is disabled: the hub plays no sequence",
+                               fix: "play a file with 'midihub play FILE' (the transport in the hub comes with its sequencer)")
+        case .send(let port, let bytes):
+            var sink = makeSink()
+            for destination in triggerPorts(port) {
+                guard let address = SeqAddress(destination.address) else { continue }
+                var parser = MIDIParser()
+                for message in parser.parse(bytes) { sink.send(message, to: address) }
+            }
+            flush(sink)
+        case .scene(let scene):
+            try switchScene(named: scene)
+        }
+        log.publish(.triggerFired(trigger: name))
+        showTriggerStates()
+    }
+
+    /// A mapping moved `trigger.NAME`: fires it when its value rises into the top half (a press).
+    func mappedTrigger(_ name: String, to value: Float, at time: Double) {
+        let before = triggerLevels[name] ?? 0
+        triggerLevels[name] = value
+        guard value >= 0.5, before < 0.5 else { return }
+        do {
+            try fireTrigger(named: name, at: time)
+        } catch {
+            log.warning(error.description)
+        }
+    }
+
+    /// How trigger `trigger` shows now.
+    func state(of trigger: Trigger) -> TriggerState {
+        switch trigger.action {
+        case .transport: .disabled
+        case .scene(let scene): scene == currentScene ? .selected : .normal
+        case .tapTempo: tapTempo.isPrimed(at: Self.now()) ? .alternate : .normal
+        case .panic, .send: .normal
+        }
+    }
+
+    /// Shows changed trigger states on the controllers mapped to them with feedback (lit when
+    /// selected or primed).
+    func showTriggerStates() {
+        for trigger in allTriggers {
+            let lit: Float = [.selected, .alternate].contains(state(of: trigger)) ? 1 : 0
+            guard mappings.value(node: Patch.triggerNode, parameter: trigger.name) != lit else { continue }
+            mappings.valueChanged(node: Patch.triggerNode, parameter: trigger.name, to: lit)
+        }
+    }
+
+    /// The ALSA ports a send trigger's selector names (midihub's own left out).
+    func triggerPorts(_ selector: String) -> [PortDescriptor] {
+        guard let selector = try? PortSelector(parsing: selector) else { return [] }
+        return ports.descriptors.filter { port in
+            port.direction.canReceive && port.address.client != client.clientID && !JackPortTable.isJack(port.address)
+                && selector.matches(port)
+        }
+    }
+
+    /// The triggers as `triggers.list` shows them.
+    func triggerSummaries() -> [TriggerSummary] {
+        allTriggers.map { MappingSummaries.summary($0, state: state(of: $0)) }
+    }
+}

@@ -1,0 +1,56 @@
+import MIDICore
+
+/// `triggers:` — a patch's own triggers (docs/mappings.md#triggers).
+extension PatchReader {
+    /// Reads the patch's triggers; `scenes` are the names a scene trigger may switch to.
+    func triggers(_ value: YAMLNode, scenes: [String]) throws(PatchError) -> [Trigger] {
+        var triggers: [Trigger] = []
+        for (nameNode, definition) in try mapping(value, "triggers") {
+            let name = try string(nameNode, "a trigger name")
+            guard !(Trigger.system + triggers).contains(where: { $0.name == name }) else {
+                throw error(at: nameNode, "trigger '\(name)' is defined twice or is one of the hub's own",
+                            fix: "give it another name (the hub's own: \(Trigger.system.map(\.name).joined(separator: ", ")))")
+            }
+            let fields = try mapping(definition, "a trigger")
+            try expectKeys(fields, ["send", "to", "scene"])
+            if let sceneNode = fields["scene"] {
+                let scene = try string(sceneNode, "a scene name")
+                guard scenes.contains(scene) else {
+                    throw error(at: sceneNode, "trigger '\(name)': no scene '\(scene)'",
+                                fix: scenes.isEmpty ? "add scenes: to the patch" : "use one of \(scenes.joined(separator: ", "))")
+                }
+                triggers.append(Trigger(name: name, action: .scene(scene)))
+            } else if let sendNode = fields["send"], let toNode = fields["to"] {
+                let port = try string(toNode, "a port selector")
+                do {
+                    _ = try PortSelector(parsing: port)
+                } catch {
+                    throw self.error(at: toNode, "trigger '\(name)': \(error.reason)", fix: error.fix)
+                }
+                triggers.append(Trigger(name: name, action: .send(port: port, bytes: try messageBytes(sendNode))))
+            } else {
+                throw error(at: definition, "trigger '\(name)' does nothing",
+                            fix: "give it `scene: NAME`, or `send: \"B0 7B 00\"` with `to: PORT`")
+            }
+        }
+        return triggers
+    }
+
+    /// Hex bytes of complete MIDI messages: `"B0 7B 00 C0 05"`.
+    private func messageBytes(_ node: YAMLNode) throws(PatchError) -> [UInt8] {
+        let text = try string(node, "MIDI bytes in hex")
+        var bytes: [UInt8] = []
+        for word in text.split(separator: " ") {
+            guard word.count == 2, let byte = UInt8(word, radix: 16) else {
+                throw error(at: node, "'\(word)' is not a byte in hex", fix: "write bytes as two hex digits each, like \"B0 7B 00\"")
+            }
+            bytes.append(byte)
+        }
+        var parser = MIDIParser()
+        let messages = parser.parse(bytes)
+        guard !messages.isEmpty, messages.flatMap(\.bytes).count == bytes.count else {
+            throw error(at: node, "'\(text)' is not whole MIDI messages", fix: "give each message its status byte and all its data bytes")
+        }
+        return bytes
+    }
+}
