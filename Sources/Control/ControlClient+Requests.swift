@@ -82,6 +82,10 @@ extension ControlClient {
         try expect(.fireTrigger(TriggerReference(trigger: name))) { if case .trigger(let trigger) = $0 { trigger } else { nil } }
     }
 
+    public func widgets() throws(ControlClientError) -> [WidgetSummary] {
+        try expect(.listWidgets) { if case .widgets(let widgets) = $0 { widgets } else { nil } }
+    }
+
     func expect<Value>(_ request: ControlRequest, _ extract: (ControlResult) -> Value?)
         throws(ControlClientError) -> Value
     {

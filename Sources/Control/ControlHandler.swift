@@ -53,4 +53,6 @@ public protocol ControlHandler: AnyObject, Sendable {
     func triggers() throws -> [TriggerSummary]
     /// `triggers.fire`: fires a trigger; returns it with its state after.
     func fireTrigger(_ name: String) throws -> TriggerSummary
+    /// `widgets.list`: what a remote shows, with the values now.
+    func widgets() throws -> [WidgetSummary]
 }

@@ -57,6 +57,7 @@ extension ControlRequest {
         case .switchScene: return .switchScene(try params(SceneReference.self))
         case .listTriggers: return .listTriggers
         case .fireTrigger: return .fireTrigger(try params(TriggerReference.self))
+        case .listWidgets: return .listWidgets
         case .subscribe:
             let filter = try JSONLine.decode(OptionalParamsEnvelope<SubscriptionFilter>.self, from: line).params
             return .subscribe(filter ?? SubscriptionFilter())
@@ -86,7 +87,7 @@ extension ControlRequest {
         }
         switch self {
         case .listPorts, .listConnections, .listNodes, .listNodeTypes, .listRules, .listMappings, .cancelLearn, .listScenes,
-             .listTriggers:
+             .listTriggers, .listWidgets:
             return try line(NoParams?.none)
         case .hello(let hello): return try line(hello)
         case .connect(let connection), .disconnect(let connection): return try line(connection)

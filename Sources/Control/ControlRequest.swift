@@ -24,6 +24,7 @@ public enum ControlRequestKind: String, Hashable, Sendable, Codable, CaseIterabl
     case switchScene = "scenes.switch"
     case listTriggers = "triggers.list"
     case fireTrigger = "triggers.fire"
+    case listWidgets = "widgets.list"
     case subscribe
 }
 
@@ -54,6 +55,7 @@ public enum ControlRequest: Hashable, Sendable {
     case switchScene(SceneReference)
     case listTriggers
     case fireTrigger(TriggerReference)
+    case listWidgets
     case subscribe(SubscriptionFilter)
 
     public var kind: ControlRequestKind {
@@ -80,6 +82,7 @@ public enum ControlRequest: Hashable, Sendable {
         case .switchScene: .switchScene
         case .listTriggers: .listTriggers
         case .fireTrigger: .fireTrigger
+        case .listWidgets: .listWidgets
         case .subscribe: .subscribe
         }
     }

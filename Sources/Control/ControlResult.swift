@@ -34,6 +34,7 @@ public enum ControlResult: Hashable, Sendable {
     case scene(SceneSummary)
     case triggers([TriggerSummary])
     case trigger(TriggerSummary)
+    case widgets([WidgetSummary])
     case done
 }
 
@@ -60,6 +61,7 @@ extension ControlResult: Encodable {
         case .scene(let scene): try scene.encode(to: encoder)
         case .triggers(let triggers): try triggers.encode(to: encoder)
         case .trigger(let trigger): try trigger.encode(to: encoder)
+        case .widgets(let widgets): try widgets.encode(to: encoder)
         case .done: _ = encoder.container(keyedBy: NoKeys.self)
         }
     }
@@ -85,6 +87,7 @@ extension ControlRequestKind {
         case .switchScene: return .scene(try result(SceneSummary.self))
         case .listTriggers: return .triggers(try result([TriggerSummary].self))
         case .fireTrigger: return .trigger(try result(TriggerSummary.self))
+        case .listWidgets: return .widgets(try result([WidgetSummary].self))
         case .connect, .disconnect, .removeNode, .subscribe, .learn, .cancelLearn: return .done
         }
     }

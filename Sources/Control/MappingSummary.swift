@@ -154,3 +154,40 @@ public struct TriggerReference: Hashable, Sendable, Codable {
         self.trigger = trigger
     }
 }
+
+/// A widget as `widgets.list` shows it: what a remote draws and the value it shows now.
+/// `{"kind":"slider","title":"Filter","target":"synth.brightness","min":-48,"max":48,"unit":"semitones","value":0}`.
+///
+/// - Thread: any (a plain value).
+public struct WidgetSummary: Hashable, Sendable, Codable {
+    /// `slider`, `knob`, `switch`, `momentary`, `button`, `label` or `selector`.
+    public var kind: String
+    /// The caption a remote shows.
+    public var title: String
+    /// `NODE.PARAMETER`, `trigger.NAME` (a button) or `scene` (a selector).
+    public var target: String
+    public var min: Double?
+    public var max: Double?
+    public var unit: String?
+    /// The parameter's value now; absent for a button and a selector, and when the node is gone.
+    public var value: Double?
+    /// A button's trigger state (`normal`, `selected`, `disabled`, `alternate`).
+    public var state: String?
+    /// A selector's choices and the one chosen.
+    public var options: [String]?
+    public var selected: String?
+
+    public init(kind: String, title: String, target: String, min: Double? = nil, max: Double? = nil, unit: String? = nil,
+                value: Double? = nil, state: String? = nil, options: [String]? = nil, selected: String? = nil) {
+        self.kind = kind
+        self.title = title
+        self.target = target
+        self.min = min
+        self.max = max
+        self.unit = unit
+        self.value = value
+        self.state = state
+        self.options = options
+        self.selected = selected
+    }
+}

@@ -77,6 +77,8 @@ struct Responder: Sendable {
                 return .triggers(try handler.triggers())
             case .fireTrigger(let reference):
                 return .trigger(try handler.fireTrigger(reference.trigger))
+            case .listWidgets:
+                return .widgets(try handler.widgets())
             }
         } catch let error as ControlError {
             throw error

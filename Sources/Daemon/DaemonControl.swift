@@ -172,6 +172,10 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         }
     }
 
+    func widgets() throws -> [WidgetSummary] {
+        try daemon.owner.perform { [self] in daemon.widgetSummaries() }
+    }
+
     // MARK: - helpers (on the owner)
 
     private func currentNodes() -> [NodeSummary] {

@@ -112,6 +112,7 @@ extension HubDaemon {
         currentScene = nil
         triggers = patch.triggers
         triggerLevels = [:]
+        widgets = patch.widgets
         installMappings(patch.mappings)
         linkExternalNodes()
         reconciler.rules = patch.rules

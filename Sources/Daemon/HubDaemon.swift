@@ -48,6 +48,8 @@ public final class HubDaemon: @unchecked Sendable {
     var triggers: [Trigger] = []
     var tapTempo = TapTempo()
     var triggerLevels: [String: Float] = [:]
+    /// What a remote shows.
+    var widgets: [Widget] = []
     /// MIDI learn, while armed (`learn`).
     var learner: MappingLearner?
     /// Whether the batch being handled changed something the state keeps (saved once per batch).
@@ -135,6 +137,7 @@ public final class HubDaemon: @unchecked Sendable {
         }
         scenes = setup.scenes
         triggers = setup.triggers
+        widgets = setup.widgets
         installMappings(setup.mappings)
     }
 
@@ -330,7 +333,7 @@ public final class HubDaemon: @unchecked Sendable {
     func saveState() {
         stateWriter.submit(HubState(graph: router.graph, rules: reconciler.rules, runtimeEdits: reconciler.runtimeEdits,
                                     tempo: router.clock.beatsPerMinute, mappings: mappings.mappings, scenes: scenes,
-                                    triggers: triggers))
+                                    triggers: triggers, widgets: widgets))
     }
 
     /// Opens the PCM device and starts the render thread when the graph has unit nodes and
@@ -380,7 +383,7 @@ public final class HubDaemon: @unchecked Sendable {
                 let patch = try Patch.load(contentsOf: path, registry: NodeCatalog.registry)
                 log.info("loaded patch \(path)")
                 return HubState(graph: patch.graph, rules: patch.rules, tempo: patch.tempo, mappings: patch.mappings,
-                                scenes: patch.scenes, triggers: patch.triggers)
+                                scenes: patch.scenes, triggers: patch.triggers, widgets: patch.widgets)
             } catch {
                 throw DaemonError.badSetup(error.description)
             }

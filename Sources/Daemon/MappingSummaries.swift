@@ -1,6 +1,7 @@
 import Control
 import Foundation
 import Hub
+import RenderCore
 
 /// Mappings as the control protocol and `midihub mappings` show them (docs/mappings.md's words).
 ///
@@ -66,6 +67,50 @@ public enum MappingSummaries {
     /// One line of `midihub trigger`: `panic  all notes off  (normal)`.
     public static func line(_ trigger: TriggerSummary) -> String {
         "\(trigger.name): \(trigger.action) (\(trigger.state))"
+    }
+
+    /// `widget` as `widgets.list` shows it, with what it shows now: `info` gives a parameter's
+    /// range and unit, `value` its value, `state` a trigger's state.
+    public static func summary(_ widget: Widget, info: ParameterInfo?, value: Float?, state: TriggerState?,
+                               scenes: [String], currentScene: String?) -> WidgetSummary {
+        var summary = WidgetSummary(kind: widget.kind.rawValue, title: widget.title, target: widget.target)
+        switch widget.kind {
+        case .button:
+            summary.state = state?.rawValue
+        case .selector:
+            summary.options = scenes
+            summary.selected = currentScene
+        default:
+            summary.min = info.map { Double($0.range.lowerBound) }
+            summary.max = info.map { Double($0.range.upperBound) }
+            summary.unit = info?.unit.rawValue
+            summary.value = value.map(Double.init)
+        }
+        return summary
+    }
+
+    /// A patch's widgets as a daemon just started with it shows them.
+    public static func widgets(_ patch: Patch) -> [WidgetSummary] {
+        patch.widgets.map { widget in
+            let info = patch.graph.node(widget.node).flatMap { NodeCatalog.registry.parameters(of: $0.body) }?
+                .first { $0.name == widget.parameter } ?? (widget.node == Patch.transportNode ? Patch.tempoParameter : nil)
+            let state: TriggerState? = (Trigger.system + patch.triggers).first { $0.name == widget.parameter }.map {
+                if case .transport = $0.action { .disabled } else { .normal }
+            }
+            return summary(widget, info: info, value: value(of: widget.parameter, of: widget.node, in: patch.graph, tempo: patch.tempo),
+                           state: widget.kind == .button ? state : nil, scenes: patch.scenes.map(\.name), currentScene: nil)
+        }
+    }
+
+    /// One line of `midihub widgets`: `slider Filter: synth.brightness -48…48 semitones = 0`.
+    public static func line(_ widget: WidgetSummary) -> String {
+        var text = "\(widget.kind) \(widget.title): \(widget.target)"
+        if let min = widget.min, let max = widget.max { text += " \(format(min))…\(format(max))" }
+        if let unit = widget.unit, unit != "generic" { text += " \(unit)" }
+        if let value = widget.value { text += " = \(format(value))" }
+        if let state = widget.state { text += " (\(state))" }
+        if let options = widget.options { text += " [" + options.map { $0 == widget.selected ? "*\($0)" : $0 }.joined(separator: ", ") + "]" }
+        return text
     }
 
     /// A parameter's value as `graph` keeps it, else its type's default; the tempo for the transport.

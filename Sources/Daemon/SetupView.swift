@@ -1,7 +1,7 @@
 import Control
 import Hub
 
-/// What `midihub nodes`, `graph`, `rules`, `mappings`, `scene` and `trigger` show: the running daemon's setup (asked over
+/// What `midihub nodes`, `graph`, `rules`, `mappings`, `scene`, `trigger` and `widgets` show: the running daemon's setup (asked over
 /// the control socket), or, when no daemon runs or `--patch` is given, a patch's setup
 /// (the embedded default without one) — the same summaries either way.
 ///
@@ -14,6 +14,7 @@ public struct SetupView {
     public var mappings: [MappingSummary]
     public var scenes: [SceneSummary]
     public var triggers: [TriggerSummary]
+    public var widgets: [WidgetSummary]
     /// Where it came from, for a heading: `daemon`, a patch path, or `embedded default`.
     public var origin: String
 
@@ -28,7 +29,7 @@ public struct SetupView {
             try client.hello(client: "midihub cli")
             return SetupView(nodes: try client.nodes(), connections: try client.connections(), rules: try client.rules(),
                              mappings: try client.mappings(), scenes: try client.scenes(), triggers: try client.triggers(),
-                             origin: "daemon")
+                             widgets: try client.widgets(), origin: "daemon")
         } catch where error.isDaemonNotRunning {
             return standalone(DefaultSetup.patch, origin: "embedded default")
         }
@@ -51,6 +52,6 @@ public struct SetupView {
         SetupView(nodes: GraphSummaries.nodes(patch.graph), connections: GraphSummaries.routes(patch.graph),
                   rules: GraphSummaries.rules(patch.rules), mappings: MappingSummaries.summaries(patch),
                   scenes: MappingSummaries.scenes(patch.scenes, current: nil), triggers: MappingSummaries.triggers(patch),
-                  origin: origin)
+                  widgets: MappingSummaries.widgets(patch), origin: origin)
     }
 }

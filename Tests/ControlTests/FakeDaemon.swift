@@ -153,6 +153,10 @@ final class FakeDaemon: ControlHandler {
 
     func triggers() throws -> [TriggerSummary] { [Self.panic] }
 
+    func widgets() throws -> [WidgetSummary] {
+        [WidgetSummary(kind: "slider", title: "Gain", target: "lead.gain", min: -60, max: 12, unit: "decibels", value: 0)]
+    }
+
     func fireTrigger(_ name: String) throws -> TriggerSummary {
         guard name == Self.panic.name else { throw ControlError(.unknownTrigger, "no trigger '\(name)'") }
         return Self.panic

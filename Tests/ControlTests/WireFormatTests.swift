@@ -28,7 +28,7 @@ struct WireFormatTests {
             .listMappings, .setMappings(MappingList(text: "- {control: cc 74, to: lead.gain}")),
             .learn(LearnRequest(node: "lead", parameter: "gain", seconds: 10)), .learn(LearnRequest(node: "lead", parameter: "gain")),
             .cancelLearn, .listScenes, .switchScene(SceneReference(scene: "verse")),
-            .listTriggers, .fireTrigger(TriggerReference(trigger: "panic")),
+            .listTriggers, .fireTrigger(TriggerReference(trigger: "panic")), .listWidgets,
         ]
         #expect(Set(requests.map(\.kind)) == Set(ControlRequestKind.allCases))
         for request in requests {

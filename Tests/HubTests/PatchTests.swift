@@ -161,9 +161,10 @@ import Testing
         #expect(error("")?.reason == "the patch is empty")
     }
 
-    @Test func reservedSectionsAreSkipped() throws {
-        let patch = try parse("widgets: {}\nnodes:\n  k: { source: '*' }\n")
+    @Test func emptyControlSurfaceSectionsAreNothing() throws {
+        let patch = try parse("mappings: []\nwidgets: []\nnodes:\n  k: { source: '*' }\n")
         #expect(patch.graph.nodes.map(\.id) == ["k"])
+        #expect(patch.mappings.isEmpty && patch.widgets.isEmpty)
     }
 
     @Test func missingFileIsATypedError() {

@@ -64,3 +64,40 @@ import Testing
         #expect(throws: PatchError.self) { try Patch.parse(yaml: text, file: "t.yaml", registry: GraphFixtures.registry) }
     }
 }
+
+/// Widgets in patches.
+@Suite struct WidgetPatchTests {
+    static let head = TriggerTests.patch.replacingOccurrences(of: "mappings:\n", with: "widgets:\n")
+        .replacingOccurrences(of: "  - { control: note 36, to: trigger.panic }\n  - { control: cc 64, to: trigger.soft pad }\n", with: "")
+
+    static func parse(_ widgets: String) throws(PatchError) -> Patch {
+        try Patch.parse(yaml: head + widgets + "\n", file: "w.yaml", registry: GraphFixtures.registry)
+    }
+
+    @Test func widgetsNameWhatTheyShow() throws {
+        let patch = try Self.parse("""
+              - { slider: piano.cutoff, title: Filter }
+              - { button: trigger.soft pad }
+              - { label: transport.tempo }
+              - { selector: scene }
+            """)
+        #expect(patch.widgets == [Widget(kind: .slider, title: "Filter", node: "piano", parameter: "cutoff"),
+                                  Widget(kind: .button, title: "soft pad", node: "trigger", parameter: "soft pad"),
+                                  Widget(kind: .label, title: "tempo", node: "transport", parameter: "tempo"),
+                                  Widget(kind: .selector, title: "scene", node: "scene", parameter: "")])
+        let state = HubState(graph: patch.graph, scenes: patch.scenes, widgets: patch.widgets)
+        #expect(try HubState(decoding: state.encoded(), path: "s.json") == state)
+    }
+
+    @Test(arguments: [
+        ("  - { slider: trigger.panic }", "a slider shows a parameter, not a trigger"),
+        ("  - { button: piano.cutoff }", "a button fires a trigger"),
+        ("  - { selector: piano }", "a selector picks a scene"),
+        ("  - { slider: piano.cutoff, knob: piano.cutoff }", "a widget names one kind and what it shows"),
+        ("  - { knob: piano.drive }", "node 'piano' has no parameter 'drive'"),
+    ])
+    func aBadWidgetIsRefused(yaml: String, reason: String) {
+        #expect(throws: PatchError.self) { try Self.parse(yaml) }
+        do { _ = try Self.parse(yaml) } catch { #expect(error.reason == reason) }
+    }
+}

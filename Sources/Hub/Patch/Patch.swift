@@ -21,6 +21,8 @@ public struct Patch: Hashable, Sendable {
     public var scenes: [Scene]
     /// The patch's own triggers (the hub's `Trigger.system` are not listed).
     public var triggers: [Trigger]
+    /// What a remote shows (docs/mappings.md#widgets).
+    public var widgets: [Widget]
 
     /// Tempos a patch or the control socket may set.
     public static let tempoRange: ClosedRange<Double> = 20...400
@@ -41,18 +43,19 @@ public struct Patch: Hashable, Sendable {
                                                      defaultValue: Float(defaultTempo), unit: .generic)
 
     public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], tempo: Double = Patch.defaultTempo,
-                mappings: [Mapping] = [], scenes: [Scene] = [], triggers: [Trigger] = []) {
+                mappings: [Mapping] = [], scenes: [Scene] = [], triggers: [Trigger] = [], widgets: [Widget] = []) {
         self.graph = graph
         self.rules = rules
         self.tempo = tempo
         self.mappings = mappings
         self.scenes = scenes
         self.triggers = triggers
+        self.widgets = widgets
     }
 
-    /// Top-level keys accepted now; `widgets` is reserved and skipped.
-    static let knownKeys = ["version", "name", "description", "tempo", "nodes", "routes", "rules", "mappings", "scenes", "triggers"]
-    static let reservedKeys = ["widgets"]
+    /// The top-level keys a patch may have.
+    static let knownKeys = ["version", "name", "description", "tempo", "nodes", "routes", "rules", "mappings", "scenes", "triggers",
+                             "widgets"]
 
     /// Reads and validates the patch at `path`.
     /// - Throws: ``PatchError`` with the file, line and column of the first problem.

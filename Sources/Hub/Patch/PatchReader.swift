@@ -14,7 +14,7 @@ struct PatchReader {
         var routes: [(Route, YAMLNode)] = []
         var rules: [ConnectionRule] = []
         var tempo = Patch.defaultTempo
-        var mappingsNode: YAMLNode?, scenesNode: YAMLNode?, triggersNode: YAMLNode?
+        var mappingsNode: YAMLNode?, scenesNode: YAMLNode?, triggersNode: YAMLNode?, widgetsNode: YAMLNode?
         for (key, value) in top {
             switch try string(key, "a top-level key") {
             case "version":
@@ -47,8 +47,8 @@ struct PatchReader {
                 scenesNode = value
             case "triggers":
                 triggersNode = value
-            case let name where Patch.reservedKeys.contains(name):
-                continue
+            case "widgets":
+                widgetsNode = value
             case let name:
                 throw error(at: key, "unknown top-level key '\(name)'",
                             fix: "use \(Patch.knownKeys.joined(separator: ", "))")
@@ -60,9 +60,12 @@ struct PatchReader {
         let mappings = try mappingsNode.map { node throws(PatchError) in
             try self.mappings(node, nodes: nodes, triggers: Trigger.system + triggers)
         } ?? []
+        let widgets = try widgetsNode.map { node throws(PatchError) in
+            try self.widgets(node, nodes: nodes, triggers: Trigger.system + triggers, scenes: scenes.map(\.name))
+        } ?? []
         do {
             return Patch(graph: try HubGraph(nodes: nodes, routes: routes.map(\.0)), rules: rules, tempo: tempo,
-                         mappings: mappings, scenes: scenes, triggers: triggers)
+                         mappings: mappings, scenes: scenes, triggers: triggers, widgets: widgets)
         } catch {
             throw self.error(at: position(of: error, nodes: nodeMarks, routes: routes), error.reason, fix: error.fix)
         }

@@ -2,8 +2,8 @@ import Foundation
 import RenderCore
 
 /// What the daemon keeps across restarts: the graph (with the parameter values set at runtime),
-/// the rules, the connections made or broken by hand at runtime, the tempo, the controller
-/// mappings and the scenes.
+/// the rules, the connections made or broken by hand at runtime, the tempo, and the control
+/// surface: mappings, scenes, triggers and widgets.
 ///
 /// - Thread: any (a plain value).
 public struct HubState: Hashable, Sendable {
@@ -17,10 +17,11 @@ public struct HubState: Hashable, Sendable {
     public var mappings: [Mapping]
     public var scenes: [Scene]
     public var triggers: [Trigger]
+    public var widgets: [Widget]
 
     public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], runtimeEdits: [RuntimeEdit] = [],
                 tempo: Double = Patch.defaultTempo, mappings: [Mapping] = [], scenes: [Scene] = [],
-                triggers: [Trigger] = []) {
+                triggers: [Trigger] = [], widgets: [Widget] = []) {
         self.graph = graph
         self.rules = rules
         self.runtimeEdits = runtimeEdits
@@ -28,6 +29,7 @@ public struct HubState: Hashable, Sendable {
         self.mappings = mappings
         self.scenes = scenes
         self.triggers = triggers
+        self.widgets = widgets
     }
 
     /// Nothing: what the daemon starts with when there is no usable state.

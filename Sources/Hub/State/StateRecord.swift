@@ -35,6 +35,8 @@ struct StateRecord: Codable {
     var scenes: [Scene]?
     /// Absent in files written before triggers were saved: none.
     var triggers: [Trigger]?
+    /// Absent in files written before widgets were saved: none.
+    var widgets: [Widget]?
 
     init(_ state: HubState) {
         format = HubState.formatVersion
@@ -46,6 +48,7 @@ struct StateRecord: Codable {
         mappings = state.mappings.isEmpty ? nil : state.mappings
         scenes = state.scenes.isEmpty ? nil : state.scenes
         triggers = state.triggers.isEmpty ? nil : state.triggers
+        widgets = state.widgets.isEmpty ? nil : state.widgets
     }
 
     private static func record(_ node: GraphNode) -> NodeRecord {
@@ -95,7 +98,7 @@ struct StateRecord: Codable {
         do {
             return HubState(graph: try HubGraph(nodes: graphNodes, routes: routes), rules: connectionRules,
                             runtimeEdits: runtimeEdits, tempo: tempo, mappings: mappings ?? [], scenes: scenes ?? [],
-                            triggers: triggers ?? [])
+                            triggers: triggers ?? [], widgets: widgets ?? [])
         } catch {
             throw RecordError(description: "graph: \(error.reason)")
         }

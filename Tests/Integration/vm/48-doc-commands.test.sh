@@ -13,7 +13,7 @@
 # scene switch and a patch load run while a daemon serves patches/controller-knobs.yaml.
 source "$REPO/Tests/Integration/serve.sh"
 
-OFFLINE=" info convert render nodes graph rules mappings soundfont help --version --help "
+OFFLINE=" info convert render nodes graph rules mappings widgets soundfont help --version --help "
 
 step "collect the examples"
 # The doc blocks whose marker names DocCommandTests.swift, then each --help in turn.

@@ -8,8 +8,8 @@
 # the chorus scene while a note is held, and the note still ends (the recording's last
 # second is silent); pads fire triggers: tap tempo sets the tempo from the taps, panic ends a
 # note held with no note-off, the patch's own sends its bytes to the "drum machine" (the
-# card's second port, read with amidi -d). `midihub mappings`, `scene` and `trigger` list
-# the values and states, `midihub trigger play` is refused (disabled), and
+# card's second port, read with amidi -d). `midihub mappings`, `scene`, `widgets` and
+# `trigger` list the values and states, `midihub trigger play` is refused (disabled), and
 # patches/controller-knobs.yaml is the doc's patch.
 # timeout: 600
 
@@ -113,6 +113,9 @@ assert_parameter up semitones 12 "transpose in the chorus"
 assert_parameter synth vibrato 30 "vibrato in the chorus"
 midihub scene >"$WORK/scenes.txt" || fail "midihub scene failed"
 assert_file_has "$WORK/scenes.txt" '^\* chorus \(program 1\): synth.brightness = 24, up.semitones = 12, synth.vibrato = 30$' "the current scene marked"
+midihub widgets >"$WORK/widgets.txt" || fail "midihub widgets failed"
+assert_file_has "$WORK/widgets.txt" '^slider Filter: synth.brightness -48…48 semitones = 24$' "the filter slider"
+assert_file_has "$WORK/widgets.txt" '^selector scene: scene \[verse, \*chorus\]$' "the scene selector"
 send '80 45 00'
 sleep 3
 
