@@ -3,7 +3,8 @@
 # control surface (its first port for "X-Touch*"); amidi -d reads what the surface is sent.
 # At start it is shown every value; a level set over the control socket moves the motor
 # fader (pitch bend); the fader's own move changes the level and is not echoed; the
-# encoder's own turn updates its ring; a toggle's press lights its button.
+# encoder's own turn updates its ring; a toggle's press lights its button; unplugged and
+# plugged back, the surface's fader still moves the level.
 # timeout: 300
 
 source "$REPO/Tests/Integration/serve.sh"
@@ -59,6 +60,18 @@ shown="$shown 90 10 7F"
 assert_sent "$shown" "the button's light after its toggle"
 assert_eq 100 "$(mapped_value synth vibrato)" "the vibrato after the toggle"
 
+step "the surface unplugged and plugged back (renumbered or not): its maps still work"
+stop_peer surface
+unplug_virmidi
+wait_for_peer_line hub "$(peer_err hub)" "port left: .*Virtual Raw MIDI" 20
+plug_virmidi
+card=$(card_number VirMIDI)
+hub=$(client_number midihub)
+wait_for "the surface connected again" 20 bash -c \
+    "aconnect -l | grep -A3 \"'Virtual Raw MIDI $card-0'\" | grep -q \"Connecting To: .*$hub:0\""
+amidi -p "hw:$card,0" -S 'E0 7F 7F' || fail "amidi -S failed"
+poll_until 10 bash -c "[[ \$(midihub mappings --json | jq -r '.[0].targets[0].value') == 12 ]]" \
+    || fail "the fader after the replug should set 12 dB, the level is $(mapped_value synth 'master gain')"
+
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
-stop_peer surface
