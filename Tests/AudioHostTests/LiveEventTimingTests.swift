@@ -49,6 +49,35 @@ struct LiveEventTimingTests {
         }
     }
 
+    /// What a mapped controller move does (`AudioRack.setParameter(at:)` pushes the parameter
+    /// with the controller event's arrival): it lands on the frame of a note that arrived with
+    /// it, whatever the period.
+    @Test(arguments: [64, 256, 1024])
+    func aParameterMovedByAControllerLandsOnTheFrameOfANoteArrivingWithIt(blockFrames: Int) {
+        let ring = SPSCRing<LiveEvent>(minimumCapacity: 1024)
+        let blockNanoseconds = UInt64(Double(blockFrames) / Self.rate * 1e9)
+        var generator = SystemRandomNumberGenerator()
+        for index in 0..<128 {
+            let arrival = Self.firstBlockStart + UInt64.random(in: 0..<(30 * blockNanoseconds), using: &generator)
+            ring.push(LiveEvent(event: .noteOn(channel: 0, note: UInt8(index), velocity: 100), arrival: arrival))
+            ring.push(LiveEvent(event: .parameter(node: 1, id: UInt32(index), value: 1), arrival: arrival))
+        }
+        var timing = LiveEventTiming(sampleRate: Self.rate)
+        let buffer = UnsafeMutablePointer<RenderEvent>.allocate(capacity: 1024)
+        defer { buffer.deallocate() }
+        var noteFrames: [Int: Int] = [:], parameterFrames: [Int: Int] = [:]
+        for block in 0..<32 {
+            var count = 0
+            _ = timing.collect(from: ring, blockStart: Self.firstBlockStart + UInt64(block) * blockNanoseconds,
+                               frames: blockFrames, into: buffer, count: &count, capacity: 1024)
+            for event in (0..<count).map({ buffer[$0] }) {
+                let frame = block * blockFrames + Int(event.frame)
+                if event.kind == .noteOn { noteFrames[Int(event.data1)] = frame } else { parameterFrames[Int(event.parameter)] = frame }
+            }
+        }
+        #expect(noteFrames.count == 128 && noteFrames == parameterFrames)
+    }
+
     @Test func anEventArrivingMidBlockWaitsForTheNextBlockAtItsOffset() {
         // 2.5 ms after block 0 started → block 1, frame 120; 7 ms into block 1 → block 2, frame 336.
         let delivered = deliver([Self.firstBlockStart + 2_500_000, Self.firstBlockStart + 17_000_000], blocks: 3)
