@@ -57,8 +57,8 @@ struct LiveEventTimingTests {
         let ring = SPSCRing<LiveEvent>(minimumCapacity: 1024)
         let blockNanoseconds = UInt64(Double(blockFrames) / Self.rate * 1e9)
         var generator = SystemRandomNumberGenerator()
-        for index in 0..<128 {
-            let arrival = Self.firstBlockStart + UInt64.random(in: 0..<(30 * blockNanoseconds), using: &generator)
+        let arrivals = (0..<128).map { _ in Self.firstBlockStart + UInt64.random(in: 0..<(30 * blockNanoseconds), using: &generator) }
+        for (index, arrival) in arrivals.sorted().enumerated() {
             ring.push(LiveEvent(event: .noteOn(channel: 0, note: UInt8(index), velocity: 100), arrival: arrival))
             ring.push(LiveEvent(event: .parameter(node: 1, id: UInt32(index), value: 1), arrival: arrival))
         }
