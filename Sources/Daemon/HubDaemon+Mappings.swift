@@ -99,7 +99,7 @@ extension HubDaemon {
             return scenes.first { $0.name == currentScene }?.program.map(Float.init)
         }
         if id == Patch.triggerNode, router.graph.node(id) == nil {
-            return allTriggers.first { $0.name == parameter }.map { [.selected, .alternate].contains(state(of: $0)) ? 1 : 0 }
+            return allTriggers.first { $0.name == parameter }.map { Self.light(state(of: $0)) }
         }
         return MappingSummaries.value(of: parameter, of: id, in: router.graph, tempo: router.clock.beatsPerMinute)
     }

@@ -48,16 +48,26 @@ extension HubDaemon {
         showTriggerStates()
     }
 
-    /// A mapping moved `trigger.NAME`: fires it when its value rises into the top half (a press).
+    /// A mapping moved `trigger.NAME`: fires it when its value rises into the top half (a
+    /// press). The pad's light then shows the trigger's state, not the press.
     func mappedTrigger(_ name: String, to value: Float, at time: Double) {
         let before = triggerLevels[name] ?? 0
         triggerLevels[name] = value
-        guard value >= 0.5, before < 0.5 else { return }
-        do {
-            try fireTrigger(named: name, at: time)
-        } catch {
-            log.warning(error.description)
+        if value >= 0.5, before < 0.5 {
+            do {
+                try fireTrigger(named: name, at: time)
+            } catch {
+                log.warning(error.description)
+            }
         }
+        if let trigger = allTriggers.first(where: { $0.name == name }) {
+            mappings.valueChanged(node: Patch.triggerNode, parameter: name, to: Self.light(state(of: trigger)))
+        }
+    }
+
+    /// A trigger's light: on when selected or primed.
+    static func light(_ state: TriggerState) -> Float {
+        state == .selected || state == .alternate ? 1 : 0
     }
 
     /// How trigger `trigger` shows now.
@@ -71,10 +81,11 @@ extension HubDaemon {
     }
 
     /// Shows changed trigger states on the controllers mapped to them with feedback (lit when
-    /// selected or primed).
+    /// selected or primed); also called once a second, for tap tempo's priming running out.
     func showTriggerStates() {
+        lastTriggerStateCheck = Self.now()
         for trigger in allTriggers {
-            let lit: Float = [.selected, .alternate].contains(state(of: trigger)) ? 1 : 0
+            let lit = Self.light(state(of: trigger))
             guard mappings.value(node: Patch.triggerNode, parameter: trigger.name) != lit else { continue }
             mappings.valueChanged(node: Patch.triggerNode, parameter: trigger.name, to: lit)
         }

@@ -48,6 +48,8 @@ public final class HubDaemon: @unchecked Sendable {
     var triggers: [Trigger] = []
     var tapTempo = TapTempo()
     var triggerLevels: [String: Float] = [:]
+    /// When trigger states were last compared with the lights showing them (`showTriggerStates`).
+    var lastTriggerStateCheck = -Double.infinity
     /// What a remote shows.
     var widgets: [Widget] = []
     /// MIDI learn, while armed (`learn`).
@@ -240,6 +242,7 @@ public final class HubDaemon: @unchecked Sendable {
             syncPorts()
         }
         if learner != nil { finishLearning() }
+        if Self.now() - lastTriggerStateCheck >= 1 { showTriggerStates() }
         if mappings.hasFeedbackDue { sendFeedbackIfDue() }
         noteLostInput()
         generate()

@@ -101,3 +101,28 @@ import Testing
         do { _ = try Self.parse(yaml) } catch { #expect(error.reason == reason) }
     }
 }
+
+/// Pad matrices in patches.
+@Suite struct PadMatrixTests {
+    @Test func padsBecomeOneMappingPerPadRowByRow() throws {
+        let text = TriggerTests.patch.replacingOccurrences(of: "mappings:\n", with: "pads:\n")
+            .replacingOccurrences(of: "  - { control: note 36, to: trigger.panic }\n  - { control: cc 64, to: trigger.soft pad }\n", with:
+                "  { from: keys, channel: 10, first note: C1, columns: 4, feedback: true, triggers: [[panic, ~, soft pad], [tap tempo]] }\n")
+        let patch = try Patch.parse(yaml: text, file: "p.yaml", registry: GraphFixtures.registry)
+        #expect(patch.mappings.map(\.source) == [.note(24), .note(26), .note(28)])
+        #expect(patch.mappings.map { $0.targets[0].parameter } == ["panic", "soft pad", "tap tempo"])
+        #expect(patch.mappings.allSatisfy { $0.feedback && $0.from == "keys" && $0.channel == 9 && $0.mode == .button(.momentary) })
+    }
+
+    @Test func aPadNamingNoTriggerIsRefused() {
+        let text = TriggerTests.patch.replacingOccurrences(of: "mappings:\n", with: "pads:\n")
+            .replacingOccurrences(of: "  - { control: note 36, to: trigger.panic }\n  - { control: cc 64, to: trigger.soft pad }\n", with:
+                "  { first note: 36, triggers: [[panic, loud]] }\n")
+        do {
+            _ = try Patch.parse(yaml: text, file: "p.yaml", registry: GraphFixtures.registry)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.reason == "no trigger 'loud'")
+        }
+    }
+}

@@ -55,7 +55,7 @@ public struct Patch: Hashable, Sendable {
 
     /// The top-level keys a patch may have.
     static let knownKeys = ["version", "name", "description", "tempo", "nodes", "routes", "rules", "mappings", "scenes", "triggers",
-                             "widgets"]
+                             "widgets", "pads"]
 
     /// Reads and validates the patch at `path`.
     /// - Throws: ``PatchError`` with the file, line and column of the first problem.

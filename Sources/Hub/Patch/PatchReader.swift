@@ -14,7 +14,7 @@ struct PatchReader {
         var routes: [(Route, YAMLNode)] = []
         var rules: [ConnectionRule] = []
         var tempo = Patch.defaultTempo
-        var mappingsNode: YAMLNode?, scenesNode: YAMLNode?, triggersNode: YAMLNode?, widgetsNode: YAMLNode?
+        var mappingsNode: YAMLNode?, scenesNode: YAMLNode?, triggersNode: YAMLNode?, widgetsNode: YAMLNode?, padsNode: YAMLNode?
         for (key, value) in top {
             switch try string(key, "a top-level key") {
             case "version":
@@ -49,6 +49,8 @@ struct PatchReader {
                 triggersNode = value
             case "widgets":
                 widgetsNode = value
+            case "pads":
+                padsNode = value
             case let name:
                 throw error(at: key, "unknown top-level key '\(name)'",
                             fix: "use \(Patch.knownKeys.joined(separator: ", "))")
@@ -57,9 +59,11 @@ struct PatchReader {
         for (route, item) in routes { try checkOutput(of: route, at: item, nodes: nodes) }
         let scenes = try scenesNode.map { node throws(PatchError) in try self.scenes(node, nodes: nodes) } ?? []
         let triggers = try triggersNode.map { node throws(PatchError) in try self.triggers(node, scenes: scenes.map(\.name)) } ?? []
-        let mappings = try mappingsNode.map { node throws(PatchError) in
+        let mappings = try (mappingsNode.map { node throws(PatchError) in
             try self.mappings(node, nodes: nodes, triggers: Trigger.system + triggers)
-        } ?? []
+        } ?? []) + (padsNode.map { node throws(PatchError) in
+            try self.pads(node, nodes: nodes, triggers: Trigger.system + triggers)
+        } ?? [])
         let widgets = try widgetsNode.map { node throws(PatchError) in
             try self.widgets(node, nodes: nodes, triggers: Trigger.system + triggers, scenes: scenes.map(\.name))
         } ?? []

@@ -3,8 +3,9 @@
 # control surface (its first port for "X-Touch*"); amidi -d reads what the surface is sent.
 # At start it is shown every value; a level set over the control socket moves the motor
 # fader (pitch bend); the fader's own move changes the level and is not echoed; the
-# encoder's own turn updates its ring; a toggle's press lights its button; unplugged and
-# plugged back, the surface's fader still moves the level.
+# encoder's own turn updates its ring; a toggle's press lights its button; the tap tempo
+# pad lights while it waits for the next tap; unplugged and plugged back, the surface's
+# fader still moves the level.
 # timeout: 300
 
 source "$REPO/Tests/Integration/serve.sh"
@@ -31,9 +32,10 @@ start_peer surface amidi -p "hw:$card,0" -d
 wait_for_rawmidi_reader "$card" 0 "${PEER_PIDS[surface]}"
 start_serve hub --no-audio --patch "$WORK/feedback.yaml"
 
-step "at start the surface is shown every value: the fader at -10 dB, the light off, the ring centred"
+step "at start the surface is shown every value: the fader at -10 dB, the light off, the ring centred, the pads dark"
 # -10 dB over -60…12 is 11377 of 16383 (LSB 0x71, MSB 0x58); brightness 0 over -48…48 is 64.
-shown="E0 71 58 80 10 00 B0 10 40"
+# The kernel writes the raw bytes with running status: the second pad's note-off has no status byte.
+shown="E0 71 58 80 10 00 B0 10 40 80 20 00 21 00"
 assert_sent "$shown" "the first feedback"
 
 step "the level set over the socket moves the motor fader"
@@ -59,6 +61,14 @@ amidi -p "hw:$card,0" -S '90 10 7F 80 10 00' || fail "amidi -S failed"
 shown="$shown 90 10 7F"
 assert_sent "$shown" "the button's light after its toggle"
 assert_eq 100 "$(mapped_value synth vibrato)" "the vibrato after the toggle"
+
+step "the tap tempo pad lights while it waits for the next tap, and goes dark after 2 s"
+amidi -p "hw:$card,0" -S '90 21 7F 80 21 00' || fail "amidi -S failed"
+# After the toggle's light (90 10 7F) the pad's note-on comes with running status: 21 7F.
+lit() { [[ $(hex_bytes "$(peer_out surface)") == "$shown"*" 21 7F"* ]]; }
+dark_again() { [[ $(hex_bytes "$(peer_out surface)") == "$shown"*" 21 7F"*" 80 21 00" ]]; }
+wait_for "the pad lit" 10 lit
+wait_for "the pad dark again" 10 dark_again
 
 step "the surface unplugged and plugged back (renumbered or not): its maps still work"
 stop_peer surface
