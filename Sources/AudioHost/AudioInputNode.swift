@@ -32,7 +32,9 @@ public final class AudioInputNode: Node, @unchecked Sendable {
 
     public let descriptor = NodeDescriptor.audioInput
     public let parameters = AudioInputNode.parameterInfos
-    public let outputs = [
+    public let outputs = AudioInputNode.outputInfos
+    /// What an audio input publishes: its input level and the dropouts counted.
+    public static let outputInfos = [
         OutputInfo(id: UInt32(Output.level.rawValue), name: "level", unit: .decibels),
         OutputInfo(id: UInt32(Output.dropouts.rawValue), name: "dropouts", unit: .count),
     ]

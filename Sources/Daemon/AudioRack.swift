@@ -132,6 +132,13 @@ final class AudioRack {
         return infos.map { ($0, values[id]?[$0.name] ?? $0.defaultValue) }
     }
 
+    /// The value unit `id` publishes as its output `name` (voices, a level), read without a
+    /// lock from what the render thread stored last; `nil` when it has no such output.
+    func outputValue(of id: NodeID, _ name: String) -> Float? {
+        guard let node = instances[id], let info = node.outputs.first(where: { $0.name == name }) else { return nil }
+        return node.outputValues.load(Int(info.id))
+    }
+
     /// Sends a parameter change to unit `id` through the live ring, taking effect at the frame
     /// of `time` (seconds, monotonic clock: the arrival of the controller move that made it,
     /// so it lands with a note that arrived with it), by default now.

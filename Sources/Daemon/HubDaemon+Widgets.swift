@@ -3,10 +3,17 @@ import Hub
 
 /// Widgets (docs/mappings.md#widgets): what a remote shows, with the values now.
 extension HubDaemon {
-    /// The widgets as `widgets.list` shows them (with no audio too: values come from the graph).
+    /// The widgets as `widgets.list` shows them (with no audio too: values come from the graph;
+    /// an output's value only while audio runs).
     /// - Thread: owner.
     func widgetSummaries() -> [WidgetSummary] {
         widgets.map { widget in
+            if widget.showsOutput {
+                let output = router.graph.node(widget.node).flatMap { node in
+                    NodeCatalog.registry.outputs(of: node.body).first { $0.name == widget.parameter }
+                }
+                return MappingSummaries.summary(widget, output: output, value: audio?.outputValue(of: widget.node, widget.parameter))
+            }
             let trigger = widget.kind == .button ? allTriggers.first { $0.name == widget.parameter } : nil
             return MappingSummaries.summary(widget, info: widget.kind == .button ? nil : try? parameterInfo(node: widget.node, widget.parameter),
                                             value: currentValue(of: widget.parameter, of: widget.node),

@@ -89,9 +89,22 @@ public enum MappingSummaries {
         return summary
     }
 
+    /// A widget on a node's output (a meter) with the value the render thread published last
+    /// (`nil` while no audio runs).
+    public static func summary(_ widget: Widget, output: OutputInfo?, value: Float?) -> WidgetSummary {
+        WidgetSummary(kind: widget.kind.rawValue, title: widget.title, target: widget.target, unit: output?.unit.rawValue,
+                      value: value.map(Double.init))
+    }
+
     /// A patch's widgets as a daemon just started with it shows them.
     public static func widgets(_ patch: Patch) -> [WidgetSummary] {
         patch.widgets.map { widget in
+            if widget.showsOutput {
+                let output = patch.graph.node(widget.node).flatMap { node in
+                    NodeCatalog.registry.outputs(of: node.body).first { $0.name == widget.parameter }
+                }
+                return summary(widget, output: output, value: nil)
+            }
             let info = patch.graph.node(widget.node).flatMap { NodeCatalog.registry.parameters(of: $0.body) }?
                 .first { $0.name == widget.parameter } ?? (widget.node == Patch.transportNode ? Patch.tempoParameter : nil)
             let state: TriggerState? = (Trigger.system + patch.triggers).first { $0.name == widget.parameter }.map {

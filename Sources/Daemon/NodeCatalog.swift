@@ -34,11 +34,11 @@ public struct NodeCatalog: Sendable {
 
     /// The registry without a preset bank (for standalone listings and validation).
     public static let registry = NodeRegistry(prototypes.map {
-        NodeType(descriptor: $0.descriptor, parameters: $0.parameters, sendOutputs: $0.sendOutputs)
+        NodeType(descriptor: $0.descriptor, parameters: $0.parameters, outputs: $0.outputs, sendOutputs: $0.sendOutputs)
     }
         + [NodeType(descriptor: SoundFontNode.nodeDescriptor, parameters: SoundFontNode.parameterInfos(voiceCapacity: 256),
-                    sendOutputs: SoundFontNode.sendOutputNames),
-           NodeType(descriptor: .audioInput, parameters: AudioInputNode.parameterInfos)])
+                    outputs: InstrumentOutput.infos, sendOutputs: SoundFontNode.sendOutputNames),
+           NodeType(descriptor: .audioInput, parameters: AudioInputNode.parameterInfos, outputs: AudioInputNode.outputInfos)])
 
     /// A new, unprepared render node for `descriptor`, or `nil` when it is not a built-in type
     /// (or a SoundFont instrument with no font).

@@ -7,7 +7,7 @@ public enum InstrumentOutput: Int, CaseIterable {
     case activeVoices = 0, peakLeft = 1, peakRight = 2
 
     /// The descriptions an instrument lists as its `outputs`.
-    static let infos: [OutputInfo] = [
+    public static let infos: [OutputInfo] = [
         OutputInfo(id: UInt32(activeVoices.rawValue), name: "active voices", unit: .count),
         OutputInfo(id: UInt32(peakLeft.rawValue), name: "peak left", unit: .generic),
         OutputInfo(id: UInt32(peakRight.rawValue), name: "peak right", unit: .generic),

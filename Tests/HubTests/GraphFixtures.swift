@@ -6,7 +6,8 @@ enum GraphFixtures {
     static let reverb = NodeDescriptor(kind: .effect, subtype: "rvb1", manufacturer: "mdhb", name: "Reverb", version: 0x10000)
     static let registry = NodeRegistry([
         NodeType(descriptor: synth, parameters: [ParameterInfo(id: 0, name: "cutoff", range: 20...20000,
-                                                               defaultValue: 8000, unit: .hertz)]),
+                                                               defaultValue: 8000, unit: .hertz)],
+                 outputs: [OutputInfo(id: 0, name: "active voices", unit: .count)]),
         NodeType(descriptor: reverb, parameters: [ParameterInfo(id: 0, name: "mix", range: 0...1, defaultValue: 0.3,
                                                                 unit: .generic)]),
         NodeType(descriptor: .audioInput, parameters: [ParameterInfo(id: 0, name: "gain", range: -60...24, defaultValue: 0,

@@ -89,7 +89,13 @@ import Testing
         #expect(try HubState(decoding: state.encoded(), path: "s.json") == state)
     }
 
+    @Test func metersAndLabelsShowOutputs() throws {
+        let patch = try Self.parse("  - { meter: piano.active voices }\n  - { label: piano.active voices }\n  - { label: piano.cutoff }")
+        #expect(patch.widgets.map(\.showsOutput) == [true, true, false])
+    }
+
     @Test(arguments: [
+        ("  - { meter: piano.cutoff }", "a meter shows a node's output"),
         ("  - { slider: trigger.panic }", "a slider shows a parameter, not a trigger"),
         ("  - { button: piano.cutoff }", "a button fires a trigger"),
         ("  - { selector: piano }", "a selector picks a scene"),

@@ -1,17 +1,20 @@
 import RenderCore
 
-/// A node type the daemon can instantiate: its descriptor, its parameters and the names
-/// of its send outputs (`Node.sendOutputs`).
+/// A node type the daemon can instantiate: its descriptor, its parameters, the values it
+/// publishes (`Node.outputs`: voices, levels) and the names of its send outputs
+/// (`Node.sendOutputs`).
 ///
 /// - Thread: any (a plain value).
 public struct NodeType: Hashable, Sendable {
     public var descriptor: NodeDescriptor
     public var parameters: [ParameterInfo]
+    public var outputs: [OutputInfo]
     public var sendOutputs: [String]
 
-    public init(descriptor: NodeDescriptor, parameters: [ParameterInfo], sendOutputs: [String] = []) {
+    public init(descriptor: NodeDescriptor, parameters: [ParameterInfo], outputs: [OutputInfo] = [], sendOutputs: [String] = []) {
         self.descriptor = descriptor
         self.parameters = parameters
+        self.outputs = outputs
         self.sendOutputs = sendOutputs
     }
 }
@@ -42,6 +45,15 @@ public struct NodeRegistry: Hashable, Sendable {
         types.first {
             $0.descriptor.kind == descriptor.kind && $0.descriptor.subtype == descriptor.subtype
                 && $0.descriptor.manufacturer == descriptor.manufacturer
+        }
+    }
+
+    /// The values a graph node's body publishes (registered units and audio inputs).
+    public func outputs(of body: NodeBody) -> [OutputInfo] {
+        switch body {
+        case .unit(let descriptor): type(for: descriptor)?.outputs ?? []
+        case .input: type(for: .audioInput)?.outputs ?? []
+        case .processor, .source, .external, .output: []
         }
     }
 

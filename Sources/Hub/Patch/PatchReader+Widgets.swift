@@ -25,8 +25,15 @@ extension PatchReader {
                     throw error(at: targetNode, kind == .button ? "a button fires a trigger" : "a \(kind.rawValue) shows a parameter, not a trigger",
                                 fix: kind == .button ? "write `button: trigger.NAME`" : "use `button: \(node).\(parameter)`")
                 }
-                _ = try parameterInfo(node, parameter, nodes: nodes, triggers: triggers, at: targetNode)
-                widget = Widget(kind: kind, title: parameter, node: node, parameter: parameter)
+                let outputs = nodes.first { $0.id == node }.map { registry.outputs(of: $0.body) } ?? []
+                let showsOutput = (kind == .meter || kind == .label) && outputs.contains { $0.name == parameter }
+                if kind == .meter, !showsOutput {
+                    throw error(at: targetNode, "a meter shows a node's output",
+                                fix: outputs.isEmpty ? "name a node that publishes outputs (an instrument, an input, a compressor)"
+                                                     : "use one of \(outputs.map(\.name).joined(separator: ", "))")
+                }
+                if !showsOutput { _ = try parameterInfo(node, parameter, nodes: nodes, triggers: triggers, at: targetNode) }
+                widget = Widget(kind: kind, title: parameter, node: node, parameter: parameter, showsOutput: showsOutput)
             }
             var labelled = widget
             if let title = fields["title"] { labelled.title = try string(title, "a title") }

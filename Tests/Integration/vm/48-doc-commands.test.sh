@@ -10,7 +10,7 @@
 # Ctrl-C (monitor, synth, serve) is stopped with SIGINT once it says it is ready and then
 # exits 0. A connect to 'midihub synth' ("or connect later") runs while `midihub synth`
 # does. A learn runs while a daemon serves, and the keyboard moves CC 74 once it waits; a
-# scene switch and a patch load run while a daemon serves patches/controller-knobs.yaml.
+# scene switch, a trigger and a patch load run while a daemon serves patches/controller-knobs.yaml.
 source "$REPO/Tests/Integration/serve.sh"
 
 OFFLINE=" info convert render nodes graph rules mappings widgets soundfont help --version --help "
@@ -60,7 +60,7 @@ run_example() { # LINE
     [[ $line == "midihub connect "*" 'midihub synth'" ]] && start_synth
     if [[ ${words[1]} == learn ]]; then
         run_learn_example "$line"
-    elif [[ ${words[1]} == scene && ${words[2]} != -* || ${words[1]} == patch ]]; then
+    elif [[ (${words[1]} == scene || ${words[1]} == trigger) && ${words[2]} != -* || ${words[1]} == patch ]]; then
         run_daemon_example "$line"
     elif [[ -n $ready ]]; then
         start_peer example bash -c "cd \"\$REPO\" && exec $line"
@@ -93,8 +93,8 @@ run_learn_example() { # LINE
     stop_peer learnhub
 }
 
-# `midihub scene NAME` and `midihub patch load FILE` with a daemon serving the patch whose
-# scenes the examples name; each prints what it switched to.
+# `midihub scene NAME`, `midihub trigger NAME` and `midihub patch load FILE` with a daemon
+# serving the patch whose scenes the examples name; each prints what it did.
 run_daemon_example() { # LINE
     start_serve examplehub --no-audio --patch "$REPO/patches/controller-knobs.yaml"
     local status=0

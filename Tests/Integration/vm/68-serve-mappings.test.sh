@@ -116,6 +116,7 @@ assert_file_has "$WORK/scenes.txt" '^\* chorus \(program 1\): synth.brightness =
 midihub widgets >"$WORK/widgets.txt" || fail "midihub widgets failed"
 assert_file_has "$WORK/widgets.txt" '^slider Filter: synth.brightness -48…48 semitones = 24$' "the filter slider"
 assert_file_has "$WORK/widgets.txt" '^selector scene: scene \[verse, \*chorus\]$' "the scene selector"
+assert_file_has "$WORK/widgets.txt" '^meter Voices: synth.active voices count = [1-9][0-9]*$' "the voices meter with A4 held"
 send '80 45 00'
 sleep 3
 
