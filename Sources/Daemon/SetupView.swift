@@ -1,9 +1,10 @@
 import Control
 import Hub
 
-/// What `midihub nodes`, `graph`, `rules`, `mappings`, `scene`, `trigger` and `widgets` show: the running daemon's setup (asked over
+/// What `midihub nodes`, `graph` and `rules` show: the running daemon's setup (asked over
 /// the control socket), or, when no daemon runs or `--patch` is given, a patch's setup
-/// (the embedded default without one) — the same summaries either way.
+/// (the embedded default without one) — the same summaries either way. `listing` does the
+/// same for one list (`mappings`, `scene`, `trigger`, `widgets` ask only for theirs).
 ///
 /// - Thread: the calling thread (the CLI's main thread).
 public struct SetupView {
@@ -11,27 +12,35 @@ public struct SetupView {
     /// Port connections (daemon only) and graph routes as `node:` endpoints.
     public var connections: [ConnectionSummary]
     public var rules: [RuleSummary]
-    public var mappings: [MappingSummary]
-    public var scenes: [SceneSummary]
-    public var triggers: [TriggerSummary]
-    public var widgets: [WidgetSummary]
     /// Where it came from, for a heading: `daemon`, a patch path, or `embedded default`.
     public var origin: String
 
     /// - Throws: `PatchError` for a bad patch, `ControlClientError` when the daemon
     ///   answers badly (a protocol version mismatch, a refusal).
     public static func load(patchPath: String?, socket: ControlSocketPath = .resolve()) throws -> SetupView {
+        try listing(patchPath: patchPath, socket: socket,
+                    fromDaemon: { client in
+                        SetupView(nodes: try client.nodes(), connections: try client.connections(), rules: try client.rules(),
+                                  origin: "daemon")
+                    },
+                    fromPatch: standalone)
+    }
+
+    /// What `fromDaemon` asks the running daemon for; when none runs or `patchPath` is given,
+    /// what `fromPatch` makes of that patch (or of the embedded default), named by its origin.
+    /// - Throws: `PatchError` for a bad patch, `ControlClientError` when the daemon answers badly.
+    public static func listing<Value>(patchPath: String?, socket: ControlSocketPath = .resolve(),
+                                      fromDaemon: (ControlClient) throws -> Value,
+                                      fromPatch: (Patch, String) -> Value) throws -> Value {
         if let patchPath {
-            return standalone(try Patch.load(contentsOf: patchPath, registry: NodeCatalog.registry), origin: patchPath)
+            return fromPatch(try Patch.load(contentsOf: patchPath, registry: NodeCatalog.registry), patchPath)
         }
         do {
             let client = try ControlClient(path: socket, timeout: 10)
             try client.hello(client: "midihub cli")
-            return SetupView(nodes: try client.nodes(), connections: try client.connections(), rules: try client.rules(),
-                             mappings: try client.mappings(), scenes: try client.scenes(), triggers: try client.triggers(),
-                             widgets: try client.widgets(), origin: "daemon")
-        } catch where error.isDaemonNotRunning {
-            return standalone(DefaultSetup.patch, origin: "embedded default")
+            return try fromDaemon(client)
+        } catch let error as ControlClientError where error.isDaemonNotRunning {
+            return fromPatch(DefaultSetup.patch, "embedded default")
         }
     }
 
@@ -50,8 +59,6 @@ public struct SetupView {
 
     static func standalone(_ patch: Patch, origin: String) -> SetupView {
         SetupView(nodes: GraphSummaries.nodes(patch.graph), connections: GraphSummaries.routes(patch.graph),
-                  rules: GraphSummaries.rules(patch.rules), mappings: MappingSummaries.summaries(patch),
-                  scenes: MappingSummaries.scenes(patch.scenes, current: nil), triggers: MappingSummaries.triggers(patch),
-                  widgets: MappingSummaries.widgets(patch), origin: origin)
+                  rules: GraphSummaries.rules(patch.rules), origin: origin)
     }
 }

@@ -25,7 +25,7 @@ struct MappingsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let mappings = try SetupCommandSupport.load(patch).mappings
+        let mappings = try SetupCommandSupport.listing(patch, fromDaemon: { try $0.mappings() }, fromPatch: MappingSummaries.summaries)
         if json {
             try printJSON(mappings)
             return

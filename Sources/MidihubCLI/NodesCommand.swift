@@ -2,6 +2,7 @@ import ArgumentParser
 import Control
 import Daemon
 import Foundation
+import Hub
 
 /// `midihub nodes`: the graph's nodes with their parameters, from the running daemon or,
 /// without one, from `--patch` (or the embedded default).
@@ -60,6 +61,13 @@ struct NodesCommand: ParsableCommand {
 enum SetupCommandSupport {
     static func load(_ patch: String?) throws -> SetupView {
         try reportingErrors { try SetupView.load(patchPath: patch) }
+    }
+
+    /// One list of the control surface: the daemon's (`fromDaemon`), or `--patch`'s (or the
+    /// embedded default's) when no daemon runs or a patch is named.
+    static func listing<Value>(_ patch: String?, fromDaemon: (ControlClient) throws -> Value,
+                               fromPatch: @escaping (Patch) -> Value) throws -> Value {
+        try reportingErrors { try SetupView.listing(patchPath: patch, fromDaemon: fromDaemon, fromPatch: { patch, _ in fromPatch(patch) }) }
     }
 
     static func nodeTypes() throws -> [NodeSummary] {

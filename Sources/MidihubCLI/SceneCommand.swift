@@ -36,7 +36,8 @@ struct SceneCommand: ParsableCommand {
 
     func run() throws {
         guard let name else {
-            let scenes = try SetupCommandSupport.load(patch).scenes
+            let scenes = try SetupCommandSupport.listing(patch, fromDaemon: { try $0.scenes() },
+                                                         fromPatch: { MappingSummaries.scenes($0.scenes, current: nil) })
             if json { return try printJSON(scenes) }
             if scenes.isEmpty { print("no scenes (docs/mappings.md#scenes)") }
             for scene in scenes { print(MappingSummaries.line(scene)) }

@@ -38,7 +38,7 @@ struct TriggerCommand: ParsableCommand {
 
     func run() throws {
         guard let name else {
-            let triggers = try SetupCommandSupport.load(patch).triggers
+            let triggers = try SetupCommandSupport.listing(patch, fromDaemon: { try $0.triggers() }, fromPatch: MappingSummaries.triggers)
             if json { return try printJSON(triggers) }
             for trigger in triggers { print(MappingSummaries.line(trigger)) }
             return

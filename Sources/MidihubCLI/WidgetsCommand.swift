@@ -27,7 +27,7 @@ struct WidgetsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let widgets = try SetupCommandSupport.load(patch).widgets
+        let widgets = try SetupCommandSupport.listing(patch, fromDaemon: { try $0.widgets() }, fromPatch: MappingSummaries.widgets)
         if json { return try printJSON(widgets) }
         if widgets.isEmpty { print("no widgets (docs/mappings.md#widgets)") }
         for widget in widgets { print(MappingSummaries.line(widget)) }
