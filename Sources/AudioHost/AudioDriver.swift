@@ -32,6 +32,8 @@ public final class AudioDriver: @unchecked Sendable {
     public let blockFrames: Int
     /// Live events into the render thread (one producer).
     public let live: LiveInput
+    /// The transport's events into the render thread, at their exact frames (one producer).
+    public let sequenced = SequencedInput()
 
     private let device: PCMDevice
     private let state = DriverState()
@@ -75,7 +77,7 @@ public final class AudioDriver: @unchecked Sendable {
     public func start(engine: RenderEngine, schedule: RenderSchedule? = nil,
                       voiceMeter: VoiceMeter? = nil) throws(RenderThreadError) -> PCMRealtimePriority? {
         precondition(thread == nil, "AudioDriver.start called twice")
-        let loop = RenderLoop(device: device, engine: engine, live: live, state: state, schedule: schedule,
+        let loop = RenderLoop(device: device, engine: engine, live: live, sequenced: sequenced, state: state, schedule: schedule,
                               blockFrames: blockFrames, options: options)
         self.engine = engine
         self.voiceMeter = voiceMeter
@@ -134,11 +136,15 @@ public final class AudioDriver: @unchecked Sendable {
         set { state.tempoBits.store(max(1, newValue).bitPattern, ordering: .relaxed) }
     }
 
+    /// Frames rendered since the render thread started: the clock of sequenced events.
+    /// - Thread: any.
+    public var framesRendered: Int64 { state.framesRendered.load(ordering: .relaxed) }
+
     /// - Thread: any.
     public var counters: AudioDriverCounters {
         AudioDriverCounters(framesRendered: state.framesRendered.load(ordering: .relaxed),
                             underruns: device.statistics.underruns,
-                            droppedEvents: state.droppedEvents.load(ordering: .relaxed) + live.droppedCount
+                            droppedEvents: state.droppedEvents.load(ordering: .relaxed) + live.droppedCount + sequenced.droppedCount
                                 + (engine?.droppedEvents ?? 0),
                             activeVoices: voiceMeter?.voices ?? 0)
     }

@@ -46,7 +46,7 @@ struct LiveEventTiming {
             }
             var event = live.event
             event.frame = min(offset(arrival: live.arrival, windowStart: windowStart), lastFrame)
-            insert(event, into: buffer, count: &count)
+            Self.insert(event, into: buffer, count: &count)
         }
         return dropped
     }
@@ -59,8 +59,9 @@ struct LiveEventTiming {
         return UInt32(min(frames, Double(UInt32.max)))
     }
 
-    /// Insertion from the end keeps the buffer sorted and stable.
-    private func insert(_ event: RenderEvent, into buffer: UnsafeMutablePointer<RenderEvent>, count: inout Int) {
+    /// Inserts `event` into the first `count` events of `buffer` (sorted by frame), after
+    /// those of the same frame: insertion from the end keeps the buffer sorted and stable.
+    static func insert(_ event: RenderEvent, into buffer: UnsafeMutablePointer<RenderEvent>, count: inout Int) {
         var index = count
         while index > 0 && buffer[index - 1].frame > event.frame {
             buffer[index] = buffer[index - 1]

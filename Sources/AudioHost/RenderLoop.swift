@@ -2,8 +2,8 @@ import ALSA
 import RenderCore
 import Sequencer
 
-/// The render thread's work: per period, gather the block's events (sequenced ones at
-/// their exact frame, live ones one block after arrival), render them through the
+/// The render thread's work: per period, gather the block's events (a schedule's and the
+/// transport's at their exact frame, live ones one block after arrival), render them through the
 /// engine's program, and write the block to the device, whose blocking write paces it.
 ///
 /// Owns everything it touches in the loop (preallocated on control in `init`); shares
@@ -25,6 +25,8 @@ final class RenderLoop: @unchecked Sendable {
     private let device: PCMDevice
     private let engine: RenderEngine
     private let live: LiveInput
+    private let sequenced: SequencedInput
+    private var sequencedTiming = SequencedTiming()
     private let state: DriverState
     private var timing: LiveEventTiming
     private var cursor: ScheduleCursor?
@@ -46,11 +48,12 @@ final class RenderLoop: @unchecked Sendable {
     private(set) var failure: PCMError?
 
     /// - Thread: control (allocates).
-    init(device: PCMDevice, engine: RenderEngine, live: LiveInput, state: DriverState,
+    init(device: PCMDevice, engine: RenderEngine, live: LiveInput, sequenced: SequencedInput, state: DriverState,
          schedule: RenderSchedule?, blockFrames: Int, options: AudioDriverOptions) {
         self.device = device
         self.engine = engine
         self.live = live
+        self.sequenced = sequenced
         self.state = state
         self.blockFrames = blockFrames
         sampleRate = Double(device.settings.sampleRate)
@@ -102,7 +105,9 @@ final class RenderLoop: @unchecked Sendable {
         }
         let blockStart = MonotonicClock.nanoseconds()
         var count = cursor?.events(from: position, frames: blockFrames, into: events, capacity: eventCapacity) ?? 0
-        var dropped = timing.collect(from: live.ring, blockStart: blockStart, frames: blockFrames,
+        var dropped = sequencedTiming.collect(from: sequenced, start: position, frames: blockFrames,
+                                              into: events, count: &count, capacity: eventCapacity)
+        dropped += timing.collect(from: live.ring, blockStart: blockStart, frames: blockFrames,
                                      into: events, count: &count, capacity: eventCapacity)
         if phase == .silencing { dropped += appendAllSoundOff(count: &count) }
         if dropped > 0 { state.droppedEvents.add(dropped, ordering: .relaxed) }

@@ -26,6 +26,10 @@ static inline void midihub_seq_ev_set_source(snd_seq_event_t *ev, unsigned char 
 static inline void midihub_seq_ev_set_dest(snd_seq_event_t *ev, unsigned char client, unsigned char port) { snd_seq_ev_set_dest(ev, client, port); }
 static inline void midihub_seq_ev_set_subs(snd_seq_event_t *ev) { snd_seq_ev_set_subs(ev); }
 static inline void midihub_seq_ev_set_direct(snd_seq_event_t *ev) { snd_seq_ev_set_direct(ev); }
+static inline void midihub_seq_ev_schedule_real(snd_seq_event_t *ev, int queue, unsigned int sec, unsigned int nsec) {
+    snd_seq_real_time_t time = { sec, nsec };
+    snd_seq_ev_schedule_real(ev, queue, 0, &time);
+}
 static inline void midihub_seq_ev_schedule_tick(snd_seq_event_t *ev, int queue, int relative, snd_seq_tick_time_t tick) {
     snd_seq_ev_schedule_tick(ev, queue, relative, tick);
 }

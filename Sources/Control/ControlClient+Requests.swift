@@ -86,6 +86,10 @@ extension ControlClient {
         try expect(.listWidgets) { if case .widgets(let widgets) = $0 { widgets } else { nil } }
     }
 
+    public func transport(_ request: TransportRequest) throws(ControlClientError) -> TransportStatus {
+        try expect(.transport(request)) { if case .transport(let status) = $0 { status } else { nil } }
+    }
+
     func expect<Value>(_ request: ControlRequest, _ extract: (ControlResult) -> Value?)
         throws(ControlClientError) -> Value
     {

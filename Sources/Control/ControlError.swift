@@ -34,6 +34,12 @@ public struct ControlErrorCode: RawRepresentable, Hashable, Sendable, Codable, E
     public static let unknownTrigger: Self = "unknown-trigger"
     /// A trigger that does not apply now (the transport's while the hub plays no sequence).
     public static let triggerDisabled: Self = "trigger-disabled"
+    /// The transport has no sequence loaded (`transport` `load` first).
+    public static let noSequence: Self = "no-sequence"
+    /// A sequence file that cannot be read or parsed.
+    public static let badSequence: Self = "bad-sequence"
+    /// A seek or loop position the song does not have (an unknown marker).
+    public static let unknownPosition: Self = "unknown-position"
     /// A value outside its range, or an output parameter written.
     public static let invalidValue: Self = "invalid-value"
     /// The patch does not validate; the running setup is untouched.

@@ -12,6 +12,7 @@ public enum ControlEventKind: String, Hashable, Sendable, Codable, CaseIterable 
     case learnEnded = "learn-ended"
     case sceneChanged = "scene-changed"
     case triggerFired = "trigger-fired"
+    case transportChanged = "transport-changed"
     case log
     /// The server dropped events for this subscriber because it read too slowly.
     case dropped
@@ -40,6 +41,7 @@ public enum LogLevel: String, Hashable, Sendable, Codable {
 ///     {"event":"learn-ended","reason":"timed-out"}
 ///     {"event":"scene-changed","scene":"chorus"}
 ///     {"event":"trigger-fired","trigger":"panic"}
+///     {"event":"transport-changed","transport":{…TransportStatus…}}
 ///     {"event":"log","level":"info","message":"loaded patches/split.yaml"}
 ///     {"event":"dropped","count":17}
 ///
@@ -55,6 +57,7 @@ public enum ControlEvent: Hashable, Sendable {
     case learnEnded(reason: LearnEnding)
     case sceneChanged(scene: String)
     case triggerFired(trigger: String)
+    case transportChanged(TransportStatus)
     case log(level: LogLevel, message: String)
     case dropped(count: Int)
 
@@ -70,6 +73,7 @@ public enum ControlEvent: Hashable, Sendable {
         case .learnEnded: .learnEnded
         case .sceneChanged: .sceneChanged
         case .triggerFired: .triggerFired
+        case .transportChanged: .transportChanged
         case .log: .log
         case .dropped: .dropped
         }
@@ -78,7 +82,7 @@ public enum ControlEvent: Hashable, Sendable {
 
 extension ControlEvent: Codable {
     private enum CodingKeys: String, CodingKey {
-        case event, port, connection, node, parameter, value, reason, level, message, count, mapping, scene, trigger
+        case event, port, connection, node, parameter, value, reason, level, message, count, mapping, scene, trigger, transport
     }
 
     public init(from decoder: any Decoder) throws {
@@ -109,6 +113,8 @@ extension ControlEvent: Codable {
             self = .sceneChanged(scene: try container.decode(String.self, forKey: .scene))
         case .triggerFired:
             self = .triggerFired(trigger: try container.decode(String.self, forKey: .trigger))
+        case .transportChanged:
+            self = .transportChanged(try container.decode(TransportStatus.self, forKey: .transport))
         case .log:
             self = .log(
                 level: try container.decode(LogLevel.self, forKey: .level),
@@ -141,6 +147,8 @@ extension ControlEvent: Codable {
             try container.encode(scene, forKey: .scene)
         case .triggerFired(let trigger):
             try container.encode(trigger, forKey: .trigger)
+        case .transportChanged(let status):
+            try container.encode(status, forKey: .transport)
         case .log(let level, let message):
             try container.encode(level, forKey: .level)
             try container.encode(message, forKey: .message)

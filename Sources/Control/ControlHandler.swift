@@ -55,4 +55,7 @@ public protocol ControlHandler: AnyObject, Sendable {
     func fireTrigger(_ name: String) throws -> TriggerSummary
     /// `widgets.list`: what a remote shows, with the values now.
     func widgets() throws -> [WidgetSummary]
+    /// `transport`: loads, plays, pauses, stops, seeks, loops or retimes the hub's sequence,
+    /// or only reports where it stands.
+    func transport(_ request: TransportRequest) throws -> TransportStatus
 }

@@ -58,6 +58,7 @@ extension ControlRequest {
         case .listTriggers: return .listTriggers
         case .fireTrigger: return .fireTrigger(try params(TriggerReference.self))
         case .listWidgets: return .listWidgets
+        case .transport: return .transport(try params(TransportRequest.self))
         case .subscribe:
             let filter = try JSONLine.decode(OptionalParamsEnvelope<SubscriptionFilter>.self, from: line).params
             return .subscribe(filter ?? SubscriptionFilter())
@@ -101,6 +102,7 @@ extension ControlRequest {
         case .learn(let learn): return try line(learn)
         case .switchScene(let scene): return try line(scene)
         case .fireTrigger(let trigger): return try line(trigger)
+        case .transport(let transport): return try line(transport)
         case .subscribe(let filter): return try line(filter)
         }
     }

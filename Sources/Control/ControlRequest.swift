@@ -25,6 +25,7 @@ public enum ControlRequestKind: String, Hashable, Sendable, Codable, CaseIterabl
     case listTriggers = "triggers.list"
     case fireTrigger = "triggers.fire"
     case listWidgets = "widgets.list"
+    case transport
     case subscribe
 }
 
@@ -56,6 +57,7 @@ public enum ControlRequest: Hashable, Sendable {
     case listTriggers
     case fireTrigger(TriggerReference)
     case listWidgets
+    case transport(TransportRequest)
     case subscribe(SubscriptionFilter)
 
     public var kind: ControlRequestKind {
@@ -83,6 +85,7 @@ public enum ControlRequest: Hashable, Sendable {
         case .listTriggers: .listTriggers
         case .fireTrigger: .fireTrigger
         case .listWidgets: .listWidgets
+        case .transport: .transport
         case .subscribe: .subscribe
         }
     }

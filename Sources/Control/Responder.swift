@@ -79,6 +79,8 @@ struct Responder: Sendable {
                 return .trigger(try handler.fireTrigger(reference.trigger))
             case .listWidgets:
                 return .widgets(try handler.widgets())
+            case .transport(let request):
+                return .transport(try handler.transport(request))
             }
         } catch let error as ControlError {
             throw error

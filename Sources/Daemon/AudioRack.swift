@@ -159,6 +159,32 @@ final class AudioRack {
         driver.live.push(message, node: renderID, arrival: UInt64(max(0, time) * 1e9))
     }
 
+    // MARK: - The transport's clock and events
+
+    /// Seconds of audio rendered so far: the transport's clock while audio plays (`nil` when
+    /// it does not). A frame rendered at this clock time is heard `outputDelay` later.
+    var renderedSeconds: Double? {
+        driver.isRunning ? Double(driver.framesRendered) / Double(driver.settings.sampleRate) : nil
+    }
+
+    /// Seconds from rendering a frame to hearing it: the device's buffer.
+    var outputDelay: Double { Double(driver.settings.bufferFrames) / Double(driver.settings.sampleRate) }
+
+    /// Seconds of one block: the render thread may already be rendering the block after
+    /// `renderedSeconds`, so events are scheduled later than that.
+    var blockSeconds: Double { Double(driver.blockFrames) / Double(driver.settings.sampleRate) }
+
+    /// Plays `message` on unit `id` at the exact frame of `time` (seconds on `renderedSeconds`' clock).
+    func schedule(_ message: MIDIMessage, on id: NodeID, at time: Double) {
+        guard let renderID = renderIDs[id] else { return }
+        driver.sequenced.push(message, node: renderID, frame: Int64((time * Double(driver.settings.sampleRate)).rounded()))
+    }
+
+    /// Drops the scheduled events that have not played yet.
+    func cutSchedule() {
+        driver.sequenced.cut()
+    }
+
     /// Fades out and closes the device.
     func stop() throws {
         try driver.stop()

@@ -1,7 +1,10 @@
 import ALSA
 import Control
+import Foundation
 import Hub
+import MIDICore
 import RtMidiBackend
+import Sequencer
 
 /// Answers control requests for a running `HubDaemon`: each request's work runs on the
 /// state's owner, the MIDI input thread (`StateOwner.perform`), between two batches of MIDI.
@@ -174,6 +177,25 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     func widgets() throws -> [WidgetSummary] {
         try daemon.owner.perform { [self] in daemon.widgetSummaries() }
+    }
+
+    func transport(_ request: TransportRequest) throws -> TransportStatus {
+        guard request.action == .load else {
+            return try daemon.owner.perform { [self] in try daemon.transport(request) }
+        }
+        guard let path = request.path, path.hasPrefix("/") else {
+            throw ControlError(.badParams, "transport load needs the file's absolute path",
+                               fix: "give \"path\", e.g. /home/me/song.mid ('midihub transport load' resolves it)")
+        }
+        // Read and parsed here, on the control side: the disk never holds up MIDI.
+        let file: MIDIFile
+        do {
+            file = try SequenceFileReader.read(path: path)
+        } catch {
+            throw ControlError(error.isBadInput ? .badSequence : .failed, error.problem, fix: error.fix)
+        }
+        let song = Song(file: file, name: URL(fileURLWithPath: path).lastPathComponent)
+        return try daemon.owner.perform { [self] in daemon.loadSong(song) }
     }
 
     // MARK: - helpers (on the owner)

@@ -8,6 +8,10 @@ import MIDICore
 /// port from midihub's output port (direct dispatch), or on their JACK port through the
 /// JACK bridge.
 ///
+/// The transport's events come with their times ahead (`transport`): unit nodes get them
+/// at their exact frame, ALSA ports through the transport's queue at its real time, JACK
+/// ports are held (`jackLater`) until due.
+///
 /// When ALSA refuses output (midihub's pool or the receiver's FIFO is full) the sink
 /// waits for room, up to `outputPatience`; what still does not fit is counted in
 /// `dropped` (the daemon reports it), never silently lost.
@@ -24,6 +28,10 @@ struct DaemonSink: RouteSink {
     private(set) var wroteOutput = false
     /// Messages ALSA did not take within `outputPatience`.
     private(set) var dropped = 0
+    /// How the transport's events are timed; `nil` for live MIDI.
+    var transport: TransportTiming?
+    /// The transport's events for JACK ports, to send when due (the daemon holds them).
+    private(set) var jackLater: [TransportTiming.HeldMessage] = []
 
     /// How long to wait for room before dropping a message: 2000 tries 100 µs apart.
     static let outputPatience = (tries: 2000, microseconds: UInt32(100))
@@ -38,23 +46,31 @@ struct DaemonSink: RouteSink {
 
     mutating func deliver(_ event: TimedMIDI, to node: borrowing GraphNode, index: Int) {
         if case .unit = node.body {
-            audio?.play(event.message, on: node.id, at: event.time)
+            if let transport {
+                audio?.schedule(event.message, on: node.id, at: transport.clockTime(event.time))
+            } else {
+                audio?.play(event.message, on: node.id, at: event.time)
+            }
             return
         }
         switch index < destinations.count ? destinations[index] : nil {
         case .alsa(let address):
-            send(event.message, to: address)
+            send(event.message, to: address, schedule: transport.map { .realTime($0.queue, seconds: $0.queueTime(event.time)) } ?? .direct)
         case .jack(let port):
-            jack.send(event.message, to: port)
+            if transport != nil {
+                jackLater.append(.init(time: event.time, message: event.message, port: port))
+            } else {
+                jack.send(event.message, to: port)
+            }
         case nil:
             return
         }
     }
 
-    /// Sends `message` at once from midihub's output port to the ALSA port `address` (an
-    /// external node, a controller shown its values).
-    mutating func send(_ message: MIDIMessage, to address: SeqAddress) {
-        let queued = Self.retrying { [client, outPort] in try client.output(message, from: outPort, to: address) }
+    /// Sends `message` from midihub's output port to the ALSA port `address` (an external
+    /// node, a controller shown its values), at once or as `schedule` says.
+    mutating func send(_ message: MIDIMessage, to address: SeqAddress, schedule: SeqSchedule = .direct) {
+        let queued = Self.retrying { [client, outPort] in try client.output(message, from: outPort, to: address, schedule: schedule) }
         if queued { wroteOutput = true } else { dropped += 1 }
     }
 

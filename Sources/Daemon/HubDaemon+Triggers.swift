@@ -30,9 +30,8 @@ extension HubDaemon {
                 log.publish(.parameterChanged(node: Self.transportID, parameter: Self.tempoParameter.name, value: tempo))
                 saveState()
             }
-        case .transport:
-            throw ControlError(.triggerDisabled, "trigger '\(name)' is disabled: the hub plays no sequence",
-                               fix: "play a file with 'midihub play FILE' (the transport in the hub comes with its sequencer)")
+        case .transport(let command):
+            try fireTransportTrigger(command, name: name)
         case .send(let port, let bytes):
             var sink = makeSink()
             for destination in triggerPorts(port) {
@@ -73,7 +72,7 @@ extension HubDaemon {
     /// How trigger `trigger` shows now.
     func state(of trigger: Trigger) -> TriggerState {
         switch trigger.action {
-        case .transport: .disabled
+        case .transport(let command): transportTriggerState(command)
         case .scene(let scene): scene == currentScene ? .selected : .normal
         case .tapTempo: tapTempo.isPrimed(at: Self.now()) ? .alternate : .normal
         case .panic, .send: .normal

@@ -52,6 +52,18 @@ public final class HubDaemon: @unchecked Sendable {
     var lastTriggerStateCheck = -Double.infinity
     /// What a remote shows.
     var widgets: [Widget] = []
+    /// The transport: the sequence loaded and where it plays (`HubDaemon+Transport`).
+    var player = SongPlayer()
+    /// The queue that times the transport's events to ALSA ports (running from the start).
+    let transportQueue: SeqQueue
+    /// The source the sequence's events are routed from, resolved for the current graph.
+    var sequenceSender: MIDIRouter.Sender?
+    /// The transport's events for JACK ports, held until due.
+    var heldForJack: [TransportTiming.HeldMessage] = []
+    /// Whether the transport's clock was frames rendered (else monotonic) when it last ran,
+    /// and that clock's reading then.
+    var transportOnAudioClock = false
+    var lastTransportClock = 0.0
     /// MIDI learn, while armed (`learn`).
     var learner: MappingLearner?
     /// Whether the batch being handled changed something the state keeps (saved once per batch).
@@ -122,6 +134,8 @@ public final class HubDaemon: @unchecked Sendable {
             inPort = try client.createPort(name: "in", capabilities: .destination, types: [.midiGeneric, .application])
             outPort = try client.createPort(name: "out", capabilities: .source, types: [.midiGeneric, .application])
             try client.subscribe(sender: .systemAnnounce, destination: inPort.address)
+            transportQueue = try client.makeQueue(name: "midihub transport")
+            try client.start(transportQueue)
         } catch {
             throw DaemonError.sequencer(error.description)
         }
@@ -244,6 +258,7 @@ public final class HubDaemon: @unchecked Sendable {
         if learner != nil { finishLearning() }
         if Self.now() - lastTriggerStateCheck >= 1 { showTriggerStates() }
         if mappings.hasFeedbackDue { sendFeedbackIfDue() }
+        serviceTransport()
         noteLostInput()
         generate()
         reconcileIfDue()

@@ -75,6 +75,15 @@ public struct TempoMap: Sendable {
         return segment.seconds + Double(tick - segment.tick) * segment.secondsPerTick
     }
 
+    /// Seconds from the start of the file to a fractional `tick` (0 for negative ticks).
+    ///
+    /// - Thread: any.
+    public func seconds(atFractionalTick tick: Double) -> Double {
+        let whole = tick <= 0 ? 0 : UInt64(min(tick, 1.8e19).rounded(.down))
+        let segment = segments[Self.lastIndex(in: segments, atOrBefore: whole, key: \.tick)]
+        return segment.seconds + (max(tick, 0) - Double(segment.tick)) * segment.secondsPerTick
+    }
+
     /// The (fractional) tick reached after `seconds`; 0 for negative times.
     ///
     /// - Thread: any.

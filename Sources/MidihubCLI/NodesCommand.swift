@@ -83,10 +83,15 @@ enum SetupCommandSupport {
             try client.hello(client: name)
             return try body(client)
         } catch let error as ControlClientError {
-            if error.isDaemonNotRunning { throw CLIError("\(needing) needs the running daemon", fix: "start it with 'midihub serve'") }
-            if case .rejected = error { throw CLIError(error.problem, fix: error.fix, exitCode: CLIError.badInput) }
-            throw CLIError(error.problem, fix: error.fix)
+            throw cliError(error, needing: needing)
         }
+    }
+
+    /// `error` as a one-line CLI error: a refused request is bad input (exit 2).
+    static func cliError(_ error: ControlClientError, needing: String) -> CLIError {
+        if error.isDaemonNotRunning { return CLIError("\(needing) needs the running daemon", fix: "start it with 'midihub serve'") }
+        if case .rejected = error { return CLIError(error.problem, fix: error.fix, exitCode: CLIError.badInput) }
+        return CLIError(error.problem, fix: error.fix)
     }
 
     /// `body`'s errors as one-line CLI errors.

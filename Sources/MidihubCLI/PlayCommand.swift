@@ -10,6 +10,10 @@ struct PlayCommand: ParsableCommand {
         commandName: "play",
         abstract: "Play a sequence through a SoundFont or the built-in synth, or to sequencer ports with --port.",
         discussion: """
+            While 'midihub serve' runs, the daemon plays the file through its graph (its \
+            transport: docs/transport.md), so both never fight over the sound card; this \
+            command follows it to the end and Ctrl-C stops it. --alone plays here instead.
+
             Without --port the instrument (see --instrument) plays the file to an ALSA PCM device \
             (--device, default 'default'); every event sounds at its exact frame. On a \
             terminal a status line shows position / duration, bar:beat, active voices and \
@@ -40,6 +44,9 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Destination port(s), comma-separated: 20:0, a client or port name, or a prefix. Without it, the instrument plays.")
     var port: String?
 
+    @Flag(help: "Play in this process even while 'midihub serve' runs (else the daemon plays the file through its graph).")
+    var alone = false
+
     @OptionGroup(title: "Audio output (without --port)")
     var audio: AudioOutputArguments
 
@@ -50,6 +57,10 @@ struct PlayCommand: ParsableCommand {
         SignalTrap.install()
         let midiFile = try SequenceFile.load(path: file)
         guard let port else {
+            if !alone, let outcome = try DaemonPlayback(path: file, statusLine: StatusLine.onTerminal()).playIfServing() {
+                if case .interrupted(let signal) = outcome { throw ExitCode(128 + signal) }
+                return
+            }
             if case .interrupted(let signal) = try SynthPlayback(file: midiFile, audio: audio, instrument: instrument).play() {
                 throw ExitCode(128 + signal)
             }

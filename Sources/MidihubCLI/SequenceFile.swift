@@ -1,5 +1,6 @@
 import Foundation
 import MIDICore
+import Sequencer
 
 /// Loads and saves sequences: Standard MIDI Files and the text format (`.song`).
 ///
@@ -8,27 +9,10 @@ enum SequenceFile {
     /// Reads `path`: a Standard MIDI File when it starts with `MThd`, else the text
     /// format. Errors name the path (and line:column for text) and a fix.
     static func load(path: String) throws -> MIDIFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw CLIError(exists ? "cannot read '\(path)'" : "no file '\(path)'",
-                           fix: exists ? "check the file's permissions" : "check the path")
-        }
-        let bytes = Array(data)
-        if bytes.starts(with: Array("MThd".utf8)) {
-            do {
-                return try MIDIFile(smf: bytes)
-            } catch {
-                throw CLIError("\(path): \(error)", fix: nil, exitCode: CLIError.badInput)
-            }
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw CLIError("\(path) is neither a MIDI file (no MThd header) nor UTF-8 text",
-                           fix: "give a .mid file or a text sequence saved as UTF-8", exitCode: CLIError.badInput)
-        }
         do {
-            return try SequenceText.parse(text)
+            return try SequenceFileReader.read(path: path)
         } catch {
-            throw CLIError("\(path):\(error.line):\(error.column): \(error.reason)", fix: error.fix, exitCode: CLIError.badInput)
+            throw CLIError(error.problem, fix: error.fix, exitCode: error.isBadInput ? CLIError.badInput : CLIError.runtimeFailure)
         }
     }
 

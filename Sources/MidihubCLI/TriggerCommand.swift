@@ -10,8 +10,10 @@ struct TriggerCommand: ParsableCommand {
         discussion: """
             With NAME, the running daemon fires it: 'panic' ends every sounding note, 'tap \\
             tempo' sets the tempo from the taps, a patch's trigger sends its MIDI or switches \\
-            its scene. The transport's (play, stop, record, rewind, next) are disabled while \\
-            the hub plays no sequence: firing one is an error. Without NAME, lists them with \\
+            its scene. The transport's: 'play' plays or pauses the loaded sequence, 'stop' \\
+            stops, 'rewind' goes back to its start (docs/transport.md); they are disabled \\
+            while the hub has no sequence, 'record' and 'next' always (not built yet): \\
+            firing a disabled trigger is an error. Without NAME, lists them with \\
             their states (normal, selected, disabled, alternate): the daemon's, or --patch's. \\
             A mapped pad fires one through 'trigger.NAME' (docs/mappings.md#triggers).
 

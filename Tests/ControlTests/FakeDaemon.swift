@@ -157,6 +157,12 @@ final class FakeDaemon: ControlHandler {
         [WidgetSummary(kind: "slider", title: "Gain", target: "lead.gain", min: -60, max: 12, unit: "decibels", value: 0)]
     }
 
+    func transport(_ request: TransportRequest) throws -> TransportStatus {
+        guard request.action == .status else { throw ControlError(.noSequence, "no sequence loaded") }
+        return TransportStatus(state: "stopped", song: nil, position: "1:1", seconds: 0, duration: 0, tempo: 120,
+                               tempoOverride: false, loop: nil)
+    }
+
     func fireTrigger(_ name: String) throws -> TriggerSummary {
         guard name == Self.panic.name else { throw ControlError(.unknownTrigger, "no trigger '\(name)'") }
         return Self.panic

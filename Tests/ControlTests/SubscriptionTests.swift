@@ -18,6 +18,9 @@ struct SubscriptionTests {
         .learnEnded(reason: .timedOut),
         .sceneChanged(scene: "chorus"),
         .triggerFired(trigger: "panic"),
+        .transportChanged(TransportStatus(state: "playing", song: "song.mid", position: "3:2", seconds: 4.5, duration: 12,
+                                          tempo: 120, tempoOverride: false,
+                                          loop: TransportStatus.LoopRegion(from: "2:1", to: "4:1"))),
     ]
 
     @Test func everySubscriberGetsEveryEventInOrder() throws {

@@ -29,6 +29,9 @@ struct WireFormatTests {
             .learn(LearnRequest(node: "lead", parameter: "gain", seconds: 10)), .learn(LearnRequest(node: "lead", parameter: "gain")),
             .cancelLearn, .listScenes, .switchScene(SceneReference(scene: "verse")),
             .listTriggers, .fireTrigger(TriggerReference(trigger: "panic")), .listWidgets,
+            .transport(TransportRequest(action: .seek, position: "9:1")), .transport(TransportRequest(action: .status)),
+            .transport(TransportRequest(action: .loop, from: "5", to: "9")), .transport(TransportRequest(action: .tempo, bpm: 96)),
+            .transport(TransportRequest(action: .load, path: "/home/me/song.mid")),
         ]
         #expect(Set(requests.map(\.kind)) == Set(ControlRequestKind.allCases))
         for request in requests {

@@ -10,7 +10,8 @@
 # Ctrl-C (monitor, synth, serve) is stopped with SIGINT once it says it is ready and then
 # exits 0. A connect to 'midihub synth' ("or connect later") runs while `midihub synth`
 # does. A learn runs while a daemon serves, and the keyboard moves CC 74 once it waits; a
-# scene switch, a trigger and a patch load run while a daemon serves patches/controller-knobs.yaml.
+# scene switch, a trigger and a patch load run while a daemon serves patches/controller-knobs.yaml;
+# a run of transport examples shares one daemon.
 source "$REPO/Tests/Integration/serve.sh"
 
 OFFLINE=" info convert render nodes graph rules mappings widgets soundfont help --version --help "
@@ -58,7 +59,10 @@ run_example() { # LINE
     ready=$(ready_line "${words[1]}")
     step "$line   (at ${SECONDS}s)"
     [[ $line == "midihub connect "*" 'midihub synth'" ]] && start_synth
-    if [[ ${words[1]} == learn ]]; then
+    if [[ ${words[1]} != transport && -n ${PEER_PIDS[transporthub]:-} ]]; then stop_peer transporthub; fi
+    if [[ ${words[1]} == transport ]]; then
+        run_transport_example "$line"
+    elif [[ ${words[1]} == learn ]]; then
         run_learn_example "$line"
     elif [[ (${words[1]} == scene || ${words[1]} == trigger) && ${words[2]} != -* || ${words[1]} == patch ]]; then
         run_daemon_example "$line"
@@ -102,6 +106,16 @@ run_daemon_example() { # LINE
     assert_eq 0 "$status" "'$1' (stderr: $(head -c 400 "$WORK/err"))"
     [[ -s $WORK/out ]] || fail "'$1' printed nothing"
     stop_peer examplehub
+}
+
+# `midihub transport …` with one daemon serving the default setup for a run of transport
+# examples (each group loads its song first), MIDI-only; each prints the status line.
+run_transport_example() { # LINE
+    [[ -n ${PEER_PIDS[transporthub]:-} ]] || start_serve transporthub --no-audio
+    local status=0
+    (cd "$REPO" && timeout -k 5 60 bash -c "$1") >"$WORK/out" 2>"$WORK/err" || status=$?
+    assert_eq 0 "$status" "'$1' (stderr: $(head -c 400 "$WORK/err"))"
+    assert_file_has "$WORK/out" "^(stopped|playing|paused) '|^\\{\"" "'$1' prints the status"
 }
 
 # `midihub synth` on the default device, for a connect that names its port.

@@ -1,0 +1,76 @@
+/// `transport` parameters: what to do with the hub's transport.
+/// `{"action":"load","path":"/home/me/song.mid"}`, `{"action":"play"}`, `{"action":"seek","position":"9:1"}`,
+/// `{"action":"loop","from":"5","to":"9"}` (without both: no loop), `{"action":"tempo","bpm":96}` (without
+/// `bpm`: the file's tempo again), `{"action":"status"}`.
+///
+/// - Thread: any (a plain value).
+public struct TransportRequest: Hashable, Sendable, Codable {
+    public enum Action: String, Hashable, Sendable, Codable, CaseIterable {
+        case status, load, play, pause, stop, seek, loop, tempo
+    }
+
+    public var action: Action
+    /// `load`: a sequence file on the daemon's machine (absolute path): SMF or `.song` text.
+    public var path: String?
+    /// `seek`: `BAR`, `BAR:BEAT`, `SECONDSs` or a marker's name.
+    public var position: String?
+    /// `loop`: the region's start and end, as `position`.
+    public var from: String?
+    public var to: String?
+    /// `tempo`: quarter notes per minute that replace the file's tempo map.
+    public var bpm: Double?
+
+    public init(action: Action, path: String? = nil, position: String? = nil, from: String? = nil, to: String? = nil,
+                bpm: Double? = nil) {
+        self.action = action
+        self.path = path
+        self.position = position
+        self.from = from
+        self.to = to
+        self.bpm = bpm
+    }
+}
+
+/// Where the hub's transport stands: the result of `transport` and the `transport-changed` event.
+///
+/// - Thread: any (a plain value).
+public struct TransportStatus: Hashable, Sendable, Codable {
+    /// `stopped`, `playing` or `paused`.
+    public var state: String
+    /// The loaded sequence's file name; `nil` before one is loaded.
+    public var song: String?
+    /// `BAR:BEAT` (1-based).
+    public var position: String
+    /// Seconds from the start at the tempo that plays.
+    public var seconds: Double
+    /// The song's length in seconds at the tempo that plays.
+    public var duration: Double
+    /// Quarter notes per minute at the position.
+    public var tempo: Double
+    /// Whether `tempo` is an override (`transport` `tempo`) rather than the file's.
+    public var tempoOverride: Bool
+    /// The loop region as `BAR:BEAT` positions, when one is set.
+    public var loop: LoopRegion?
+
+    public struct LoopRegion: Hashable, Sendable, Codable {
+        public var from: String
+        public var to: String
+
+        public init(from: String, to: String) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    public init(state: String, song: String?, position: String, seconds: Double, duration: Double, tempo: Double,
+                tempoOverride: Bool, loop: LoopRegion?) {
+        self.state = state
+        self.song = song
+        self.position = position
+        self.seconds = seconds
+        self.duration = duration
+        self.tempo = tempo
+        self.tempoOverride = tempoOverride
+        self.loop = loop
+    }
+}

@@ -1,0 +1,240 @@
+import ALSA
+import Control
+import Hub
+import MIDICore
+import Sequencer
+
+/// The transport in the hub (docs/transport.md): a loaded sequence plays through the graph as
+/// the source port `midihub:sequence`, routed like any input (through processors, to
+/// instruments and external nodes).
+///
+/// Each turn of the owner's loop hands out what is due within `transportLookahead`: unit
+/// nodes get each event at its exact frame (the clock is frames rendered), ALSA ports through
+/// the transport's queue at its real time (delayed by the sound card's buffer, so both are
+/// heard together), JACK ports when due. A pause, stop, seek or loop drops what was handed out
+/// and not played, then ends the notes the sequence held.
+extension HubDaemon {
+    /// How far ahead of the clock events are handed out.
+    static let transportLookahead = 0.1
+
+    /// The pseudo-port the sequence plays from: `midihub:sequence` (a source selector matches it).
+    var sequencePort: PortDescriptor {
+        PortDescriptor(address: PortAddress(client: Int(client.clientID), port: -1), clientName: options.clientName,
+                       portName: "sequence", portClass: .app, direction: .output)
+    }
+
+    /// The transport's clock now (seconds of audio rendered, or the monotonic clock without
+    /// audio) and its offsets to the monotonic clock and the queue.
+    func transportTiming() -> (now: Double, timing: TransportTiming) {
+        let monotonic = Self.now()
+        let clock = audio?.renderedSeconds ?? monotonic
+        var queueOffset = audio?.outputDelay ?? 0
+        if let seconds = try? client.status(of: transportQueue).seconds { queueOffset += seconds - monotonic }
+        return (clock, TransportTiming(clockOffset: clock - monotonic, queue: transportQueue, queueOffset: queueOffset))
+    }
+
+    /// When an action taken now takes effect on the transport's clock: after the block the
+    /// render thread may be rendering already.
+    func transportActionTime(_ now: Double) -> Double {
+        now + (audio?.blockSeconds ?? 0) + 0.005
+    }
+
+    /// Hands out what is due; notices the song's end and a change of clock (audio started or
+    /// stopped while playing: the song goes on from where it was on the new clock).
+    /// - Thread: owner, every turn of its loop.
+    func serviceTransport() {
+        sendDueJackMessages()
+        guard player.state == .playing else { return }
+        var (now, timing) = transportTiming()
+        let onAudio = audio?.renderedSeconds != nil
+        if onAudio != transportOnAudioClock {
+            transportOnAudioClock = onAudio
+            _ = player.pause(at: lastTransportClock)
+            (now, timing) = transportTiming()
+            carryOut(player.play(at: transportActionTime(now)) ?? [], timing)
+        }
+        lastTransportClock = now
+        notePlayed(until: now)
+        let endings = player.endings
+        carryOut(player.due(until: now + Self.transportLookahead), timing)
+        if player.endings != endings {
+            log.info("transport: '\(player.song?.name ?? "")' ended")
+            publishTransport()
+        }
+    }
+
+    /// Tells the player what has surely played by `now`: ALSA ports hear events the sound
+    /// card's delay after the clock.
+    private func notePlayed(until now: Double) {
+        player.played(until: now - (audio?.outputDelay ?? 0))
+    }
+
+    /// Routes the transport's messages from `midihub:sequence` with their times.
+    func carryOut(_ scheduled: [SongPlayer.Scheduled], _ timing: TransportTiming) {
+        guard !scheduled.isEmpty else { return }
+        if sequenceSender.map({ !router.isCurrent($0) }) ?? true { sequenceSender = router.sender(for: sequencePort) }
+        guard let sender = sequenceSender, sender.feedsGraph else { return }
+        var sink = makeSink()
+        sink.transport = timing
+        for event in scheduled {
+            router.route(event.message, from: sender, time: event.time - timing.clockOffset, into: &sink)
+        }
+        flush(sink)
+        heldForJack += sink.jackLater
+    }
+
+    /// Sends the transport's JACK messages that are due.
+    private func sendDueJackMessages() {
+        guard !heldForJack.isEmpty else { return }
+        let now = Self.now()
+        let jack = jack
+        heldForJack.removeAll { held in
+            guard held.time <= now else { return false }
+            jack.send(held.message, to: held.port)
+            return true
+        }
+    }
+
+    /// Drops what was handed out and has not played: the frames queued for the render thread,
+    /// the events waiting in the ALSA queue, the JACK messages held.
+    private func dropScheduled() {
+        audio?.cutSchedule()
+        do {
+            try client.removePendingOutput()
+        } catch {
+            log.warning("transport: could not drop the queued events: \(error)")
+        }
+        heldForJack.removeAll()
+    }
+
+    /// Loads `song` into the transport (stopped at its start), ending what the last one played.
+    /// - Thread: owner.
+    func loadSong(_ song: Song) -> TransportStatus {
+        let (now, timing) = transportTiming()
+        notePlayed(until: now)
+        dropScheduled()
+        carryOut(player.load(song, at: transportActionTime(now)), timing)
+        log.info("transport: loaded '\(song.name)'")
+        return publishTransport()
+    }
+
+    /// Carries out a `transport` request other than `load`.
+    /// - Throws: `ControlError` when no song is loaded, or for a position the song does not have.
+    /// - Thread: owner.
+    func transport(_ request: TransportRequest) throws(ControlError) -> TransportStatus {
+        guard request.action != .status else { return transportStatus() }
+        guard let song = player.song else {
+            throw ControlError(.noSequence, "the transport has no sequence", fix: "load one: 'midihub transport load FILE'")
+        }
+        let (now, timing) = transportTiming()
+        let at = transportActionTime(now)
+        lastTransportClock = now
+        notePlayed(until: now)
+        transportOnAudioClock = audio?.renderedSeconds != nil
+        switch request.action {
+        case .status, .load:
+            return transportStatus()
+        case .play:
+            carryOut(player.play(at: at) ?? [], timing)
+        case .pause:
+            dropScheduled()
+            carryOut(player.pause(at: at), timing)
+        case .stop:
+            dropScheduled()
+            carryOut(player.stop(at: at), timing)
+        case .seek:
+            let tick = try Self.tick(request.position, in: song, for: "seek")
+            dropScheduled()
+            carryOut(player.seek(to: tick, at: at), timing)
+        case .loop:
+            guard let from = request.from, let to = request.to else {
+                player.setLoop(nil)
+                break
+            }
+            let start = try Self.tick(from, in: song, for: "loop")
+            let end = try Self.tick(to, in: song, for: "loop")
+            guard end > start else {
+                throw ControlError(.invalidValue, "the loop's end \(to) is not after its start \(from)",
+                                   fix: "give the start first, e.g. 'midihub transport loop 5 9'")
+            }
+            player.setLoop(SongPlayer.Loop(start: start, end: end))
+        case .tempo:
+            if let bpm = request.bpm, !(bpm >= 1 && bpm <= 1000) {
+                throw ControlError(.invalidValue, "tempo \(bpm) is outside 1…1000 BPM", fix: "give a tempo such as 96")
+            }
+            player.overrideTempo(request.bpm, at: now)
+        }
+        serviceTransport()
+        showTriggerStates()
+        return publishTransport()
+    }
+
+    /// A transport trigger: `play` plays or pauses, `stop` stops, `rewind` goes back to the
+    /// start; `record` and `next` wait for recording and playlists.
+    /// - Throws: `ControlError.triggerDisabled` when it cannot fire now.
+    func fireTransportTrigger(_ command: TransportCommand, name: String) throws(ControlError) {
+        guard transportTriggerState(command) != .disabled else {
+            let why = command == .record || command == .next ? "the hub does not record or keep a playlist yet"
+                                                             : "the hub plays no sequence"
+            throw ControlError(.triggerDisabled, "trigger '\(name)' is disabled: \(why)",
+                               fix: "load one with 'midihub transport load FILE' or 'midihub play FILE'")
+        }
+        switch command {
+        case .play: _ = try transport(TransportRequest(action: player.state == .playing ? .pause : .play))
+        case .stop: _ = try transport(TransportRequest(action: .stop))
+        case .rewind: _ = try transport(TransportRequest(action: .seek, position: "1"))
+        case .record, .next: return
+        }
+    }
+
+    /// How a transport trigger shows: `play` selected while playing; all disabled without a
+    /// sequence; `record` and `next` always.
+    func transportTriggerState(_ command: TransportCommand) -> TriggerState {
+        guard player.song != nil, command != .record, command != .next else { return .disabled }
+        return command == .play && player.state == .playing ? .selected : .normal
+    }
+
+    /// The tick of a seek or loop position.
+    private static func tick(_ text: String?, in song: Song, for action: String) throws(ControlError) -> UInt64 {
+        guard let text, !text.isEmpty else {
+            throw ControlError(.badParams, "\(action) needs a position", fix: "give BAR, BAR:BEAT, SECONDSs or a marker's name")
+        }
+        let position = TransportPosition(parsing: text)
+        guard let tick = position.tick(in: song) else {
+            let markers = song.markers.map(\.name)
+            throw ControlError(.unknownPosition, "'\(text)' is neither BAR, BAR:BEAT, SECONDSs nor a marker of '\(song.name)'",
+                               fix: markers.isEmpty ? "give a bar such as 5:1 or a time such as 42.5s"
+                                                    : "use a bar, a time or one of the markers \(markers.joined(separator: ", "))")
+        }
+        return tick
+    }
+
+    /// Where the transport stands now.
+    func transportStatus() -> TransportStatus {
+        let now = audio?.renderedSeconds ?? Self.now()
+        let tick = player.position(at: now)
+        let song = player.song
+        func barBeat(_ tick: Double) -> String {
+            guard let song else { return "1:1" }
+            let position = song.tempoMap.barBeat(atTick: UInt64(max(tick, 0)))
+            return "\(position.bar):\(position.beat)"
+        }
+        return TransportStatus(state: player.state.rawValue, song: song?.name, position: barBeat(tick),
+                               seconds: Self.rounded(player.seconds(atTick: tick)),
+                               duration: Self.rounded(song.map { player.seconds(atTick: Double($0.endTick)) } ?? 0),
+                               tempo: Self.rounded(player.tempo(atTick: tick)), tempoOverride: player.tempoOverride != nil,
+                               loop: player.loop.map { .init(from: barBeat(Double($0.start)), to: barBeat(Double($0.end))) })
+    }
+
+    /// Publishes the status (`transport-changed`) and returns it.
+    @discardableResult
+    func publishTransport() -> TransportStatus {
+        let status = transportStatus()
+        log.publish(.transportChanged(status))
+        return status
+    }
+
+    private static func rounded(_ value: Double) -> Double {
+        (value * 1000).rounded() / 1000
+    }
+}

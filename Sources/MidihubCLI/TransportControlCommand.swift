@@ -1,0 +1,110 @@
+import ArgumentParser
+import Control
+import Foundation
+
+/// `midihub transport [ACTION]`: drives the running daemon's transport.
+struct TransportControlCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transport",
+        abstract: "Load, play, pause, stop, seek, loop or retime the sequence the daemon plays.",
+        discussion: """
+            The running daemon plays a sequence through its graph, from the source port \
+            'midihub:sequence' (docs/transport.md). ACTION is one of:
+              status            where the transport stands (the default)
+              load FILE         a Standard MIDI File or .song, stopped at its start
+              play              play, or resume after pause
+              pause             stop where it is
+              stop              stop and go back to the start
+              seek POSITION     BAR, BAR:BEAT, SECONDSs (42.5s) or a marker's name
+              loop FROM TO      loop the region (positions as for seek); 'loop off' ends it
+              tempo BPM         play at BPM instead of the file's tempo; 'tempo file' goes back
+            Each prints the status line afterwards. Stopping, pausing, seeking and looping \
+            end the notes the sequence held; playing on restores each channel's program, \
+            controllers and pitch bend at the new position.
+
+            Examples:
+              midihub transport load sequences/c-major-scale.mid
+              midihub transport play
+              midihub transport seek 2:1
+              midihub transport loop 1 2
+              midihub transport tempo 90
+              midihub transport stop
+            """
+    )
+
+    @Argument(help: "status, load, play, pause, stop, seek, loop or tempo.")
+    var action: String = "status"
+
+    @Argument(help: "The action's values: a file, a position, two positions, a tempo.")
+    var values: [String] = []
+
+    @Flag(help: "JSON: the status as one object (as the transport request answers).")
+    var json = false
+
+    func run() throws {
+        let request = try Self.request(action: action, values: values)
+        let status = try SetupCommandSupport.askDaemon("the transport", client: "midihub transport") { try $0.transport(request) }
+        if json { return try printJSON(object: status) }
+        print(Self.line(status))
+    }
+
+    /// The request for `action` and its values.
+    /// - Throws: `ValidationError` for an unknown action or missing values.
+    static func request(action: String, values: [String]) throws -> TransportRequest {
+        guard let kind = TransportRequest.Action(rawValue: action) else {
+            throw ValidationError("unknown action '\(action)' (fix: use one of "
+                + TransportRequest.Action.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+        }
+        let wanted: ClosedRange<Int> = switch kind {
+        case .status, .play, .pause, .stop: 0...0
+        case .load, .seek, .tempo: 1...1
+        case .loop: values.first == "off" ? 1...1 : 2...2
+        }
+        guard wanted.contains(values.count) else {
+            throw ValidationError("'\(action)' takes \(wanted.lowerBound == 0 ? "no values" : wanted.lowerBound == 1 ? "one value" : "two positions") "
+                + "(fix: e.g. 'midihub transport \(Self.example(kind))')")
+        }
+        var request = TransportRequest(action: kind)
+        switch kind {
+        case .load:
+            request.path = URL(fileURLWithPath: values[0]).standardizedFileURL.path
+        case .seek:
+            request.position = values[0]
+        case .loop where values.count == 2:
+            (request.from, request.to) = (values[0], values[1])
+        case .tempo where values[0] != "file":
+            guard let bpm = Double(values[0]), bpm >= 1, bpm <= 1000 else {
+                throw ValidationError("tempo '\(values[0])' is not a number of BPM from 1 to 1000 (fix: e.g. 'midihub transport tempo 96', or 'tempo file')")
+            }
+            request.bpm = bpm
+        default:
+            break
+        }
+        return request
+    }
+
+    private static func example(_ action: TransportRequest.Action) -> String {
+        switch action {
+        case .load: "load song.mid"
+        case .seek: "seek 9:1"
+        case .loop: "loop 5 9"
+        case .tempo: "tempo 96"
+        default: action.rawValue
+        }
+    }
+
+    /// `playing 'song.mid' at 3:2 (0:04.5 / 0:12.0), 120 BPM, loop 2:1 to 4:1`
+    static func line(_ status: TransportStatus) -> String {
+        guard let song = status.song else { return "\(status.state), no sequence loaded" }
+        var line = "\(status.state) '\(song)' at \(status.position) "
+            + "(\(StatusLine.clock(status.seconds)) / \(StatusLine.clock(status.duration))), "
+            + "\(Self.number(status.tempo)) BPM"
+        if status.tempoOverride { line += " (override)" }
+        if let loop = status.loop { line += ", loop \(loop.from) to \(loop.to)" }
+        return line
+    }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import MIDICore
+
+/// Reads a sequence file: a Standard MIDI File when it starts with `MThd`, else the text
+/// format (`.song`). Shared by the CLI and the daemon's transport.
+///
+/// - Thread: any (blocking file I/O: never the MIDI path).
+public enum SequenceFileReader {
+    /// Why a file could not be read, in one line, with the fix.
+    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        public var problem: String
+        public var fix: String?
+        /// True for a file that is there but malformed (exit 2); false for one that cannot be read.
+        public var isBadInput: Bool
+
+        public var description: String { fix.map { "\(problem) (fix: \($0))" } ?? problem }
+    }
+
+    /// The file at `path`. Errors name the path (and line:column for text).
+    public static func read(path: String) throws(Failure) -> MIDIFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw Failure(problem: exists ? "cannot read '\(path)'" : "no file '\(path)'",
+                          fix: exists ? "check the file's permissions" : "check the path", isBadInput: false)
+        }
+        let bytes = Array(data)
+        if bytes.starts(with: Array("MThd".utf8)) {
+            do {
+                return try MIDIFile(smf: bytes)
+            } catch {
+                throw Failure(problem: "\(path): \(error)", fix: nil, isBadInput: true)
+            }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw Failure(problem: "\(path) is neither a MIDI file (no MThd header) nor UTF-8 text",
+                          fix: "give a .mid file or a text sequence saved as UTF-8", isBadInput: true)
+        }
+        do {
+            return try SequenceText.parse(text)
+        } catch {
+            throw Failure(problem: "\(path):\(error.line):\(error.column): \(error.reason)", fix: error.fix, isBadInput: true)
+        }
+    }
+}

@@ -1,0 +1,256 @@
+import MIDICore
+
+/// The hub's transport: plays a `Song` on a clock it is told, with play, pause, stop, seek, a
+/// loop region and a tempo override. Pure: the caller reads its clock, asks for what is due
+/// up to a horizon (`due(until:)`) and carries the messages out at their times.
+///
+/// Times are seconds on the caller's clock. Messages come out in time order; each one's time
+/// is where it takes effect (a note's exact frame, a queue's real time). Ending playback
+/// (pause, stop, seek, a loop's end, another song) ends the notes the player started: it
+/// answers with note-offs for every note on or still to be ended; the caller drops what it
+/// had scheduled past the cut. Starting again chases the channels' state (`Song.chase`).
+///
+/// The tempo override replaces the file's tempo map until cleared; it lasts across loops,
+/// seeks, stops and pauses (a new song clears it). It takes effect from the end of what was
+/// already scheduled, so nothing moves that was handed out.
+///
+/// - Thread: the daemon's owner (a plain value).
+public struct SongPlayer: Sendable {
+    public enum State: String, Hashable, Sendable, Codable {
+        case stopped, playing, paused
+    }
+
+    /// A message and the time (seconds, the caller's clock) where it takes effect.
+    public struct Scheduled: Hashable, Sendable {
+        public var time: Double
+        public var message: MIDIMessage
+
+        public init(time: Double, message: MIDIMessage) {
+            self.time = time
+            self.message = message
+        }
+    }
+
+    /// A loop region in ticks; `end` > `start`.
+    public struct Loop: Hashable, Sendable {
+        public var start: UInt64
+        public var end: UInt64
+
+        public init(start: UInt64, end: UInt64) {
+            self.start = start
+            self.end = end
+        }
+    }
+
+    public private(set) var song: Song?
+    public private(set) var state = State.stopped
+    public private(set) var tempoOverride: Double?
+    public private(set) var loop: Loop?
+    /// How many times the song played to its end by itself (the caller reports each).
+    public private(set) var endings = 0
+    /// Where the transport stands while not playing; where it stood at `anchorTime` while playing.
+    private var anchorTick: Double = 0
+    private var anchorTime: Double = 0
+    /// The next song event to hand out.
+    private var next = 0
+    /// Handed out up to this time (while playing).
+    private var scheduledUntil: Double = 0
+    /// Notes handed out as on and not yet as off, by channel × 128 + note.
+    private var held = [UInt8](repeating: 0, count: 16 * 128)
+    /// Note-offs handed out and maybe not played yet, which a cut may drop (`played(until:)`
+    /// forgets those that have played).
+    private var recentOffs: [(time: Double, key: Int)] = []
+
+    public init() {}
+
+    /// Loads `song` (stopped at its start), ending what the previous one played; clears the
+    /// loop and the tempo override.
+    public mutating func load(_ song: Song, at time: Double) -> [Scheduled] {
+        let offs = cut(at: time)
+        self.song = song
+        state = .stopped
+        anchorTick = 0
+        loop = nil
+        tempoOverride = nil
+        return offs
+    }
+
+    /// Starts (or resumes) at the current position at `time`; chases the channels first.
+    /// - Returns: `nil` when no song is loaded.
+    public mutating func play(at time: Double) -> [Scheduled]? {
+        guard let song else { return nil }
+        guard state != .playing else { return [] }
+        if anchorTick >= Double(song.endTick) { anchorTick = 0 }
+        state = .playing
+        return start(at: time, from: anchorTick)
+    }
+
+    /// Stops where it is at `time`; `play` resumes from there.
+    public mutating func pause(at time: Double) -> [Scheduled] {
+        guard state == .playing else { return [] }
+        anchorTick = position(at: time)
+        state = .paused
+        return cut(at: time)
+    }
+
+    /// Stops at `time` and goes back to the start (of the loop, when there is one).
+    public mutating func stop(at time: Double) -> [Scheduled] {
+        let offs = state == .playing ? cut(at: time) : []
+        state = .stopped
+        anchorTick = Double(loop?.start ?? 0)
+        return offs
+    }
+
+    /// Moves to `tick` at `time`; playing goes on from there.
+    public mutating func seek(to tick: UInt64, at time: Double) -> [Scheduled] {
+        guard let song else { return [] }
+        let target = Double(min(tick, song.endTick))
+        guard state == .playing else {
+            anchorTick = target
+            return []
+        }
+        return cut(at: time) + start(at: time, from: target)
+    }
+
+    /// Plays at `beatsPerMinute` (quarter notes) from now on, or the file's tempo map again
+    /// with `nil`.
+    public mutating func overrideTempo(_ beatsPerMinute: Double?, at time: Double) {
+        if state == .playing {
+            let from = max(scheduledUntil, time)
+            anchorTick = position(at: from)
+            anchorTime = from
+        }
+        tempoOverride = beatsPerMinute.map { min(max($0, 1), 1000) }
+    }
+
+    /// Loops `start ..< end` (ticks) from now on, or plays on with `nil`.
+    public mutating func setLoop(_ loop: Loop?) {
+        self.loop = loop.flatMap { $0.end > $0.start ? $0 : nil }
+    }
+
+    /// The messages due up to `horizon`, in time order: the song's events, and at a loop's end
+    /// the note-offs and the chase of the loop's start. At the song's end the transport stops
+    /// by itself (and `endings` counts it).
+    public mutating func due(until horizon: Double) -> [Scheduled] {
+        guard state == .playing, let song else { return [] }
+        recentOffs.removeAll { $0.time < horizon - Self.offMemory }
+        var out: [Scheduled] = []
+        for _ in 0..<1000 {
+            let limit = tick(after: horizon - anchorTime, from: anchorTick)
+            let boundary = loop.flatMap { anchorTick < Double($0.end) ? Double($0.end) : nil }
+            let end = boundary ?? Double(song.endTick)
+            while next < song.events.count {
+                let event = song.events[next]
+                let tick = Double(event.tick)
+                guard boundary == nil ? tick <= min(limit, end) : tick < min(limit, end) else { break }
+                next += 1
+                let scheduled = Scheduled(time: anchorTime + seconds(from: anchorTick, to: tick), message: event.message)
+                if note(scheduled) { out.append(scheduled) }
+            }
+            guard limit >= end else { break }
+            let endTime = anchorTime + seconds(from: anchorTick, to: end)
+            out += releaseHeld(at: endTime)
+            guard let loop, boundary != nil else {
+                state = .stopped
+                anchorTick = 0
+                endings += 1
+                break
+            }
+            out += start(at: endTime, from: Double(loop.start))
+        }
+        scheduledUntil = max(scheduledUntil, horizon)
+        return out
+    }
+
+    /// Tells the player that what it handed out for before `time` has played (a cut no
+    /// longer needs to repeat those note-offs).
+    public mutating func played(until time: Double) {
+        recentOffs.removeAll { $0.time < time }
+    }
+
+    /// The position (fractional tick) at `time`; the anchor's before it (playing starts, or
+    /// a loop begins again, up to the lookahead after the caller's clock).
+    public func position(at time: Double) -> Double {
+        guard state == .playing, time > anchorTime, let song else { return anchorTick }
+        return min(tick(after: time - anchorTime, from: anchorTick), Double(song.endTick))
+    }
+
+    /// The tempo (quarter notes per minute) that plays at `tick`.
+    public func tempo(atTick tick: Double) -> Double {
+        if let tempoOverride { return tempoOverride }
+        guard let song else { return 120 }
+        let whole = UInt64(max(tick, 0))
+        return song.tempoMap.tempoChanges.last(where: { $0.tick <= whole })?.beatsPerMinute ?? 120
+    }
+
+    /// Seconds from the song's start to `tick` at the tempo that plays (the override's when set).
+    public func seconds(atTick tick: Double) -> Double {
+        seconds(from: 0, to: tick)
+    }
+
+    // MARK: - Timing
+
+    private func seconds(from start: Double, to end: Double) -> Double {
+        guard let song else { return 0 }
+        if let tempoOverride { return (end - start) / Double(song.tempoMap.ticksPerQuarter) * 60 / tempoOverride }
+        return song.tempoMap.seconds(atFractionalTick: end) - song.tempoMap.seconds(atFractionalTick: start)
+    }
+
+    private func tick(after seconds: Double, from start: Double) -> Double {
+        guard let song else { return start }
+        if let tempoOverride { return start + seconds * tempoOverride / 60 * Double(song.tempoMap.ticksPerQuarter) }
+        return song.tempoMap.tick(atSeconds: song.tempoMap.seconds(atFractionalTick: start) + seconds)
+    }
+
+    // MARK: - Notes
+
+    /// Anchors playback at `tick` = `time`: the chase of `tick`, at `time`.
+    private mutating func start(at time: Double, from tick: Double) -> [Scheduled] {
+        guard let song else { return [] }
+        anchorTick = tick
+        anchorTime = time
+        scheduledUntil = time
+        next = song.firstEvent(atOrAfter: tick)
+        return song.chase(before: tick).map { Scheduled(time: time, message: $0) }
+    }
+
+    /// Ends at `time` everything the player may have left sounding: the notes handed out as
+    /// on, and those whose note-off was handed out lately (the caller may drop it unplayed).
+    private mutating func cut(at time: Double) -> [Scheduled] {
+        for off in recentOffs where held[off.key] == 0 { held[off.key] = 1 }
+        recentOffs.removeAll()
+        return releaseHeld(at: time)
+    }
+
+    private mutating func releaseHeld(at time: Double) -> [Scheduled] {
+        var offs: [Scheduled] = []
+        for key in held.indices where held[key] > 0 {
+            held[key] = 0
+            offs.append(Scheduled(time: time, message: .noteOff(channel: UInt8(key / 128), note: UInt8(key % 128), velocity: 0)))
+        }
+        return offs
+    }
+
+    /// Keeps count of what sounds after `scheduled`.
+    /// - Returns: false for a note-off of a note the player does not hold (one that started
+    ///   before where playing started), which is not handed out.
+    private mutating func note(_ scheduled: Scheduled) -> Bool {
+        switch scheduled.message {
+        case .noteOn(let channel, let note, let velocity) where velocity > 0:
+            let key = Int(channel) * 128 + Int(note)
+            held[key] = held[key] &+ (held[key] < 255 ? 1 : 0)
+        case .noteOn(let channel, let note, _), .noteOff(let channel, let note, _):
+            let key = Int(channel) * 128 + Int(note)
+            guard held[key] > 0 else { return false }
+            held[key] -= 1
+            recentOffs.append((scheduled.time, key))
+        default:
+            break
+        }
+        return true
+    }
+
+    /// How long a handed-out note-off is remembered at most (longer than any lookahead), when
+    /// `played(until:)` is not called.
+    static let offMemory = 1.0
+}

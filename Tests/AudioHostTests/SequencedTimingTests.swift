@@ -1,0 +1,62 @@
+@testable import AudioHost
+import MIDICore
+import RenderCore
+import Testing
+
+/// The transport's events reach the render thread at their exact frame, whatever the period
+/// and however far ahead they were pushed; a cut drops what has not played.
+@Suite("Sequenced event timing")
+struct SequencedTimingTests {
+    /// Runs blocks of `blockFrames` from frame 0 and returns every delivered event's absolute frame.
+    private func deliver(_ input: SequencedInput, blocks: Range<Int>, blockFrames: Int,
+                         timing: inout SequencedTiming) -> [(frame: Int64, event: RenderEvent)] {
+        let buffer = UnsafeMutablePointer<RenderEvent>.allocate(capacity: 1024)
+        defer { buffer.deallocate() }
+        var delivered: [(Int64, RenderEvent)] = []
+        for block in blocks {
+            var count = 0
+            let start = Int64(block * blockFrames)
+            #expect(timing.collect(from: input, start: start, frames: blockFrames, into: buffer, count: &count, capacity: 1024) == 0)
+            let frames = (0..<count).map { buffer[$0].frame }
+            #expect(frames == frames.sorted())
+            delivered += (0..<count).map { (start + Int64(buffer[$0].frame), buffer[$0]) }
+        }
+        return delivered
+    }
+
+    @Test(arguments: [64, 256, 1024])
+    func everyEventLandsOnItsFrame(blockFrames: Int) {
+        let input = SequencedInput(capacity: 1024)
+        var generator = SystemRandomNumberGenerator()
+        let frames = (0..<300).map { _ in Int64.random(in: 0..<Int64(40 * blockFrames), using: &generator) }.sorted()
+        for (index, frame) in frames.enumerated() {
+            input.push(.noteOn(channel: 0, note: UInt8(index % 128), velocity: 100), node: 3, frame: frame)
+        }
+        var timing = SequencedTiming()
+        let delivered = deliver(input, blocks: 0..<41, blockFrames: blockFrames, timing: &timing)
+        #expect(delivered.map(\.frame) == frames)
+        #expect(delivered.allSatisfy { $0.event.node == 3 })
+    }
+
+    @Test func anEventPushedLateLandsAtTheBlocksStart() {
+        let input = SequencedInput(capacity: 16)
+        var timing = SequencedTiming()
+        _ = deliver(input, blocks: 0..<2, blockFrames: 64, timing: &timing)
+        input.push(.noteOn(channel: 0, note: 60, velocity: 100), node: 0, frame: 10)
+        let delivered = deliver(input, blocks: 2..<3, blockFrames: 64, timing: &timing)
+        #expect(delivered.map(\.frame) == [128])
+    }
+
+    @Test func aCutDropsWhatWasPushedBeforeItAndKeepsWhatCameAfter() {
+        let input = SequencedInput(capacity: 64)
+        var timing = SequencedTiming()
+        input.push(.noteOn(channel: 0, note: 60, velocity: 100), node: 0, frame: 10)
+        input.push(.noteOn(channel: 0, note: 62, velocity: 100), node: 0, frame: 200)
+        _ = deliver(input, blocks: 0..<1, blockFrames: 64, timing: &timing)  // plays note 60, holds 62
+        input.cut()
+        input.push(.noteOff(channel: 0, note: 60, velocity: 0), node: 0, frame: 100)
+        let delivered = deliver(input, blocks: 1..<5, blockFrames: 64, timing: &timing)
+        #expect(delivered.map(\.frame) == [100])
+        #expect(delivered.first?.event.kind == .noteOff)
+    }
+}

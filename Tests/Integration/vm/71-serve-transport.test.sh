@@ -1,0 +1,106 @@
+# Issue 12, kernel test: the transport in the daemon. `midihub serve` runs docs/transport.md's
+# patch (the sequence to aseqdump, an external node on its own ALSA port; MIDI-only here).
+# `midihub play FILE` with the daemon running hands the file over and waits for its end:
+# aseqdump gets every note of the scale in order, from midihub:out, each note-on with its
+# note-off. `midihub transport` loads, seeks (bar, marker), pauses, loops and retimes: a
+# pause or stop leaves no note hanging, a loop keeps playing past the song's length, and
+# the play trigger plays and pauses. Refusals are one line with exit 2.
+# timeout: 600
+
+source "$REPO/Tests/Integration/serve.sh"
+load_modules snd-seq-dummy
+start_aseqdump dump
+dump=$(peer_out dump)
+doc_block docs/transport.md transport-patch >"$WORK/transport.yaml"
+start_serve hub --no-audio --patch "$WORK/transport.yaml"
+hub=$(client_number midihub)
+wait_for "midihub:out -> aseqdump (the external node)" 20 bash -c \
+    "aconnect -l | grep -A4 \"'aseqdump'\" | grep -q \"Connected From: .*$hub:1\""
+
+# Every note the sequence started has ended: at aseqdump, each note-on (channel, note) is
+# followed by a note-off (or a note-on with velocity 0) of the same note.
+assert_no_hanging_note() { # WHEN
+    wait_for "no note left sounding $1" 10 no_hanging_note
+}
+no_hanging_note() {
+    [[ -z $(hanging_notes) ]]
+}
+hanging_notes() {
+    aseqdump_events "$dump" | awk '
+        /^Note on / && !/velocity 0$/ { split($0, f, /[ ,]+/); held[f[3] " " f[5]] = 1; next }
+        /^Note (on|off) / { split($0, f, /[ ,]+/); delete held[f[3] " " f[5]] }
+        END { for (note in held) print note }'
+}
+# How many note-ons (velocity above 0) aseqdump printed so far.
+count_on() {
+    aseqdump_events "$dump" | grep -Ec '^Note on [0-9]+, note [0-9]+, velocity [1-9]' || true
+}
+export -f count_on aseqdump_events
+export dump
+
+step "before a load: nothing to play"
+assert_eq "stopped, no sequence loaded" "$(midihub transport)" "status before a load"
+assert_exit 2 midihub transport play
+assert_one_line_error "^midihub: the transport has no sequence \(fix: load one: 'midihub transport load FILE'\)$"
+
+step "midihub play hands the file to the daemon and waits for its end"
+assert_exit 0 midihub play "$REPO/sequences/c-major-scale.mid"
+assert_file_has "$WORK/err" "playing through the running daemon" "play says where it plays"
+assert_eq "60 62 64 65 67 69 71 72 71 69 67 65 64 62 60" \
+    "$(aseqdump_events "$dump" | sed -nE 's/^Note on +0, note ([0-9]+), velocity [1-9].*/\1/p' | tr '\n' ' ' | sed 's/ $//')" \
+    "the scale's notes, in order, at aseqdump"
+assert_file_has "$(peer_err hub)" "transport: 'c-major-scale.mid' ended" "the daemon logs the end"
+assert_no_hanging_note "after the song's end"
+assert_match "^stopped 'c-major-scale.mid' at 1:1 \(0:00.0 / 0:09.6\), 100 BPM$" "$(midihub transport)" "status after the end"
+
+step "load, seek by bar and by marker, then play and pause"
+assert_match "^stopped 'little-song.mid' at 1:1 " "$(cd "$REPO" && midihub transport load sequences/little-song.mid)" "load"
+assert_match "^stopped 'little-song.mid' at 5:1 \(0:08.0 / " "$(midihub transport seek 5)" "seek 5"
+assert_match "^stopped 'little-song.mid' at 9:1 \(0:16.0 / .*\), 96 BPM$" "$(midihub transport seek Waltz)" "seek to the marker"
+assert_exit 2 midihub transport seek Bridge
+assert_one_line_error "^midihub: 'Bridge' is neither BAR, BAR:BEAT, SECONDSs nor a marker of 'little-song.mid' \(fix: use a bar, a time or one of the markers Verse, Waltz\)$"
+midihub transport seek 1 >/dev/null || fail "seek 1"
+before=$(count_on)
+assert_match "^playing 'little-song.mid' at 1:1 " "$(midihub transport play)" "play"
+wait_for "notes of the song at aseqdump" 10 bash -c "(( \$(count_on) > $before + 4 ))"
+status=$(midihub transport pause)
+assert_match "^paused 'little-song.mid' at [1-9]:[1-4] " "$status" "pause"
+assert_no_hanging_note "after pause"
+paused_at=$(sed -E 's/.* at ([0-9]+:[0-9]+) .*/\1/' <<<"$status")
+sleep 1
+assert_match "^paused 'little-song.mid' at $paused_at " "$(midihub transport)" "a paused transport stays where it paused"
+
+step "a loop of one bar keeps playing past the song's length; a tempo override sticks"
+assert_match "loop 2:1 to 3:1$" "$(midihub transport loop 2 3)" "loop 2 3"
+midihub transport seek 2 >/dev/null || fail "seek 2"
+assert_match "^playing 'little-song.mid' at 2:1 " "$(midihub transport play)" "play from bar 2"
+assert_match "^playing .*, 240 BPM \(override\), loop 2:1 to 3:1$" "$(midihub transport tempo 240)" "tempo 240 while playing"
+sleep 12  # at 240 BPM a bar lasts 1 s: past the end of bar 3, and more than the song's 8 bars of 4/4
+assert_match "^playing 'little-song.mid' at 2:[1-4] .*240 BPM \(override\), loop 2:1 to 3:1$" "$(midihub transport)" \
+    "still playing inside the loop"
+assert_match "^stopped 'little-song.mid' at 2:1 " "$(midihub transport stop)" "stop goes back to the loop's start"
+assert_no_hanging_note "after stop"
+assert_match ", 120 BPM, loop 2:1 to 3:1$" "$(midihub transport tempo file)" "the file's tempo again"
+midihub transport loop off >/dev/null || fail "loop off"
+
+step "the play trigger plays and pauses; the transport's triggers show it"
+assert_match "^play: transport play \(normal\)$" "$(midihub trigger | grep '^play:')" "play is enabled with a song"
+assert_eq "play: transport play (selected)" "$(midihub trigger play)" "the play trigger plays"
+assert_match "^playing " "$(midihub transport)" "playing after the trigger"
+assert_eq "play: transport play (normal)" "$(midihub trigger play)" "the play trigger pauses"
+assert_match "^paused " "$(midihub transport)" "paused after the trigger"
+assert_no_hanging_note "after the trigger paused"
+
+step "bad requests: one line, exit 2, the transport unchanged"
+assert_exit 2 midihub transport load "$WORK/nowhere.mid"
+assert_one_line_error "^midihub: no file '$WORK/nowhere.mid' \(fix: check the path\)$"
+printf 'MThd\0\0\0\6\0\1' >"$WORK/broken.mid"
+assert_exit 2 midihub transport load "$WORK/broken.mid"
+assert_one_line_error "^midihub: $WORK/broken.mid: "
+assert_exit 2 midihub transport loop 4 2
+assert_one_line_error "^midihub: the loop's end 2 is not after its start 4 \(fix: "
+assert_exit 2 midihub transport tempo fast
+assert_exit 2 midihub transport rewind
+assert_match "^paused 'little-song.mid' " "$(midihub transport)" "the transport kept its song"
+stop_peer hub
+assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"

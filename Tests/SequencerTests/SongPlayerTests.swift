@@ -1,0 +1,181 @@
+import MIDICore
+import Sequencer
+import Testing
+
+/// The transport's player on a song of four bars at 120 BPM (ppq 480: a quarter is 0.5 s),
+/// quarter notes C4 D4 E4 F4 per bar, a program and a volume set at the start and changed in
+/// bar 3, a marker at bar 3.
+@Suite struct SongPlayerTests {
+    static let text = """
+        ppq 480
+        tempo 120
+        time 4/4
+        1:1 marker "verse"
+        3:1 marker "chorus"
+        track "Piano" channel 1 program 1
+        default len 1/4 vel 90
+          1:1 cc volume = 100
+          1:1 C4
+          1:2 D4
+          1:3 E4
+          1:4 F4
+          2:1 C4
+          2:2 D4
+          2:3 E4
+          2:4 F4
+          3:1 program 30
+          3:1 cc volume = 80
+          3:1 bend +1000
+          3:1 C4
+          3:2 D4
+          3:3 E4
+          3:4 F4
+          4:1 C4 1/1
+        """
+
+    static func song() throws -> Song {
+        Song(file: try SequenceText.parse(text), name: "four-bars.song")
+    }
+
+    static func notesOn(_ events: [SongPlayer.Scheduled]) -> [(time: Double, note: UInt8)] {
+        events.compactMap { if case .noteOn(_, let note, let velocity) = $0.message, velocity > 0 { ($0.time, note) } else { nil } }
+    }
+
+    @Test func playsEveryEventAtItsTimeFromTheAnchor() throws {
+        var player = SongPlayer()
+        _ = player.load(try Self.song(), at: 0)
+        let chase = player.play(at: 10)
+        #expect(chase == [])
+        var events: [SongPlayer.Scheduled] = []
+        var horizon = 10.0
+        while player.state == .playing && horizon < 30 {
+            horizon += 0.1
+            events += player.due(until: horizon)
+        }
+        let notes = Self.notesOn(events)
+        #expect(notes.count == 13)
+        #expect(notes.map(\.time) == (0..<13).map { 10 + Double($0) * 0.5 })
+        #expect(events.map(\.time) == events.map(\.time).sorted())
+        #expect(player.state == .stopped)
+        #expect(player.endings == 1)
+        #expect(events.last?.time == 18)  // the whole note of bar 4 ends at 8 s
+    }
+
+    @Test func dueHandsOutEachEventOnceUpToTheHorizon() throws {
+        var player = SongPlayer()
+        _ = player.load(try Self.song(), at: 0)
+        _ = player.play(at: 0)
+        let first = player.due(until: 0.6)
+        #expect(Self.notesOn(first).map(\.note) == [60, 62])
+        #expect(player.due(until: 0.6).isEmpty)
+        #expect(Self.notesOn(player.due(until: 1.6)).map(\.note) == [64, 65])
+    }
+
+    @Test func pauseEndsHeldNotesAndResumesWhereItStopped() throws {
+        var player = SongPlayer()
+        _ = player.load(try Self.song(), at: 0)
+        _ = player.play(at: 0)
+        _ = player.due(until: 0.35)  // C4 on at 0, off at 0.5 (handed out: no), D4 not yet
+        let offs = player.pause(at: 0.25)
+        #expect(offs == [SongPlayer.Scheduled(time: 0.25, message: .noteOff(channel: 0, note: 60, velocity: 0))])
+        #expect(player.position(at: 5) == 240)  // half a quarter
+        let resumed = player.play(at: 7) ?? []
+        #expect(resumed.contains(SongPlayer.Scheduled(time: 7, message: .controlChange(channel: 0, controller: 7, value: 100))))
+        #expect(Self.notesOn(player.due(until: 7.3)).map(\.time) == [7.25])  // D4, a quarter after C4's start
+    }
+
+    @Test func aCutEndsNotesWhoseOffWasHandedOutButMayBeDropped() throws {
+        var player = SongPlayer()
+        _ = player.load(try Self.song(), at: 0)
+        _ = player.play(at: 0)
+        _ = player.due(until: 0.55)  // C4's off at 0.5 handed out, D4 on at 0.5
+        let offs = player.stop(at: 0.45).map(\.message)
+        #expect(Set(offs) == [.noteOff(channel: 0, note: 60, velocity: 0), .noteOff(channel: 0, note: 62, velocity: 0)])
+        #expect(player.state == .stopped)
+        #expect(player.position(at: 1) == 0)
+    }
+
+    @Test func seekChasesProgramControllersAndBend() throws {
+        var player = SongPlayer()
+        _ = player.load(try Self.song(), at: 0)
+        _ = player.play(at: 0)
+        let song = try Self.song()
+        let tick = try #require(TransportPosition(parsing: "3:2").tick(in: song))
+        let out = player.seek(to: tick, at: 1).map(\.message)
+        #expect(out == [.programChange(channel: 0, program: 29), .controlChange(channel: 0, controller: 7, value: 80),
+                        .pitchBend(channel: 0, value: 8192 + 1000)])
+        #expect(Self.notesOn(player.due(until: 1.1)).map(\.note) == [62])
+    }
+
+    @Test func chaseOrdersBankThenProgramThenControllers() throws {
+        let song = try Self.song()
+        let chase = song.chase(before: Double(try #require(TransportPosition(parsing: "4").tick(in: song))))
+        #expect(chase == [.programChange(channel: 0, program: 29), .controlChange(channel: 0, controller: 7, value: 80),
+                          .pitchBend(channel: 0, value: 9192)])
+        #expect(song.chase(before: 0).isEmpty)
+    }
+
+    @Test func loopsTheRegionEndingNotesAndChasingItsStart() throws {
+        var player = SongPlayer()
+        let song = try Self.song()
+        _ = player.load(song, at: 0)
+        player.setLoop(SongPlayer.Loop(start: try #require(TransportPosition(parsing: "2").tick(in: song)),
+                                       end: try #require(TransportPosition(parsing: "3").tick(in: song))))
+        _ = player.play(at: 0)
+        let events = player.due(until: 6.1)
+        let notes = Self.notesOn(events)
+        // Bar 1 (0…2 s), bar 2 (2…4 s), bar 2 again (4…6 s), and its first note at 6 s.
+        #expect(notes.map(\.time) == [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6])
+        #expect(player.state == .playing)
+        #expect(player.endings == 0)
+        let atLoopEnd = events.filter { $0.time == 4 }.map(\.message)
+        #expect(atLoopEnd.contains(.controlChange(channel: 0, controller: 7, value: 100)))  // the chase of bar 2
+        #expect(!atLoopEnd.contains(.programChange(channel: 0, program: 29)))
+    }
+
+    @Test func tempoOverrideLastsAcrossSeeksAndTakesEffectAfterWhatWasHandedOut() throws {
+        var player = SongPlayer()
+        _ = player.load(try Self.song(), at: 0)
+        _ = player.play(at: 0)
+        _ = player.due(until: 0.1)
+        player.overrideTempo(60, at: 0.05)  // a quarter is now 1 s, from 0.1 s (tick 96) on
+        #expect(player.tempo(atTick: 0) == 60)
+        #expect(Self.notesOn(player.due(until: 0.85)).isEmpty)
+        let next = Self.notesOn(player.due(until: 1.2))
+        #expect(next.count == 1)
+        #expect(abs((next.first?.time ?? 0) - 0.9) < 1e-9)  // D4: 384 ticks after tick 96, at 1 s per quarter
+        _ = player.seek(to: 0, at: 2)
+        #expect(Self.notesOn(player.due(until: 3.05)).map(\.time) == [2, 3])
+        player.overrideTempo(nil, at: 3.05)
+        #expect(player.tempo(atTick: 0) == 120)
+    }
+
+    @Test func positionsParseBarsTimesAndMarkers() throws {
+        let song = try Self.song()
+        #expect(TransportPosition(parsing: "2").tick(in: song) == 1920)
+        #expect(TransportPosition(parsing: "2:3").tick(in: song) == 2880)
+        #expect(TransportPosition(parsing: "1.5s").tick(in: song) == 1440)
+        #expect(TransportPosition(parsing: "chorus").tick(in: song) == 3840)
+        #expect(TransportPosition(parsing: "bridge").tick(in: song) == nil)
+        #expect(TransportPosition(parsing: "99").tick(in: song) == song.endTick)
+        #expect(TransportPosition(parsing: "0:1") == .marker("0:1"))
+    }
+
+    @Test func playWithoutASongIsRefused() {
+        var player = SongPlayer()
+        #expect(player.play(at: 0) == nil)
+        #expect(player.due(until: 10).isEmpty)
+    }
+}
+
+extension SongPlayerTests {
+    @Test func playingFromABarLineSendsNoNoteOffForNotesThatEndedThere() throws {
+        var player = SongPlayer()
+        let song = try Self.song()
+        _ = player.load(song, at: 0)
+        _ = player.seek(to: try #require(TransportPosition(parsing: "2").tick(in: song)), at: 0)
+        _ = player.play(at: 0)
+        let first = player.due(until: 0.01).map(\.message)
+        #expect(first == [.noteOn(channel: 0, note: 60, velocity: 90)])  // not bar 1's F4 ending at 2:1
+    }
+}
