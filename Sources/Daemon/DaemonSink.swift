@@ -67,6 +67,19 @@ struct DaemonSink: RouteSink {
         }
     }
 
+    /// Delivers a clock message of the transport (at `time`, monotonic seconds) to the
+    /// external node at `index`, which follows the clock; not through the graph.
+    mutating func deliverClock(_ message: MIDIMessage, at time: Double, toNodeAt index: Int) {
+        switch index < destinations.count ? destinations[index] : nil {
+        case .alsa(let address):
+            send(message, to: address, schedule: transport.map { .realTime($0.queue, seconds: $0.queueTime(time)) } ?? .direct)
+        case .jack(let port):
+            jackLater.append(.init(time: time, message: message, port: port))
+        case nil:
+            return
+        }
+    }
+
     /// Sends `message` from midihub's output port to the ALSA port `address` (an external
     /// node, a controller shown its values), at once or as `schedule` says.
     mutating func send(_ message: MIDIMessage, to address: SeqAddress, schedule: SeqSchedule = .direct) {

@@ -69,18 +69,41 @@ extension HubDaemon {
         player.played(until: now - (audio?.outputDelay ?? 0))
     }
 
-    /// Routes the transport's messages from `midihub:sequence` with their times.
+    /// Routes the transport's messages from `midihub:sequence` with their times; its clock
+    /// (pulses, Start, Stop, Continue, Song Position) goes to the external nodes marked
+    /// `clock: true`, each moved by its offset.
     func carryOut(_ scheduled: [SongPlayer.Scheduled], _ timing: TransportTiming) {
         guard !scheduled.isEmpty else { return }
         if sequenceSender.map({ !router.isCurrent($0) }) ?? true { sequenceSender = router.sender(for: sequencePort) }
-        guard let sender = sequenceSender, sender.feedsGraph else { return }
+        let followers = clockFollowers()
         var sink = makeSink()
         sink.transport = timing
         for event in scheduled {
-            router.route(event.message, from: sender, time: event.time - timing.clockOffset, into: &sink)
+            let time = event.time - timing.clockOffset
+            if Self.isClock(event.message) {
+                for follower in followers { sink.deliverClock(event.message, at: time + follower.offset, toNodeAt: follower.index) }
+            } else if let sender = sequenceSender, sender.feedsGraph {
+                router.route(event.message, from: sender, time: time, into: &sink)
+            }
         }
         flush(sink)
         heldForJack += sink.jackLater
+    }
+
+    /// The external nodes that follow the transport's clock: their index in the graph and
+    /// their offset in seconds.
+    private func clockFollowers() -> [(index: Int, offset: Double)] {
+        router.graph.nodes.enumerated().compactMap { index, node in
+            guard case .external(let external) = node.body, external.clock else { return nil }
+            return (index, external.clockOffset / 1000)
+        }
+    }
+
+    private static func isClock(_ message: MIDIMessage) -> Bool {
+        switch message {
+        case .clock, .start, .continue, .stop, .songPosition: true
+        default: false
+        }
     }
 
     /// Sends the transport's JACK messages that are due.

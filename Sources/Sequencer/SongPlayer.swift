@@ -10,6 +10,11 @@ import MIDICore
 /// answers with note-offs for every note on or still to be ended; the caller drops what it
 /// had scheduled past the cut. Starting again chases the channels' state (`Song.chase`).
 ///
+/// MIDI clock comes out with the song (the caller sends it to the ports that follow): 24
+/// Timing Clock messages per quarter note from the tempo that plays, Start when playing
+/// starts at the top, Song Position and Continue when it starts anywhere else (a resume, a
+/// seek, a loop's start), Stop when it stops; Song Position alone on a seek while stopped.
+///
 /// The tempo override replaces the file's tempo map until cleared; it lasts across loops,
 /// seeks, stops and pauses (a new song clears it). It takes effect from the end of what was
 /// already scheduled, so nothing moves that was handed out.
@@ -53,6 +58,8 @@ public struct SongPlayer: Sendable {
     private var anchorTime: Double = 0
     /// The next song event to hand out.
     private var next = 0
+    /// The song tick of the next clock pulse to hand out.
+    private var nextPulse: Double = 0
     /// Handed out up to this time (while playing).
     private var scheduledUntil: Double = 0
     /// Notes handed out as on and not yet as off, by channel × 128 + note.
@@ -66,7 +73,7 @@ public struct SongPlayer: Sendable {
     /// Loads `song` (stopped at its start), ending what the previous one played; clears the
     /// loop and the tempo override.
     public mutating func load(_ song: Song, at time: Double) -> [Scheduled] {
-        let offs = cut(at: time)
+        let offs = state == .playing ? cut(at: time) + [Scheduled(time: time, message: .stop)] : cut(at: time)
         self.song = song
         state = .stopped
         anchorTick = 0
@@ -90,12 +97,12 @@ public struct SongPlayer: Sendable {
         guard state == .playing else { return [] }
         anchorTick = position(at: time)
         state = .paused
-        return cut(at: time)
+        return cut(at: time) + [Scheduled(time: time, message: .stop)]
     }
 
     /// Stops at `time` and goes back to the start (of the loop, when there is one).
     public mutating func stop(at time: Double) -> [Scheduled] {
-        let offs = state == .playing ? cut(at: time) : []
+        let offs = state == .playing ? cut(at: time) + [Scheduled(time: time, message: .stop)] : []
         state = .stopped
         anchorTick = Double(loop?.start ?? 0)
         return offs
@@ -107,9 +114,9 @@ public struct SongPlayer: Sendable {
         let target = Double(min(tick, song.endTick))
         guard state == .playing else {
             anchorTick = target
-            return []
+            return [Scheduled(time: time, message: .songPosition(songPosition(target)))]
         }
-        return cut(at: time) + start(at: time, from: target)
+        return cut(at: time) + [Scheduled(time: time, message: .stop)] + start(at: time, from: target)
     }
 
     /// Plays at `beatsPerMinute` (quarter notes) from now on, or the file's tempo map again
@@ -139,17 +146,19 @@ public struct SongPlayer: Sendable {
             let limit = tick(after: horizon - anchorTime, from: anchorTick)
             let boundary = loop.flatMap { anchorTick < Double($0.end) ? Double($0.end) : nil }
             let end = boundary ?? Double(song.endTick)
+            var events: [Scheduled] = []
             while next < song.events.count {
                 let event = song.events[next]
                 let tick = Double(event.tick)
                 guard boundary == nil ? tick <= min(limit, end) : tick < min(limit, end) else { break }
                 next += 1
                 let scheduled = Scheduled(time: anchorTime + seconds(from: anchorTick, to: tick), message: event.message)
-                if note(scheduled) { out.append(scheduled) }
+                if note(scheduled) { events.append(scheduled) }
             }
+            out += Self.merged(pulses(before: min(limit, end)), events)
             guard limit >= end else { break }
             let endTime = anchorTime + seconds(from: anchorTick, to: end)
-            out += releaseHeld(at: endTime)
+            out += releaseHeld(at: endTime) + [Scheduled(time: endTime, message: .stop)]
             guard let loop, boundary != nil else {
                 state = .stopped
                 anchorTick = 0
@@ -204,14 +213,56 @@ public struct SongPlayer: Sendable {
 
     // MARK: - Notes
 
-    /// Anchors playback at `tick` = `time`: the chase of `tick`, at `time`.
+    /// Anchors playback at `tick` = `time`: the clock's Start (or Song Position and
+    /// Continue), then the chase of `tick`, at `time`.
     private mutating func start(at time: Double, from tick: Double) -> [Scheduled] {
         guard let song else { return [] }
         anchorTick = tick
         anchorTime = time
         scheduledUntil = time
         next = song.firstEvent(atOrAfter: tick)
-        return song.chase(before: tick).map { Scheduled(time: time, message: $0) }
+        let pulse = pulseTicks
+        nextPulse = (tick / pulse).rounded(.up) * pulse
+        let clock: [MIDIMessage] = tick == 0 ? [.start] : [.songPosition(songPosition(tick)), .continue]
+        return (clock + song.chase(before: tick)).map { Scheduled(time: time, message: $0) }
+    }
+
+    // MARK: - Clock
+
+    /// Song ticks between two clock pulses (24 per quarter note).
+    private var pulseTicks: Double { Double(song?.tempoMap.ticksPerQuarter ?? 480) / 24 }
+
+    /// Song Position: sixteenth notes from the start to `tick` (at or before it).
+    private func songPosition(_ tick: Double) -> UInt16 {
+        UInt16(min(max(0, (tick / (pulseTicks * 6)).rounded(.down)), 16_383))
+    }
+
+    /// The clock pulses from `nextPulse` up to (not at) `tick`, at their times.
+    private mutating func pulses(before tick: Double) -> [Scheduled] {
+        var pulses: [Scheduled] = []
+        while nextPulse < tick {
+            pulses.append(Scheduled(time: anchorTime + seconds(from: anchorTick, to: nextPulse), message: .clock))
+            nextPulse += pulseTicks
+        }
+        return pulses
+    }
+
+    /// Two time-ordered lists as one, a pulse before an event at the same time.
+    private static func merged(_ pulses: [Scheduled], _ events: [Scheduled]) -> [Scheduled] {
+        guard !pulses.isEmpty else { return events }
+        var out: [Scheduled] = []
+        out.reserveCapacity(pulses.count + events.count)
+        var p = 0, e = 0
+        while p < pulses.count || e < events.count {
+            if e == events.count || (p < pulses.count && pulses[p].time <= events[e].time) {
+                out.append(pulses[p])
+                p += 1
+            } else {
+                out.append(events[e])
+                e += 1
+            }
+        }
+        return out
     }
 
     /// Ends at `time` everything the player may have left sounding: the notes handed out as

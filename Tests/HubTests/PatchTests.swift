@@ -184,3 +184,29 @@ import Testing
         #expect(NoteName.number("C10") == nil && NoteName.number("C-2") == nil)
     }
 }
+
+extension PatchTests {
+    @Test func anExternalNodeFollowsTheClockWithItsOffsetAndKeepsItInTheState() throws {
+        let patch = try parse("""
+            nodes:
+              song: { source: "midihub:sequence" }
+              drums: { external: "TR-8", clock: true, clock offset: -4.5 }
+              fluid: { external: "FLUID" }
+            routes:
+              - song -> drums
+              - song -> fluid
+            """)
+        guard case .external(let drums)? = patch.graph.node("drums")?.body,
+              case .external(let fluid)? = patch.graph.node("fluid")?.body else {
+            Issue.record("no external nodes")
+            return
+        }
+        #expect(drums.clock && drums.clockOffset == -4.5)
+        #expect(!fluid.clock && fluid.clockOffset == 0)
+        let store = StateStore(path: temporaryDirectory() + "/state.json")
+        try store.save(HubState(graph: patch.graph, rules: []))
+        #expect(try store.load()?.graph == patch.graph)
+        let problem = error("nodes:\n  drums: { external: TR-8, clock offset: 250 }\n")
+        #expect(problem?.description.hasPrefix("test.yaml:2:42: clock offset 250 ms is outside -100…100") == true, "\(String(describing: problem))")
+    }
+}

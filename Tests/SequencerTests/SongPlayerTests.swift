@@ -44,8 +44,8 @@ import Testing
     @Test func playsEveryEventAtItsTimeFromTheAnchor() throws {
         var player = SongPlayer()
         _ = player.load(try Self.song(), at: 0)
-        let chase = player.play(at: 10)
-        #expect(chase == [])
+        let start = player.play(at: 10)
+        #expect(start == [SongPlayer.Scheduled(time: 10, message: .start)])
         var events: [SongPlayer.Scheduled] = []
         var horizon = 10.0
         while player.state == .playing && horizon < 30 {
@@ -77,7 +77,8 @@ import Testing
         _ = player.play(at: 0)
         _ = player.due(until: 0.35)  // C4 on at 0, off at 0.5 (handed out: no), D4 not yet
         let offs = player.pause(at: 0.25)
-        #expect(offs == [SongPlayer.Scheduled(time: 0.25, message: .noteOff(channel: 0, note: 60, velocity: 0))])
+        #expect(offs == [SongPlayer.Scheduled(time: 0.25, message: .noteOff(channel: 0, note: 60, velocity: 0)),
+                         SongPlayer.Scheduled(time: 0.25, message: .stop)])
         #expect(player.position(at: 5) == 240)  // half a quarter
         let resumed = player.play(at: 7) ?? []
         #expect(resumed.contains(SongPlayer.Scheduled(time: 7, message: .controlChange(channel: 0, controller: 7, value: 100))))
@@ -90,7 +91,8 @@ import Testing
         _ = player.play(at: 0)
         _ = player.due(until: 0.55)  // C4's off at 0.5 handed out, D4 on at 0.5
         let offs = player.stop(at: 0.45).map(\.message)
-        #expect(Set(offs) == [.noteOff(channel: 0, note: 60, velocity: 0), .noteOff(channel: 0, note: 62, velocity: 0)])
+        #expect(offs.last == .stop)
+        #expect(Set(offs.dropLast()) == [.noteOff(channel: 0, note: 60, velocity: 0), .noteOff(channel: 0, note: 62, velocity: 0)])
         #expect(player.state == .stopped)
         #expect(player.position(at: 1) == 0)
     }
@@ -102,8 +104,9 @@ import Testing
         let song = try Self.song()
         let tick = try #require(TransportPosition(parsing: "3:2").tick(in: song))
         let out = player.seek(to: tick, at: 1).map(\.message)
-        #expect(out == [.programChange(channel: 0, program: 29), .controlChange(channel: 0, controller: 7, value: 80),
-                        .pitchBend(channel: 0, value: 8192 + 1000)])
+        // The clock stops and goes on from the sixteenth of 3:2 (36), then the channels are chased.
+        #expect(out == [.stop, .songPosition(36), .continue, .programChange(channel: 0, program: 29),
+                        .controlChange(channel: 0, controller: 7, value: 80), .pitchBend(channel: 0, value: 8192 + 1000)])
         #expect(Self.notesOn(player.due(until: 1.1)).map(\.note) == [62])
     }
 
@@ -176,6 +179,37 @@ extension SongPlayerTests {
         _ = player.seek(to: try #require(TransportPosition(parsing: "2").tick(in: song)), at: 0)
         _ = player.play(at: 0)
         let first = player.due(until: 0.01).map(\.message)
-        #expect(first == [.noteOn(channel: 0, note: 60, velocity: 90)])  // not bar 1's F4 ending at 2:1
+        #expect(first == [.clock, .noteOn(channel: 0, note: 60, velocity: 90)])  // not bar 1's F4 ending at 2:1
+    }
+}
+
+extension SongPlayerTests {
+    @Test func theClockPulses24TimesAQuarterAndFollowsTheTransport() throws {
+        var player = SongPlayer()
+        let song = try Self.song()
+        _ = player.load(song, at: 0)
+        #expect(player.play(at: 0)?.map(\.message) == [.start])
+        let pulses = player.due(until: 0.999).filter { $0.message == .clock }.map(\.time)
+        #expect(pulses.count == 48)  // 120 BPM: two quarters a second
+        #expect(zip(pulses, pulses.dropFirst()).allSatisfy { abs($1 - $0 - 1.0 / 48) < 1e-9 })
+        #expect(player.pause(at: 0.5).map(\.message).last == .stop)
+        #expect(player.play(at: 2)?.prefix(2).map(\.message) == [.songPosition(4), .continue])  // 1:3, the fifth sixteenth
+        #expect(player.stop(at: 3).map(\.message).last == .stop)
+        #expect(player.seek(to: 1920, at: 4).map(\.message) == [.songPosition(16)])  // stopped: the position alone
+    }
+
+    @Test func theClockStopsAtTheEndAndStartsOverAtALoop() throws {
+        var player = SongPlayer()
+        let song = try Self.song()
+        _ = player.load(song, at: 0)
+        player.setLoop(SongPlayer.Loop(start: 1920, end: 3840))
+        _ = player.play(at: 0)
+        let around = player.due(until: 4.01).filter { $0.time == 4 && $0.message.channel == nil }.map(\.message)
+        #expect(around == [.stop, .songPosition(16), .continue, .clock])
+        player.setLoop(nil)
+        var rest: [SongPlayer.Scheduled] = []
+        var horizon = 4.01
+        while player.state == .playing { horizon += 0.5; rest += player.due(until: horizon) }
+        #expect(rest.last?.message == .stop)
     }
 }

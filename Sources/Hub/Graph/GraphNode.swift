@@ -23,10 +23,17 @@ public struct ExternalNode: Hashable, Sendable {
     /// Which port to send to (and, for a processor, to read back from the same client).
     public var port: PortSelector
     public var role: Role
+    /// Whether the transport sends it MIDI clock (24 per quarter, Start, Stop, Continue,
+    /// Song Position), and how many milliseconds early (negative) or late to send it, to line
+    /// up with a device that sounds late or early.
+    public var clock: Bool
+    public var clockOffset: Double
 
-    public init(port: PortSelector, role: Role = .instrument) {
+    public init(port: PortSelector, role: Role = .instrument, clock: Bool = false, clockOffset: Double = 0) {
         self.port = port
         self.role = role
+        self.clock = clock
+        self.clockOffset = clockOffset
     }
 
     /// Whether MIDI from `sender` is what this node sends back: the node is a processor and

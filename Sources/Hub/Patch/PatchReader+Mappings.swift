@@ -237,11 +237,6 @@ extension PatchReader {
         return value
     }
 
-    private func flag(_ node: YAMLNode, _ what: String) throws(PatchError) -> Bool {
-        guard let value = node.bool else { throw error(at: node, "\(what) must be true or false", fix: "write `\(what): true`") }
-        return value
-    }
-
     private func choice<Choice: RawRepresentable & CaseIterable>(_ node: YAMLNode, _ type: Choice.Type, _ what: String)
         throws(PatchError) -> Choice where Choice.RawValue == String {
         let name = try string(node, "a \(what)")

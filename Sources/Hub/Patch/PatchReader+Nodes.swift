@@ -24,7 +24,7 @@ extension PatchReader {
             allowed += Self.extraKeys(config)
             body = .processor(config)
         case "external":
-            allowed.append("role")
+            allowed += ["role", "clock", "clock offset"]
             var role = ExternalNode.Role.instrument
             if let roleNode = fields["role"] {
                 guard let parsed = ExternalNode.Role(rawValue: try string(roleNode, "a role")) else {
@@ -32,7 +32,12 @@ extension PatchReader {
                 }
                 role = parsed
             }
-            body = .external(ExternalNode(port: try selector(value), role: role))
+            let clock = try fields["clock"].map { node throws(PatchError) in try flag(node, "clock") } ?? false
+            let offset = try fields["clock offset"].map { node throws(PatchError) in try number(node, "the clock offset (ms)") } ?? 0
+            if let node = fields["clock offset"], !(-100...100).contains(offset) {
+                throw error(at: node, "clock offset \(node.scalar?.string ?? "") ms is outside -100…100", fix: "write the milliseconds to move the clock, e.g. -5")
+            }
+            body = .external(ExternalNode(port: try selector(value), role: role, clock: clock, clockOffset: offset))
         case "output":
             body = .output(try string(value, "an audio device name"))
         case "input":

@@ -206,6 +206,11 @@ extension PatchReader {
         return value
     }
 
+    func flag(_ node: YAMLNode, _ what: String) throws(PatchError) -> Bool {
+        guard let value = node.bool else { throw error(at: node, "\(what) must be true or false", fix: "write `\(what): true`") }
+        return value
+    }
+
     func integer(_ node: YAMLNode, in range: ClosedRange<Int>, _ what: String) throws(PatchError) -> Int {
         let value = try number(node, what)
         // `Int(exactly:)`: a whole number too large for Int is out of range, not a trap.

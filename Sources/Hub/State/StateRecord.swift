@@ -10,6 +10,9 @@ struct StateRecord: Codable {
         var processor: ProcessorConfig?
         var descriptor: DescriptorRecord?
         var role: ExternalNode.Role?
+        /// An external node's MIDI clock out and its offset (ms).
+        var clock: Bool?
+        var clockOffset: Double?
         var device: String?
         var parameters: [String: Float]
     }
@@ -69,6 +72,10 @@ struct StateRecord: Codable {
             record.type = "external"
             record.port = external.port.description
             record.role = external.role
+            if external.clock {
+                record.clock = true
+                record.clockOffset = external.clockOffset
+            }
         case .output(let device):
             record.type = "output"
             record.device = device
@@ -124,7 +131,9 @@ struct StateRecord: Codable {
             guard let d = record.descriptor, let kind = NodeKind(rawValue: d.kind) else { throw missing("descriptor") }
             return .unit(NodeDescriptor(kind: kind, subtype: FourCharCode(d.subtype), manufacturer: FourCharCode(d.manufacturer),
                                         name: d.name, version: d.version))
-        case "external": return .external(ExternalNode(port: try selector(), role: record.role ?? .instrument))
+        case "external":
+            return .external(ExternalNode(port: try selector(), role: record.role ?? .instrument, clock: record.clock ?? false,
+                                          clockOffset: record.clockOffset ?? 0))
         case "output", "input":
             guard let device = record.device else { throw missing("device") }
             return record.type == "input" ? .input(device) : .output(device)

@@ -1,5 +1,6 @@
 # Issue 12, kernel test: the transport in the daemon. `midihub serve` runs docs/transport.md's
-# patch (the sequence to aseqdump, an external node on its own ALSA port; MIDI-only here).
+# patch (the sequence and its MIDI clock to aseqdump, an external node on its own ALSA
+# port; MIDI-only here).
 # `midihub play FILE` with the daemon running hands the file over and waits for its end:
 # aseqdump gets every note of the scale in order, from midihub:out, each note-on with its
 # note-off. `midihub transport` loads, seeks (bar, marker), pauses, loops and retimes: a
@@ -50,6 +51,9 @@ assert_eq "60 62 64 65 67 69 71 72 71 69 67 65 64 62 60" \
     "$(aseqdump_events "$dump" | sed -nE 's/^Note on +0, note ([0-9]+), velocity [1-9].*/\1/p' | tr '\n' ' ' | sed 's/ $//')" \
     "the scale's notes, in order, at aseqdump"
 assert_file_has "$(peer_err hub)" "transport: 'c-major-scale.mid' ended" "the daemon logs the end"
+# The doc's patch marks aseqdump `clock: true`: Start, a pulse every 1/24 quarter of the 16, Stop.
+assert_eq "Start 384 Stop" "$(aseqdump_events "$dump" | awk '/^Start/ { s = s "Start " } /^Clock/ { n++ } /^Stop/ { s = s n " Stop" } END { print s }')" \
+    "the clock aseqdump got with the scale"
 assert_no_hanging_note "after the song's end"
 assert_match "^stopped 'c-major-scale.mid' at 1:1 \(0:00.0 / 0:09.6\), 100 BPM$" "$(midihub transport)" "status after the end"
 
