@@ -29,7 +29,7 @@ public struct Midihub: ParsableCommand {
         version: MidihubVersion.current,
         subcommands: [
             PortsCommand.self, ConnectCommand.self, DisconnectCommand.self,
-            MonitorCommand.self, SendCommand.self, PlayCommand.self, TransportControlCommand.self,
+            MonitorCommand.self, SendCommand.self, PlayCommand.self, RecordCommand.self, TransportControlCommand.self,
             InfoCommand.self, ConvertCommand.self, RenderCommand.self, SynthCommand.self, SoundFontCommand.self,
             ServeCommand.self, NodesCommand.self, GraphCommand.self, RulesCommand.self, MappingsCommand.self, LearnCommand.self,
             SceneCommand.self, TriggerCommand.self, WidgetsCommand.self, PatchCommand.self,

@@ -213,3 +213,16 @@ extension SongPlayerTests {
         #expect(rest.last?.message == .stop)
     }
 }
+
+extension SongPlayerTests {
+    @Test func aStopBeforeALoopsEndEndsTheNotesTheLoopsEndWouldHaveEnded() throws {
+        var player = SongPlayer()
+        _ = player.load(try Self.song(), at: 0)
+        player.setLoop(SongPlayer.Loop(start: 0, end: 1680))  // ends inside F4 (1:4, ticks 1440…1920)
+        _ = player.play(at: 0)
+        _ = player.due(until: 1.8)  // F4 on at 1.5; the loop's end at 1.75 releases it and starts over
+        player.played(until: 1.6)
+        let offs = player.stop(at: 1.7).map(\.message)
+        #expect(offs.contains(.noteOff(channel: 0, note: 65, velocity: 0)))
+    }
+}

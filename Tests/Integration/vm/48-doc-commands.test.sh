@@ -7,7 +7,7 @@
 # keyboard is card 1 (client 20, 'Virtual Raw MIDI 1-0' here), the first app is 128
 # (fluidsynth here, 'FLUID Synth'), and `--device plughw:1,0` is a sound card at card 1
 # (snd-aloop here, in a second set-up). A command ends with status 0; one that runs until
-# Ctrl-C (monitor, synth, serve) is stopped with SIGINT once it says it is ready and then
+# Ctrl-C (monitor, synth, serve, record) is stopped with SIGINT once it says it is ready and then
 # exits 0. A connect to 'midihub synth' ("or connect later") runs while `midihub synth`
 # does. A learn runs while a daemon serves, and the keyboard moves CC 74 once it waits; a
 # scene switch, a trigger and a patch load run while a daemon serves patches/controller-knobs.yaml;
@@ -46,6 +46,7 @@ ready_line() { # SUBCOMMAND
     case $1 in
         monitor) echo "^midihub: monitoring " ;;
         synth) echo "^midihub: synth listening on " ;;
+        record) echo "^midihub: recording " ;;
         serve) echo "midihub: serving as [0-9]+:0 \(midihub:in\)" ;;
     esac
 }

@@ -11,7 +11,23 @@ extension BenchmarkRow {
         BenchmarkRow(name: "hub-throughput", run: hubThroughput),
         BenchmarkRow(name: "hub-lossless-rate", run: hubLosslessRate),
         BenchmarkRow(name: "hub-memory", run: hubMemory),
+        BenchmarkRow(name: "transport-timing-p50", run: { try transportTiming($0, percentile: "p50") }),
+        BenchmarkRow(name: "transport-timing-p99", run: { try transportTiming($0, percentile: "p99") }),
     ]
+
+    /// How far each event of a real-shaped song arrives from its time in the file, at an
+    /// external ALSA port (Midi Through), played by the daemon's transport against
+    /// `aplaymidi` in the same boot (`bench/vm/transport.bench.sh`; lower is better).
+    @Sendable static func transportTiming(_ context: BenchmarkContext, percentile: String) throws -> BenchmarkResult {
+        let results = try HubResults.load(context, bench: "transport")
+        let hub = try results.run("hub-timing"), anchor = try results.run("aplaymidi-timing")
+        return BenchmarkResult(
+            title: "transport timing at an ALSA port, \(percentile) of |arrival − file time − median| "
+                + "(little-song.mid, \(Int(try hub.value("events"))) events, VM)",
+            unit: "µs", midihub: try hub.value("\(percentile)_us"),
+            anchorName: "aplaymidi", anchor: try anchor.value("\(percentile)_us"),
+            lowerIsBetter: true)
+    }
 
     /// Send → receive time of note-ons paced at 1 kHz (lower is better); the issue's goal is
     /// a p99 ratio of at least 0.5× (the hub at most twice the direct path).
@@ -101,11 +117,12 @@ struct HubResults {
     var file: URL
     var runs: [String: Run]
 
-    static func load(_ context: BenchmarkContext) throws -> HubResults {
+    /// The results `bench/vm/BENCH.bench.sh` wrote (`BENCH.results`).
+    static func load(_ context: BenchmarkContext, bench: String = "hub") throws -> HubResults {
         guard let folder = context.vmResults else {
             throw BenchmarkError(description: "the hub rows are measured in the VM (fix: run bench/run-vm)")
         }
-        let file = folder.appendingPathComponent("hub/hub.results")
+        let file = folder.appendingPathComponent("\(bench)/\(bench).results")
         guard let text = try? String(contentsOf: file, encoding: .utf8) else {
             throw BenchmarkError(description: "cannot read \(file.path) (fix: rerun bench/run-vm; the VM log is in \(folder.deletingLastPathComponent().path))")
         }

@@ -1,0 +1,92 @@
+import MIDICore
+
+/// What `midihub record` keeps: the messages that arrived from its sources, each with its
+/// arrival time, laid out as a Standard MIDI File the way `arecordmidi` lays it out — a
+/// format 1 file at a fixed tempo (`-b`) and resolution (`-t`), a conductor track with the
+/// tempo and a 4/4 time signature, then one track per source (or, split by channel, one per
+/// source and channel that sent anything). Time runs from the start of the recording.
+///
+/// Channel messages and SysEx are kept; clock, active sensing and the other system
+/// messages are not (a file's tempo and position are its own).
+///
+/// - Thread: any (a plain value).
+public struct MIDIRecording: Sendable {
+    public struct Options: Hashable, Sendable {
+        /// Quarter notes per minute the ticks count at.
+        public var beatsPerMinute: Double
+        /// Ticks per quarter note.
+        public var ticksPerQuarter: Int
+        /// One track per channel of each source, instead of one per source.
+        public var splitChannels: Bool
+
+        public init(beatsPerMinute: Double = 120, ticksPerQuarter: Int = 384, splitChannels: Bool = false) {
+            self.beatsPerMinute = beatsPerMinute
+            self.ticksPerQuarter = ticksPerQuarter
+            self.splitChannels = splitChannels
+        }
+    }
+
+    private struct Recorded: Sendable {
+        var tick: UInt64
+        var kind: TrackEvent.Kind
+        var source: Int
+        var channel: UInt8?
+    }
+
+    public let options: Options
+    /// The sources' names, for the track names.
+    public let sources: [String]
+    private var recorded: [Recorded] = []
+    private var lastTick: UInt64 = 0
+
+    public init(options: Options, sources: [String]) {
+        self.options = options
+        self.sources = sources
+    }
+
+    /// Messages kept so far.
+    public var count: Int { recorded.count }
+
+    /// Keeps `message`, which arrived from `sources[source]` `seconds` after the start;
+    /// drops what a file does not keep.
+    public mutating func record(_ message: MIDIMessage, seconds: Double, source: Int) {
+        let kind: TrackEvent.Kind
+        switch message {
+        case .sysEx(let bytes):
+            kind = .sysEx(bytes.first == 0xF0 ? Array(bytes.dropFirst()) : bytes)
+        case _ where message.channel != nil:
+            kind = .midi(message)
+        default:
+            return
+        }
+        let ticks = max(0, seconds) * options.beatsPerMinute / 60 * Double(options.ticksPerQuarter)
+        // Arrival stamps never go back here: a stamp a hair behind the last one keeps its tick.
+        let tick = max(UInt64(min(ticks.rounded(), 1e15)), lastTick)
+        lastTick = tick
+        recorded.append(Recorded(tick: tick, kind: kind, source: source, channel: message.channel))
+    }
+
+    /// The recording as a file; it ends at `seconds` after the start (or at its last event).
+    public func file(endingAt seconds: Double) -> MIDIFile {
+        let end = max(UInt64((max(0, seconds) * options.beatsPerMinute / 60 * Double(options.ticksPerQuarter)).rounded()), lastTick)
+        let tempo = UInt32((60_000_000 / options.beatsPerMinute).rounded())
+        let conductor = MIDITrack(events: [
+            TrackEvent(tick: 0, .meta(.tempo(microsecondsPerQuarter: tempo))),
+            TrackEvent(tick: 0, .meta(.timeSignature(numerator: 4, denominatorPower: 2, clocksPerClick: 24,
+                                                     thirtySecondsPerQuarter: 8))),
+        ], endTick: end)
+        var tracks = [conductor]
+        for (source, name) in sources.enumerated() {
+            let events = recorded.filter { $0.source == source }
+            let groups: [(String, [Recorded])] = options.splitChannels
+                ? (0..<16).map { channel in ("\(name) channel \(channel + 1)", events.filter { $0.channel == UInt8(channel) }) }
+                    + [("\(name) system", events.filter { $0.channel == nil })]
+                : [(name, events)]
+            for (title, group) in groups where !options.splitChannels || !group.isEmpty {
+                tracks.append(MIDITrack(events: [TrackEvent(tick: 0, .meta(.trackName(title)))] + group.map { TrackEvent(tick: $0.tick, $0.kind) },
+                                        endTick: end))
+            }
+        }
+        return MIDIFile(format: 1, division: .ticksPerQuarter(UInt16(clamping: options.ticksPerQuarter)), tracks: tracks)
+    }
+}

@@ -1,0 +1,85 @@
+# The transport's timing at an external port, run in the VM by bench/run-vm (after
+# hub.bench.sh, in the same boot). sequences/little-song.mid (drums, bass, chords, melody,
+# program changes, a tempo change) is played twice into Midi Through, whose output
+# `midihub monitor --json 14:0` stamps on arrival (the kernel's stamps): once by `aplaymidi
+# -p 14:0` (the anchor: the kernel's queue sends each event at its tick), once by the
+# daemon's transport (`midihub play` with `midihub serve --no-audio` running, the song
+# routed to an external node on Midi Through). Each event's arrival minus its time in the
+# file, less the median of those, is how early or late it came; writes
+# $WORK/transport.results:
+#   aplaymidi-timing events= p50_us= p99_us= max_us=
+#   hub-timing events= p50_us= p99_us= max_us=
+# timeout: 600
+
+source "$REPO/Tests/Integration/serve.sh"
+RESULTS_FILE=$WORK/transport.results
+: >"$RESULTS_FILE"
+SONG=$REPO/sequences/little-song.mid
+load_modules snd-seq-dummy
+
+# Records what reaches Midi Through's output while COMMAND... plays, into $WORK/RUN.json.
+monitor_while() { # RUN COMMAND...
+    local run=$1
+    shift
+    step "$run: $*"
+    start_peer "$run-monitor" midihub monitor --json 14:0
+    wait_for_peer_line "$run-monitor" "$(peer_err "$run-monitor")" "^midihub: monitoring 14:0"
+    "$@" >"$WORK/$run.out" 2>"$WORK/$run.err" || fail "'$*' failed: $(head -c 400 "$WORK/$run.err")"
+    sleep 1
+    stop_peer "$run-monitor"
+    cp "$(peer_out "$run-monitor")" "$WORK/$run.json"
+}
+
+# Appends "RUN events= p50_us= p99_us= max_us=": each channel event's arrival against its
+# time in the song (midicsv and the song's tempo map), less the median offset.
+timing_of() { # RUN
+    midicsv "$SONG" >"$WORK/song.csv" || fail "midicsv $SONG"
+    python3 - "$1" "$WORK/song.csv" "$WORK/$1.json" <<'PY' | tee -a "$RESULTS_FILE"
+import json, statistics, sys
+run, csv_path, json_path = sys.argv[1:]
+division, tempos, events = 480, [], []
+for line in open(csv_path):
+    fields = [f.strip() for f in line.split(",")]
+    if fields[2] == "Header":
+        division = int(fields[5])
+    elif fields[2] == "Tempo":
+        tempos.append((int(fields[1]), int(fields[3])))
+    elif fields[2].endswith("_c"):
+        events.append(int(fields[1]))
+tempos.sort()
+def seconds(tick):
+    total, last_tick, tempo = 0.0, 0, 500000
+    for at, value in tempos:
+        if at > tick:
+            break
+        total += (at - last_tick) * tempo / 1e6 / division
+        last_tick, tempo = at, value
+    return total + (tick - last_tick) * tempo / 1e6 / division
+expected = [seconds(tick) for tick in sorted(events)]
+arrived = [json.loads(line)["time"] for line in open(json_path) if '"channel"' in line]
+if len(arrived) != len(expected):
+    sys.exit(f"{run}: {len(arrived)} channel events arrived, the song has {len(expected)}")
+offsets = [a - e for a, e in zip(arrived, expected)]
+median = statistics.median(offsets)
+deviations = sorted(abs(o - median) * 1e6 for o in offsets)
+p = lambda q: deviations[min(len(deviations) - 1, int(q * len(deviations)))]
+print(f"{run} events={len(deviations)} p50_us={p(0.5):.1f} p99_us={p(0.99):.1f} max_us={deviations[-1]:.1f}")
+PY
+    [[ ${PIPESTATUS[0]} == 0 ]] || fail "cannot read the timing of $1"
+}
+
+monitor_while aplaymidi-timing aplaymidi -p 14:0 "$SONG"
+timing_of aplaymidi-timing
+
+cat >"$WORK/patch.yaml" <<YAML
+nodes:
+  song: { source: "midihub:sequence" }
+  through: { external: '"Midi Through"' }
+routes:
+  - song -> through
+YAML
+start_serve hub --no-audio --patch "$WORK/patch.yaml"
+monitor_while hub-timing midihub play "$SONG"
+timing_of hub-timing
+stop_peer hub
+assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
