@@ -52,7 +52,11 @@ struct RecordCommand: ParsableCommand {
         guard bpm >= 4, bpm <= 1000 else { throw ValidationError("--bpm \(bpm) is outside 4…1000 (fix: e.g. --bpm 120)") }
         guard (1...32767).contains(ticks) else { throw ValidationError("--ticks \(ticks) is outside 1…32767 (fix: e.g. --ticks 384)") }
         if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be above 0 (fix: e.g. --seconds 60)") }
-        _ = try SequenceFile.Kind(path: output)
+        do {
+            _ = try SequenceFile.Kind(path: output)
+        } catch let error as CLIError {
+            throw ValidationError(error.fix.map { "\(error.problem) (fix: \($0))" } ?? error.problem)
+        }
     }
 
     func run() throws {

@@ -52,8 +52,8 @@ public struct MIDIRecording: Sendable {
     public mutating func record(_ message: MIDIMessage, seconds: Double, source: Int) {
         let kind: TrackEvent.Kind
         switch message {
-        case .sysEx(let bytes):
-            kind = .sysEx(bytes.first == 0xF0 ? Array(bytes.dropFirst()) : bytes)
+        case .sysEx(let payload):
+            kind = .sysEx(payload + [0xF7])  // a file's SysEx event: the bytes after F0, F7 last
         case _ where message.channel != nil:
             kind = .midi(message)
         default:

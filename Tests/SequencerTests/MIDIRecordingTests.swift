@@ -9,7 +9,7 @@ import Testing
         recording.record(.noteOn(channel: 0, note: 60, velocity: 90), seconds: 0.6, source: 0)
         recording.record(.clock, seconds: 0.61, source: 0)
         recording.record(.controlChange(channel: 9, controller: 7, value: 100), seconds: 0.9, source: 1)
-        recording.record(.sysEx([0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7]), seconds: 1.0, source: 1)
+        recording.record(.sysEx([0x7E, 0x7F, 0x09, 0x01]), seconds: 1.0, source: 1)
         recording.record(.noteOff(channel: 0, note: 60, velocity: 0), seconds: 1.2, source: 0)
         #expect(recording.count == 4)
         let file = recording.file(endingAt: 3)
