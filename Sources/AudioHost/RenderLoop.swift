@@ -40,8 +40,10 @@ final class RenderLoop: @unchecked Sendable {
     private let events: UnsafeMutablePointer<RenderEvent>
     private let eventCapacity: Int
     private var position: Int64 = 0
-    /// The live timeline (no schedule): beats advance at `DriverState`'s tempo.
+    /// The live timeline (no schedule): beats advance at `DriverState`'s tempo, or as the
+    /// transport's song says while one plays (`songPlays`).
     private var liveHost: HostSync
+    private var songPlays = false
     private var phase = Phase.playing
     private var watchdog: OverrunWatchdog
     /// Why playback ended early (device gone, write failed); read after join.
@@ -127,11 +129,18 @@ final class RenderLoop: @unchecked Sendable {
         return advancePhase()
     }
 
-    /// The schedule's timeline, or the live one at the driver's current tempo.
+    /// The schedule's timeline, the transport's song's while one plays, or the live one at
+    /// the driver's current tempo.
     private func hostSync() -> HostSync {
         if let cursor { return cursor.schedule.hostSync(atFrame: position) }
+        if let point = sequencedTiming.timeline(from: sequenced, start: position, sampleRate: sampleRate) {
+            songPlays = point.transport != .stopped
+            if songPlays { liveHost = point }
+        }
+        guard !songPlays else { return liveHost }
         var host = liveHost
         host.tempo = Double(bitPattern: state.tempoBits.load(ordering: .relaxed))
+        host.transport = .playing
         return host
     }
 

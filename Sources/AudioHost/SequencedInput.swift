@@ -16,18 +16,39 @@ public struct SequencedEvent: Sendable, BitwiseCopyable {
 /// of time, each stamped with its exact frame: a lock-free single-producer ring, apart from
 /// live input (so a song scheduled ahead never holds up a key played now).
 ///
+/// The song's timeline comes the same way: points where the nodes' `HostSync` takes a new
+/// course (playing starts or stops, the tempo or time signature changes).
+///
 /// `cut()` drops everything scheduled so far that has not played yet (pause, stop, seek, a
-/// loop's end): the render thread skips events of an older cut.
+/// loop's end): the render thread skips events and points of an older cut.
 ///
 /// - Thread: `push` and `cut` on the one producer thread (the daemon's owner); the render
 ///   thread reads.
 public final class SequencedInput: Sendable {
     let ring: SPSCRing<SequencedEvent>
+    let timeline: SPSCRing<TimelineEntry>
     let currentCut = Atomic<UInt32>(0)
+
+    /// A timeline point for the render thread: from `frame` on, nodes see `host` moving on.
+    struct TimelineEntry: BitwiseCopyable {
+        var host: HostSync
+        var frame: Int64
+        var cut: UInt32
+    }
 
     /// - Thread: control (allocates).
     public init(capacity: Int = 16_384) {
         ring = SPSCRing(minimumCapacity: capacity)
+        timeline = SPSCRing(minimumCapacity: 256)
+    }
+
+    /// From absolute frame `frame` on, nodes see `host` (its position and rate are set there),
+    /// moving on at its tempo; a `.stopped` host hands the timeline back to live playing.
+    /// - Returns: false when the ring was full.
+    /// - Thread: the producer.
+    @discardableResult
+    public func pushTimeline(_ host: HostSync, frame: Int64) -> Bool {
+        timeline.push(TimelineEntry(host: host, frame: frame, cut: currentCut.load(ordering: .relaxed)))
     }
 
     /// Schedules a channel message for node `node` at absolute frame `frame`.
@@ -66,6 +87,28 @@ public final class SequencedInput: Sendable {
 struct SequencedTiming {
     /// An event popped before its block, kept for it.
     private var carried: SequencedEvent?
+    /// A timeline point popped before its frame, kept for it.
+    private var carriedPoint: SequencedInput.TimelineEntry?
+
+    /// The last timeline point at or before `start` of the current cut, moved on to `start`
+    /// (`nil` when none came since the last call).
+    mutating func timeline(from input: SequencedInput, start: Int64, sampleRate: Double) -> HostSync? {
+        let cut = input.currentCut.load(ordering: .acquiring)
+        var latest: HostSync?
+        while let next = carriedPoint ?? input.timeline.pop() {
+            carriedPoint = nil
+            guard next.cut == cut else { continue }
+            guard next.frame <= start else {
+                carriedPoint = next
+                break
+            }
+            var host = next.host
+            host.sampleRate = sampleRate
+            host.samplePosition = next.frame
+            latest = host.advanced(by: Int(start - next.frame))
+        }
+        return latest
+    }
 
     /// Inserts the events due in `start ..< start + frames` into `buffer` (sorted by frame,
     /// as it stays).

@@ -180,6 +180,12 @@ final class AudioRack {
         driver.sequenced.push(message, node: renderID, frame: Int64((time * Double(driver.settings.sampleRate)).rounded()))
     }
 
+    /// From `time` (seconds on `renderedSeconds`' clock) on, nodes see the song's timeline
+    /// `host` (a stopped one hands the timeline back to live playing).
+    func scheduleTimeline(_ host: HostSync, at time: Double) {
+        driver.sequenced.pushTimeline(host, frame: Int64((time * Double(driver.settings.sampleRate)).rounded()))
+    }
+
     /// Drops the scheduled events that have not played yet.
     func cutSchedule() {
         driver.sequenced.cut()

@@ -73,6 +73,7 @@ extension HubDaemon {
     /// (pulses, Start, Stop, Continue, Song Position) goes to the external nodes marked
     /// `clock: true`, each moved by its offset.
     func carryOut(_ scheduled: [SongPlayer.Scheduled], _ timing: TransportTiming) {
+        forwardTimeline(timing)
         guard !scheduled.isEmpty else { return }
         if sequenceSender.map({ !router.isCurrent($0) }) ?? true { sequenceSender = router.sender(for: sequencePort) }
         let followers = clockFollowers()
@@ -88,6 +89,14 @@ extension HubDaemon {
         }
         flush(sink)
         heldForJack += sink.jackLater
+    }
+
+    /// Hands the song's timeline (tempo, beat, bar, playing or not) to the render thread,
+    /// for the nodes' `HostSync`.
+    private func forwardTimeline(_ timing: TransportTiming) {
+        let points = player.takeTimeline()
+        guard let audio, audio.renderedSeconds != nil else { return }
+        for point in points { audio.scheduleTimeline(point.host, at: point.time) }
     }
 
     /// The external nodes that follow the transport's clock: their index in the graph and
@@ -187,6 +196,7 @@ extension HubDaemon {
             }
             player.overrideTempo(request.bpm, at: now)
         }
+        forwardTimeline(timing)
         serviceTransport()
         showTriggerStates()
         return publishTransport()

@@ -1,8 +1,8 @@
 /// What a node knows about the host's timeline for the block it renders.
 ///
 /// - Thread: render (a plain value handed to `process`).
-public struct HostSync: Sendable, Equatable {
-    public enum Transport: UInt8, Sendable {
+public struct HostSync: Sendable, Equatable, BitwiseCopyable {
+    public enum Transport: UInt8, Sendable, BitwiseCopyable {
         case stopped, playing, recording
     }
 

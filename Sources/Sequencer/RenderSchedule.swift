@@ -57,18 +57,29 @@ public struct RenderSchedule: Sendable {
     /// The host timeline at `frame` while playing.
     /// - Thread: any.
     public func hostSync(atFrame frame: Int64) -> HostSync {
-        let seconds = Double(frame) / sampleRate
-        let tick = max(tempoMap.tick(atSeconds: seconds), 0)
-        let wholeTick = UInt64(tick)
-        let quarter = Double(tempoMap.ticksPerQuarter)
-        var tempo = tempoMap.tempoChanges[0]
-        for change in tempoMap.tempoChanges where change.tick <= wholeTick { tempo = change }
-        var signature = tempoMap.timeSignatures[0]
-        for change in tempoMap.timeSignatures where change.tick <= wholeTick { signature = change }
-        let bar = tempoMap.barBeat(atTick: wholeTick).bar
-        return HostSync(samplePosition: frame, sampleRate: sampleRate, tempo: tempo.beatsPerMinute, beat: tick / quarter,
-                        bar: bar, barStartBeat: Double(tempoMap.tick(bar: bar, beat: 1)) / quarter,
+        var host = tempoMap.hostSync(atTick: max(tempoMap.tick(atSeconds: Double(frame) / sampleRate), 0), transport: .playing)
+        host.samplePosition = frame
+        host.sampleRate = sampleRate
+        return host
+    }
+}
+
+extension TempoMap {
+    /// The timeline nodes see at `tick` (fractional): the tempo there (or `tempo`), the
+    /// beat, the bar and where it started, the time signature. `samplePosition` and
+    /// `sampleRate` are left for the caller.
+    /// - Thread: any.
+    public func hostSync(atTick tick: Double, tempo: Double? = nil, transport: HostSync.Transport) -> HostSync {
+        let wholeTick = UInt64(max(tick, 0))
+        let quarter = Double(ticksPerQuarter)
+        var change = tempoChanges[0]
+        for next in tempoChanges where next.tick <= wholeTick { change = next }
+        var signature = timeSignatures[0]
+        for next in timeSignatures where next.tick <= wholeTick { signature = next }
+        let bar = barBeat(atTick: wholeTick).bar
+        return HostSync(samplePosition: 0, sampleRate: 0, tempo: tempo ?? change.beatsPerMinute, beat: max(tick, 0) / quarter,
+                        bar: bar, barStartBeat: Double(self.tick(bar: bar, beat: 1)) / quarter,
                         timeSignatureNumerator: signature.numerator, timeSignatureDenominator: signature.denominator,
-                        transport: .playing)
+                        transport: transport)
     }
 }

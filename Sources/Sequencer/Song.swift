@@ -31,6 +31,8 @@ public struct Song: Sendable {
     public let markers: [Marker]
     /// The last End of Track (or the last event): the song ends there.
     public let endTick: UInt64
+    /// Where the tempo or the time signature changes, in order.
+    public let timingTicks: [UInt64]
 
     /// - Thread: any.
     public init(file: MIDIFile, name: String) {
@@ -51,6 +53,7 @@ public struct Song: Sendable {
         self.markers = markers
         tempoMap = TempoMap(file: file)
         endTick = max(file.durationTicks, events.last?.tick ?? 0)
+        timingTicks = Set(tempoMap.tempoChanges.map(\.tick) + tempoMap.timeSignatures.map(\.tick)).sorted()
     }
 
     /// The index of the first event at or after `tick` (`events.count` when none is).

@@ -1,4 +1,5 @@
 import MIDICore
+import RenderCore
 
 /// The hub's transport: plays a `Song` on a clock it is told, with play, pause, stop, seek, a
 /// loop region and a tempo override. Pure: the caller reads its clock, asks for what is due
@@ -14,6 +15,10 @@ import MIDICore
 /// Timing Clock messages per quarter note from the tempo that plays, Start when playing
 /// starts at the top, Song Position and Continue when it starts anywhere else (a resume, a
 /// seek, a loop's start), Stop when it stops; Song Position alone on a seek while stopped.
+///
+/// The timeline nodes read (`HostSync`: tempo, beat, bar, time signature, playing or not)
+/// comes out as points (`takeTimeline()`): where playing starts, stops, loops, where the
+/// tempo or the time signature changes, where the override begins.
 ///
 /// The tempo override replaces the file's tempo map until cleared; it lasts across loops,
 /// seeks, stops and pauses (a new song clears it). It takes effect from the end of what was
@@ -34,6 +39,13 @@ public struct SongPlayer: Sendable {
             self.time = time
             self.message = message
         }
+    }
+
+    /// Where the timeline takes a new course: from `time` on, nodes see `host` (its
+    /// `samplePosition` and `sampleRate` are left for the caller), moving at its tempo.
+    public struct TimelinePoint: Equatable, Sendable {
+        public var time: Double
+        public var host: HostSync
     }
 
     /// A loop region in ticks; `end` > `start`.
@@ -58,6 +70,10 @@ public struct SongPlayer: Sendable {
     private var anchorTime: Double = 0
     /// The next song event to hand out.
     private var next = 0
+    /// Timeline points not taken yet (`takeTimeline`).
+    private var timeline: [TimelinePoint] = []
+    /// The next of `song.timingTicks` to mark on the timeline.
+    private var nextTiming = 0
     /// The song tick of the next clock pulse to hand out.
     private var nextPulse: Double = 0
     /// Handed out up to this time (while playing).
@@ -97,6 +113,7 @@ public struct SongPlayer: Sendable {
         guard state == .playing else { return [] }
         anchorTick = position(at: time)
         state = .paused
+        mark(anchorTick, at: time)
         return cut(at: time) + [Scheduled(time: time, message: .stop)]
     }
 
@@ -105,6 +122,7 @@ public struct SongPlayer: Sendable {
         let offs = state == .playing ? cut(at: time) + [Scheduled(time: time, message: .stop)] : []
         state = .stopped
         anchorTick = Double(loop?.start ?? 0)
+        mark(anchorTick, at: time)
         return offs
     }
 
@@ -128,6 +146,7 @@ public struct SongPlayer: Sendable {
             anchorTime = from
         }
         tempoOverride = beatsPerMinute.map { min(max($0, 1), 1000) }
+        if state == .playing { mark(anchorTick, at: anchorTime) }
     }
 
     /// Loops `start ..< end` (ticks) from now on, or plays on with `nil`.
@@ -146,6 +165,11 @@ public struct SongPlayer: Sendable {
             let limit = tick(after: horizon - anchorTime, from: anchorTick)
             let boundary = loop.flatMap { anchorTick < Double($0.end) ? Double($0.end) : nil }
             let end = boundary ?? Double(song.endTick)
+            while nextTiming < song.timingTicks.count, Double(song.timingTicks[nextTiming]) < min(limit, end) {
+                let tick = Double(song.timingTicks[nextTiming])
+                if tick > anchorTick { mark(tick, at: anchorTime + seconds(from: anchorTick, to: tick)) }
+                nextTiming += 1
+            }
             var events: [Scheduled] = []
             while next < song.events.count {
                 let event = song.events[next]
@@ -163,6 +187,7 @@ public struct SongPlayer: Sendable {
                 state = .stopped
                 anchorTick = 0
                 endings += 1
+                mark(0, at: endTime)
                 break
             }
             out += start(at: endTime, from: Double(loop.start))
@@ -221,10 +246,27 @@ public struct SongPlayer: Sendable {
         anchorTime = time
         scheduledUntil = time
         next = song.firstEvent(atOrAfter: tick)
+        nextTiming = song.timingTicks.firstIndex { Double($0) > tick } ?? song.timingTicks.count
+        mark(tick, at: time)
         let pulse = pulseTicks
         nextPulse = (tick / pulse).rounded(.up) * pulse
         let clock: [MIDIMessage] = tick == 0 ? [.start] : [.songPosition(songPosition(tick)), .continue]
         return (clock + song.chase(before: tick)).map { Scheduled(time: time, message: $0) }
+    }
+
+    // MARK: - Timeline
+
+    /// The timeline points since the last call, in time order.
+    public mutating func takeTimeline() -> [TimelinePoint] {
+        defer { timeline.removeAll(keepingCapacity: true) }
+        return timeline
+    }
+
+    /// Marks the timeline at `tick` = `time`, playing or not as the transport is now.
+    private mutating func mark(_ tick: Double, at time: Double) {
+        guard let song else { return }
+        let host = song.tempoMap.hostSync(atTick: tick, tempo: tempoOverride, transport: state == .playing ? .playing : .stopped)
+        timeline.append(TimelinePoint(time: time, host: host))
     }
 
     // MARK: - Clock

@@ -60,3 +60,22 @@ struct SequencedTimingTests {
         #expect(delivered.first?.event.kind == .noteOff)
     }
 }
+
+extension SequencedTimingTests {
+    @Test func timelinePointsTakeEffectFromTheirFrameMovedOnToTheBlock() {
+        let input = SequencedInput(capacity: 16)
+        var timing = SequencedTiming()
+        let song = HostSync(tempo: 90, beat: 8, bar: 3, barStartBeat: 8, transport: .playing)
+        input.pushTimeline(song, frame: 1000)
+        #expect(timing.timeline(from: input, start: 512, sampleRate: 48_000) == nil)  // not yet
+        let host = timing.timeline(from: input, start: 1024, sampleRate: 48_000)
+        #expect(host?.samplePosition == 1024)
+        #expect(host?.tempo == 90)
+        #expect(abs((host?.beat ?? 0) - (8 + 24.0 / 48_000 * 1.5)) < 1e-12)  // 24 frames at 1.5 quarters a second
+        #expect(timing.timeline(from: input, start: 2048, sampleRate: 48_000) == nil)  // taken once
+        input.pushTimeline(song, frame: 3000)
+        input.cut()
+        input.pushTimeline(HostSync(transport: .stopped), frame: 2100)
+        #expect(timing.timeline(from: input, start: 4096, sampleRate: 48_000)?.transport == .stopped)
+    }
+}

@@ -226,3 +226,37 @@ extension SongPlayerTests {
         #expect(offs.contains(.noteOff(channel: 0, note: 65, velocity: 0)))
     }
 }
+
+extension SongPlayerTests {
+    @Test func theTimelineMarksStartTempoChangesLoopsAndStops() throws {
+        let song = Song(file: try SequenceText.parse("""
+            ppq 480
+            tempo 120
+            time 4/4
+            tempo 60 at 2:1
+            time 3/4 at 3:1
+            track "Piano" channel 1
+              1:1 C4 1/4
+              3:1 C4 1/4
+              4:1 C4 1/4
+            """), name: "timing.song")
+        var player = SongPlayer()
+        _ = player.load(song, at: 0)
+        _ = player.play(at: 1)
+        var horizon = 1.0
+        while player.state == .playing { horizon += 0.25; _ = player.due(until: horizon) }
+        let points = player.takeTimeline()
+        #expect(points.map(\.time) == [1, 3, 7, 11])  // start, 60 BPM at 2:1, 3/4 at 3:1, the end (4:2)
+        #expect(points.map(\.host.tempo) == [120, 60, 60, 120])  // the end goes back to the start
+        #expect(points.map(\.host.bar) == [1, 2, 3, 1])
+        #expect(points[2].host.timeSignatureNumerator == 3)
+        #expect(points.map(\.host.transport) == [.playing, .playing, .playing, .stopped])
+        #expect(player.takeTimeline().isEmpty)
+        _ = player.play(at: 20)
+        player.overrideTempo(90, at: 20.5)
+        _ = player.pause(at: 21)
+        let later = player.takeTimeline()
+        #expect(later.map(\.host.tempo) == [120, 90, 90])
+        #expect(later.map(\.host.transport) == [.playing, .playing, .stopped])
+    }
+}
