@@ -203,12 +203,12 @@ extension HubDaemon {
     }
 
     /// A transport trigger: `play` plays or pauses, `stop` stops, `rewind` goes back to the
-    /// start; `record` and `next` wait for recording and playlists.
+    /// start, `record` starts and ends a take (`HubDaemon+Recording`); `next` waits for playlists.
     /// - Throws: `ControlError.triggerDisabled` when it cannot fire now.
     func fireTransportTrigger(_ command: TransportCommand, name: String) throws(ControlError) {
+        if command == .record { return toggleRecording(at: Self.now()) }
         guard transportTriggerState(command) != .disabled else {
-            let why = command == .record || command == .next ? "the hub does not record or keep a playlist yet"
-                                                             : "the hub plays no sequence"
+            let why = command == .next ? "the hub keeps no playlist yet" : "the hub plays no sequence"
             throw ControlError(.triggerDisabled, "trigger '\(name)' is disabled: \(why)",
                                fix: "load one with 'midihub transport load FILE' or 'midihub play FILE'")
         }
@@ -216,14 +216,15 @@ extension HubDaemon {
         case .play: _ = try transport(TransportRequest(action: player.state == .playing ? .pause : .play))
         case .stop: _ = try transport(TransportRequest(action: .stop))
         case .rewind: _ = try transport(TransportRequest(action: .seek, position: "1"))
-        case .record, .next: return
+        case .next, .record: return
         }
     }
 
-    /// How a transport trigger shows: `play` selected while playing; all disabled without a
-    /// sequence; `record` and `next` always.
+    /// How a transport trigger shows: `record` selected while recording; `play` selected while
+    /// playing; the others disabled without a sequence, `next` always.
     func transportTriggerState(_ command: TransportCommand) -> TriggerState {
-        guard player.song != nil, command != .record, command != .next else { return .disabled }
+        if command == .record { return recording == nil ? .normal : .selected }
+        guard player.song != nil, command != .next else { return .disabled }
         return command == .play && player.state == .playing ? .selected : .normal
     }
 

@@ -64,6 +64,11 @@ public final class HubDaemon: @unchecked Sendable {
     /// and that clock's reading then.
     var transportOnAudioClock = false
     var lastTransportClock = 0.0
+    /// The take the record trigger is recording, when on; when it started (monotonic
+    /// seconds) and each port's source index in it.
+    var recording: MIDIRecording?
+    var recordingStart = 0.0
+    var recordingSources: [PortAddress: Int] = [:]
     /// MIDI learn, while armed (`learn`).
     var learner: MappingLearner?
     /// Whether the batch being handled changed something the state keeps (saved once per batch).
@@ -189,6 +194,7 @@ public final class HubDaemon: @unchecked Sendable {
         notifyStopping()
         control?.stop()
         stopInput()
+        if recording != nil { toggleRecording(at: Self.now()) }  // a take in progress is written, not lost
         jack.stop()
         // A worker still opening the audio device hands its result over first (the owner
         // has resigned, so that runs on the worker); then main is the only thread left.
@@ -285,6 +291,7 @@ public final class HubDaemon: @unchecked Sendable {
                 sink = makeSink()
                 sender = routeCache.sender(at: address, ports: ports, router: &router)
             }
+            if recording != nil, sender?.feedsGraph == true { recordLive(message, from: address, at: time) }
             if map(message, from: address, sources: sender?.sourceIDs ?? [], at: time) { return }
             guard let sender, sender.feedsGraph else { return }
             router.route(message, from: sender, time: time, into: &sink)

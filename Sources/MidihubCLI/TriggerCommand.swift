@@ -11,9 +11,10 @@ struct TriggerCommand: ParsableCommand {
             With NAME, the running daemon fires it: 'panic' ends every sounding note, 'tap \\
             tempo' sets the tempo from the taps, a patch's trigger sends its MIDI or switches \\
             its scene. The transport's: 'play' plays or pauses the loaded sequence, 'stop' \\
-            stops, 'rewind' goes back to its start (docs/transport.md); they are disabled \\
-            while the hub has no sequence, 'record' and 'next' always (not built yet): \\
-            firing a disabled trigger is an error. Without NAME, lists them with \\
+            stops, 'rewind' goes back to its start (docs/transport.md), disabled while the \\
+            hub has no sequence; 'record' starts a take of what the ports play and, fired \\
+            again, writes it to recordings/ beside the state; 'next' is always disabled (no \\
+            playlists yet). Firing a disabled trigger is an error. Without NAME, lists them with \\
             their states (normal, selected, disabled, alternate): the daemon's, or --patch's. \\
             A mapped pad fires one through 'trigger.NAME' (docs/mappings.md#triggers).
 

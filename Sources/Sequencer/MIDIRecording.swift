@@ -35,13 +35,19 @@ public struct MIDIRecording: Sendable {
 
     public let options: Options
     /// The sources' names, for the track names.
-    public let sources: [String]
+    public private(set) var sources: [String]
     private var recorded: [Recorded] = []
     private var lastTick: UInt64 = 0
 
     public init(options: Options, sources: [String]) {
         self.options = options
         self.sources = sources
+    }
+
+    /// Adds a source (named for its track) and returns its index.
+    public mutating func addSource(_ name: String) -> Int {
+        sources.append(name)
+        return sources.count - 1
     }
 
     /// Messages kept so far.

@@ -5,11 +5,13 @@
 # aseqdump gets every note of the scale in order, from midihub:out, each note-on with its
 # note-off. `midihub transport` loads, seeks (bar, marker), pauses, loops and retimes: a
 # pause or stop leaves no note hanging, a loop keeps playing past the song's length, and
-# the play trigger plays and pauses. Refusals are one line with exit 2.
+# the play trigger plays and pauses. The record trigger records what a snd-virmidi keyboard
+# plays and writes the take beside the state file. Refusals are one line with exit 2.
 # timeout: 600
 
 source "$REPO/Tests/Integration/serve.sh"
-load_modules snd-seq-dummy
+load_modules snd-seq-dummy snd-virmidi
+card=$(card_number VirMIDI)
 start_aseqdump dump
 dump=$(peer_out dump)
 doc_block docs/transport.md transport-patch >"$WORK/transport.yaml"
@@ -94,6 +96,21 @@ assert_match "^playing " "$(midihub transport)" "playing after the trigger"
 assert_eq "play: transport play (normal)" "$(midihub trigger play)" "the play trigger pauses"
 assert_match "^paused " "$(midihub transport)" "paused after the trigger"
 assert_no_hanging_note "after the trigger paused"
+
+step "the record trigger records what the keyboard plays and writes the take"
+wait_for "the rule connects the keyboard to midihub:in" 20 bash -c \
+    "aconnect -l | grep -A3 \"'Virtual Raw MIDI $card-0'\" | grep -q \"Connecting To: .*$hub:0\""
+assert_eq "record: transport record (selected)" "$(midihub trigger record)" "the record trigger starts a take"
+amidi -p "hw:$card,0" -S '90 3C 64' || fail "amidi -S failed"
+sleep 0.5
+amidi -p "hw:$card,0" -S '80 3C 00' || fail "amidi -S failed"
+sleep 0.5
+assert_eq "record: transport record (normal)" "$(midihub trigger record)" "fired again, it ends the take"
+wait_for_line "$(peer_err hub)" "recording: wrote 2 events \([0-9]+ s\) to $WORK/recordings/take-[0-9-]+\.mid$"
+take=$(ls "$WORK"/recordings/take-*.mid)
+midicsv "$take" >"$WORK/take.csv" || fail "midicsv cannot read the take"
+assert_file_has "$WORK/take.csv" "^2, [0-9]+, Note_on_c, 0, 60, 100$" "the take's note-on"
+assert_file_has "$WORK/take.csv" "^2, [0-9]+, Note_off_c, 0, 60, 0$" "the take's note-off"
 
 step "bad requests: one line, exit 2, the transport unchanged"
 assert_exit 2 midihub transport load "$WORK/nowhere.mid"
