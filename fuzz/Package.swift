@@ -15,7 +15,7 @@ let package = Package(
         .target(name: "FuzzerEntry"),
         // `require`, the targets' check that keeps its message in a release build.
         .target(name: "FuzzSupport"),
-        fuzzTarget("FuzzSMFReader", testing: "MIDICore"),
+        fuzzTarget("FuzzSMFReader", testing: "MIDICore", "Sequencer"),
         fuzzTarget("FuzzMIDIParser", testing: "MIDICore"),
         fuzzTarget("FuzzSequenceText", testing: "MIDICore"),
         fuzzTarget("FuzzControlRequest", testing: "Control"),

@@ -28,8 +28,8 @@ extension HubDaemon {
     func transportTiming() -> (now: Double, timing: TransportTiming) {
         let monotonic = Self.now()
         let clock = audio?.renderedSeconds ?? monotonic
-        var queueOffset = audio?.outputDelay ?? 0
-        if let seconds = try? client.status(of: transportQueue).seconds { queueOffset += seconds - monotonic }
+        if let seconds = try? client.status(of: transportQueue).seconds { _ = queueClockOffset.add(seconds - clock) }
+        let queueOffset = (queueClockOffset.value ?? 0) + (clock - monotonic) + (audio?.outputDelay ?? 0)
         return (clock, TransportTiming(clockOffset: clock - monotonic, queue: transportQueue, queueOffset: queueOffset))
     }
 

@@ -58,6 +58,8 @@ public final class HubDaemon: @unchecked Sendable {
     let transportQueue: SeqQueue
     /// The source the sequence's events are routed from, resolved for the current graph.
     var sequenceSender: MIDIRouter.Sender?
+    /// The queue's real time minus the transport's clock, steadied over readings.
+    var queueClockOffset = ClockOffsetFilter()
     /// The transport's events for JACK ports, held until due.
     var heldForJack: [TransportTiming.HeldMessage] = []
     /// Whether the transport's clock was frames rendered (else monotonic) when it last ran,

@@ -29,3 +29,29 @@ struct TransportTiming {
     /// `time` (monotonic seconds) on the queue's real-time clock.
     func queueTime(_ time: Double) -> Double { time + queueOffset }
 }
+
+/// The offset between two clocks read one after the other (the transport's clock and the ALSA
+/// queue's real time), steadied: a single reading is off by up to milliseconds (the queue's
+/// time as the kernel reports it between timer interrupts, a period of frames rendered at
+/// once), which would move every event scheduled from it. The mean of the readings so far,
+/// then a slow moving average (1/50 per reading) that follows drift; a jump of more than
+/// 50 ms (a clock started over) starts again.
+///
+/// - Thread: the state's owner (a plain value).
+struct ClockOffsetFilter {
+    private(set) var value: Double?
+    private var readings = 0
+
+    /// Takes one reading and returns the steadied offset.
+    mutating func add(_ reading: Double) -> Double {
+        guard let current = value, abs(reading - current) < 0.05 else {
+            value = reading
+            readings = 1
+            return reading
+        }
+        readings += 1
+        let steadied = current + max(1 / Double(readings), 0.02) * (reading - current)
+        value = steadied
+        return steadied
+    }
+}

@@ -1,3 +1,4 @@
+import TestSupport
 import MIDICore
 
 /// Random but canonical `MIDIFile`s (every field in range, text valid UTF-8, no
