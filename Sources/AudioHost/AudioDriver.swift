@@ -34,6 +34,8 @@ public final class AudioDriver: @unchecked Sendable {
     public let live: LiveInput
     /// The transport's events into the render thread, at their exact frames (one producer).
     public let sequenced = SequencedInput()
+    /// What the render thread plays, for an `AudioRecorder` while one records.
+    public let tap = AudioTap()
 
     private let device: PCMDevice
     private let state = DriverState()
@@ -77,7 +79,7 @@ public final class AudioDriver: @unchecked Sendable {
     public func start(engine: RenderEngine, schedule: RenderSchedule? = nil,
                       voiceMeter: VoiceMeter? = nil) throws(RenderThreadError) -> PCMRealtimePriority? {
         precondition(thread == nil, "AudioDriver.start called twice")
-        let loop = RenderLoop(device: device, engine: engine, live: live, sequenced: sequenced, state: state, schedule: schedule,
+        let loop = RenderLoop(device: device, engine: engine, live: live, sequenced: sequenced, tap: tap, state: state, schedule: schedule,
                               blockFrames: blockFrames, options: options)
         self.engine = engine
         self.voiceMeter = voiceMeter

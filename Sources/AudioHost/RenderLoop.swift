@@ -26,6 +26,7 @@ final class RenderLoop: @unchecked Sendable {
     private let engine: RenderEngine
     private let live: LiveInput
     private let sequenced: SequencedInput
+    private let tap: AudioTap
     private var sequencedTiming = SequencedTiming()
     private let state: DriverState
     private var timing: LiveEventTiming
@@ -50,12 +51,13 @@ final class RenderLoop: @unchecked Sendable {
     private(set) var failure: PCMError?
 
     /// - Thread: control (allocates).
-    init(device: PCMDevice, engine: RenderEngine, live: LiveInput, sequenced: SequencedInput, state: DriverState,
+    init(device: PCMDevice, engine: RenderEngine, live: LiveInput, sequenced: SequencedInput, tap: AudioTap, state: DriverState,
          schedule: RenderSchedule?, blockFrames: Int, options: AudioDriverOptions) {
         self.device = device
         self.engine = engine
         self.live = live
         self.sequenced = sequenced
+        self.tap = tap
         self.state = state
         self.blockFrames = blockFrames
         sampleRate = Double(device.settings.sampleRate)
@@ -119,6 +121,7 @@ final class RenderLoop: @unchecked Sendable {
                       sequenced: UnsafeBufferPointer(start: events, count: count))
         liveHost = host.advanced(by: blockFrames)
         applyFade()
+        tap.push(left: output.left, right: output.right, frames: blockFrames)
         interleave()
         if watchdog.record(renderNanoseconds: MonotonicClock.nanoseconds() - blockStart) {
             state.realtimeDropped.store(PCMRealtimePriority.dropForCurrentThread(), ordering: .releasing)

@@ -90,6 +90,10 @@ extension ControlClient {
         try expect(.transport(request)) { if case .transport(let status) = $0 { status } else { nil } }
     }
 
+    public func recordAudio(_ request: AudioRecordRequest) throws(ControlClientError) -> AudioRecordingSummary {
+        try expect(.recordAudio(request)) { if case .audioRecording(let summary) = $0 { summary } else { nil } }
+    }
+
     func expect<Value>(_ request: ControlRequest, _ extract: (ControlResult) -> Value?)
         throws(ControlClientError) -> Value
     {

@@ -58,4 +58,7 @@ public protocol ControlHandler: AnyObject, Sendable {
     /// `transport`: loads, plays, pauses, stops, seeks, loops or retimes the hub's sequence,
     /// or only reports where it stands.
     func transport(_ request: TransportRequest) throws -> TransportStatus
+    /// `audio.record`: starts recording what the daemon plays to a WAV file, or stops and
+    /// writes it.
+    func recordAudio(_ request: AudioRecordRequest) throws -> AudioRecordingSummary
 }

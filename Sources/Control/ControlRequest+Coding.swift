@@ -59,6 +59,7 @@ extension ControlRequest {
         case .fireTrigger: return .fireTrigger(try params(TriggerReference.self))
         case .listWidgets: return .listWidgets
         case .transport: return .transport(try params(TransportRequest.self))
+        case .recordAudio: return .recordAudio(try params(AudioRecordRequest.self))
         case .subscribe:
             let filter = try JSONLine.decode(OptionalParamsEnvelope<SubscriptionFilter>.self, from: line).params
             return .subscribe(filter ?? SubscriptionFilter())
@@ -103,6 +104,7 @@ extension ControlRequest {
         case .switchScene(let scene): return try line(scene)
         case .fireTrigger(let trigger): return try line(trigger)
         case .transport(let transport): return try line(transport)
+        case .recordAudio(let request): return try line(request)
         case .subscribe(let filter): return try line(filter)
         }
     }

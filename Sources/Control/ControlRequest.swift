@@ -26,6 +26,7 @@ public enum ControlRequestKind: String, Hashable, Sendable, Codable, CaseIterabl
     case fireTrigger = "triggers.fire"
     case listWidgets = "widgets.list"
     case transport
+    case recordAudio = "audio.record"
     case subscribe
 }
 
@@ -58,6 +59,7 @@ public enum ControlRequest: Hashable, Sendable {
     case fireTrigger(TriggerReference)
     case listWidgets
     case transport(TransportRequest)
+    case recordAudio(AudioRecordRequest)
     case subscribe(SubscriptionFilter)
 
     public var kind: ControlRequestKind {
@@ -86,6 +88,7 @@ public enum ControlRequest: Hashable, Sendable {
         case .fireTrigger: .fireTrigger
         case .listWidgets: .listWidgets
         case .transport: .transport
+        case .recordAudio: .recordAudio
         case .subscribe: .subscribe
         }
     }

@@ -36,6 +36,7 @@ public enum ControlResult: Hashable, Sendable {
     case trigger(TriggerSummary)
     case widgets([WidgetSummary])
     case transport(TransportStatus)
+    case audioRecording(AudioRecordingSummary)
     case done
 }
 
@@ -64,6 +65,7 @@ extension ControlResult: Encodable {
         case .trigger(let trigger): try trigger.encode(to: encoder)
         case .widgets(let widgets): try widgets.encode(to: encoder)
         case .transport(let status): try status.encode(to: encoder)
+        case .audioRecording(let summary): try summary.encode(to: encoder)
         case .done: _ = encoder.container(keyedBy: NoKeys.self)
         }
     }
@@ -91,6 +93,7 @@ extension ControlRequestKind {
         case .fireTrigger: return .trigger(try result(TriggerSummary.self))
         case .listWidgets: return .widgets(try result([WidgetSummary].self))
         case .transport: return .transport(try result(TransportStatus.self))
+        case .recordAudio: return .audioRecording(try result(AudioRecordingSummary.self))
         case .connect, .disconnect, .removeNode, .subscribe, .learn, .cancelLearn: return .done
         }
     }

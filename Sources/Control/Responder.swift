@@ -81,6 +81,8 @@ struct Responder: Sendable {
                 return .widgets(try handler.widgets())
             case .transport(let request):
                 return .transport(try handler.transport(request))
+            case .recordAudio(let request):
+                return .audioRecording(try handler.recordAudio(request))
             }
         } catch let error as ControlError {
             throw error

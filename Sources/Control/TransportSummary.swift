@@ -74,3 +74,36 @@ public struct TransportStatus: Hashable, Sendable, Codable {
         self.loop = loop
     }
 }
+
+/// `audio.record` parameters: `{"path":"/home/me/take.wav"}` starts recording what the
+/// daemon plays to that WAV file (absolute, on the daemon's machine); `{"stop":true}` stops
+/// and writes it.
+///
+/// - Thread: any (a plain value).
+public struct AudioRecordRequest: Hashable, Sendable, Codable {
+    public var path: String?
+    public var stop: Bool?
+
+    public init(path: String? = nil, stop: Bool? = nil) {
+        self.path = path
+        self.stop = stop
+    }
+}
+
+/// What `audio.record` answers: the file, whether it is still recording, and when stopped
+/// its length and the frames lost (the disk fell seconds behind).
+///
+/// - Thread: any (a plain value).
+public struct AudioRecordingSummary: Hashable, Sendable, Codable {
+    public var path: String
+    public var recording: Bool
+    public var seconds: Double?
+    public var droppedFrames: Int?
+
+    public init(path: String, recording: Bool, seconds: Double? = nil, droppedFrames: Int? = nil) {
+        self.path = path
+        self.recording = recording
+        self.seconds = seconds
+        self.droppedFrames = droppedFrames
+    }
+}

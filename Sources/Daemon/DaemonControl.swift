@@ -1,4 +1,5 @@
 import ALSA
+import AudioHost
 import Control
 import Foundation
 import Hub
@@ -17,6 +18,9 @@ import Sequencer
 /// - Thread: control (the server's thread).
 final class DaemonControl: ControlHandler, @unchecked Sendable {
     private unowned let daemon: HubDaemon
+    /// The recording of what the daemon plays (`audio.record`), while one runs; touched on
+    /// the control server's thread only (and at stop, after that thread ended).
+    private var audioRecorder: AudioRecorder?
 
     init(daemon: HubDaemon) {
         self.daemon = daemon
@@ -196,6 +200,53 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         }
         let song = Song(file: file, name: URL(fileURLWithPath: path).lastPathComponent)
         return try daemon.owner.perform { [self] in daemon.loadSong(song) }
+    }
+
+    func recordAudio(_ request: AudioRecordRequest) throws -> AudioRecordingSummary {
+        if request.stop == true {
+            guard let recorder = audioRecorder else {
+                throw ControlError(.invalidValue, "no audio recording runs", fix: "start one with {\"path\":\"/home/me/take.wav\"}")
+            }
+            return try finishAudioRecording(recorder)
+        }
+        guard let path = request.path, path.hasPrefix("/") else {
+            throw ControlError(.badParams, "audio.record needs the WAV file's absolute path, or \"stop\": true",
+                               fix: "give \"path\", e.g. /home/me/take.wav ('midihub record take.wav' resolves it)")
+        }
+        if let running = audioRecorder {
+            throw ControlError(.invalidValue, "already recording to \(running.path)", fix: "stop it first: {\"stop\":true}")
+        }
+        guard let driver = try daemon.owner.perform({ [self] in daemon.audio?.driver }), driver.isRunning else {
+            throw ControlError(.failed, "the daemon plays no audio to record",
+                               fix: "start 'midihub serve' with a sound card (not --no-audio); 'midihub render' writes a WAV offline")
+        }
+        do {
+            audioRecorder = try AudioRecorder(driver: driver, path: path)  // opens the file here, off the MIDI path
+        } catch let error as WAVWriteError {
+            throw ControlError(.failed, error.problem, fix: error.fix)
+        }
+        daemon.log.info("recording audio to \(path)")
+        return AudioRecordingSummary(path: path, recording: true)
+    }
+
+    /// Stops the audio recording, if one runs, and writes its file (the daemon stops).
+    func finishAudioRecording() {
+        guard let recorder = audioRecorder else { return }
+        _ = try? finishAudioRecording(recorder)
+    }
+
+    private func finishAudioRecording(_ recorder: AudioRecorder) throws -> AudioRecordingSummary {
+        audioRecorder = nil
+        do {
+            let summary = try recorder.stop()
+            daemon.log.info("recorded \(String(format: "%.1f", summary.seconds)) s of audio to \(summary.path)"
+                + (summary.droppedFrames > 0 ? " (\(summary.droppedFrames) frames lost: the disk fell behind)" : ""))
+            return AudioRecordingSummary(path: summary.path, recording: false, seconds: summary.seconds,
+                                         droppedFrames: summary.droppedFrames)
+        } catch {
+            daemon.log.warning("audio recording to \(recorder.path) failed: \(error)")
+            throw ControlError(.failed, "\(error)")
+        }
     }
 
     // MARK: - helpers (on the owner)

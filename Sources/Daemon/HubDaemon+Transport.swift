@@ -40,12 +40,14 @@ extension HubDaemon {
     }
 
     /// Hands out what is due; notices the song's end and a change of clock (audio started or
-    /// stopped while playing: the song goes on from where it was on the new clock).
+    /// stopped while playing: the song goes on from where it was on the new clock). Reads the
+    /// clocks every turn, so their offset (`ClockOffsetFilter`) is steady when a song starts.
     /// - Thread: owner, every turn of its loop.
     func serviceTransport() {
         sendDueJackMessages()
-        guard player.state == .playing else { return }
+        // Read every turn, playing or not, so the queue's offset is steady when playing starts.
         var (now, timing) = transportTiming()
+        guard player.state == .playing else { return }
         let onAudio = audio?.renderedSeconds != nil
         if onAudio != transportOnAudioClock {
             transportOnAudioClock = onAudio

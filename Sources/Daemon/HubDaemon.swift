@@ -104,6 +104,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// When lost input or output was last logged (monotonic seconds), to log at most once a second.
     private var lastLossReport = -Double.infinity
     private var control: ControlServer?
+    private var controlHandler: DaemonControl?
     private var inputThread: Thread?
     /// systemd's notification socket (`Type=notify`), when the service manager gave one.
     let systemd: SystemdNotifier?
@@ -177,7 +178,9 @@ public final class HubDaemon: @unchecked Sendable {
         thread.name = "midihub-input"
         thread.start()
         inputThread = thread
-        let server = ControlServer(path: options.socket, handler: DaemonControl(daemon: self), version: MidihubVersion.current)
+        let handler = DaemonControl(daemon: self)
+        controlHandler = handler
+        let server = ControlServer(path: options.socket, handler: handler, version: MidihubVersion.current)
         do {
             try server.start()
         } catch {
@@ -195,6 +198,7 @@ public final class HubDaemon: @unchecked Sendable {
     public func stop() {
         notifyStopping()
         control?.stop()
+        controlHandler?.finishAudioRecording()  // a recording in progress is written, not lost
         stopInput()
         if recording != nil { toggleRecording(at: Self.now()) }  // a take in progress is written, not lost
         jack.stop()

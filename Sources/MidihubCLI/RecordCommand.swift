@@ -3,13 +3,15 @@ import ArgumentParser
 import Foundation
 import MIDICore
 import Sequencer
+import Control
 
 /// `midihub record OUT.mid --port PORT`: records what arrives from sequencer ports into a
-/// Standard MIDI File (or `.song`), like `arecordmidi`.
+/// Standard MIDI File (or `.song`), like `arecordmidi`; `midihub record OUT.wav` records
+/// what the running daemon plays.
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Record MIDI from sequencer ports into a file (like arecordmidi).",
+        abstract: "Record MIDI from sequencer ports into a file (like arecordmidi), or the daemon's sound to WAV.",
         discussion: """
             Every event that arrives from the ports is stamped by the kernel on arrival and \
             kept at its tick: the file counts --ticks per quarter note at --bpm, from the \
@@ -24,17 +26,23 @@ struct RecordCommand: ParsableCommand {
             everything recorded so far, and the exit status is 0. OUT ends in .mid (a \
             Standard MIDI File) or .song (the text format).
 
+            OUT ending in .wav records what the running daemon ('midihub serve') plays \
+            instead, 16-bit stereo at its rate, until Ctrl-C or --seconds: the render \
+            thread hands each block to a writer thread, so the disk never holds up the \
+            sound (docs/transport.md#recording). No --port then.
+
             Examples:
               midihub record /tmp/take.mid --port 'Virtual Raw MIDI 1-0' --seconds 1
               midihub record /tmp/take.song --port 20:0 --bpm 96 --ticks 480 --split-channels --seconds 1
+              midihub record /tmp/mix.wav --seconds 2
             """
     )
 
     @Argument(help: "The file to write: .mid or .song.")
     var output: String
 
-    @Option(help: "Source port(s), comma-separated: 20:0, a client or port name, or a prefix.")
-    var port: String
+    @Option(help: "Source port(s), comma-separated: 20:0, a client or port name, or a prefix (not for .wav).")
+    var port: String?
 
     @Option(help: "Quarter notes per minute the file's ticks count at (arecordmidi -b).")
     var bpm: Double = 120
@@ -52,6 +60,11 @@ struct RecordCommand: ParsableCommand {
         guard bpm >= 4, bpm <= 1000 else { throw ValidationError("--bpm \(bpm) is outside 4…1000 (fix: e.g. --bpm 120)") }
         guard (1...32767).contains(ticks) else { throw ValidationError("--ticks \(ticks) is outside 1…32767 (fix: e.g. --ticks 384)") }
         if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be above 0 (fix: e.g. --seconds 60)") }
+        if Self.isAudio(output) {
+            if port != nil { throw ValidationError("a .wav records the daemon's sound, not ports (fix: drop --port, or write OUT.mid)") }
+            return
+        }
+        guard port != nil else { throw ValidationError("--port names what to record (fix: e.g. --port 20:0, or OUT.wav for the daemon's sound)") }
         do {
             _ = try SequenceFile.Kind(path: output)
         } catch let error as CLIError {
@@ -59,11 +72,16 @@ struct RecordCommand: ParsableCommand {
         }
     }
 
+    private static func isAudio(_ path: String) -> Bool {
+        path.lowercased().hasSuffix(".wav")
+    }
+
     func run() throws {
         SignalTrap.install()
+        if Self.isAudio(output) { return try recordDaemonAudio() }
         let session = try SequencerSession()
         let client = session.client
-        let sources = try session.resolveList(port, as: .source)
+        let sources = try session.resolveList(port ?? "", as: .source)
         let queue = try client.makeQueue(name: "midihub record")
         let input = try client.createPort(name: "record", capabilities: .destination, timestampQueue: queue)
         try client.start(queue)
@@ -83,5 +101,20 @@ struct RecordCommand: ParsableCommand {
         let length = try client.status(of: queue).seconds
         try SequenceFile.save(recording.file(endingAt: length), path: output)
         printError("midihub: recorded \(recording.count) events in \(StatusLine.clock(length)) to \(output)")
+    }
+
+    /// Asks the running daemon to record what it plays to `output` until Ctrl-C or --seconds.
+    private func recordDaemonAudio() throws {
+        let path = URL(fileURLWithPath: output).standardizedFileURL.path
+        try SetupCommandSupport.askDaemon("recording the daemon's sound", client: "midihub record") { client in
+            _ = try client.recordAudio(AudioRecordRequest(path: path))
+            printError("midihub: recording the daemon's sound to \(output) (Ctrl-C ends it)")
+            let started = Date()
+            while SignalTrap.caught == nil, seconds.map({ Date().timeIntervalSince(started) < $0 }) ?? true {
+                usleep(20_000)
+            }
+            let summary = try client.recordAudio(AudioRecordRequest(stop: true))
+            printError("midihub: recorded \(StatusLine.clock(summary.seconds ?? 0)) of the daemon's sound to \(output)")
+        }
     }
 }

@@ -163,6 +163,10 @@ final class FakeDaemon: ControlHandler {
                                tempoOverride: false, loop: nil)
     }
 
+    func recordAudio(_ request: AudioRecordRequest) throws -> AudioRecordingSummary {
+        throw ControlError(.failed, "the daemon plays no audio")
+    }
+
     func fireTrigger(_ name: String) throws -> TriggerSummary {
         guard name == Self.panic.name else { throw ControlError(.unknownTrigger, "no trigger '\(name)'") }
         return Self.panic

@@ -63,6 +63,8 @@ run_example() { # LINE
     if [[ ${words[1]} != transport && -n ${PEER_PIDS[transporthub]:-} ]]; then stop_peer transporthub; fi
     if [[ ${words[1]} == transport ]]; then
         run_transport_example "$line"
+    elif [[ ${words[1]} == record && ${words[2]} == *.wav ]]; then
+        run_audio_daemon_example "$line"
     elif [[ ${words[1]} == learn ]]; then
         run_learn_example "$line"
     elif [[ (${words[1]} == scene || ${words[1]} == trigger) && ${words[2]} != -* || ${words[1]} == patch ]]; then
@@ -121,6 +123,17 @@ run_transport_example() { # LINE
     (cd "$REPO" && timeout -k 5 60 bash -c "$1") >"$WORK/out" 2>"$WORK/err" || status=$?
     assert_eq 0 "$status" "'$1' (stderr: $(head -c 400 "$WORK/err"))"
     assert_file_has "$WORK/out" "^(stopped|playing|paused) '|^\\{\"" "'$1' prints the status"
+}
+
+# `midihub record OUT.wav` with a daemon playing to the default device (snd-dummy): it
+# records the daemon's sound and says so.
+run_audio_daemon_example() { # LINE
+    start_serve wavhub --instrument synth
+    local status=0
+    (cd "$REPO" && timeout -k 5 60 bash -c "$1") >"$WORK/out" 2>"$WORK/err" || status=$?
+    assert_eq 0 "$status" "'$1' (stderr: $(head -c 400 "$WORK/err"))"
+    assert_file_has "$WORK/err" "^midihub: recorded [0-9:.]+ of the daemon's sound to " "'$1' says what it recorded"
+    stop_peer wavhub
 }
 
 # `midihub synth` on the default device, for a connect that names its port.
