@@ -149,6 +149,10 @@ extension HubDaemon {
         dropScheduled()
         carryOut(player.load(song, at: transportActionTime(now)), timing)
         log.info("transport: loaded '\(song.name)'")
+        if !router.sender(for: sequencePort).feedsGraph, clockFollowers().isEmpty {
+            log.warning("transport: no source node takes midihub:sequence, so the song plays nowhere "
+                + "(fix: add a node such as `song: { source: \"midihub:sequence\" }` and a route from it, docs/transport.md)")
+        }
         return publishTransport()
     }
 

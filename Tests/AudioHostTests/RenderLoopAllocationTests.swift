@@ -61,7 +61,9 @@ private final class CountedStretch: Node, @unchecked Sendable {
 /// The live driver loop allocates nothing (docs/live.md, "The render thread"): the render
 /// thread of an `AudioDriver` playing the built-in synth through alsa-lib's `file` plugin
 /// (into /dev/null over the `null` PCM: no sound card), with live events streaming into
-/// its input ring, in every sample format the device may negotiate.
+/// its input ring, the transport's events and timeline points streaming into its sequenced
+/// ring (with cuts), and the audio tap armed (a recording), in every sample format the device
+/// may negotiate.
 @Suite(.serialized) struct RenderLoopAllocationTests {
     static let bankFolder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -81,6 +83,7 @@ private final class CountedStretch: Node, @unchecked Sendable {
         let engine = RenderEngine()
         engine.install(RenderProgram(nodes: StandardGraph(playing: synth).nodes + [stretch], format: driver.renderFormat))
         var sent = 0, sentWhileCounting = 0
+        driver.tap.arm()
         let counted = try AllocationCounter.session {
             try driver.start(engine: engine)
             // One round of live events per check, every 200 µs, until the stretch has closed.
@@ -93,6 +96,12 @@ private final class CountedStretch: Node, @unchecked Sendable {
                 driver.live.push(.controlChange(channel: channel, controller: [1, 7, 10, 64][sent % 4], value: UInt8(sent % 128)))
                 driver.live.push(.pitchBend(channel: channel, value: UInt16(sent * 97 % 16_384)))
                 driver.live.push(.noteOff(channel: channel, note: note))
+                let frame = driver.framesRendered + 128
+                driver.sequenced.push(.noteOn(channel: channel, note: note + 1, velocity: 80), node: 0, frame: frame)
+                driver.sequenced.push(.noteOff(channel: channel, note: note + 1, velocity: 0), node: 0, frame: frame + 32)
+                driver.sequenced.pushTimeline(HostSync(tempo: 100 + Double(sent % 50), transport: sent % 7 == 0 ? .stopped : .playing),
+                                              frame: frame)
+                if sent % 10 == 9 { driver.sequenced.cut() }
                 sent += 1
                 if stretch.counting.load(ordering: .acquiring) {
                     sentWhileCounting += 1

@@ -60,6 +60,6 @@ channels=$(grep -c '^track "Midi Through:Midi Through Port-0 channel' "$WORK/spl
 assert_eq "$(grep -v System_exclusive "$WORK/expected.txt" | cut -d' ' -f3 | sort -u | wc -l)" "$channels" "tracks of the split recording"
 
 step "a bad file name: one line, exit 2, nothing written"
-assert_exit 2 midihub record "$WORK/take.wav" --port 14:0
-assert_one_line_error "^midihub: cannot tell which format to write for '.*take.wav' \(fix: "
-[[ ! -e $WORK/take.wav ]] || fail "take.wav was written"
+assert_exit 2 midihub record "$WORK/take.txt" --port 14:0
+assert_one_line_error "^midihub: cannot tell which format to write for '.*take.txt' \(fix: "
+[[ ! -e $WORK/take.txt ]] || fail "take.txt was written"
