@@ -22,7 +22,7 @@ extension BenchmarkRow {
         let results = try HubResults.load(context, bench: "transport")
         let hub = try results.run("hub-timing"), anchor = try results.run("aplaymidi-timing")
         return BenchmarkResult(
-            title: "transport timing at an ALSA port, \(percentile) of |arrival − file time − median| "
+            title: "transport timing at an ALSA port, \(percentile) of abs(arrival − file time − median) "
                 + "(little-song.mid, \(Int(try hub.value("events"))) events, VM)",
             unit: "µs", midihub: try hub.value("\(percentile)_us"),
             anchorName: "aplaymidi", anchor: try anchor.value("\(percentile)_us"),
