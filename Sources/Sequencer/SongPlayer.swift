@@ -315,13 +315,15 @@ public struct SongPlayer: Sendable {
         return releaseHeld(at: time)
     }
 
-    /// Note-offs at `time` for every note held; remembered as handed out (a cut before
-    /// `time` may drop them).
+    /// Note-offs at `time` for every note held — one for each time a note was started and
+    /// not ended (a song may start the same key twice); remembered as handed out (a cut
+    /// before `time` may drop them).
     private mutating func releaseHeld(at time: Double) -> [Scheduled] {
         var offs: [Scheduled] = []
         for key in held.indices where held[key] > 0 {
+            let off = Scheduled(time: time, message: .noteOff(channel: UInt8(key / 128), note: UInt8(key % 128), velocity: 0))
+            offs += repeatElement(off, count: Int(held[key]))
             held[key] = 0
-            offs.append(Scheduled(time: time, message: .noteOff(channel: UInt8(key / 128), note: UInt8(key % 128), velocity: 0)))
             recentOffs.append((time, key))
         }
         return offs

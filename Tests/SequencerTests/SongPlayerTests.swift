@@ -260,3 +260,24 @@ extension SongPlayerTests {
         #expect(later.map(\.host.transport) == [.playing, .playing, .stopped])
     }
 }
+
+extension SongPlayerTests {
+    /// What the fuzzer found: a file that starts C4 twice without a note-off between (its
+    /// last note-off cut away with its end) gets two note-offs at its end, not one.
+    @Test func aKeyStartedTwiceIsEndedTwice() throws {
+        let song = Song(file: try SequenceText.parse("""
+            ppq 480
+            track "Piano" channel 1
+              1:1 raw 90 3c 5a
+              1:3 raw 90 3c 46
+              2:1 raw 90 40 5a
+              2:2 raw 80 40 00
+            """), name: "twice.song")
+        var player = SongPlayer()
+        _ = player.load(song, at: 0)
+        var handed = player.play(at: 0) ?? []
+        while player.state == .playing { handed += player.due(until: (handed.last?.time ?? 0) + 1) }
+        let offs = handed.filter { $0.message == .noteOff(channel: 0, note: 60, velocity: 0) }
+        #expect(offs.count == 2)
+    }
+}
