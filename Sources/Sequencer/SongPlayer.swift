@@ -279,15 +279,24 @@ public struct SongPlayer: Sendable {
         UInt16(min(max(0, (tick / (pulseTicks * 6)).rounded(.down)), 16_383))
     }
 
-    /// The clock pulses from `nextPulse` up to (not at) `tick`, at their times.
+    /// The clock pulses from `nextPulse` up to (not at) `tick`, at their times; at most
+    /// `maxPulses` at once (a file's absurd tempo, a microsecond per quarter, would ask for
+    /// millions in one turn: the rest are skipped, as no MIDI cable carries them).
     private mutating func pulses(before tick: Double) -> [Scheduled] {
         var pulses: [Scheduled] = []
         while nextPulse < tick {
+            guard pulses.count < Self.maxPulses else {
+                nextPulse = (tick / pulseTicks).rounded(.up) * pulseTicks
+                break
+            }
             pulses.append(Scheduled(time: anchorTime + seconds(from: anchorTick, to: nextPulse), message: .clock))
             nextPulse += pulseTicks
         }
         return pulses
     }
+
+    /// More clock pulses than a MIDI cable carries in a second (3,125 bytes).
+    public static let maxPulses = 4096
 
     /// Two time-ordered lists as one, a pulse before an event at the same time.
     private static func merged(_ pulses: [Scheduled], _ events: [Scheduled]) -> [Scheduled] {

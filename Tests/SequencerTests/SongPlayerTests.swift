@@ -281,3 +281,23 @@ extension SongPlayerTests {
         #expect(offs.count == 2)
     }
 }
+
+extension SongPlayerTests {
+    /// A hostile file's tempo (a microsecond per quarter) cannot make one turn hand out
+    /// millions of clock pulses.
+    @Test func anAbsurdTempoHandsOutABoundedClock() throws {
+        let song = Song(file: try SequenceText.parse("""
+            ppq 480
+            tempo 1us
+            track "Piano" channel 1
+              100000:1 C4 1/4 vel 100
+            """), name: "fast.song")
+        var player = SongPlayer()
+        _ = player.load(song, at: 0)
+        _ = player.play(at: 0)
+        let handed = player.due(until: 1)
+        #expect(handed.filter { $0.message == .clock }.count <= SongPlayer.maxPulses)
+        #expect(handed.contains { $0.message == .noteOn(channel: 0, note: 60, velocity: 100) })
+        #expect(player.state == .stopped)  // the whole song lasts 0.4 s
+    }
+}
