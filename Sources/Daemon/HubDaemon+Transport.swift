@@ -46,14 +46,19 @@ extension HubDaemon {
     func serviceTransport() {
         sendDueJackMessages()
         // Read every turn, playing or not, so the queue's offset is steady when playing starts.
-        var (now, timing) = transportTiming()
+        let (now, timing) = transportTiming()
         guard player.state == .playing else { return }
         let onAudio = audio?.renderedSeconds != nil
         if onAudio != transportOnAudioClock {
+            // The old clock's schedule is dropped and its notes ended now, on the new clock;
+            // the song goes on from where the old clock had it.
             transportOnAudioClock = onAudio
-            _ = player.pause(at: lastTransportClock)
-            (now, timing) = transportTiming()
-            carryOut(player.play(at: transportActionTime(now)) ?? [], timing)
+            dropScheduled()
+            let at = transportActionTime(now)
+            let offs = player.pause(at: lastTransportClock).map { SongPlayer.Scheduled(time: at, message: $0.message) }
+            _ = player.takeTimeline()  // stamped on the old clock
+            carryOut(offs, timing)
+            carryOut(player.play(at: at) ?? [], timing)
         }
         lastTransportClock = now
         notePlayed(until: now)
