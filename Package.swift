@@ -96,7 +96,7 @@ let package = Package(
 
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore", "TestSupport"]),
         .testTarget(name: "SoundFontTests", dependencies: ["SoundFont", "TestSupport"]),
-        .testTarget(name: "SequencerTests", dependencies: ["Sequencer", "MIDICore"]),
+        .testTarget(name: "SequencerTests", dependencies: ["Sequencer", "MIDICore", "TestSupport"]),
         .testTarget(name: "MidihubCLITests", dependencies: ["MidihubCLI", "Control", "ALSA", "Synth", "TestSupport"]),
         // Every code block of docs/ and the README names the test that runs it.
         .testTarget(name: "DocsTests", dependencies: ["TestSupport"]),

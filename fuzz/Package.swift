@@ -16,7 +16,7 @@ let package = Package(
         // `require`, the targets' check that keeps its message in a release build.
         .target(name: "FuzzSupport"),
         fuzzTarget("FuzzSMFReader", testing: "MIDICore", "Sequencer"),
-        fuzzTarget("FuzzMIDIParser", testing: "MIDICore"),
+        fuzzTarget("FuzzMIDIParser", testing: "MIDICore", "Sequencer"),
         fuzzTarget("FuzzSequenceText", testing: "MIDICore"),
         fuzzTarget("FuzzControlRequest", testing: "Control"),
         fuzzTarget("FuzzPatch", testing: "Hub", "Daemon"),

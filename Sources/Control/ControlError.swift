@@ -40,6 +40,8 @@ public struct ControlErrorCode: RawRepresentable, Hashable, Sendable, Codable, E
     public static let badSequence: Self = "bad-sequence"
     /// A seek or loop position the song does not have (an unknown marker).
     public static let unknownPosition: Self = "unknown-position"
+    /// A transport action refused while a MIDI clock master plays (`clock: follow`): it decides.
+    public static let followingClock: Self = "following-clock"
     /// A value outside its range, or an output parameter written.
     public static let invalidValue: Self = "invalid-value"
     /// The patch does not validate; the running setup is untouched.

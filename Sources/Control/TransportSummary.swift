@@ -51,6 +51,8 @@ public struct TransportStatus: Hashable, Sendable, Codable {
     public var tempoOverride: Bool
     /// The loop region as `BAR:BEAT` positions, when one is set.
     public var loop: LoopRegion?
+    /// The MIDI clock the transport follows, when a node has `clock: follow`.
+    public var clock: ClockFollow?
 
     public struct LoopRegion: Hashable, Sendable, Codable {
         public var from: String
@@ -62,8 +64,30 @@ public struct TransportStatus: Hashable, Sendable, Codable {
         }
     }
 
+    /// The clock of an external node with `clock: follow`, as the transport hears it.
+    public struct ClockFollow: Hashable, Sendable, Codable {
+        /// The node's name.
+        public var node: String
+        /// Whether the master plays (between Start or Continue and Stop).
+        public var running: Bool
+        /// The master's tempo as measured (quarter notes per minute); `nil` while no clock comes.
+        public var tempo: Double?
+        /// How far its pulses arrive from where the tracking loop expects them, RMS (ms).
+        public var jitter: Double?
+        /// How far the transport was behind the master at its last correction (ms; negative: ahead).
+        public var drift: Double?
+
+        public init(node: String, running: Bool, tempo: Double?, jitter: Double?, drift: Double?) {
+            self.node = node
+            self.running = running
+            self.tempo = tempo
+            self.jitter = jitter
+            self.drift = drift
+        }
+    }
+
     public init(state: String, song: String?, position: String, seconds: Double, duration: Double, tempo: Double,
-                tempoOverride: Bool, loop: LoopRegion?) {
+                tempoOverride: Bool, loop: LoopRegion?, clock: ClockFollow? = nil) {
         self.state = state
         self.song = song
         self.position = position
@@ -72,6 +96,7 @@ public struct TransportStatus: Hashable, Sendable, Codable {
         self.tempo = tempo
         self.tempoOverride = tempoOverride
         self.loop = loop
+        self.clock = clock
     }
 }
 

@@ -6,7 +6,8 @@ import Hub
 /// from unconnected senders, so the daemon connects its output port to each external node's
 /// port, as `aplaymidi` does. Events still go to each node's port directly: another node's
 /// port, connected to midihub:out too, does not get them. An external processor's sending
-/// ports are connected to midihub:in, so that what it sends back enters the graph at its node.
+/// ports are connected to midihub:in, so that what it sends back enters the graph at its node;
+/// so are the sending ports of the node whose clock the transport follows (`clock: follow`).
 /// A controller that mappings show values on (`feedbackPorts`) is connected from midihub:out
 /// as an external node is, and shown its values once connected.
 extension HubDaemon {
@@ -29,7 +30,7 @@ extension HubDaemon {
         }).map { Connection(PortAddress(outPort.address), $0.address) }
         let returns = ports.descriptors.filter { port in
             port.address.client != client.clientID && !JackPortTable.isJack(port.address)
-                && externals.contains { $0.sendsBack(from: port) }
+                && externals.contains { $0.sendsBack(from: port) || port.direction.canSend && $0.leadsClock(from: port) }
         }.map { Connection($0.address, PortAddress(inPort.address)) }
         let wanted = Set(outbound + returns)
         var made = externalLinks.intersection(wanted)

@@ -47,6 +47,7 @@ extension HubDaemon {
         sendDueJackMessages()
         // Read every turn, playing or not, so the queue's offset is steady when playing starts.
         let (now, timing) = transportTiming()
+        serviceClockFollow(now: now, timing: timing)
         guard player.state == .playing else { return }
         let onAudio = audio?.renderedSeconds != nil
         if onAudio != transportOnAudioClock {
@@ -72,7 +73,7 @@ extension HubDaemon {
 
     /// Tells the player what has surely played by `now`: ALSA ports hear events the sound
     /// card's delay after the clock.
-    private func notePlayed(until now: Double) {
+    func notePlayed(until now: Double) {
         player.played(until: now - (audio?.outputDelay ?? 0))
     }
 
@@ -110,12 +111,12 @@ extension HubDaemon {
     /// their offset in seconds.
     private func clockFollowers() -> [(index: Int, offset: Double)] {
         router.graph.nodes.enumerated().compactMap { index, node in
-            guard case .external(let external) = node.body, external.clock else { return nil }
+            guard case .external(let external) = node.body, external.clock == .send else { return nil }
             return (index, external.clockOffset / 1000)
         }
     }
 
-    private static func isClock(_ message: MIDIMessage) -> Bool {
+    static func isClock(_ message: MIDIMessage) -> Bool {
         switch message {
         case .clock, .start, .continue, .stop, .songPosition: true
         default: false
@@ -136,7 +137,7 @@ extension HubDaemon {
 
     /// Drops what was handed out and has not played: the frames queued for the render thread,
     /// the events waiting in the ALSA queue, the JACK messages held.
-    private func dropScheduled() {
+    func dropScheduled() {
         audio?.cutSchedule()
         do {
             try client.removePendingOutput()
@@ -166,6 +167,7 @@ extension HubDaemon {
     /// - Thread: owner.
     func transport(_ request: TransportRequest) throws(ControlError) -> TransportStatus {
         guard request.action != .status else { return transportStatus() }
+        if request.action != .loop { try refuseWhileFollowing(request.action) }
         guard let song = player.song else {
             throw ControlError(.noSequence, "the transport has no sequence", fix: "load one: 'midihub transport load FILE'")
         }
@@ -268,7 +270,8 @@ extension HubDaemon {
                                seconds: Self.rounded(player.seconds(atTick: tick)),
                                duration: Self.rounded(song.map { player.seconds(atTick: Double($0.endTick)) } ?? 0),
                                tempo: Self.rounded(player.tempo(atTick: tick)), tempoOverride: player.tempoOverride != nil,
-                               loop: player.loop.map { .init(from: barBeat(Double($0.start)), to: barBeat(Double($0.end))) })
+                               loop: player.loop.map { .init(from: barBeat(Double($0.start)), to: barBeat(Double($0.end))) },
+                               clock: clockFollowStatus())
     }
 
     /// Publishes the status (`transport-changed`) and returns it.

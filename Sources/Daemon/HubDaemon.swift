@@ -54,6 +54,12 @@ public final class HubDaemon: @unchecked Sendable {
     var widgets: [Widget] = []
     /// The transport: the sequence loaded and where it plays (`HubDaemon+Transport`).
     var player = SongPlayer()
+    /// The MIDI clock the transport follows (`clock: follow`), its last steering (monotonic) and
+    /// how far behind the master the transport was then (seconds), when the hub's tempo last followed it.
+    var clockFollower = ClockFollower()
+    var lastClockSteer = -Double.infinity
+    var clockDrift: Double?
+    var lastClockTempoChange = -Double.infinity
     /// The queue that times the transport's events to ALSA ports (running from the start).
     let transportQueue: SeqQueue
     /// The source the sequence's events are routed from, resolved for the current graph.
@@ -297,6 +303,7 @@ public final class HubDaemon: @unchecked Sendable {
                 sink = makeSink()
                 sender = routeCache.sender(at: address, ports: ports, router: &router)
             }
+            if Self.isClock(message) { followClock(message, from: address, at: time) }
             if recording != nil, sender?.feedsGraph == true { recordLive(message, from: address, at: time) }
             if map(message, from: address, sources: sender?.sourceIDs ?? [], at: time) { return }
             guard let sender, sender.feedsGraph else { return }

@@ -93,15 +93,29 @@ struct TransportControlCommand: ParsableCommand {
         }
     }
 
-    /// `playing 'song.mid' at 3:2 (0:04.5 / 0:12.0), 120 BPM, loop 2:1 to 4:1`
+    /// `playing 'song.mid' at 3:2 (0:04.5 / 0:12.0), 120 BPM, loop 2:1 to 4:1`, and
+    /// `, following master's clock at 100.02 BPM (jitter 0.4 ms, drift -0.1 ms)` when a clock leads.
     static func line(_ status: TransportStatus) -> String {
-        guard let song = status.song else { return "\(status.state), no sequence loaded" }
-        var line = "\(status.state) '\(song)' at \(status.position) "
-            + "(\(StatusLine.clock(status.seconds)) / \(StatusLine.clock(status.duration))), "
-            + "\(Self.number(status.tempo)) BPM"
-        if status.tempoOverride { line += " (override)" }
-        if let loop = status.loop { line += ", loop \(loop.from) to \(loop.to)" }
+        var line: String
+        if let song = status.song {
+            line = "\(status.state) '\(song)' at \(status.position) "
+                + "(\(StatusLine.clock(status.seconds)) / \(StatusLine.clock(status.duration))), "
+                + "\(Self.number(status.tempo)) BPM"
+            if status.tempoOverride && status.clock == nil { line += " (override)" }
+            if let loop = status.loop { line += ", loop \(loop.from) to \(loop.to)" }
+        } else {
+            line = "\(status.state), no sequence loaded"
+        }
+        if let clock = status.clock { line += ", " + Self.following(clock) }
         return line
+    }
+
+    private static func following(_ clock: TransportStatus.ClockFollow) -> String {
+        guard let tempo = clock.tempo else { return "following \(clock.node)'s clock (none comes)" }
+        let details = [clock.jitter.map { "jitter \(String(format: "%.1f", $0)) ms" },
+                       clock.drift.map { "drift \(String(format: "%.1f", $0)) ms" }].compactMap(\.self)
+        return "following \(clock.node)'s clock at \(Self.number(tempo)) BPM"
+            + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))") + (clock.running ? "" : ", stopped")
     }
 
     private static func number(_ value: Double) -> String {

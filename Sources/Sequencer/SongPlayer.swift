@@ -77,7 +77,7 @@ public struct SongPlayer: Sendable {
     /// The song tick of the next clock pulse to hand out.
     private var nextPulse: Double = 0
     /// Handed out up to this time (while playing).
-    private var scheduledUntil: Double = 0
+    private(set) var scheduledUntil: Double = 0
     /// Notes handed out as on and not yet as off, by channel × 128 + note.
     private var held = [UInt8](repeating: 0, count: 16 * 128)
     /// Note-offs handed out and maybe not played yet, which a cut may drop (`played(until:)`

@@ -201,12 +201,35 @@ extension PatchTests {
             Issue.record("no external nodes")
             return
         }
-        #expect(drums.clock && drums.clockOffset == -4.5)
-        #expect(!fluid.clock && fluid.clockOffset == 0)
+        #expect(drums.clock == .send && drums.clockOffset == -4.5)
+        #expect(fluid.clock == nil && fluid.clockOffset == 0)
         let store = StateStore(path: temporaryDirectory() + "/state.json")
         try store.save(HubState(graph: patch.graph, rules: []))
         #expect(try store.load()?.graph == patch.graph)
         let problem = error("nodes:\n  drums: { external: TR-8, clock offset: 250 }\n")
         #expect(problem?.description.hasPrefix("test.yaml:2:42: clock offset 250 ms is outside -100…100") == true, "\(String(describing: problem))")
+    }
+
+    @Test func theTransportFollowsOneExternalNodesClockKeptInTheState() throws {
+        let patch = try parse("""
+            nodes:
+              master: { external: "midish", clock: follow }
+              drums: { external: "TR-8", clock: send }
+              fluid: { external: "FLUID", clock: false }
+            """)
+        #expect(patch.graph.nodes.map(\.leadsClock) == [true, false, false])
+        guard case .external(let drums)? = patch.graph.node("drums")?.body,
+              case .external(let fluid)? = patch.graph.node("fluid")?.body else {
+            Issue.record("no external nodes")
+            return
+        }
+        #expect(drums.clock == .send && fluid.clock == nil)
+        let store = StateStore(path: temporaryDirectory() + "/state.json")
+        try store.save(HubState(graph: patch.graph, rules: []))
+        #expect(try store.load()?.graph == patch.graph)
+        let two = error("nodes:\n  a: { external: x, clock: follow }\n  b: { external: y, clock: follow }\n")
+        #expect(two?.description.hasPrefix("test.yaml:3:3: nodes 'a' and 'b' both have `clock: follow`") == true, "\(String(describing: two))")
+        let unknown = error("nodes:\n  a: { external: x, clock: lead }\n")
+        #expect(unknown?.description.hasPrefix("test.yaml:2:28: clock 'lead' is neither send nor follow") == true, "\(String(describing: unknown))")
     }
 }

@@ -301,3 +301,30 @@ extension SongPlayerTests {
         #expect(player.state == .stopped)  // the whole song lasts 0.4 s
     }
 }
+
+extension SongPlayerTests {
+    /// A master at 100 BPM (the song says 120) started 15 ms before the player could: within
+    /// two seconds of steering every note lands within a millisecond of the master's beat.
+    @Test func followingAMasterLocksTheNotesToItsBeats() throws {
+        var player = SongPlayer()
+        _ = player.load(try Self.song(), at: 0)
+        let masterStart = 10.0, ticksPerSecond = 100.0 / 60 * 480
+        func masterTick(_ time: Double) -> Double { (time - masterStart) * ticksPerSecond }
+        _ = player.play(at: masterStart + 0.015)
+        var events: [SongPlayer.Scheduled] = []
+        var now = masterStart + 0.015
+        while player.state == .playing && now < 30 {
+            player.follow(masterTick: masterTick(now), at: now, beatsPerMinute: 100)
+            events += player.due(until: now + 0.1)
+            now += 0.01
+        }
+        let notes = Self.notesOn(events)
+        #expect(notes.count == 13)
+        for (index, note) in notes.enumerated() where note.time > masterStart + 2 {
+            let beat = masterStart + Double(index) * 0.6
+            #expect(abs(note.time - beat) < 0.001, "note \(index) at \(note.time), the master's beat at \(beat)")
+        }
+        #expect(abs(player.tempo(atTick: 0) - 100) < 0.5, "the tempo settles on the master's")
+        #expect(player.follow(masterTick: 0, at: now, beatsPerMinute: 100) == nil, "nothing to steer once stopped")
+    }
+}

@@ -23,13 +23,21 @@ public struct ExternalNode: Hashable, Sendable {
     /// Which port to send to (and, for a processor, to read back from the same client).
     public var port: PortSelector
     public var role: Role
-    /// Whether the transport sends it MIDI clock (24 per quarter, Start, Stop, Continue,
-    /// Song Position), and how many milliseconds early (negative) or late to send it, to line
-    /// up with a device that sounds late or early.
-    public var clock: Bool
+    /// How a node shares the transport's MIDI clock (24 per quarter, Start, Stop, Continue,
+    /// Song Position).
+    public enum ClockLink: String, Hashable, Codable, Sendable {
+        /// The transport sends it the clock.
+        case send
+        /// The transport follows the clock its client sends (docs/transport.md#midi-clock-in).
+        case follow
+    }
+
+    /// Its clock link, if any; for `send`, how many milliseconds early (negative) or late to
+    /// send the clock, to line up with a device that sounds late or early.
+    public var clock: ClockLink?
     public var clockOffset: Double
 
-    public init(port: PortSelector, role: Role = .instrument, clock: Bool = false, clockOffset: Double = 0) {
+    public init(port: PortSelector, role: Role = .instrument, clock: ClockLink? = nil, clockOffset: Double = 0) {
         self.port = port
         self.role = role
         self.clock = clock
@@ -42,6 +50,14 @@ public struct ExternalNode: Hashable, Sendable {
     public func sendsBack(from sender: PortDescriptor) -> Bool {
         role == .processor && sender.direction.canSend
             && PortSelector(portClass: port.portClass, client: port.client).matches(sender)
+    }
+
+    /// Whether the transport follows the clock `sender` sends: the node leads the clock and
+    /// `sender` is a port of the client its selector names (any of its ports: midish sends
+    /// from a port nobody can subscribe to, connected by itself).
+    /// - Thread: any.
+    public func leadsClock(from sender: PortDescriptor) -> Bool {
+        clock == .follow && PortSelector(portClass: port.portClass, client: port.client).matches(sender)
     }
 }
 
@@ -115,6 +131,11 @@ public struct GraphNode: Hashable, Sendable {
         self.id = id
         self.body = body
         self.parameters = parameters
+    }
+
+    /// Whether the transport follows this node's MIDI clock (an external node with `clock: follow`).
+    public var leadsClock: Bool {
+        if case .external(let external) = body { external.clock == .follow } else { false }
     }
 }
 

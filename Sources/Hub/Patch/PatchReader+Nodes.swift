@@ -32,7 +32,7 @@ extension PatchReader {
                 }
                 role = parsed
             }
-            let clock = try fields["clock"].map { node throws(PatchError) in try flag(node, "clock") } ?? false
+            let clock = try fields["clock"].flatMap { node throws(PatchError) in try clockLink(node) }
             let offset = try fields["clock offset"].map { node throws(PatchError) in try number(node, "the clock offset (ms)") } ?? 0
             if let node = fields["clock offset"], !(-100...100).contains(offset) {
                 throw error(at: node, "clock offset \(node.scalar?.string ?? "") ms is outside -100…100", fix: "write the milliseconds to move the clock, e.g. -5")
@@ -48,6 +48,16 @@ extension PatchReader {
         try expectKeys(fields, allowed)
         let parameters = try fields["parameters"].map { node throws(PatchError) in try self.parameters(node, of: body, id: id) }
         return GraphNode(id: id, body: body, parameters: parameters ?? [:])
+    }
+
+    /// An external node's `clock`: `send` (or `true`) or `follow`; `false` for none.
+    private func clockLink(_ node: YAMLNode) throws(PatchError) -> ExternalNode.ClockLink? {
+        if let value = node.bool { return value ? .send : nil }
+        guard let link = ExternalNode.ClockLink(rawValue: node.scalar?.string ?? "") else {
+            throw error(at: node, "clock '\(node.scalar?.string ?? "")' is neither send nor follow",
+                        fix: "write `clock: send` to send it the transport's clock, `clock: follow` to follow its clock")
+        }
+        return link
     }
 
     private func unit(kind: String, _ value: YAMLNode) throws(PatchError) -> NodeDescriptor {

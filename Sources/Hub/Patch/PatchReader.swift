@@ -35,7 +35,12 @@ struct PatchReader {
                     guard nodeMarks.updateValue(idNode, forKey: id) == nil else {
                         throw error(at: idNode, "node '\(id)' is defined twice", fix: "give each node its own name")
                     }
-                    nodes.append(try node(id: id, definition))
+                    let node = try node(id: id, definition)
+                    if node.leadsClock, let leader = nodes.first(where: \.leadsClock) {
+                        throw error(at: idNode, "nodes '\(leader.id)' and '\(id)' both have `clock: follow`",
+                                    fix: "the transport follows one clock: keep `clock: follow` on one node")
+                    }
+                    nodes.append(node)
                 }
             case "routes":
                 for item in try sequence(value, "routes") { routes.append((try route(item), item)) }

@@ -13,6 +13,8 @@ struct StateRecord: Codable {
         /// An external node's MIDI clock out and its offset (ms).
         var clock: Bool?
         var clockOffset: Double?
+        /// Whether the transport follows an external node's clock.
+        var followsClock: Bool?
         var device: String?
         var parameters: [String: Float]
     }
@@ -72,9 +74,14 @@ struct StateRecord: Codable {
             record.type = "external"
             record.port = external.port.description
             record.role = external.role
-            if external.clock {
+            switch external.clock {
+            case .send:
                 record.clock = true
                 record.clockOffset = external.clockOffset
+            case .follow:
+                record.followsClock = true
+            case nil:
+                break
             }
         case .output(let device):
             record.type = "output"
@@ -132,7 +139,8 @@ struct StateRecord: Codable {
             return .unit(NodeDescriptor(kind: kind, subtype: FourCharCode(d.subtype), manufacturer: FourCharCode(d.manufacturer),
                                         name: d.name, version: d.version))
         case "external":
-            return .external(ExternalNode(port: try selector(), role: record.role ?? .instrument, clock: record.clock ?? false,
+            let clock: ExternalNode.ClockLink? = record.followsClock == true ? .follow : record.clock == true ? .send : nil
+            return .external(ExternalNode(port: try selector(), role: record.role ?? .instrument, clock: clock,
                                           clockOffset: record.clockOffset ?? 0))
         case "output", "input":
             guard let device = record.device else { throw missing("device") }

@@ -1,0 +1,97 @@
+import MIDICore
+import Sequencer
+import Testing
+import TestSupport
+
+/// The clock follower against simulated masters: pulses at a tempo, each late or early by up
+/// to a millisecond (a MIDI cable's and a scheduler's jitter), with Start, Stop, Continue and
+/// Song Position as a drum machine sends them.
+@Suite struct ClockFollowerTests {
+    /// Feeds `count` pulses at `beatsPerMinute` from `start`, each moved by up to ±`jitter`.
+    static func feed(_ follower: inout ClockFollower, count: Int, beatsPerMinute: Double, from start: Double,
+                     jitter: Double = 0.001, seed: UInt64 = 1) -> (cues: [ClockFollower.Cue], end: Double) {
+        var random = SeededGenerator(seed: seed)
+        let period = 60 / (24 * beatsPerMinute)
+        var cues: [ClockFollower.Cue] = []
+        for pulse in 0..<count {
+            let noise = jitter > 0 ? Double.random(in: -jitter...jitter, using: &random) : 0
+            if let cue = follower.receive(.clock, at: start + Double(pulse) * period + noise) { cues.append(cue) }
+        }
+        return (cues, start + Double(count) * period)
+    }
+
+    @Test func locksToAJitteryMastersTempoAndPhase() throws {
+        var follower = ClockFollower()
+        #expect(follower.receive(.start, at: 0.99) == .locate(pulse: 0))
+        let (cues, end) = Self.feed(&follower, count: 480, beatsPerMinute: 100, from: 1)
+        #expect(cues.count == 1)
+        guard case .play(let first, _)? = cues.first else { Issue.record("no play cue: \(cues)"); return }
+        #expect(first == 0)
+        let tempo = try #require(follower.beatsPerMinute)
+        #expect(abs(tempo - 100) < 0.3, "tempo \(tempo)")
+        // The master's next pulse (480) is due at `end`: predicted within a millisecond.
+        let pulse = try #require(follower.masterPulse(at: end))
+        #expect(abs(pulse - 480) * 0.025 < 0.001, "pulse \(pulse)")
+        // Uniform ±1 ms: an RMS of 0.58 ms, seen through the loop's prediction.
+        #expect(follower.jitter > 0.0003 && follower.jitter < 0.0012, "jitter \(follower.jitter)")
+    }
+
+    @Test func followsATempoChangeWithinSeconds() throws {
+        var follower = ClockFollower()
+        let (_, end) = Self.feed(&follower, count: 240, beatsPerMinute: 120, from: 0)
+        _ = Self.feed(&follower, count: 36 * 4, beatsPerMinute: 90, from: end, seed: 2)
+        let tempo = try #require(follower.beatsPerMinute)
+        #expect(abs(tempo - 90) < 0.5, "tempo \(tempo)")
+    }
+
+    @Test func startContinueStopAndSongPositionMoveTheTransport() {
+        var follower = ClockFollower()
+        // A master that sends its clock while stopped: the tempo is known, nothing plays.
+        var (cues, time) = Self.feed(&follower, count: 48, beatsPerMinute: 120, from: 0, jitter: 0)
+        #expect(cues.isEmpty && !follower.running && follower.beatsPerMinute != nil)
+        #expect(follower.receive(.start, at: time - 0.01) == .locate(pulse: 0))
+        let started = time
+        (cues, time) = Self.feed(&follower, count: 30, beatsPerMinute: 120, from: started, jitter: 0)
+        #expect(cues == [.play(pulse: 0, at: started)])
+        #expect(follower.receive(.songPosition(16), at: time) == nil, "Song Position is ignored while running")
+        #expect(follower.receive(.stop, at: time) == .stop(pulse: 30, timedOut: false))
+        #expect(follower.receive(.stop, at: time) == nil)
+        #expect(follower.receive(.songPosition(16), at: time + 0.1) == .locate(pulse: 96))
+        #expect(follower.receive(.continue, at: time + 0.2) == nil)
+        #expect(follower.receive(.clock, at: time + 0.21) == .play(pulse: 96, at: time + 0.21))
+        #expect(follower.running)
+        #expect(follower.receive(.start, at: time + 0.3) == .stop(pulse: 0, timedOut: false), "a Start while running starts over")
+        #expect(follower.receive(.clock, at: time + 0.31) == .play(pulse: 0, at: time + 0.31))
+        // Stopped without Song Position, Continue resumes at the next pulse.
+        #expect(follower.receive(.clock, at: time + 0.33) == nil)
+        #expect(follower.receive(.stop, at: time + 0.34) == .stop(pulse: 2, timedOut: false))
+        #expect(follower.receive(.continue, at: time + 0.5) == nil)
+        #expect(follower.receive(.clock, at: time + 0.51) == .play(pulse: 2, at: time + 0.51))
+    }
+
+    @Test func aMasterThatStopsTickingStopsTheTransportOnce() {
+        var follower = ClockFollower()
+        _ = follower.receive(.start, at: 0)
+        let (_, end) = Self.feed(&follower, count: 24, beatsPerMinute: 120, from: 0.01, jitter: 0)
+        let last = end - 60.0 / (24 * 120)
+        #expect(follower.check(at: last + 0.2) == nil)
+        #expect(follower.check(at: last + 0.26) == .stop(pulse: 24, timedOut: true))
+        #expect(follower.check(at: last + 0.3) == nil)
+        #expect(!follower.running && follower.beatsPerMinute == nil && follower.masterPulse(at: last + 0.3) == nil)
+    }
+
+    @Test func hostileTimingKeepsTheTempoInRange() throws {
+        var follower = ClockFollower()
+        // Pulses 10 µs apart, then two at the same time, then a burst backwards in time.
+        for pulse in 0..<100 { _ = follower.receive(.clock, at: 1 + Double(pulse) * 0.00001) }
+        #expect(try #require(follower.beatsPerMinute) <= 1000)
+        _ = follower.receive(.clock, at: 2)
+        _ = follower.receive(.clock, at: 2)
+        #expect(follower.beatsPerMinute == nil, "a pulse that does not move time starts the loop again")
+        for pulse in 0..<10 { _ = follower.receive(.clock, at: 3 - Double(pulse) * 0.01) }
+        #expect(follower.beatsPerMinute == nil)
+        _ = follower.receive(.clock, at: 3.2)
+        _ = follower.receive(.clock, at: 3.45)
+        #expect(try #require(follower.beatsPerMinute) >= 1)
+    }
+}
