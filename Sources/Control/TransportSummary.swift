@@ -1,12 +1,13 @@
 /// `transport` parameters: what to do with the hub's transport.
 /// `{"action":"load","path":"/home/me/song.mid"}`, `{"action":"play"}`, `{"action":"seek","position":"9:1"}`,
 /// `{"action":"loop","from":"5","to":"9"}` (without both: no loop), `{"action":"tempo","bpm":96}` (without
-/// `bpm`: the file's tempo again), `{"action":"status"}`.
+/// `bpm`: the file's tempo again), `{"action":"status"}`; `{"action":"playlist","paths":["/home/me/a.mid","/home/me/b.mid"]}`,
+/// `{"action":"next"}`, `{"action":"previous"}`, `{"action":"repeat","mode":"all"}` (`off`, `one`, `all`).
 ///
 /// - Thread: any (a plain value).
 public struct TransportRequest: Hashable, Sendable, Codable {
     public enum Action: String, Hashable, Sendable, Codable, CaseIterable {
-        case status, load, play, pause, stop, seek, loop, tempo
+        case status, load, play, pause, stop, seek, loop, tempo, playlist, next, previous, `repeat`
     }
 
     public var action: Action
@@ -19,15 +20,21 @@ public struct TransportRequest: Hashable, Sendable, Codable {
     public var to: String?
     /// `tempo`: quarter notes per minute that replace the file's tempo map.
     public var bpm: Double?
+    /// `playlist`: sequence files on the daemon's machine (absolute paths), played in order.
+    public var paths: [String]?
+    /// `repeat`: `off` (stop after the last song), `one` (the same song again) or `all`.
+    public var mode: String?
 
     public init(action: Action, path: String? = nil, position: String? = nil, from: String? = nil, to: String? = nil,
-                bpm: Double? = nil) {
+                bpm: Double? = nil, paths: [String]? = nil, mode: String? = nil) {
         self.action = action
         self.path = path
         self.position = position
         self.from = from
         self.to = to
         self.bpm = bpm
+        self.paths = paths
+        self.mode = mode
     }
 }
 
@@ -53,6 +60,23 @@ public struct TransportStatus: Hashable, Sendable, Codable {
     public var loop: LoopRegion?
     /// The MIDI clock the transport follows, when a node has `clock: follow`.
     public var clock: ClockFollow?
+    /// Where the song stands in the playlist, when there is more than one song or a repeat.
+    public var playlist: PlaylistPlace?
+
+    /// The loaded song's place in the playlist and the repeat mode.
+    public struct PlaylistPlace: Hashable, Sendable, Codable {
+        /// 1-based.
+        public var song: Int
+        public var count: Int
+        /// `off`, `one` or `all`.
+        public var `repeat`: String
+
+        public init(song: Int, count: Int, repeat: String) {
+            self.song = song
+            self.count = count
+            self.repeat = `repeat`
+        }
+    }
 
     public struct LoopRegion: Hashable, Sendable, Codable {
         public var from: String
@@ -87,7 +111,7 @@ public struct TransportStatus: Hashable, Sendable, Codable {
     }
 
     public init(state: String, song: String?, position: String, seconds: Double, duration: Double, tempo: Double,
-                tempoOverride: Bool, loop: LoopRegion?, clock: ClockFollow? = nil) {
+                tempoOverride: Bool, loop: LoopRegion?, clock: ClockFollow? = nil, playlist: PlaylistPlace? = nil) {
         self.state = state
         self.song = song
         self.position = position
@@ -97,6 +121,7 @@ public struct TransportStatus: Hashable, Sendable, Codable {
         self.tempoOverride = tempoOverride
         self.loop = loop
         self.clock = clock
+        self.playlist = playlist
     }
 }
 

@@ -184,22 +184,36 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func transport(_ request: TransportRequest) throws -> TransportStatus {
-        guard request.action == .load else {
+        switch request.action {
+        case .load:
+            let song = try Self.readSong(request.path, for: "transport load")
+            return try daemon.owner.perform { [self] in daemon.loadSong(song) }
+        case .playlist:
+            guard let paths = request.paths, !paths.isEmpty else {
+                throw ControlError(.badParams, "transport playlist needs \"paths\": the files' absolute paths, in order",
+                                   fix: "e.g. {\"action\":\"playlist\",\"paths\":[\"/home/me/a.mid\",\"/home/me/b.mid\"]}")
+            }
+            let songs = try paths.map { path throws(ControlError) in try Self.readSong(path, for: "transport playlist") }
+            return try daemon.owner.perform { [self] in daemon.loadPlaylist(songs) }
+        default:
             return try daemon.owner.perform { [self] in try daemon.transport(request) }
         }
-        guard let path = request.path, path.hasPrefix("/") else {
-            throw ControlError(.badParams, "transport load needs the file's absolute path",
-                               fix: "give \"path\", e.g. /home/me/song.mid ('midihub transport load' resolves it)")
+    }
+
+    /// Reads and parses a sequence here, on the control side: the disk never holds up MIDI.
+    /// - Throws: `ControlError` for a relative path, a file that cannot be read or parsed.
+    private static func readSong(_ path: String?, for action: String) throws(ControlError) -> Song {
+        guard let path, path.hasPrefix("/") else {
+            throw ControlError(.badParams, "\(action) needs the file's absolute path",
+                               fix: "give \"path\", e.g. /home/me/song.mid ('midihub \(action)' resolves it)")
         }
-        // Read and parsed here, on the control side: the disk never holds up MIDI.
         let file: MIDIFile
         do {
             file = try SequenceFileReader.read(path: path)
         } catch {
             throw ControlError(error.isBadInput ? .badSequence : .failed, error.problem, fix: error.fix)
         }
-        let song = Song(file: file, name: URL(fileURLWithPath: path).lastPathComponent)
-        return try daemon.owner.perform { [self] in daemon.loadSong(song) }
+        return Song(file: file, name: URL(fileURLWithPath: path).lastPathComponent)
     }
 
     func recordAudio(_ request: AudioRecordRequest) throws -> AudioRecordingSummary {

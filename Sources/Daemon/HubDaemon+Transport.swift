@@ -67,6 +67,7 @@ extension HubDaemon {
         carryOut(player.due(until: now + Self.transportLookahead), timing)
         if player.endings != endings {
             log.info("transport: '\(player.song?.name ?? "")' ended")
+            playOnAfterEnd(timing, now: now)
             publishTransport()
         }
     }
@@ -147,9 +148,16 @@ extension HubDaemon {
         heldForJack.removeAll()
     }
 
-    /// Loads `song` into the transport (stopped at its start), ending what the last one played.
+    /// Loads `song` into the transport (stopped at its start), ending what the last one
+    /// played; the playlist becomes that song alone.
     /// - Thread: owner.
     func loadSong(_ song: Song) -> TransportStatus {
+        loadPlaylist([song])
+    }
+
+    /// Loads `song` (the playlist's) into the transport, stopped at its start.
+    /// - Thread: owner.
+    func installSong(_ song: Song) -> TransportStatus {
         let (now, timing) = transportTiming()
         notePlayed(until: now)
         dropScheduled()
@@ -167,7 +175,7 @@ extension HubDaemon {
     /// - Thread: owner.
     func transport(_ request: TransportRequest) throws(ControlError) -> TransportStatus {
         guard request.action != .status else { return transportStatus() }
-        if request.action != .loop { try refuseWhileFollowing(request.action) }
+        if request.action != .loop && request.action != .repeat { try refuseWhileFollowing(request.action) }
         guard let song = player.song else {
             throw ControlError(.noSequence, "the transport has no sequence", fix: "load one: 'midihub transport load FILE'")
         }
@@ -177,8 +185,10 @@ extension HubDaemon {
         notePlayed(until: now)
         transportOnAudioClock = audio?.renderedSeconds != nil
         switch request.action {
-        case .status, .load:
+        case .status, .load, .playlist:
             return transportStatus()
+        case .next, .previous, .repeat:
+            try playlistAction(request)
         case .play:
             carryOut(player.play(at: at) ?? [], timing)
         case .pause:
@@ -221,7 +231,7 @@ extension HubDaemon {
     func fireTransportTrigger(_ command: TransportCommand, name: String) throws(ControlError) {
         if command == .record { return toggleRecording(at: Self.now()) }
         guard transportTriggerState(command) != .disabled else {
-            let why = command == .next ? "the hub keeps no playlist yet" : "the hub plays no sequence"
+            let why = command == .next ? "the playlist has no song after this one" : "the hub plays no sequence"
             throw ControlError(.triggerDisabled, "trigger '\(name)' is disabled: \(why)",
                                fix: "load one with 'midihub transport load FILE' or 'midihub play FILE'")
         }
@@ -229,15 +239,16 @@ extension HubDaemon {
         case .play: _ = try transport(TransportRequest(action: player.state == .playing ? .pause : .play))
         case .stop: _ = try transport(TransportRequest(action: .stop))
         case .rewind: _ = try transport(TransportRequest(action: .seek, position: "1"))
-        case .next, .record: return
+        case .next: _ = try transport(TransportRequest(action: .next))
+        case .record: return
         }
     }
 
     /// How a transport trigger shows: `record` selected while recording; `play` selected while
-    /// playing; the others disabled without a sequence, `next` always.
+    /// playing; the others disabled without a sequence, `next` without a song to go to.
     func transportTriggerState(_ command: TransportCommand) -> TriggerState {
         if command == .record { return recording == nil ? .normal : .selected }
-        guard player.song != nil, command != .next else { return .disabled }
+        guard player.song != nil, command != .next || playlist.hasNext else { return .disabled }
         return command == .play && player.state == .playing ? .selected : .normal
     }
 
@@ -271,7 +282,7 @@ extension HubDaemon {
                                duration: Self.rounded(song.map { player.seconds(atTick: Double($0.endTick)) } ?? 0),
                                tempo: Self.rounded(player.tempo(atTick: tick)), tempoOverride: player.tempoOverride != nil,
                                loop: player.loop.map { .init(from: barBeat(Double($0.start)), to: barBeat(Double($0.end))) },
-                               clock: clockFollowStatus())
+                               clock: clockFollowStatus(), playlist: playlistPlace())
     }
 
     /// Publishes the status (`transport-changed`) and returns it.

@@ -54,6 +54,7 @@ public final class HubDaemon: @unchecked Sendable {
     var widgets: [Widget] = []
     /// The transport: the sequence loaded and where it plays (`HubDaemon+Transport`).
     var player = SongPlayer()
+    var playlist = Playlist()
     /// The MIDI clock the transport follows (`clock: follow`), its last steering (monotonic) and
     /// how far behind the master the transport was then (seconds), when the hub's tempo last followed it.
     var clockFollower = ClockFollower()

@@ -6,7 +6,7 @@ import Foundation
 struct TransportControlCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transport",
-        abstract: "Load, play, pause, stop, seek, loop or retime the sequence the daemon plays.",
+        abstract: "Load, play, pause, stop, seek, loop or retime the sequence the daemon plays; playlists.",
         discussion: """
             The running daemon plays a sequence through its graph, from the source port \
             'midihub:sequence' (docs/transport.md). ACTION is one of:
@@ -18,6 +18,9 @@ struct TransportControlCommand: ParsableCommand {
               seek POSITION     BAR, BAR:BEAT, SECONDSs (42.5s) or a marker's name
               loop FROM TO      loop the region (positions as for seek); 'loop off' ends it
               tempo BPM         play at BPM instead of the file's tempo; 'tempo file' goes back
+              playlist FILE...  several songs in order, the first loaded; each plays on to the next
+              next, previous    the song after or before this one (playing on if it played)
+              repeat MODE       after a song's end: off (the next; stop after the last), one, all
             Each prints the status line afterwards. Stopping, pausing, seeking and looping \
             end the notes the sequence held; playing on restores each channel's program, \
             controllers and pitch bend at the new position.
@@ -29,13 +32,16 @@ struct TransportControlCommand: ParsableCommand {
               midihub transport loop 1 2
               midihub transport tempo 90
               midihub transport stop
+              midihub transport playlist sequences/c-major-scale.mid sequences/waltz-in-six-eight.mid
+              midihub transport repeat all
+              midihub transport next
             """
     )
 
-    @Argument(help: "status, load, play, pause, stop, seek, loop or tempo.")
+    @Argument(help: "status, load, play, pause, stop, seek, loop, tempo, playlist, next, previous or repeat.")
     var action: String = "status"
 
-    @Argument(help: "The action's values: a file, a position, two positions, a tempo.")
+    @Argument(help: "The action's values: a file, a position, two positions, a tempo, files, a repeat mode.")
     var values: [String] = []
 
     @Flag(help: "JSON: the status as one object (as the transport request answers).")
@@ -56,18 +62,24 @@ struct TransportControlCommand: ParsableCommand {
                 + TransportRequest.Action.allCases.map(\.rawValue).joined(separator: ", ") + ")")
         }
         let wanted: ClosedRange<Int> = switch kind {
-        case .status, .play, .pause, .stop: 0...0
-        case .load, .seek, .tempo: 1...1
+        case .status, .play, .pause, .stop, .next, .previous: 0...0
+        case .load, .seek, .tempo, .repeat: 1...1
         case .loop: values.first == "off" ? 1...1 : 2...2
+        case .playlist: 1...Int.max
         }
         guard wanted.contains(values.count) else {
-            throw ValidationError("'\(action)' takes \(wanted.lowerBound == 0 ? "no values" : wanted.lowerBound == 1 ? "one value" : "two positions") "
-                + "(fix: e.g. 'midihub transport \(Self.example(kind))')")
+            let takes = wanted.lowerBound == 0 ? "no values" : wanted.upperBound == Int.max ? "files"
+                : wanted.lowerBound == 1 ? "one value" : "two positions"
+            throw ValidationError("'\(action)' takes \(takes) (fix: e.g. 'midihub transport \(Self.example(kind))')")
         }
         var request = TransportRequest(action: kind)
         switch kind {
         case .load:
             request.path = URL(fileURLWithPath: values[0]).standardizedFileURL.path
+        case .playlist:
+            request.paths = values.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        case .repeat:
+            request.mode = values[0]
         case .seek:
             request.position = values[0]
         case .loop where values.count == 2:
@@ -89,6 +101,8 @@ struct TransportControlCommand: ParsableCommand {
         case .seek: "seek 9:1"
         case .loop: "loop 5 9"
         case .tempo: "tempo 96"
+        case .playlist: "playlist a.mid b.mid"
+        case .repeat: "repeat all"
         default: action.rawValue
         }
     }
@@ -103,6 +117,9 @@ struct TransportControlCommand: ParsableCommand {
                 + "\(Self.number(status.tempo)) BPM"
             if status.tempoOverride && status.clock == nil { line += " (override)" }
             if let loop = status.loop { line += ", loop \(loop.from) to \(loop.to)" }
+            if let place = status.playlist {
+                line += ", song \(place.song) of \(place.count)" + (place.repeat == "off" ? "" : ", repeat \(place.repeat)")
+            }
         } else {
             line = "\(status.state), no sequence loaded"
         }

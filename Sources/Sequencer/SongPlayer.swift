@@ -63,8 +63,10 @@ public struct SongPlayer: Sendable {
     public private(set) var state = State.stopped
     public private(set) var tempoOverride: Double?
     public private(set) var loop: Loop?
-    /// How many times the song played to its end by itself (the caller reports each).
+    /// How many times the song played to its end by itself (the caller reports each), and
+    /// when it last did (seconds, the caller's clock; up to the lookahead ahead of it).
     public private(set) var endings = 0
+    public private(set) var endedAt = 0.0
     /// Where the transport stands while not playing; where it stood at `anchorTime` while playing.
     private var anchorTick: Double = 0
     private var anchorTime: Double = 0
@@ -187,6 +189,7 @@ public struct SongPlayer: Sendable {
                 state = .stopped
                 anchorTick = 0
                 endings += 1
+                endedAt = endTime
                 mark(0, at: endTime)
                 break
             }

@@ -328,3 +328,36 @@ extension SongPlayerTests {
         #expect(player.follow(masterTick: 0, at: now, beatsPerMinute: 100) == nil, "nothing to steer once stopped")
     }
 }
+
+/// The playlist's order and its repeat modes, on three one-note songs.
+@Suite struct PlaylistTests {
+    static func songs() throws -> [Song] {
+        try ["a", "b", "c"].map { Song(file: try SequenceText.parse("track \"T\"\n  1:1 C4 1/4"), name: "\($0).song") }
+    }
+
+    @Test func nextAndPreviousWalkTheSongsAndStopAtTheEndsWithoutRepeat() throws {
+        var playlist = Playlist()
+        #expect(playlist.replace(with: try Self.songs())?.name == "a.song")
+        #expect(playlist.previous()?.name == "a.song", "before the first: the first again")
+        #expect(playlist.next()?.name == "b.song")
+        #expect(playlist.afterEnd()?.name == "c.song")
+        #expect(!playlist.hasNext)
+        #expect(playlist.afterEnd() == nil && playlist.next() == nil, "the last song ends the list")
+        #expect(playlist.index == 2)
+        #expect(playlist.previous()?.name == "b.song")
+    }
+
+    @Test func repeatOneReplaysTheSongAndRepeatAllWraps() throws {
+        var playlist = Playlist()
+        _ = playlist.replace(with: try Self.songs())
+        playlist.repeatMode = .one
+        #expect(playlist.afterEnd()?.name == "a.song")
+        #expect(playlist.next()?.name == "b.song", "next still moves on with repeat one")
+        playlist.repeatMode = .all
+        _ = playlist.next()
+        #expect(playlist.hasNext)
+        #expect(playlist.afterEnd()?.name == "a.song")
+        #expect(playlist.previous()?.name == "c.song")
+        #expect(playlist.replace(with: []) == nil && playlist.next() == nil && playlist.previous() == nil)
+    }
+}

@@ -5,7 +5,8 @@
 # aseqdump gets every note of the scale in order, from midihub:out, each note-on with its
 # note-off. `midihub transport` loads, seeks (bar, marker), pauses, loops and retimes: a
 # pause or stop leaves no note hanging, a loop keeps playing past the song's length, and
-# the play trigger plays and pauses. The record trigger records what a snd-virmidi keyboard
+# the play trigger plays and pauses. A playlist plays on from one song's end into the next;
+# next, previous and repeat switch songs. The record trigger records what a snd-virmidi keyboard
 # plays and writes the take beside the state file. Refusals are one line with exit 2.
 # timeout: 600
 
@@ -112,6 +113,28 @@ midicsv "$take" >"$WORK/take.csv" || fail "midicsv cannot read the take"
 assert_file_has "$WORK/take.csv" "^2, [0-9]+, Note_on_c, 0, 60, 100$" "the take's note-on"
 assert_file_has "$WORK/take.csv" "^2, [0-9]+, Note_off_c, 0, 60, 0$" "the take's note-off"
 
+step "a playlist: the scale's end plays on into the waltz; next and previous; repeat all wraps"
+assert_match "^stopped 'c-major-scale.mid' at 1:1 .*, song 1 of 2$" \
+    "$(cd "$REPO" && midihub transport playlist sequences/c-major-scale.mid sequences/waltz-in-six-eight.mid)" "playlist"
+assert_eq "next: transport next (normal)" "$(midihub trigger | grep '^next:')" "next is enabled with a song after"
+midihub transport seek 4:4 >/dev/null || fail "seek to the scale's last beat"
+midihub transport play >/dev/null || fail "play"
+wait_for_line "$(peer_err hub)" "transport: playing 'waltz-in-six-eight.mid' \(2 of 2\)$"
+wait_for "the waltz's first note (D4) at aseqdump" 10 bash -c \
+    "aseqdump_events '$dump' | tail -n 40 | grep -Eq '^Note on +0, note 62, velocity 85'"
+assert_match "^playing 'waltz-in-six-eight.mid' at .*, song 2 of 2$" "$(midihub transport)" "the waltz plays"
+assert_exit 2 midihub transport next
+assert_one_line_error "^midihub: no song after 'waltz-in-six-eight.mid' in the playlist \(fix: "
+assert_eq "next: transport next (disabled)" "$(midihub trigger | grep '^next:')" "next is disabled at the last song"
+assert_match "^playing 'c-major-scale.mid' at 1:1 .*, song 1 of 2$" "$(midihub transport previous)" "previous plays on"
+assert_match ", song 1 of 2, repeat all$" "$(midihub transport repeat all)" "repeat all"
+midihub transport next >/dev/null || fail "next"
+assert_match "^playing 'c-major-scale.mid' .*, song 1 of 2, repeat all$" "$(midihub transport next)" "next wraps to the first"
+assert_match "^paused " "$(midihub transport pause)" "pause"
+assert_no_hanging_note "after switching songs"
+(cd "$REPO" && midihub transport load sequences/little-song.mid >/dev/null) || fail "load"
+midihub transport seek 5 >/dev/null || fail "seek 5"
+
 step "bad requests: one line, exit 2, the transport unchanged"
 assert_exit 2 midihub transport load "$WORK/nowhere.mid"
 assert_one_line_error "^midihub: no file '$WORK/nowhere.mid' \(fix: check the path\)$"
@@ -122,6 +145,6 @@ assert_exit 2 midihub transport loop 4 2
 assert_one_line_error "^midihub: the loop's end 2 is not after its start 4 \(fix: "
 assert_exit 2 midihub transport tempo fast
 assert_exit 2 midihub transport rewind
-assert_match "^paused 'little-song.mid' " "$(midihub transport)" "the transport kept its song"
+assert_match "^stopped 'little-song.mid' at 5:1 " "$(midihub transport)" "the transport kept its song"
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
