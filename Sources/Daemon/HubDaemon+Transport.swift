@@ -101,11 +101,27 @@ extension HubDaemon {
     }
 
     /// Hands the song's timeline (tempo, beat, bar, playing or not) to the render thread,
-    /// for the nodes' `HostSync`.
+    /// for the nodes' `HostSync`, and to the generating processors (`followSongClock`).
     private func forwardTimeline(_ timing: TransportTiming) {
         let points = player.takeTimeline()
+        for point in points {
+            let time = point.time - timing.clockOffset
+            let host = point.host
+            songClocks.append((time, host.transport == .playing
+                ? TempoClock(beatsPerMinute: host.tempo, originSeconds: time - host.beat * 60 / host.tempo) : nil))
+        }
         guard let audio, audio.renderedSeconds != nil else { return }
         for point in points { audio.scheduleTimeline(point.host, at: point.time) }
+    }
+
+    /// Hands the generating processors (the arpeggiator) the song's beats from each timeline
+    /// point that is due: they play on the song's grid while it plays, on the hub's after.
+    /// - Thread: owner, before the processors generate.
+    func followSongClock(until now: Double) {
+        while let first = songClocks.first, first.time <= now {
+            songClocks.removeFirst()
+            router.followSong(first.clock, at: first.time)
+        }
     }
 
     /// The external nodes that follow the transport's clock: their index in the graph and
@@ -140,6 +156,7 @@ extension HubDaemon {
     /// the events waiting in the ALSA queue, the JACK messages held.
     func dropScheduled() {
         audio?.cutSchedule()
+        songClocks.removeAll()
         do {
             try client.removePendingOutput()
         } catch {

@@ -55,6 +55,9 @@ public final class HubDaemon: @unchecked Sendable {
     /// The transport: the sequence loaded and where it plays (`HubDaemon+Transport`).
     var player = SongPlayer()
     var playlist = Playlist()
+    /// The song's beats for the generating processors, from each timeline point's time
+    /// (monotonic) on; `nil`: the hub's clock (`followSongClock`).
+    var songClocks: [(time: Double, clock: TempoClock?)] = []
     /// The MIDI clock the transport follows (`clock: follow`), its last steering (monotonic) and
     /// how far behind the master the transport was then (seconds), when the hub's tempo last followed it.
     var clockFollower = ClockFollower()
@@ -342,8 +345,10 @@ public final class HubDaemon: @unchecked Sendable {
     }
 
     private func generate() {
+        let now = Self.now()
+        followSongClock(until: now)
         var sink = makeSink()
-        router.generate(until: Self.now(), into: &sink)
+        router.generate(until: now, into: &sink)
         flush(sink)
     }
 

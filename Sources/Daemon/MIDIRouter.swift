@@ -22,6 +22,9 @@ public struct MIDIRouter {
     public private(set) var sounding = SoundingNotes()
     /// The transport's tempo, for the arpeggiator's grid.
     public var clock = TempoClock(beatsPerMinute: 120)
+    /// The playing song's beats (its tempo, from its start), which generating processors
+    /// follow instead of `clock` while a song plays.
+    public private(set) var songClock: TempoClock?
     /// Counts graph changes; a `Sender` is valid for the revision it was made in.
     public private(set) var revision = 0
     private var compiled = CompiledRoutes(.empty)
@@ -91,10 +94,18 @@ public struct MIDIRouter {
         guard now > start else { return }
         for index in compiled.topologicalOrder where processors[index] != nil {
             var output = takeScratch(depth: 0)
-            processors[index]?.generate(from: start, to: now, clock: clock, into: &output)
+            processors[index]?.generate(from: start, to: now, clock: songClock ?? clock, into: &output)
             for event in output { forward(event, from: index, slots: generatorSlots[index], depth: 1, into: &sink) }
             scratch[0] = output
         }
+    }
+
+    /// From `time` on, generating processors follow `song` (a song's beats), or the hub's
+    /// clock again with `nil`; their next steps move onto that clock's grid.
+    public mutating func followSong(_ song: TempoClock?, at time: Double) {
+        songClock = song
+        let from = max(time, generatedUntil ?? time)  // steps before it were generated already
+        for index in processors.indices { processors[index]?.regrid(at: from, clock: song ?? clock) }
     }
 
     /// Silences everything `device` holds, at every node it fed (it was unplugged).

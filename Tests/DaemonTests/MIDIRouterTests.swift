@@ -117,3 +117,26 @@ enum RouterFixtures {
         #expect(abs(router.clock.beats(atSeconds: 12) - 22) < 1e-9)
     }
 }
+
+extension MIDIRouterTests {
+    /// keys → arpeggiator → synth at the hub's 120 BPM; a song starting at 2.93 s at 100 BPM
+    /// moves the arpeggio onto the song's beats; the song stopping hands it back to the hub's.
+    @Test func theArpeggiatorPlaysOnTheSongsBeatsWhileItPlays() throws {
+        let graph = try HubGraph(nodes: [GraphNode(id: "keys", body: .source(PortSelector(portClass: .hardware))),
+                                         GraphNode(id: "arp", body: .processor(.arpeggiator)), RouterFixtures.synth],
+                                 routes: [Route("keys", "arp"), Route("arp", "synth")])
+        var router = try MIDIRouter(graph: graph)
+        var sink = RecordingSink()
+        router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: RouterFixtures.keyboard, time: 2.0, into: &sink)
+        router.generate(until: 2.0, into: &sink)
+        router.generate(until: 3.0, into: &sink)
+        router.followSong(TempoClock(beatsPerMinute: 100, originSeconds: 2.93), at: 2.93)
+        router.generate(until: 4.0, into: &sink)
+        router.followSong(nil, at: 4.0)
+        router.generate(until: 5.0, into: &sink)
+        let steps = sink.delivered.filter { if case .noteOn = $0.event.message { $0.node == "synth" } else { false } }.map(\.event.time)
+        let expected = [2.0, 2.25, 2.5, 2.75, 3.23, 3.53, 3.83, 4.0, 4.25, 4.5, 4.75]
+        #expect(steps.count == expected.count, "\(steps)")
+        for (step, time) in zip(steps, expected) { #expect(abs(step - time) < 1e-9, "\(steps)") }
+    }
+}

@@ -84,3 +84,21 @@ import Testing
         #expect(run(&arp, [bend]) == [bend])
     }
 }
+
+extension ArpeggiatorTests {
+    /// A song starts at 0.93 s at 100 BPM (a beat every 0.6 s, a step every 0.3 s): from the
+    /// switch on, the steps fall on the song's grid, none twice, none lost.
+    @Test func aNewClockMovesTheStepsOntoItsGrid() {
+        var arp = Arpeggiator()
+        _ = run(&arp, [on(60, 0.1)])
+        #expect(noteOns(window(&arp, 0, 1.0)).map(\.0) == [0.25, 0.5, 0.75])
+        let song = TempoClock(beatsPerMinute: 100, originSeconds: 0.93)
+        arp.regrid(at: 1.0, clock: song)
+        let steps = noteOns(window(&arp, 1.0, 2.0, clock: song)).map(\.0)
+        #expect(steps.count == 3)
+        for (step, expected) in zip(steps, [1.23, 1.53, 1.83]) { #expect(abs(step - expected) < 1e-9) }
+        var idle = Arpeggiator()
+        idle.regrid(at: 1, clock: song)
+        #expect(window(&idle, 1, 2, clock: song).isEmpty, "no held notes: nothing to move")
+    }
+}

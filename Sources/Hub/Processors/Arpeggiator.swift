@@ -57,6 +57,14 @@ public struct Arpeggiator: MIDIProcessor {
         }
     }
 
+    /// The next step falls on the new clock's grid, at or after `time` (a song started,
+    /// sought or looped: its beats are not the old clock's).
+    public mutating func regrid(at time: Double, clock: TempoClock) {
+        guard let runStart else { return }
+        let rate = Double(parameters[Parameter.rate.rawValue].rounded())
+        nextBeat = (clock.beats(atSeconds: max(time, runStart)) * rate - 1e-9).rounded(.up) / rate
+    }
+
     public mutating func generate(from start: Double, to end: Double, clock: TempoClock,
                                   into output: inout [TimedMIDI]) {
         let rate = Double(parameters[Parameter.rate.rawValue].rounded())

@@ -17,11 +17,18 @@ public protocol MIDIProcessor: Sendable {
     /// Processors that only react to input do nothing here.
     /// - Thread: MIDI input.
     mutating func generate(from start: Double, to end: Double, clock: TempoClock, into output: inout [TimedMIDI])
+
+    /// The clock `generate` gets changed at `time` without keeping its beat position (a song
+    /// started, sought or looped): what the processor counts in beats moves onto the new grid.
+    /// - Thread: MIDI input.
+    mutating func regrid(at time: Double, clock: TempoClock)
 }
 
 extension MIDIProcessor {
     public mutating func generate(from start: Double, to end: Double, clock: TempoClock,
                                   into output: inout [TimedMIDI]) {}
+
+    public mutating func regrid(at time: Double, clock: TempoClock) {}
 
     /// Sets a parameter by name, clamped to its range.
     /// - Throws: ``ParameterError/unknown(_:known:)`` for a name the processor does not have.
