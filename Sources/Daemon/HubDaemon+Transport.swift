@@ -264,7 +264,7 @@ extension HubDaemon {
     /// How a transport trigger shows: `record` selected while recording; `play` selected while
     /// playing; the others disabled without a sequence, `next` without a song to go to.
     func transportTriggerState(_ command: TransportCommand) -> TriggerState {
-        if command == .record { return recording == nil ? .normal : .selected }
+        if command == .record { return isRecording ? .selected : .normal }
         guard player.song != nil, command != .next || playlist.hasNext else { return .disabled }
         return command == .play && player.state == .playing ? .selected : .normal
     }

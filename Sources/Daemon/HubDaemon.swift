@@ -79,6 +79,8 @@ public final class HubDaemon: @unchecked Sendable {
     /// The take the record trigger is recording, when on; when it started (monotonic
     /// seconds) and each port's source index in it.
     var recording: MIDIRecording?
+    /// A take recorded onto the playing song (`HubDaemon+Recording`).
+    var overdub: Overdub?
     var recordingStart = 0.0
     var recordingSources: [PortAddress: Int] = [:]
     /// MIDI learn, while armed (`learn`).
@@ -210,7 +212,7 @@ public final class HubDaemon: @unchecked Sendable {
         control?.stop()
         controlHandler?.finishAudioRecording()  // a recording in progress is written, not lost
         stopInput()
-        if recording != nil { toggleRecording(at: Self.now()) }  // a take in progress is written, not lost
+        if isRecording { toggleRecording(at: Self.now()) }  // a take in progress is written, not lost
         jack.stop()
         // A worker still opening the audio device hands its result over first (the owner
         // has resigned, so that runs on the worker); then main is the only thread left.
@@ -308,7 +310,7 @@ public final class HubDaemon: @unchecked Sendable {
                 sender = routeCache.sender(at: address, ports: ports, router: &router)
             }
             if Self.isClock(message) { followClock(message, from: address, at: time) }
-            if recording != nil, sender?.feedsGraph == true { recordLive(message, from: address, at: time) }
+            if isRecording, sender?.feedsGraph == true { recordLive(message, from: address, at: time) }
             if map(message, from: address, sources: sender?.sourceIDs ?? [], at: time) { return }
             guard let sender, sender.feedsGraph else { return }
             router.route(message, from: sender, time: time, into: &sink)

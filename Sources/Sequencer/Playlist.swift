@@ -28,6 +28,12 @@ public struct Playlist: Sendable {
         return songs.first
     }
 
+    /// Puts `song` (the loaded one with an overdub) in the loaded one's place.
+    public mutating func replaceCurrent(with song: Song) {
+        guard songs.indices.contains(index) else { return }
+        songs[index] = song
+    }
+
     /// The song after the loaded one when the user asks (`next`): with `all`, the first after
     /// the last; `nil` after the last otherwise.
     public mutating func next() -> Song? {

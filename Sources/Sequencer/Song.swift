@@ -25,6 +25,8 @@ public struct Song: Sendable {
 
     /// What the status shows: the file's name.
     public let name: String
+    /// The file it was read from (an overdub adds a track to it).
+    public let file: MIDIFile
     /// In tick order; ties keep the file's merged order.
     public let events: [Event]
     public let tempoMap: TempoMap
@@ -37,6 +39,7 @@ public struct Song: Sendable {
     /// - Thread: any.
     public init(file: MIDIFile, name: String) {
         self.name = name
+        self.file = file
         var events: [Event] = []
         var markers: [Marker] = []
         for merged in file.mergedEvents() {

@@ -67,6 +67,8 @@ public struct SongPlayer: Sendable {
     /// when it last did (seconds, the caller's clock; up to the lookahead ahead of it).
     public private(set) var endings = 0
     public private(set) var endedAt = 0.0
+    /// A song that replaces `song` where playing next starts (`replaceSong`).
+    private var pendingSong: Song?
     /// Where the transport stands while not playing; where it stood at `anchorTime` while playing.
     private var anchorTick: Double = 0
     private var anchorTime: Double = 0
@@ -93,11 +95,20 @@ public struct SongPlayer: Sendable {
     public mutating func load(_ song: Song, at time: Double) -> [Scheduled] {
         let offs = state == .playing ? cut(at: time) + [Scheduled(time: time, message: .stop)] : cut(at: time)
         self.song = song
+        pendingSong = nil
         state = .stopped
         anchorTick = 0
         loop = nil
         tempoOverride = nil
         return offs
+    }
+
+    /// Puts `song` (the same song with more in it: an overdub) in place of the loaded one,
+    /// keeping the position, the loop and the tempo override: at once when not playing,
+    /// where playing next starts otherwise (a loop's start, a seek, a resume), so nothing
+    /// handed out is handed out again.
+    public mutating func replaceSong(_ song: Song) {
+        if state == .playing { pendingSong = song } else { self.song = song }
     }
 
     /// Starts (or resumes) at the current position at `time`; chases the channels first.
@@ -160,10 +171,12 @@ public struct SongPlayer: Sendable {
     /// the note-offs and the chase of the loop's start. At the song's end the transport stops
     /// by itself (and `endings` counts it).
     public mutating func due(until horizon: Double) -> [Scheduled] {
-        guard state == .playing, let song else { return [] }
+        guard state == .playing else { return [] }
         recentOffs.removeAll { $0.time < horizon - Self.offMemory }
         var out: [Scheduled] = []
+        // The song is read each pass: a loop's start may put in a replaced one (`replaceSong`).
         for _ in 0..<1000 {
+            guard let song else { break }
             let limit = tick(after: horizon - anchorTime, from: anchorTick)
             let boundary = loop.flatMap { anchorTick < Double($0.end) ? Double($0.end) : nil }
             let end = boundary ?? Double(song.endTick)
@@ -244,6 +257,10 @@ public struct SongPlayer: Sendable {
     /// Anchors playback at `tick` = `time`: the clock's Start (or Song Position and
     /// Continue), then the chase of `tick`, at `time`.
     private mutating func start(at time: Double, from tick: Double) -> [Scheduled] {
+        if let pendingSong {
+            song = pendingSong
+            self.pendingSong = nil
+        }
         guard let song else { return [] }
         anchorTick = tick
         anchorTime = time

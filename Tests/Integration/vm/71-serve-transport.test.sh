@@ -6,7 +6,8 @@
 # note-off. `midihub transport` loads, seeks (bar, marker), pauses, loops and retimes: a
 # pause or stop leaves no note hanging, a loop keeps playing past the song's length, and
 # the play trigger plays and pauses. A playlist plays on from one song's end into the next;
-# next, previous and repeat switch songs. The record trigger records what a snd-virmidi keyboard
+# next, previous and repeat switch songs. The record trigger while the song plays overdubs a
+# keyboard's note onto it, which the song then plays (from midihub:out). The record trigger records what a snd-virmidi keyboard
 # plays and writes the take beside the state file. Refusals are one line with exit 2.
 # timeout: 600
 
@@ -112,6 +113,32 @@ take=$(ls "$WORK"/recordings/take-*.mid)
 midicsv "$take" >"$WORK/take.csv" || fail "midicsv cannot read the take"
 assert_file_has "$WORK/take.csv" "^2, [0-9]+, Note_on_c, 0, 60, 100$" "the take's note-on"
 assert_file_has "$WORK/take.csv" "^2, [0-9]+, Note_off_c, 0, 60, 0$" "the take's note-off"
+
+step "the record trigger while the song plays overdubs: the take plays with the song from the loop's start"
+assert_match "loop 1:1 to 2:1$" "$(midihub transport loop 1 2)" "loop 1 2"
+midihub transport tempo 240 >/dev/null || fail "tempo 240"
+midihub transport seek 1 >/dev/null || fail "seek 1"
+midihub transport play >/dev/null || fail "play"
+assert_eq "record: transport record (selected)" "$(midihub trigger record)" "the record trigger starts an overdub"
+wait_for_line "$(peer_err hub)" "recording: overdubbing onto 'little-song.mid'"
+amidi -p "hw:$card,0" -S '90 6C 63' || fail "amidi -S failed"
+sleep 0.2
+amidi -p "hw:$card,0" -S '80 6C 00' || fail "amidi -S failed"
+assert_eq "record: transport record (normal)" "$(midihub trigger record)" "fired again, it ends the overdub"
+wait_for_line "$(peer_err hub)" "recording: overdubbed 2 events onto 'little-song.mid'; wrote the song with its new track to $WORK/recordings/take-[0-9-]+\.mid$"
+# The keyboard plays the synth only: note 108 at aseqdump is the song playing the take.
+wait_for "the overdub's note 108 at aseqdump, from the song" 10 bash -c \
+    "aseqdump_events '$dump' | grep -Eq '^Note on +0, note 108, velocity 99'"
+overdubbed=$(ls -t "$WORK"/recordings/take-*.mid | head -n 1)
+midicsv "$overdubbed" >"$WORK/overdub.csv" || fail "midicsv cannot read the overdubbed song"
+assert_file_has "$WORK/overdub.csv" ", Title_t, \"overdub [0-9-]+\"$" "the take's track"
+assert_file_has "$WORK/overdub.csv" ", Note_on_c, 0, 108, 99$" "the take's note in the file"
+assert_eq "$(($(midicsv "$REPO/sequences/little-song.mid" | grep -c ', Start_track$') + 1))" \
+    "$(grep -c ', Start_track$' "$WORK/overdub.csv")" "the song's tracks and the take's"
+midihub transport pause >/dev/null || fail "pause"
+assert_no_hanging_note "after the overdub"
+midihub transport loop off >/dev/null || fail "loop off"
+midihub transport tempo file >/dev/null || fail "tempo file"
 
 step "a playlist: the scale's end plays on into the waltz; next and previous; repeat all wraps"
 assert_match "^stopped 'c-major-scale.mid' at 1:1 .*, song 1 of 2$" \
