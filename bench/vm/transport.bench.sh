@@ -9,6 +9,11 @@
 # $WORK/transport.results:
 #   aplaymidi-timing events= p50_us= p99_us= max_us=
 #   hub-timing events= p50_us= p99_us= max_us=
+# The daemon's MIDI clock out (Midi Through marked `clock: true`) against midish's
+# (`dclktx`, 120 BPM, 12 s), each pulse's distance from the steady line through its
+# neighbours:
+#   midish-clock pulses= p50_us= p99_us= max_us=
+#   hub-clock pulses= p50_us= p99_us= max_us=
 # timeout: 600
 
 source "$REPO/Tests/Integration/serve.sh"
@@ -68,18 +73,75 @@ PY
     [[ ${PIPESTATUS[0]} == 0 ]] || fail "cannot read the timing of $1"
 }
 
+# Appends "RUN pulses= p50_us= p99_us= max_us=": each Timing Clock's arrival against the
+# line that fits the pulses best (least squares, per tempo: the pulses from the first
+# after Start to the first of each tempo change in the song), less nothing else: how
+# steady the clock is, whatever its exact tempo.
+clock_jitter_of() { # RUN JSON
+    python3 - "$1" "$2" <<'PY' | tee -a "$RESULTS_FILE"
+import json, sys
+run, json_path = sys.argv[1:]
+events = [json.loads(line) for line in open(json_path) if line.startswith("{")]
+start = next((i for i, e in enumerate(events) if e.get("type") == "start"), None)
+if start is None:
+    sys.exit(f"{run}: no Start arrived")
+pulses = [e["time"] for e in events[start:] if e.get("type") == "clock"]
+if len(pulses) < 48:
+    sys.exit(f"{run}: only {len(pulses)} pulses arrived")
+# Split where the period changes by more than 2 % (a tempo change), fit a line to each part.
+periods = [b - a for a, b in zip(pulses, pulses[1:])]
+median = sorted(periods)[len(periods) // 2]
+parts, current = [], [pulses[0]]
+for previous, pulse in zip(pulses, pulses[1:]):
+    if abs((pulse - previous) - median) > 0.02 * median and len(current) > 48:
+        parts.append(current)
+        current = []
+    current.append(pulse)
+parts.append(current)
+deviations = []
+for part in parts:
+    n = len(part)
+    xs = range(n)
+    mx, my = (n - 1) / 2, sum(part) / n
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, part)) / max(sum((x - mx) ** 2 for x in xs), 1e-12)
+    deviations += [abs(y - (my + slope * (x - mx))) * 1e6 for x, y in zip(xs, part)]
+deviations.sort()
+p = lambda q: deviations[min(len(deviations) - 1, int(q * len(deviations)))]
+print(f"{run} pulses={len(deviations)} p50_us={p(0.5):.1f} p99_us={p(0.99):.1f} max_us={deviations[-1]:.1f}")
+PY
+    [[ ${PIPESTATUS[0]} == 0 ]] || fail "cannot read the clock of $1"
+}
+
 monitor_while aplaymidi-timing aplaymidi -p 14:0 "$SONG"
 timing_of aplaymidi-timing
+
+# midish as the clock master, 120 BPM, its clock to Midi Through for 12 s (the anchor of
+# the clock rows); its commands through a FIFO in /tmp.
+fifo=$(mktemp -u /tmp/midish.XXXXXX)
+mkfifo "$fifo" || fail "mkfifo"
+exec 7<>"$fifo"
+start_peer midish bash -c "exec midish -v <'$fifo'"
+printf '%s\n' 'dnew 0 "14:0" wo' 'dclktx {0}' 't 120' >&7
+midish_clock() {
+    printf 'p\n' >&7
+    sleep 12
+    printf 's\n' >&7
+    sleep 1
+}
+monitor_while midish-clock midish_clock
+clock_jitter_of midish-clock "$WORK/midish-clock.json"
+stop_peer midish
 
 cat >"$WORK/patch.yaml" <<YAML
 nodes:
   song: { source: "midihub:sequence" }
-  through: { external: '"Midi Through"' }
+  through: { external: '"Midi Through"', clock: true }
 routes:
   - song -> through
 YAML
 start_serve hub --no-audio --patch "$WORK/patch.yaml"
 monitor_while hub-timing midihub play "$SONG"
 timing_of hub-timing
+clock_jitter_of hub-clock "$WORK/hub-timing.json"
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"

@@ -13,7 +13,23 @@ extension BenchmarkRow {
         BenchmarkRow(name: "hub-memory", run: hubMemory),
         BenchmarkRow(name: "transport-timing-p50", run: { try transportTiming($0, percentile: "p50") }),
         BenchmarkRow(name: "transport-timing-p99", run: { try transportTiming($0, percentile: "p99") }),
+        BenchmarkRow(name: "clock-out-jitter-p50", run: { try clockJitter($0, percentile: "p50") }),
+        BenchmarkRow(name: "clock-out-jitter-p99", run: { try clockJitter($0, percentile: "p99") }),
     ]
+
+    /// How steady the daemon's MIDI clock out is at an ALSA port (Midi Through): each pulse's
+    /// distance from the line fitted through the pulses of its tempo, against midish's clock
+    /// (`dclktx`) in the same boot (`bench/vm/transport.bench.sh`; lower is better).
+    @Sendable static func clockJitter(_ context: BenchmarkContext, percentile: String) throws -> BenchmarkResult {
+        let results = try HubResults.load(context, bench: "transport")
+        let hub = try results.run("hub-clock"), anchor = try results.run("midish-clock")
+        return BenchmarkResult(
+            title: "MIDI clock out jitter, \(percentile) of abs(pulse arrival − fitted line) "
+                + "(\(Int(try hub.value("pulses"))) pulses of little-song.mid; midish \(Int(try anchor.value("pulses"))) at 120 BPM, VM)",
+            unit: "µs", midihub: try hub.value("\(percentile)_us"),
+            anchorName: "midish", anchor: try anchor.value("\(percentile)_us"),
+            lowerIsBetter: true)
+    }
 
     /// How far each event of a real-shaped song arrives from its time in the file, at an
     /// external ALSA port (Midi Through), played by the daemon's transport against
