@@ -213,7 +213,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         } catch {
             throw ControlError(error.isBadInput ? .badSequence : .failed, error.problem, fix: error.fix)
         }
-        return Song(file: file, name: URL(fileURLWithPath: path).lastPathComponent)
+        return Song(file: file, name: HubDaemon.songName(path))
     }
 
     func recordAudio(_ request: AudioRecordRequest) throws -> AudioRecordingSummary {

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Control
 import Sequencer
 
@@ -56,6 +58,30 @@ extension HubDaemon {
         carryOut(player.load(song, at: at), timing)
         carryOut(player.play(at: at) ?? [], timing)
         log.info("transport: playing '\(song.name)' (\(playlist.index + 1) of \(playlist.songs.count))")
+    }
+
+    /// A `play` trigger: reads the file on a worker (the disk never holds up MIDI), then
+    /// loads it and plays it from the top; a file that cannot be read or played is logged.
+    /// - Thread: owner (the worker hands the song back to it).
+    func playSequence(at path: String, trigger name: String) {
+        slowWork.enter()
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            defer { slowWork.leave() }
+            do {
+                let song = Song(file: try SequenceFileReader.read(path: path), name: Self.songName(path))
+                try owner.perform { [self] in
+                    _ = loadSong(song)
+                    _ = try transport(TransportRequest(action: .play))
+                }
+            } catch {
+                log.warning("trigger '\(name)': cannot play \(path): \(error)")
+            }
+        }
+    }
+
+    /// What the transport calls the song read from `path`: its file name.
+    static func songName(_ path: String) -> String {
+        URL(fileURLWithPath: path).lastPathComponent
     }
 
     /// The status's playlist place: with more than one song, or a repeat mode.

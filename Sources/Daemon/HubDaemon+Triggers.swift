@@ -42,6 +42,8 @@ extension HubDaemon {
             flush(sink)
         case .scene(let scene):
             try switchScene(named: scene)
+        case .play(let path):
+            playSequence(at: path, trigger: name)
         }
         log.publish(.triggerFired(trigger: name))
         showTriggerStates()
@@ -75,6 +77,7 @@ extension HubDaemon {
         case .transport(let command): transportTriggerState(command)
         case .scene(let scene): scene == currentScene ? .selected : .normal
         case .tapTempo: tapTempo.isPrimed(at: Self.now()) ? .alternate : .normal
+        case .play(let path): player.state == .playing && player.song?.name == Self.songName(path) ? .selected : .normal
         case .panic, .send: .normal
         }
     }

@@ -53,6 +53,7 @@ public enum MappingSummaries {
         case .transport(let command): "transport \(command.rawValue)"
         case .send(let port, let bytes): "send \(bytes.map { String(format: "%02X", $0) }.joined(separator: " ")) to \(port)"
         case .scene(let scene): "scene \(scene)"
+        case .play(let path): "play \(path)"
         }
         return TriggerSummary(name: trigger.name, action: action, state: state.rawValue)
     }

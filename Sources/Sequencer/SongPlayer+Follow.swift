@@ -8,7 +8,7 @@ extension SongPlayer {
     ///   the new tempo begins, or `nil` when it does not play.
     @discardableResult
     public mutating func follow(masterTick: Double, at time: Double, beatsPerMinute: Double,
-                                catchUp: Double = 0.5) -> Double? {
+                                catchUp: Double = 0.25) -> Double? {
         guard state == .playing, let song else { return nil }
         let ticksPerSecond = beatsPerMinute / 60 * Double(song.tempoMap.ticksPerQuarter)
         let from = max(scheduledUntil, time)

@@ -233,3 +233,19 @@ extension PatchTests {
         #expect(unknown?.description.hasPrefix("test.yaml:2:28: clock 'lead' is neither send nor follow") == true, "\(String(describing: unknown))")
     }
 }
+
+extension PatchTests {
+    @Test func aPlayTriggerNamesASequenceBesideThePatch() throws {
+        let folder = temporaryDirectory()
+        FileManager.default.createFile(atPath: folder + "/intro.mid", contents: Data([0x4D]))
+        let yaml = "triggers:\n  intro: { play: intro.mid }\n"
+        let patch = try Patch.parse(yaml: yaml, file: folder + "/song.yaml", registry: registry)
+        #expect(patch.triggers == [Trigger(name: "intro", action: .play(path: folder + "/intro.mid"))])
+        do {
+            _ = try Patch.parse(yaml: "triggers:\n  intro: { play: gone.mid }\n", file: folder + "/song.yaml", registry: registry)
+            Issue.record("a missing sequence was accepted")
+        } catch {
+            #expect(error.description.hasPrefix("\(folder)/song.yaml:2:18: trigger 'intro': no sequence file \(folder)/gone.mid"), "\(error)")
+        }
+    }
+}

@@ -74,13 +74,12 @@ PY
 }
 
 # Appends "RUN pulses= p50_us= p99_us= max_us=": each Timing Clock's arrival against the
-# line that fits the pulses best (least squares, per tempo: the pulses from the first
-# after Start to the first of each tempo change in the song), less nothing else: how
-# steady the clock is, whatever its exact tempo.
-clock_jitter_of() { # RUN JSON
-    python3 - "$1" "$2" <<'PY' | tee -a "$RESULTS_FILE"
+# line that fits the pulses of its tempo best (least squares; a new line at each SPLIT, the
+# pulse where the song's tempo changes): how steady the clock is, whatever its exact rate.
+clock_jitter_of() { # RUN JSON [SPLIT...]
+    python3 - "$@" <<'PY' | tee -a "$RESULTS_FILE"
 import json, sys
-run, json_path = sys.argv[1:]
+run, json_path, splits = sys.argv[1], sys.argv[2], [int(s) for s in sys.argv[3:]]
 events = [json.loads(line) for line in open(json_path) if line.startswith("{")]
 start = next((i for i, e in enumerate(events) if e.get("type") == "start"), None)
 if start is None:
@@ -88,23 +87,14 @@ if start is None:
 pulses = [e["time"] for e in events[start:] if e.get("type") == "clock"]
 if len(pulses) < 48:
     sys.exit(f"{run}: only {len(pulses)} pulses arrived")
-# Split where the period changes by more than 2 % (a tempo change), fit a line to each part.
-periods = [b - a for a, b in zip(pulses, pulses[1:])]
-median = sorted(periods)[len(periods) // 2]
-parts, current = [], [pulses[0]]
-for previous, pulse in zip(pulses, pulses[1:]):
-    if abs((pulse - previous) - median) > 0.02 * median and len(current) > 48:
-        parts.append(current)
-        current = []
-    current.append(pulse)
-parts.append(current)
+bounds = [0] + [s for s in splits if 0 < s < len(pulses)] + [len(pulses)]
 deviations = []
-for part in parts:
+for a, b in zip(bounds, bounds[1:]):
+    part = pulses[a:b]
     n = len(part)
-    xs = range(n)
     mx, my = (n - 1) / 2, sum(part) / n
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, part)) / max(sum((x - mx) ** 2 for x in xs), 1e-12)
-    deviations += [abs(y - (my + slope * (x - mx))) * 1e6 for x, y in zip(xs, part)]
+    slope = sum((x - mx) * (y - my) for x, y in enumerate(part)) / max(sum((x - mx) ** 2 for x in range(n)), 1e-12)
+    deviations += [abs(y - (my + slope * (x - mx))) * 1e6 for x, y in enumerate(part)]
 deviations.sort()
 p = lambda q: deviations[min(len(deviations) - 1, int(q * len(deviations)))]
 print(f"{run} pulses={len(deviations)} p50_us={p(0.5):.1f} p99_us={p(0.99):.1f} max_us={deviations[-1]:.1f}")
@@ -142,6 +132,8 @@ YAML
 start_serve hub --no-audio --patch "$WORK/patch.yaml"
 monitor_while hub-timing midihub play "$SONG"
 timing_of hub-timing
-clock_jitter_of hub-clock "$WORK/hub-timing.json"
+# The song's tempo changes, as pulse numbers (24 per quarter).
+splits=$(midicsv "$SONG" | awk -F', ' '$3 == "Header" { division = $6 } $3 == "Tempo" && $2 > 0 { print int($2 * 24 / division) }')
+clock_jitter_of hub-clock "$WORK/hub-timing.json" $splits
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"

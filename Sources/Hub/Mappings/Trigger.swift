@@ -33,6 +33,8 @@ public enum TriggerAction: Hashable, Sendable, Codable {
     case send(port: String, bytes: [UInt8])
     /// Switches to this scene.
     case scene(String)
+    /// Loads this sequence file (an absolute path) into the transport and plays it from the top.
+    case play(path: String)
 }
 
 /// The transport's triggers.
@@ -43,7 +45,7 @@ public enum TransportCommand: String, Hashable, Sendable, Codable, CaseIterable 
 /// How a trigger shows on a remote and a controller's light.
 public enum TriggerState: String, Hashable, Sendable, Codable {
     case normal
-    /// Its scene is the current one.
+    /// Its scene is the current one; its sequence plays.
     case selected
     /// It cannot fire now (the transport's, while the hub plays no sequence).
     case disabled

@@ -1,3 +1,4 @@
+import Foundation
 import MIDICore
 
 /// `triggers:` — a patch's own triggers (docs/mappings.md#triggers).
@@ -12,8 +13,10 @@ extension PatchReader {
                             fix: "give it another name (the hub's own: \(Trigger.system.map(\.name).joined(separator: ", ")))")
             }
             let fields = try mapping(definition, "a trigger")
-            try expectKeys(fields, ["send", "to", "scene"])
-            if let sceneNode = fields["scene"] {
+            try expectKeys(fields, ["send", "to", "scene", "play"])
+            if let playNode = fields["play"] {
+                triggers.append(Trigger(name: name, action: .play(path: try sequencePath(playNode, trigger: name))))
+            } else if let sceneNode = fields["scene"] {
                 let scene = try string(sceneNode, "a scene name")
                 guard scenes.contains(scene) else {
                     throw error(at: sceneNode, "trigger '\(name)': no scene '\(scene)'",
@@ -30,10 +33,23 @@ extension PatchReader {
                 triggers.append(Trigger(name: name, action: .send(port: port, bytes: try messageBytes(sendNode))))
             } else {
                 throw error(at: definition, "trigger '\(name)' does nothing",
-                            fix: "give it `scene: NAME`, or `send: \"B0 7B 00\"` with `to: PORT`")
+                            fix: "give it `scene: NAME`, `play: FILE`, or `send: \"B0 7B 00\"` with `to: PORT`")
             }
         }
         return triggers
+    }
+
+    /// A `play` trigger's sequence file: relative to the patch's folder, and there (it is read
+    /// when the trigger fires, off the MIDI path).
+    private func sequencePath(_ node: YAMLNode, trigger name: String) throws(PatchError) -> String {
+        let text = try string(node, "a sequence file")
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        let path = text.hasPrefix("/") ? text : folder.appendingPathComponent(text).standardizedFileURL.path
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw error(at: node, "trigger '\(name)': no sequence file \(path)",
+                        fix: "give a .mid or .song file, relative to the patch's folder")
+        }
+        return path
     }
 
     /// Hex bytes of complete MIDI messages: `"B0 7B 00 C0 05"`.

@@ -7,7 +7,8 @@
 # pause or stop leaves no note hanging, a loop keeps playing past the song's length, and
 # the play trigger plays and pauses. A playlist plays on from one song's end into the next;
 # next, previous and repeat switch songs. The record trigger while the song plays overdubs a
-# keyboard's note onto it, which the song then plays (from midihub:out). The record trigger records what a snd-virmidi keyboard
+# keyboard's note onto it, which the song then plays (from midihub:out); a patch's play
+# trigger loads and plays its sequence. The record trigger records what a snd-virmidi keyboard
 # plays and writes the take beside the state file. Refusals are one line with exit 2.
 # timeout: 600
 
@@ -173,5 +174,21 @@ assert_one_line_error "^midihub: the loop's end 2 is not after its start 4 \(fix
 assert_exit 2 midihub transport tempo fast
 assert_exit 2 midihub transport rewind
 assert_match "^stopped 'little-song.mid' at 5:1 " "$(midihub transport)" "the transport kept its song"
+
+step "a play trigger (docs/mappings.md) loads its sequence and plays it from the top"
+mkdir -p "$WORK/patches" && ln -sfn "$REPO/sequences" "$WORK/patches/sequences"
+doc_block docs/mappings.md play-trigger-patch >"$WORK/patches/intro.yaml"
+midihub patch load "$WORK/patches/intro.yaml" >/dev/null || fail "loading the play-trigger patch"
+before=$(count_on)
+midihub trigger intro >/dev/null || fail "firing the play trigger"
+wait_for "the trigger shows its song playing" 10 bash -c \
+    "midihub trigger | grep -qxF 'intro: play $WORK/patches/sequences/c-major-scale.mid (selected)'"
+assert_match "^playing 'c-major-scale.mid' at 1:" "$(midihub transport)" "the trigger's song plays"
+wait_for "the scale's notes at aseqdump" 10 bash -c "(( \$(count_on) > $before + 1 ))"
+midihub transport stop >/dev/null || fail "stop"
+assert_no_hanging_note "after the trigger's song"
+printf 'triggers:\n  intro: { play: nowhere.mid }\n' >"$WORK/patches/bad.yaml"
+assert_exit 2 midihub patch load "$WORK/patches/bad.yaml"
+assert_one_line_error "^midihub: $WORK/patches/bad.yaml:2:[0-9]+: trigger 'intro': no sequence file $WORK/patches/nowhere.mid \(fix: "
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"

