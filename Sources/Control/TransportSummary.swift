@@ -2,12 +2,13 @@
 /// `{"action":"load","path":"/home/me/song.mid"}`, `{"action":"play"}`, `{"action":"seek","position":"9:1"}`,
 /// `{"action":"loop","from":"5","to":"9"}` (without both: no loop), `{"action":"tempo","bpm":96}` (without
 /// `bpm`: the file's tempo again), `{"action":"status"}`; `{"action":"playlist","paths":["/home/me/a.mid","/home/me/b.mid"]}`,
-/// `{"action":"next"}`, `{"action":"previous"}`, `{"action":"repeat","mode":"all"}` (`off`, `one`, `all`).
+/// `{"action":"next"}`, `{"action":"previous"}`, `{"action":"repeat","mode":"all"}` (`off`, `one`, `all`);
+/// `{"action":"record","bars":1}` (count in, play and overdub; again: end the take).
 ///
 /// - Thread: any (a plain value).
 public struct TransportRequest: Hashable, Sendable, Codable {
     public enum Action: String, Hashable, Sendable, Codable, CaseIterable {
-        case status, load, play, pause, stop, seek, loop, tempo, playlist, next, previous, `repeat`
+        case status, load, play, pause, stop, seek, loop, tempo, playlist, next, previous, `repeat`, record
     }
 
     public var action: Action
@@ -24,9 +25,11 @@ public struct TransportRequest: Hashable, Sendable, Codable {
     public var paths: [String]?
     /// `repeat`: `off` (stop after the last song), `one` (the same song again) or `all`.
     public var mode: String?
+    /// `record`: bars of count-in (0…4; 1 when absent).
+    public var bars: Int?
 
     public init(action: Action, path: String? = nil, position: String? = nil, from: String? = nil, to: String? = nil,
-                bpm: Double? = nil, paths: [String]? = nil, mode: String? = nil) {
+                bpm: Double? = nil, paths: [String]? = nil, mode: String? = nil, bars: Int? = nil) {
         self.action = action
         self.path = path
         self.position = position
@@ -35,6 +38,7 @@ public struct TransportRequest: Hashable, Sendable, Codable {
         self.bpm = bpm
         self.paths = paths
         self.mode = mode
+        self.bars = bars
     }
 }
 
@@ -62,6 +66,8 @@ public struct TransportStatus: Hashable, Sendable, Codable {
     public var clock: ClockFollow?
     /// Where the song stands in the playlist, when there is more than one song or a repeat.
     public var playlist: PlaylistPlace?
+    /// `true` while a take is recorded (the record trigger, `record`); absent otherwise.
+    public var recording: Bool?
 
     /// The loaded song's place in the playlist and the repeat mode.
     public struct PlaylistPlace: Hashable, Sendable, Codable {
@@ -111,7 +117,8 @@ public struct TransportStatus: Hashable, Sendable, Codable {
     }
 
     public init(state: String, song: String?, position: String, seconds: Double, duration: Double, tempo: Double,
-                tempoOverride: Bool, loop: LoopRegion?, clock: ClockFollow? = nil, playlist: PlaylistPlace? = nil) {
+                tempoOverride: Bool, loop: LoopRegion?, clock: ClockFollow? = nil, playlist: PlaylistPlace? = nil,
+                recording: Bool? = nil) {
         self.state = state
         self.song = song
         self.position = position
@@ -122,6 +129,7 @@ public struct TransportStatus: Hashable, Sendable, Codable {
         self.loop = loop
         self.clock = clock
         self.playlist = playlist
+        self.recording = recording
     }
 }
 

@@ -1,3 +1,4 @@
+import Control
 import Dispatch
 import Foundation
 import Hub
@@ -30,6 +31,27 @@ extension HubDaemon {
         recordingStart = time
         recordingSources = [:]
         log.info("recording: started (fire 'record' again to write the take)")
+    }
+
+    /// `transport record`: ends a take in progress; while the song plays, overdubs at once;
+    /// stopped, counts in `bars` bars (the metronome clicks them), then plays and overdubs.
+    /// - Throws: `ControlError.invalidValue` for a count-in outside 0…4 bars.
+    /// - Thread: owner.
+    func recordWithCountIn(bars: Int, now: Double, timing: TransportTiming) throws(ControlError) {
+        guard CountIn.bars.contains(bars) else {
+            throw ControlError(.invalidValue, "a count-in of \(bars) bars is outside \(CountIn.bars.lowerBound)…\(CountIn.bars.upperBound)",
+                               fix: "e.g. 'midihub transport record 1'")
+        }
+        guard !isRecording, player.state != .playing, let song = player.song else {
+            return toggleRecording(at: Self.now())
+        }
+        let at = transportActionTime(now)
+        let tick = player.position(at: at)
+        let countIn = CountIn(bars: bars, before: tick, of: song, tempo: player.tempo(atTick: tick))
+        if let audio, audio.renderedSeconds != nil, bars > 0 { audio.scheduleTimeline(countIn.host, at: at) }
+        carryOut(player.play(at: at + countIn.seconds) ?? [], timing)
+        overdub = Overdub(endTick: song.endTick)
+        log.info("recording: counting in \(bars) bar\(bars == 1 ? "" : "s"), then overdubbing onto '\(song.name)' (record again to end the take)")
     }
 
     /// Whether a take is being recorded (the `record` trigger shows it).

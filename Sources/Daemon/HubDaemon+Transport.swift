@@ -192,7 +192,7 @@ extension HubDaemon {
     /// - Thread: owner.
     func transport(_ request: TransportRequest) throws(ControlError) -> TransportStatus {
         guard request.action != .status else { return transportStatus() }
-        if request.action != .loop && request.action != .repeat { try refuseWhileFollowing(request.action) }
+        if ![.loop, .repeat, .record].contains(request.action) { try refuseWhileFollowing(request.action) }
         guard let song = player.song else {
             throw ControlError(.noSequence, "the transport has no sequence", fix: "load one: 'midihub transport load FILE'")
         }
@@ -206,6 +206,8 @@ extension HubDaemon {
             return transportStatus()
         case .next, .previous, .repeat:
             try playlistAction(request)
+        case .record:
+            try recordWithCountIn(bars: request.bars ?? 1, now: now, timing: timing)
         case .play:
             carryOut(player.play(at: at) ?? [], timing)
         case .pause:
@@ -299,7 +301,7 @@ extension HubDaemon {
                                duration: Self.rounded(song.map { player.seconds(atTick: Double($0.endTick)) } ?? 0),
                                tempo: Self.rounded(player.tempo(atTick: tick)), tempoOverride: player.tempoOverride != nil,
                                loop: player.loop.map { .init(from: barBeat(Double($0.start)), to: barBeat(Double($0.end))) },
-                               clock: clockFollowStatus(), playlist: playlistPlace())
+                               clock: clockFollowStatus(), playlist: playlistPlace(), recording: isRecording ? true : nil)
     }
 
     /// Publishes the status (`transport-changed`) and returns it.

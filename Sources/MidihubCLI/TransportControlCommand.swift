@@ -21,6 +21,8 @@ struct TransportControlCommand: ParsableCommand {
               playlist FILE...  several songs in order, the first loaded; each plays on to the next
               next, previous    the song after or before this one (playing on if it played)
               repeat MODE       after a song's end: off (the next; stop after the last), one, all
+              record [BARS]     stopped: count in BARS bars (1), then play and overdub; playing:
+                                overdub now; recording: end the take (docs/transport.md)
             Each prints the status line afterwards. Stopping, pausing, seeking and looping \
             end the notes the sequence held; playing on restores each channel's program, \
             controllers and pitch bend at the new position.
@@ -38,10 +40,10 @@ struct TransportControlCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "status, load, play, pause, stop, seek, loop, tempo, playlist, next, previous or repeat.")
+    @Argument(help: "status, load, play, pause, stop, seek, loop, tempo, playlist, next, previous, repeat or record.")
     var action: String = "status"
 
-    @Argument(help: "The action's values: a file, a position, two positions, a tempo, files, a repeat mode.")
+    @Argument(help: "The action's values: a file, a position, two positions, a tempo, files, a repeat mode, bars.")
     var values: [String] = []
 
     @Flag(help: "JSON: the status as one object (as the transport request answers).")
@@ -66,10 +68,11 @@ struct TransportControlCommand: ParsableCommand {
         case .load, .seek, .tempo, .repeat: 1...1
         case .loop: values.first == "off" ? 1...1 : 2...2
         case .playlist: 1...Int.max
+        case .record: 0...1
         }
         guard wanted.contains(values.count) else {
-            let takes = wanted.lowerBound == 0 ? "no values" : wanted.upperBound == Int.max ? "files"
-                : wanted.lowerBound == 1 ? "one value" : "two positions"
+            let takes = wanted.upperBound == Int.max ? "files" : wanted.upperBound == 0 ? "no values"
+                : wanted.upperBound == 2 ? "two positions" : wanted.lowerBound == 0 ? "at most one value" : "one value"
             throw ValidationError("'\(action)' takes \(takes) (fix: e.g. 'midihub transport \(Self.example(kind))')")
         }
         var request = TransportRequest(action: kind)
@@ -80,6 +83,11 @@ struct TransportControlCommand: ParsableCommand {
             request.paths = values.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         case .repeat:
             request.mode = values[0]
+        case .record where !values.isEmpty:
+            guard let bars = Int(values[0]) else {
+                throw ValidationError("'\(values[0])' is not a number of bars (fix: e.g. 'midihub transport record 1')")
+            }
+            request.bars = bars
         case .seek:
             request.position = values[0]
         case .loop where values.count == 2:
@@ -103,6 +111,7 @@ struct TransportControlCommand: ParsableCommand {
         case .tempo: "tempo 96"
         case .playlist: "playlist a.mid b.mid"
         case .repeat: "repeat all"
+        case .record: "record 1"
         default: action.rawValue
         }
     }
@@ -117,6 +126,7 @@ struct TransportControlCommand: ParsableCommand {
                 + "\(Self.number(status.tempo)) BPM"
             if status.tempoOverride && status.clock == nil { line += " (override)" }
             if let loop = status.loop { line += ", loop \(loop.from) to \(loop.to)" }
+            if status.recording == true { line += ", recording" }
             if let place = status.playlist {
                 line += ", song \(place.song) of \(place.count)" + (place.repeat == "off" ? "" : ", repeat \(place.repeat)")
             }

@@ -44,6 +44,18 @@ import Testing
         #expect(after.contains(Connection(PortFixtures.hubOut.address, PortFixtures.fluid.address)))
     }
 
+    /// Two daemons named midihub: the edit "midihub:out -> midihub:in" made between them is
+    /// made again between them, never from a daemon's output into its own input.
+    @Test func anEditRememberedByNameNeverConnectsAClientToItself() {
+        let otherIn = PortFixtures.port(131, 0, "midihub", "in", .app, .input)
+        let otherOut = PortFixtures.port(131, 1, "midihub", "out", .app, .output)
+        var reconciler = Reconciler(rules: [])
+        reconciler.record(connected: true, source: otherOut, destination: PortFixtures.hubIn)
+        let plan = reconciler.plan(ports: ports + [otherIn, otherOut], current: [])
+        #expect(plan.toMake == [Connection(PortFixtures.hubOut.address, otherIn.address),
+                                Connection(otherOut.address, PortFixtures.hubIn.address)])
+    }
+
     @Test func neverConnectsAClientToItselfByRule() throws {
         let reconciler = Reconciler(rules: try ConnectionRule.parseList("connect * -> *"))
         let plan = reconciler.plan(ports: ports, current: [])

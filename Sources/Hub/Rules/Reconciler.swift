@@ -77,11 +77,13 @@ public struct Reconciler: Hashable, Sendable {
     /// Whether the pair should be connected (`nil`: no opinion).
     public func wantsConnection(from source: PortDescriptor, to destination: PortDescriptor) -> Bool? {
         guard source.direction.canSend, destination.direction.canReceive else { return false }
+        // A client's output into its own input feeds back: never by rule, nor by an edit
+        // remembered by name (two daemons called midihub: one's out -> the other's in).
+        if source.address.client == destination.address.client { return nil }
         let sourceID = source.identity, destinationID = destination.identity
         if let edit = runtimeEdits.last(where: { $0.source == sourceID && $0.destination == destinationID }) {
             return edit.connected
         }
-        if source.address.client == destination.address.client { return nil }
         return ConnectionRule.decision(rules, source: source, destination: destination).map { $0 == .connect }
     }
 

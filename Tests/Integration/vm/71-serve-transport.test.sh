@@ -141,6 +141,22 @@ assert_no_hanging_note "after the overdub"
 midihub transport loop off >/dev/null || fail "loop off"
 midihub transport tempo file >/dev/null || fail "tempo file"
 
+step "transport record from a stop counts in a bar (2 s at 120 BPM), then plays and overdubs"
+midihub transport stop >/dev/null || fail "stop"
+midihub transport seek 1 >/dev/null || fail "seek 1"
+assert_match "^playing 'little-song.mid' at 1:1 .*, recording$" "$(midihub transport record)" "record counts in"
+wait_for_line "$(peer_err hub)" "recording: counting in 1 bar, then overdubbing onto 'little-song.mid'"
+sleep 1
+assert_match "^playing 'little-song.mid' at 1:1 " "$(midihub transport)" "still counting in after a second"
+sleep 2
+assert_match "^playing 'little-song.mid' at (1:[2-4]|2:)" "$(midihub transport)" "the song plays after the count-in"
+assert_match ", recording$" "$(midihub transport)" "the status says it records"
+midihub transport record >/dev/null || fail "record again ends the take"
+wait_for_line "$(peer_err hub)" "recording: overdubbed 0 events onto 'little-song.mid'"
+assert_exit 2 midihub transport record 9
+assert_one_line_error "^midihub: a count-in of 9 bars is outside 0…4 \(fix: "
+midihub transport pause >/dev/null || fail "pause"
+
 step "a playlist: the scale's end plays on into the waltz; next and previous; repeat all wraps"
 assert_match "^stopped 'c-major-scale.mid' at 1:1 .*, song 1 of 2$" \
     "$(cd "$REPO" && midihub transport playlist sequences/c-major-scale.mid sequences/waltz-in-six-eight.mid)" "playlist"

@@ -7,7 +7,12 @@
 # the master's pulse of its beat (the phase is locked), and the status shows the master's
 # tempo, jitter and drift. While the master plays, `transport play` is refused; midish's
 # stop (Stop) pauses the transport; midish frozen (SIGSTOP) mid-song stops it 250 ms after
-# its last pulse, with a warning.
+# its last pulse, with a warning. Then another midihub daemon leads at 100 BPM (its clock out
+# to the follower and to Midi Through): its play starts the follower's song, an arpeggiator
+# held on a snd-virmidi keyboard plays on the leader's eighths (within 20 ms after the first
+# second), and its seek while playing (Stop, Song Position, Continue), pause, seek while
+# paused (Song Position) and play (Continue) move the follower to the same bars; neither
+# daemon is connected into itself by the other's edits (both are called midihub).
 # timeout: 300
 
 source "$REPO/Tests/Integration/serve.sh"
@@ -94,5 +99,82 @@ wait_for "the transport stops without pulses" 10 bash -c "midihub transport | gr
 assert_file_has "$(peer_err hub)" "transport: the clock of 'master' stopped coming; stopped \(fix: " "the warning"
 kill -CONT "${PEER_PIDS[master]}"
 midish s
+stop_peer master
+
+step "another midihub daemon leads at 100 BPM: Start, Stop, Song Position and Continue; the arpeggiator on its beats"
+# The follower (the daemon above) and the leader each print their client in "serving as N:0".
+follower=$(sed -nE 's/.*serving as ([0-9]+):0 .*/\1/p' "$(peer_err hub)" | head -n 1)
+load_modules snd-virmidi
+card=$(card_number VirMIDI)
+cat >"$WORK/follower.yaml" <<YAML
+nodes:
+  master: { external: "LEADER:0", clock: follow }
+  keys: { source: '"Virtual Raw MIDI $card-0"' }   # not Midi Through: the arpeggio goes there
+  arp: { processor: arpeggiator }
+  through: { external: '"Midi Through"' }
+routes:
+  - keys -> arp
+  - arp -> through
+rules:
+  - connect "Virtual Raw MIDI $card-0" -> "$follower:0"
+YAML
+leader_run=$(mktemp -d /dev/shm/midihub-leader.XXXXXX)
+leader() { XDG_RUNTIME_DIR=$leader_run midihub "$@"; }
+cat >"$WORK/leader.yaml" <<YAML
+nodes:
+  song: { source: "midihub:sequence" }
+  follower: { external: "$follower:0", clock: send }
+  through: { external: '"Midi Through"', clock: send }
+YAML
+XDG_RUNTIME_DIR=$leader_run start_peer leader midihub serve --no-audio --state "$WORK/leader.json" --patch "$WORK/leader.yaml"
+wait_for_peer_line leader "$(peer_err leader)" "midihub: serving as [0-9]+:0 \(midihub:in\)" 60
+leading=$(sed -nE 's/.*serving as ([0-9]+):0 .*/\1/p' "$(peer_err leader)" | head -n 1)
+sed -i "s/LEADER:0/$leading:0/" "$WORK/follower.yaml"
+midihub patch load "$WORK/follower.yaml" >/dev/null || fail "the follower's patch"
+midihub transport load "$REPO/sequences/little-song.mid" >/dev/null || fail "the follower's song"
+leader transport load "$REPO/sequences/c-major-scale.mid" >/dev/null || fail "the leader's song"
+wait_for "the keyboard reaches the follower" 20 bash -c \
+    "aconnect -l | grep -A3 \"'Virtual Raw MIDI $card-0'\" | grep -q \"Connecting To: .*$follower:0\""
+start_peer monitor2 midihub monitor --json 14:0
+wait_for_peer_line monitor2 "$(peer_err monitor2)" "^midihub: monitoring 14:0"
+amidi -p "hw:$card,0" -S '90 30 64' || fail "amidi -S failed"  # held: the arpeggiator repeats it
+leader transport play >/dev/null || fail "the leader plays"
+wait_for "the follower plays at the leader's Start" 10 bash -c "midihub transport | grep -q '^playing .little-song.mid. at 1:'"
+sleep 4
+status_json >"$WORK/status2.json" || fail "transport status --json"
+jq -e '(.clock.tempo - 100 | fabs) < 5' "$WORK/status2.json" >/dev/null || fail "the leader's 100 BPM: $(cat "$WORK/status2.json")"
+amidi -p "hw:$card,0" -S '80 30 00' || fail "amidi -S failed"
+stop_peer monitor2
+python3 - "$(peer_out monitor2)" <<'PY' || fail "the arpeggiator is not on the leader's eighths"
+import json, sys
+events = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")]
+start = next(i for i, e in enumerate(events) if e.get("type") == "start")
+pulses = [e["time"] for e in events[start:] if e.get("type") == "clock"]
+steps = [e["time"] for e in events[start:] if e.get("type") == "note-on" and e.get("velocity", 0) > 0]
+n = len(pulses)
+mx, my = (n - 1) / 2, sum(pulses) / n
+period = sum((x - mx) * (y - my) for x, y in enumerate(pulses)) / sum((x - mx) ** 2 for x in range(n))
+late = [((t - pulses[0]) / (12 * period)) for t in steps if t - pulses[0] >= 1.0]
+errors = [(p - round(p)) * 12 * period for p in late]
+print(f"{len(pulses)} pulses ({60 / (24 * period):.2f} BPM), {len(steps)} steps; after 1 s, off the eighths (ms):",
+      [round(e * 1000, 1) for e in errors])
+sys.exit(0 if len(errors) >= 4 and max(abs(e) for e in errors) < 0.02 else 1)
+PY
+
+step "the leader seeks while playing (Stop, Song Position, Continue), pauses, seeks, plays on"
+leader transport seek 3 >/dev/null || fail "the leader seeks to bar 3"
+wait_for "the follower plays from bar 3" 10 bash -c "midihub transport | grep -q '^playing .little-song.mid. at 3:'"
+leader transport pause >/dev/null || fail "the leader pauses"
+wait_for "the follower pauses" 10 bash -c "midihub transport | grep -q '^paused '"
+leader transport seek 2 >/dev/null || fail "the leader seeks to bar 2 while paused"
+wait_for "the follower moves to bar 2 (Song Position)" 10 bash -c "midihub transport | grep -q '^paused .little-song.mid. at 2:1 '"
+leader transport play >/dev/null || fail "the leader plays on"
+wait_for "the follower plays on from bar 2 (Continue)" 10 bash -c "midihub transport | grep -q '^playing .little-song.mid. at 2:'"
+leader transport stop >/dev/null || fail "the leader stops"
+wait_for "the follower stops" 10 bash -c "midihub transport | grep -q '^paused '"
+# Both daemons are called midihub: the leader's out -> the follower's in, seen by the
+# follower as an edit by hand, is never made again from a daemon's out into its own in.
+assert_file_lacks "$(peer_err hub)" "connected ($follower:1 .* -> $follower:0|$leading:1 .* -> $leading:0) " "no daemon fed into itself"
+stop_peer leader
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
