@@ -37,8 +37,12 @@ public struct ClockFollower: Sendable {
     /// The loop's bandwidth (Hz): about a second to lock, and arrival jitter of a millisecond
     /// moves the tempo by less than a tenth of a BPM.
     static let bandwidth = 1.0
-    /// Pulse periods a clock may have: 1 to 1,000 quarter notes per minute.
-    static let periods = (60.0 / 24 / 1000)...(60.0 / 24)
+    /// The most the loop corrects by (its ω): above it, a slow clock's loop would overshoot
+    /// and diverge.
+    static let maxOmega = 0.5
+    /// Pulse periods a clock may have: 10 to 1,000 quarter notes per minute (a pulse at least
+    /// every `timeout`).
+    static let periods = (60.0 / 24 / 1000)...timeout
 
     /// Whether the master plays: from the first pulse after Start or Continue until Stop.
     public private(set) var running = false
@@ -118,22 +122,23 @@ public struct ClockFollower: Sendable {
 
     /// The delay-locked loop: the first two pulses give the period, each later one corrects
     /// the predicted time (by `b` of its error) and the period (by `c`). A gap longer than
-    /// `timeout` starts it again.
+    /// `timeout`, or a pulse more than two periods from where it was expected (the master
+    /// jumped; a single lost pulse is only corrected for), starts it again from the last interval.
     private mutating func track(_ time: Double) {
         defer { lastPulseTime = time }
         guard let last = lastPulseTime, time - last <= Self.timeout, time > last else {
             period = nil
             return
         }
-        guard let current = period else {
-            let first = min(max(time - last, Self.periods.lowerBound), Self.periods.upperBound)
-            period = first
-            predicted = time + first
-            errorSquare = 0
+        let interval = min(max(time - last, Self.periods.lowerBound), Self.periods.upperBound)
+        guard let current = period, abs(time - predicted) <= 2 * current else {
+            if period == nil { errorSquare = 0 }
+            period = interval
+            predicted = time + interval
             return
         }
         let error = time - predicted
-        let omega = 2 * Double.pi * Self.bandwidth * current
+        let omega = min(2 * Double.pi * Self.bandwidth * current, Self.maxOmega)
         predicted += 2.squareRoot() * omega * error + current
         period = min(max(current + omega * omega * error, Self.periods.lowerBound), Self.periods.upperBound)
         errorSquare += 0.05 * (error * error - errorSquare)

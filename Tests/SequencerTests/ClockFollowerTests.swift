@@ -95,3 +95,21 @@ import TestSupport
         #expect(try #require(follower.beatsPerMinute) >= 1)
     }
 }
+
+extension ClockFollowerTests {
+    /// Found by FuzzMIDIParser: pulses a few milliseconds apart after a slow clock's period
+    /// made the loop's gain diverge (its jitter reached infinity). Bounded now: the tempo in
+    /// range, the jitter finite; a lost pulse is a blip, not a restart.
+    @Test func theLoopStaysStableAfterASlowClockAndAfterALostPulse() throws {
+        var follower = ClockFollower()
+        _ = follower.receive(.clock, at: 0)
+        _ = follower.receive(.clock, at: 0.25)
+        for pulse in 0..<2000 { _ = follower.receive(.clock, at: 0.26 + Double(pulse) * 0.003) }
+        #expect(follower.jitter.isFinite && follower.jitter < 0.25)
+        #expect(try #require(follower.beatsPerMinute) > 500)
+        var steady = ClockFollower()
+        let (_, end) = Self.feed(&steady, count: 240, beatsPerMinute: 120, from: 0, jitter: 0)
+        _ = Self.feed(&steady, count: 240, beatsPerMinute: 120, from: end + 60.0 / (24 * 120), jitter: 0)  // one pulse lost
+        #expect(abs(try #require(steady.beatsPerMinute) - 120) < 0.5)
+    }
+}
