@@ -121,9 +121,9 @@ public struct ClockFollower: Sendable {
     }
 
     /// The delay-locked loop: the first two pulses give the period, each later one corrects
-    /// the predicted time (by `b` of its error) and the period (by `c`). A gap longer than
-    /// `timeout`, or a pulse more than two periods from where it was expected (the master
-    /// jumped; a single lost pulse is only corrected for), starts it again from the last interval.
+    /// the predicted time (by `b` of its error) and the period (by `c`), by a bounded gain (a
+    /// late burst of pulses is smoothed, not restarted from). A gap longer than `timeout`
+    /// starts it again.
     private mutating func track(_ time: Double) {
         defer { lastPulseTime = time }
         guard let last = lastPulseTime, time - last <= Self.timeout, time > last else {
@@ -131,8 +131,8 @@ public struct ClockFollower: Sendable {
             return
         }
         let interval = min(max(time - last, Self.periods.lowerBound), Self.periods.upperBound)
-        guard let current = period, abs(time - predicted) <= 2 * current else {
-            if period == nil { errorSquare = 0 }
+        guard let current = period else {
+            errorSquare = 0
             period = interval
             predicted = time + interval
             return
