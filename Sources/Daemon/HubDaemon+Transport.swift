@@ -73,10 +73,15 @@ extension HubDaemon {
     }
 
     /// Tells the player what has surely played by `now`: ALSA ports hear events the sound
-    /// card's delay after the clock.
+    /// card's delay after the clock, and the kernel queue's time may trail the monotonic
+    /// clock by a stall of the machine — a cut repeats the note-offs of that margin too
+    /// (a repeated note-off is harmless; one the queue dropped unplayed hangs a note).
     func notePlayed(until now: Double) {
-        player.played(until: now - (audio?.outputDelay ?? 0))
+        player.played(until: now - (audio?.outputDelay ?? 0) - Self.queueLagMargin)
     }
+
+    /// How far the ALSA queue's time may trail the clock: seen in the VM under load.
+    static let queueLagMargin = 0.1
 
     /// Routes the transport's messages from `midihub:sequence` with their times; its clock
     /// (pulses, Start, Stop, Continue, Song Position) goes to the external nodes marked
