@@ -10,14 +10,26 @@ public struct StereoFrame: Sendable, BitwiseCopyable {
 }
 
 /// Where the render thread hands what it plays to a recorder: a lock-free ring of stereo
-/// frames, filled only while armed. The render thread never waits: when the recorder falls
+/// frames — the master output, or one node's output (`source`) — filled only while armed. The render thread never waits: when the recorder falls
 /// behind by more than the ring holds (about 10 s), frames are dropped and counted.
 ///
 /// - Thread: `push` on the render thread; `arm`, `disarm` and `pop` on the recorder's
 ///   thread (one consumer); counters from any thread.
 public final class AudioTap: Sendable {
+    /// What the tap takes from each block.
+    public enum Source: Equatable, Sendable {
+        /// What the sound card plays.
+        case master
+        /// The main output of the render node with this id (`RenderEvent.node`).
+        case node(UInt16)
+        /// Silence: the recorded node left the graph (the take keeps its length).
+        case silence
+    }
+
     let ring: SPSCRing<StereoFrame>
     private let armed = Atomic<Bool>(false)
+    /// The source, coded: -1 master, -2 silence, else a node id.
+    private let sourceCode = Atomic<Int>(-1)
 
     /// - Thread: control (allocates).
     public init(capacity: Int = 1 << 19) {
@@ -34,11 +46,41 @@ public final class AudioTap: Sendable {
     /// - Thread: the recorder.
     public func disarm() { armed.store(false, ordering: .releasing) }
 
-    /// Pushes `frames` frames of the block while armed.
-    /// - Thread: render (no allocation, no lock).
-    func push(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) {
+    /// What the render thread hands over from now on.
+    /// - Thread: any (the daemon's owner chooses it as the graph changes).
+    public var source: Source {
+        get {
+            switch sourceCode.load(ordering: .relaxed) {
+            case -1: .master
+            case -2: .silence
+            case let id: .node(UInt16(truncatingIfNeeded: id))
+            }
+        }
+        set {
+            let code = switch newValue {
+            case .master: -1
+            case .silence: -2
+            case .node(let id): Int(id)
+            }
+            sourceCode.store(code, ordering: .relaxed)
+        }
+    }
+
+    /// Pushes `frames` frames of the block while armed: the master `output`, or what the
+    /// chosen node rendered (silence when `engine` runs no such node).
+    /// - Thread: render (no allocation, no lock), after `engine.render`.
+    func push(output: AudioBus, of engine: RenderEngine, frames: Int) {
         guard armed.load(ordering: .relaxed) else { return }
-        for i in 0..<frames { ring.push(StereoFrame(left: left[i], right: right[i])) }
+        let bus: AudioBus? = switch source {
+        case .master: output
+        case .node(let id): engine.output(ofNode: id)
+        case .silence: nil
+        }
+        guard let bus else {
+            for _ in 0..<frames { ring.push(StereoFrame(left: 0, right: 0)) }
+            return
+        }
+        for i in 0..<frames { ring.push(StereoFrame(left: bus.left[i], right: bus.right[i])) }
     }
 
     /// Frames dropped because the recorder fell behind.

@@ -121,7 +121,7 @@ final class RenderLoop: @unchecked Sendable {
                       sequenced: UnsafeBufferPointer(start: events, count: count))
         liveHost = host.advanced(by: blockFrames)
         applyFade()
-        tap.push(left: output.left, right: output.right, frames: blockFrames)
+        tap.push(output: output.bus, of: engine, frames: blockFrames)
         interleave()
         if watchdog.record(renderNanoseconds: MonotonicClock.nanoseconds() - blockStart) {
             state.realtimeDropped.store(PCMRealtimePriority.dropForCurrentThread(), ordering: .releasing)

@@ -134,16 +134,18 @@ public struct TransportStatus: Hashable, Sendable, Codable {
 }
 
 /// `audio.record` parameters: `{"path":"/home/me/take.wav"}` starts recording what the
-/// daemon plays to that WAV file (absolute, on the daemon's machine); `{"stop":true}` stops
-/// and writes it.
+/// daemon plays to that WAV file (absolute, on the daemon's machine), `"node": "hall"` one
+/// node's output instead of the master; `{"stop":true}` stops and writes it.
 ///
 /// - Thread: any (a plain value).
 public struct AudioRecordRequest: Hashable, Sendable, Codable {
     public var path: String?
+    public var node: String?
     public var stop: Bool?
 
-    public init(path: String? = nil, stop: Bool? = nil) {
+    public init(path: String? = nil, node: String? = nil, stop: Bool? = nil) {
         self.path = path
+        self.node = node
         self.stop = stop
     }
 }
@@ -155,12 +157,15 @@ public struct AudioRecordRequest: Hashable, Sendable, Codable {
 public struct AudioRecordingSummary: Hashable, Sendable, Codable {
     public var path: String
     public var recording: Bool
+    /// The node recorded (absent: the master output).
+    public var node: String?
     public var seconds: Double?
     public var droppedFrames: Int?
 
-    public init(path: String, recording: Bool, seconds: Double? = nil, droppedFrames: Int? = nil) {
+    public init(path: String, recording: Bool, node: String? = nil, seconds: Double? = nil, droppedFrames: Int? = nil) {
         self.path = path
         self.recording = recording
+        self.node = node
         self.seconds = seconds
         self.droppedFrames = droppedFrames
     }

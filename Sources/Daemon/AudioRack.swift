@@ -29,6 +29,8 @@ final class AudioRack {
     private var previousIDs: Set<UInt16> = []
     /// Parameter values set so far, by node and name (the rest are at their defaults).
     private var values: [NodeID: [String: Float]] = [:]
+    /// The node whose output an audio recording takes (`nil`: the master output).
+    private var recordedNode: NodeID?
     /// Whether the daemon has logged that the render thread left realtime priority.
     var reportedRealtimeDrop = false
 
@@ -75,6 +77,7 @@ final class AudioRack {
         program = (nodes, ids, wiring)
         previousIDs = Set(renderIDs.values)
         renderIDs = newIDs
+        if recordedNode != nil { record(recordedNode) }
         for node in graph.nodes where values[node.id] == nil {
             values[node.id] = [:]
             for (name, value) in node.parameters { setParameter(node.id, name, to: value) }
@@ -86,6 +89,17 @@ final class AudioRack {
         if case .denied(let warning) = try driver.start(engine: engine) { warnings.append(warning) }
         return warnings
     }
+
+    /// Points the driver's tap at node `id`'s output (`nil`: the master output); while that
+    /// node is out of the graph the tap takes silence, back in it takes it again.
+    func record(_ id: NodeID?) {
+        recordedNode = id
+        driver.tap.source = id.map { renderIDs[$0].map(AudioTap.Source.node) ?? .silence } ?? .master
+    }
+
+    /// Whether node `id` is a render node of the running program (an audio recording can
+    /// take its output).
+    func isRendered(_ id: NodeID) -> Bool { renderIDs[id] != nil }
 
     /// Stops the driver whose playback failed, closing its device so that it can be opened
     /// again. Does nothing more once stopped.

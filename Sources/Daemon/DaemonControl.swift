@@ -20,7 +20,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     private unowned let daemon: HubDaemon
     /// The recording of what the daemon plays (`audio.record`), while one runs; touched on
     /// the control server's thread only (and at stop, after that thread ended).
-    private var audioRecorder: AudioRecorder?
+    private var audioRecording: (recorder: AudioRecorder, node: String?)?
 
     init(daemon: HubDaemon) {
         self.daemon = daemon
@@ -218,44 +218,72 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     func recordAudio(_ request: AudioRecordRequest) throws -> AudioRecordingSummary {
         if request.stop == true {
-            guard let recorder = audioRecorder else {
+            guard let running = audioRecording else {
                 throw ControlError(.invalidValue, "no audio recording runs", fix: "start one with {\"path\":\"/home/me/take.wav\"}")
             }
-            return try finishAudioRecording(recorder)
+            return try finishAudioRecording(running)
         }
         guard let path = request.path, path.hasPrefix("/") else {
             throw ControlError(.badParams, "audio.record needs the WAV file's absolute path, or \"stop\": true",
                                fix: "give \"path\", e.g. /home/me/take.wav ('midihub record take.wav' resolves it)")
         }
-        if let running = audioRecorder {
-            throw ControlError(.invalidValue, "already recording to \(running.path)", fix: "stop it first: {\"stop\":true}")
+        if let running = audioRecording {
+            throw ControlError(.invalidValue, "already recording to \(running.recorder.path)", fix: "stop it first: {\"stop\":true}")
         }
-        guard let driver = try daemon.owner.perform({ [self] in daemon.audio?.driver }), driver.isRunning else {
+        guard let driver = try daemon.owner.perform({ [self] in try tapForRecording(request.node) }) else {
             throw ControlError(.failed, "the daemon plays no audio to record",
                                fix: "start 'midihub serve' with a sound card (not --no-audio); 'midihub render' writes a WAV offline")
         }
         do {
-            audioRecorder = try AudioRecorder(driver: driver, path: path)  // opens the file here, off the MIDI path
+            audioRecording = (try AudioRecorder(driver: driver, path: path), request.node)  // opens the file here, off the MIDI path
         } catch let error as WAVWriteError {
+            try? daemon.owner.perform { [self] in daemon.audio?.record(nil) }
             throw ControlError(.failed, error.problem, fix: error.fix)
         }
-        daemon.log.info("recording audio to \(path)")
-        return AudioRecordingSummary(path: path, recording: true)
+        daemon.log.info("recording audio\(request.node.map { " of node '\($0)'" } ?? "") to \(path)")
+        return AudioRecordingSummary(path: path, recording: true, node: request.node)
+    }
+
+    /// Points the running driver's tap at node `name` (`nil`: the master output).
+    /// - Returns: the driver, or `nil` when the daemon plays no audio.
+    /// - Throws: `ControlError` when `name` is no node, or a node that makes no sound.
+    /// - Thread: the state's owner.
+    private func tapForRecording(_ name: NodeID?) throws -> AudioDriver? {
+        guard let audio = daemon.audio, audio.driver.isRunning else { return nil }
+        audio.record(try name.flatMap { try recordedNode($0, in: audio) })
+        return audio.driver
+    }
+
+    /// The render node a recording of node `name` takes: itself, or `nil` for an output
+    /// (every output plays the one master).
+    /// - Thread: the state's owner.
+    private func recordedNode(_ name: NodeID, in audio: AudioRack) throws -> NodeID? {
+        let graph = daemon.router.graph
+        guard let node = graph.node(name) else { throw HubDaemon.unknownNode(name) }
+        if case .output = node.body { return nil }
+        guard audio.isRendered(name) else {
+            let heard = graph.nodes.map(\.id).filter(audio.isRendered)
+            throw ControlError(.invalidValue, "node '\(name)' (\(node.body.kindName)) makes no sound to record",
+                               fix: "name an instrument, an effect or a strip" + (heard.isEmpty ? "" : ": " + heard.joined(separator: ", ")))
+        }
+        return name
     }
 
     /// Stops the audio recording, if one runs, and writes its file (the daemon stops).
     func finishAudioRecording() {
-        guard let recorder = audioRecorder else { return }
-        _ = try? finishAudioRecording(recorder)
+        guard let running = audioRecording else { return }
+        _ = try? finishAudioRecording(running)
     }
 
-    private func finishAudioRecording(_ recorder: AudioRecorder) throws -> AudioRecordingSummary {
-        audioRecorder = nil
+    private func finishAudioRecording(_ running: (recorder: AudioRecorder, node: String?)) throws -> AudioRecordingSummary {
+        audioRecording = nil
+        let recorder = running.recorder
+        defer { try? daemon.owner.perform { [self] in daemon.audio?.record(nil) } }
         do {
             let summary = try recorder.stop()
             daemon.log.info("recorded \(String(format: "%.1f", summary.seconds)) s of audio to \(summary.path)"
                 + (summary.droppedFrames > 0 ? " (\(summary.droppedFrames) frames lost: the disk fell behind)" : ""))
-            return AudioRecordingSummary(path: summary.path, recording: false, seconds: summary.seconds,
+            return AudioRecordingSummary(path: summary.path, recording: false, node: running.node, seconds: summary.seconds,
                                          droppedFrames: summary.droppedFrames)
         } catch {
             daemon.log.warning("audio recording to \(recorder.path) failed: \(error)")

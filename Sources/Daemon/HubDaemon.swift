@@ -231,10 +231,11 @@ public final class HubDaemon: @unchecked Sendable {
     }
 
     /// The MIDI input thread, the state's owner: blocks in `poll` on the sequencer (and on
-    /// the wake-ups of JACK input and of queued work) until input arrives (the timeout only
-    /// paces the arpeggiator, the rules' settle time and the stop flag), runs the work other
-    /// threads queued, then routes everything already pending — one `read` fetches a burst —
-    /// and hands the output to ALSA once for the whole batch.
+    /// the wake-ups of JACK input and of queued work) until input arrives or the next
+    /// arpeggiator step is due (at most 10 ms: the rules' settle time, the transport and the
+    /// stop flag), runs the work other threads queued, then routes everything already
+    /// pending — one `read` fetches a burst — and hands the output to ALSA once for the
+    /// whole batch.
     private func runInput() {
         owner.becomeOwner()
         defer {
@@ -245,7 +246,7 @@ public final class HubDaemon: @unchecked Sendable {
         requestInputPriority()
         while !stopping.load(ordering: .acquiring) {
             do {
-                _ = try client.waitForInput(milliseconds: 10, alsoWatching: jack.wakeDescriptors + [owner.descriptor])
+                _ = try client.waitForInput(milliseconds: pollTimeout(), alsoWatching: jack.wakeDescriptors + [owner.descriptor])
                 owner.runPending()
                 try handlePendingInput()
             } catch {
@@ -253,6 +254,14 @@ public final class HubDaemon: @unchecked Sendable {
                 Thread.sleep(forTimeInterval: 0.1)
             }
         }
+    }
+
+    /// Milliseconds until a processor's next generated event (rounded up: it is sent at
+    /// most a millisecond late), at most 10.
+    /// - Thread: input (the owner).
+    private func pollTimeout() -> Int32 {
+        guard let next = router.nextGeneratedTime() else { return 10 }
+        return Int32(min(max((next - Self.now()) * 1000, 0).rounded(.up), 10))
     }
 
     /// Routes up to `batchLimit` pending events (then lets queued work run), runs the

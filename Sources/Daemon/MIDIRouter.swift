@@ -100,6 +100,12 @@ public struct MIDIRouter {
         }
     }
 
+    /// When a processor next generates an event (seconds), `nil` for none planned.
+    /// - Thread: input (the owner).
+    public func nextGeneratedTime() -> Double? {
+        processors.lazy.compactMap { $0?.nextGeneratedTime(clock: songClock ?? clock) }.min()
+    }
+
     /// From `time` on, generating processors follow `song` (a song's beats), or the hub's
     /// clock again with `nil`; their next steps move onto that clock's grid.
     public mutating func followSong(_ song: TempoClock?, at time: Double) {

@@ -29,12 +29,15 @@ struct RecordCommand: ParsableCommand {
             OUT ending in .wav records what the running daemon ('midihub serve') plays \
             instead, 16-bit stereo at its rate, until Ctrl-C or --seconds: the render \
             thread hands each block to a writer thread, so the disk never holds up the \
-            sound (docs/transport.md#recording). No --port then.
+            sound (docs/transport.md#recording). No --port then. --node NAME records one \
+            node's output instead of the master: an instrument before its effects, a mixer \
+            strip, a reverb bus ('midihub nodes' lists them).
 
             Examples:
               midihub record /tmp/take.mid --port 'Virtual Raw MIDI 1-0' --seconds 1
               midihub record /tmp/take.song --port 20:0 --bpm 96 --ticks 480 --split-channels --seconds 1
               midihub record /tmp/mix.wav --seconds 2
+              midihub record /tmp/synth.wav --node synth --seconds 2
             """
     )
 
@@ -53,6 +56,9 @@ struct RecordCommand: ParsableCommand {
     @Flag(help: "One track per port and channel instead of one per port.")
     var splitChannels = false
 
+    @Option(help: "For .wav: the node whose output to record (default: the master output).")
+    var node: String?
+
     @Option(help: "Stop after this many seconds (default: at Ctrl-C).")
     var seconds: Double?
 
@@ -64,6 +70,7 @@ struct RecordCommand: ParsableCommand {
             if port != nil { throw ValidationError("a .wav records the daemon's sound, not ports (fix: drop --port, or write OUT.mid)") }
             return
         }
+        if node != nil { throw ValidationError("--node records a node's sound into a .wav (fix: write OUT.wav, or drop --node)") }
         guard port != nil else { throw ValidationError("--port names what to record (fix: e.g. --port 20:0, or OUT.wav for the daemon's sound)") }
         do {
             _ = try SequenceFile.Kind(path: output)
@@ -107,14 +114,17 @@ struct RecordCommand: ParsableCommand {
     private func recordDaemonAudio() throws {
         let path = URL(fileURLWithPath: output).standardizedFileURL.path
         try SetupCommandSupport.askDaemon("recording the daemon's sound", client: "midihub record") { client in
-            _ = try client.recordAudio(AudioRecordRequest(path: path))
-            printError("midihub: recording the daemon's sound to \(output) (Ctrl-C ends it)")
+            _ = try client.recordAudio(AudioRecordRequest(path: path, node: node))
+            printError("midihub: recording \(what) to \(output) (Ctrl-C ends it)")
             let started = Date()
             while SignalTrap.caught == nil, seconds.map({ Date().timeIntervalSince(started) < $0 }) ?? true {
                 usleep(20_000)
             }
             let summary = try client.recordAudio(AudioRecordRequest(stop: true))
-            printError("midihub: recorded \(StatusLine.clock(summary.seconds ?? 0)) of the daemon's sound to \(output)")
+            printError("midihub: recorded \(StatusLine.clock(summary.seconds ?? 0)) of \(what) to \(output)")
         }
     }
+
+    /// What a .wav records, for the progress lines.
+    private var what: String { node.map { "node '\($0)'" } ?? "the daemon's sound" }
 }

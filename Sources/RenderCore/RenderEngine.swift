@@ -138,6 +138,14 @@ public final class RenderEngine: @unchecked Sendable {
         return true
     }
 
+    /// What node `id` of the running program rendered in the last block — a node both
+    /// programs of a crossfade hold renders into the new one's buffer — or `nil` when the
+    /// running program has no such node. Valid until the next `render`.
+    /// - Thread: render, after `render`.
+    public func output(ofNode id: UInt16) -> AudioBus? {
+        current?.takeUnretainedValue().program.output(ofNode: id)
+    }
+
     /// Switches to a published program when no crossfade runs and the retired ring can take
     /// the current one: starts a crossfade from the current program, or swaps at once when
     /// the fade is empty (or was planned from another program).

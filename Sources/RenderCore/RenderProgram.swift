@@ -152,6 +152,14 @@ public final class RenderProgram: @unchecked Sendable {
         return dropped
     }
 
+    /// What node `id` rendered in the last block (its main output, after it processed), or
+    /// `nil` when no node of this program has that id.
+    /// - Thread: render.
+    func output(ofNode id: UInt16) -> AudioBus? {
+        guard Int(id) < slotCount, case let index = Int(slots[Int(id)]), index >= 0 else { return nil }
+        return buffers[index].bus
+    }
+
     /// The events `dispatch` gave node `index` in this block.
     /// - Thread: render.
     func events(for index: Int) -> UnsafeBufferPointer<RenderEvent> {

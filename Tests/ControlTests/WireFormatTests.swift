@@ -33,6 +33,7 @@ struct WireFormatTests {
             .transport(TransportRequest(action: .loop, from: "5", to: "9")), .transport(TransportRequest(action: .tempo, bpm: 96)),
             .transport(TransportRequest(action: .load, path: "/home/me/song.mid")),
             .recordAudio(AudioRecordRequest(path: "/home/me/take.wav")), .recordAudio(AudioRecordRequest(stop: true)),
+            .recordAudio(AudioRecordRequest(path: "/home/me/hall.wav", node: "hall")),
         ]
         #expect(Set(requests.map(\.kind)) == Set(ControlRequestKind.allCases))
         for request in requests {

@@ -78,6 +78,23 @@ import Testing
         #expect(after == [TimedMIDI(time: 0.375, message: .noteOff(channel: 0, note: 60, velocity: 0))])
     }
 
+    @Test func tellsWhenItsNextEventIsDueSoTheOwnerWakesForIt() {
+        var arp = Arpeggiator()
+        #expect(arp.nextGeneratedTime(clock: clock) == nil, "nothing held, nothing planned")
+        _ = run(&arp, [on(60, 0.1)])
+        #expect(arp.nextGeneratedTime(clock: clock) == 0.25, "the first step, on the grid after the key")
+        let first = window(&arp, 0, 0.26)
+        #expect(noteOns(first).map(\.0) == [0.25])
+        #expect(arp.nextGeneratedTime(clock: clock) == 0.375, "the step's note-off comes before the next step")
+        _ = window(&arp, 0.26, 0.38)
+        #expect(arp.nextGeneratedTime(clock: clock) == 0.5)
+        _ = window(&arp, 0.38, 0.55)
+        _ = run(&arp, [off(60, 0.55)])
+        #expect(arp.nextGeneratedTime(clock: clock) == 0.625, "released: only the sounding note's off is left")
+        _ = window(&arp, 0.55, 0.7)
+        #expect(arp.nextGeneratedTime(clock: clock) == nil)
+    }
+
     @Test func otherMessagesPassWithTheirTime() {
         var arp = Arpeggiator()
         let bend = TimedMIDI(time: 0.123, message: .pitchBend(channel: 0, value: 100))

@@ -14,6 +14,15 @@
 # neighbours:
 #   midish-clock pulses= p50_us= p99_us= max_us=
 #   hub-clock pulses= p50_us= p99_us= max_us=
+# Following a clock: midish as the master at 125 BPM (its clock to Midi Through Port-1 and
+# Port-0), and in turn two followers of Port-1 playing the song to Port-0 — midish
+# (`dclkrx`, the anchor) and the daemon (`clock: follow`). Each note-on's arrival against the
+# master's pulse at its tick (interpolated), less the median of those after the first second:
+# how steadily the follower plays on the master's beats; lock_ms: from Start to the first
+# note after which every note stays within 2 ms; tempo_error_pct: the daemon's status tempo
+# against the line through the master's pulses:
+#   midish-follow notes= p50_us= p99_us= lock_ms=
+#   hub-follow notes= p50_us= p99_us= lock_ms= tempo_error_pct=
 # timeout: 600
 
 source "$REPO/Tests/Integration/serve.sh"
@@ -137,3 +146,100 @@ splits=$(midicsv "$SONG" | awk -F', ' '$3 == "Header" { division = $6 } $3 == "T
 clock_jitter_of hub-clock "$WORK/hub-timing.json" $splits
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
+
+# Appends "RUN notes= p50_us= p99_us= lock_ms= [EXTRA...]" for a follower's notes in JSON
+# against the master's pulses there (see the top).
+follow_timing_of() { # RUN JSON [EXTRA...]
+    midicsv "$SONG" >"$WORK/song.csv" || fail "midicsv $SONG"
+    python3 - "$WORK/song.csv" "$@" <<'PY' | tee -a "$RESULTS_FILE"
+import bisect, json, statistics, sys
+csv_path, run, json_path, extra = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+division, ticks = 480, []
+for line in open(csv_path):
+    f = [x.strip() for x in line.split(",")]
+    if f[2] == "Header":
+        division = int(f[5])
+    elif f[2] == "Note_on_c" and int(f[5]) > 0:
+        ticks.append(int(f[1]))
+ticks.sort()
+events = [json.loads(line) for line in open(json_path) if line.startswith("{")]
+start = next((i for i, e in enumerate(events) if e.get("type") == "start"), None)
+if start is None:
+    sys.exit(f"{run}: no Start arrived")
+pulses = [e["time"] for e in events[start:] if e.get("type") == "clock"]
+notes = sorted(e["time"] for e in events[start:] if e.get("type") == "note-on" and e.get("velocity", 0) > 0)
+def pulse_time(tick):
+    at = tick * 24 / division
+    whole = int(at)
+    if whole + 1 >= len(pulses):
+        return None
+    return pulses[whole] + (at - whole) * (pulses[whole + 1] - pulses[whole])
+pairs = [(pulse_time(t) - pulses[0], n - pulse_time(t)) for t, n in zip(ticks, notes) if pulse_time(t) is not None]
+if len(pairs) < 20:
+    sys.exit(f"{run}: only {len(pairs)} notes on the master's pulses ({len(notes)} notes, {len(pulses)} pulses)")
+settled = [o for a, o in pairs if a >= 1.0]
+median = statistics.median(settled)
+deviations = sorted(abs(o - median) * 1e6 for o in settled)
+p = lambda q: deviations[min(len(deviations) - 1, int(q * len(deviations)))]
+lock = next(a for k, (a, _) in enumerate(pairs) if all(abs(o - median) < 0.002 for _, o in pairs[k:])) if abs(pairs[-1][1] - median) < 0.002 else float("nan")
+print(f"{run} notes={len(pairs)} p50_us={p(0.5):.1f} p99_us={p(0.99):.1f} lock_ms={lock * 1000:.0f}", *extra)
+PY
+    [[ ${PIPESTATUS[0]} == 0 ]] || fail "cannot read how $1 followed"
+}
+
+step "following a clock: Midi Through with two ports, midish the master at 125 BPM"
+rmmod snd_seq_dummy || fail "rmmod snd_seq_dummy"
+modprobe snd-seq-dummy ports=2 || fail "modprobe snd-seq-dummy ports=2"
+start_peer master bash -c "exec midish -v <'$fifo'"
+printf '%s\n' 'dnew 0 "14:0" wo' 'dnew 1 "14:1" wo' 'dclktx {0 1}' 't 125' >&7
+master_plays() { # SECONDS
+    printf 'p\n' >&7
+    sleep "$1"
+    printf 's\n' >&7
+    sleep 1
+}
+
+follower_fifo=$(mktemp -u /tmp/midish.XXXXXX)
+mkfifo "$follower_fifo" || fail "mkfifo"
+exec 8<>"$follower_fifo"
+start_peer follower bash -c "exec midish -v <'$follower_fifo'"
+printf '%s\n' "import \"$SONG\"" 'dnew 0 "14:0" wo' 'dnew 1 "14:1" ro' 'dclkrx 1' 'p' >&8
+sleep 1
+monitor_while midish-follow master_plays 12
+follow_timing_of midish-follow "$WORK/midish-follow.json"
+stop_peer follower
+
+cat >"$WORK/follow.yaml" <<YAML
+nodes:
+  master: { external: "14:1", clock: follow }
+  song: { source: "midihub:sequence" }
+  through: { external: '"Midi Through Port-0"' }
+routes:
+  - song -> through
+YAML
+start_serve follower --no-audio --patch "$WORK/follow.yaml"
+midihub transport load "$SONG" >/dev/null || fail "loading the song into the following daemon"
+hub_follows() {
+    printf 'p\n' >&7
+    sleep 6
+    midihub transport status --json >"$WORK/follow-status.json" || fail "transport status --json"
+    sleep 6
+    printf 's\n' >&7
+    sleep 1
+}
+monitor_while hub-follow hub_follows
+master_tempo=$(python3 - "$WORK/hub-follow.json" <<'PY'
+import json, sys
+events = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")]
+pulses = [e["time"] for e in events if e.get("type") == "clock"][24:]
+n = len(pulses)
+mx, my = (n - 1) / 2, sum(pulses) / n
+slope = sum((x - mx) * (y - my) for x, y in enumerate(pulses)) / sum((x - mx) ** 2 for x in range(n))
+print(60 / (24 * slope))
+PY
+) || fail "cannot fit the master's tempo"
+tempo_error=$(jq -r --argjson master "$master_tempo" '((.clock.tempo - $master | fabs) / $master * 100000 | round) / 1000' "$WORK/follow-status.json") \
+    || fail "the following daemon's status has no clock: $(cat "$WORK/follow-status.json")"
+follow_timing_of hub-follow "$WORK/hub-follow.json" "tempo_error_pct=$tempo_error"
+stop_peer follower
+stop_peer master

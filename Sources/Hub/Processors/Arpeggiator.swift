@@ -61,8 +61,19 @@ public struct Arpeggiator: MIDIProcessor {
     /// sought or looped: its beats are not the old clock's).
     public mutating func regrid(at time: Double, clock: TempoClock) {
         guard let runStart else { return }
+        nextBeat = firstStep(atOrAfter: max(time, runStart), clock: clock)
+    }
+
+    public func nextGeneratedTime(clock: TempoClock) -> Double? {
+        let nextOff = pendingOffs.lazy.map(\.time).min()
+        guard !held.isEmpty, let beat = nextBeat ?? runStart.map({ firstStep(atOrAfter: $0, clock: clock) }) else { return nextOff }
+        return min(nextOff ?? .infinity, clock.seconds(atBeat: beat))
+    }
+
+    /// The beat of the first step on `clock`'s grid at or after `time`.
+    private func firstStep(atOrAfter time: Double, clock: TempoClock) -> Double {
         let rate = Double(parameters[Parameter.rate.rawValue].rounded())
-        nextBeat = (clock.beats(atSeconds: max(time, runStart)) * rate - 1e-9).rounded(.up) / rate
+        return (clock.beats(atSeconds: time) * rate - 1e-9).rounded(.up) / rate
     }
 
     public mutating func generate(from start: Double, to end: Double, clock: TempoClock,
@@ -70,7 +81,7 @@ public struct Arpeggiator: MIDIProcessor {
         let rate = Double(parameters[Parameter.rate.rawValue].rounded())
         let gate = Double(parameters[Parameter.gate.rawValue])
         if let runStart, nextBeat == nil {
-            nextBeat = (clock.beats(atSeconds: runStart) * rate - 1e-9).rounded(.up) / rate
+            nextBeat = firstStep(atOrAfter: runStart, clock: clock)
         }
         while let beat = nextBeat, !held.isEmpty {
             let time = clock.seconds(atBeat: beat)

@@ -22,6 +22,11 @@ public protocol MIDIProcessor: Sendable {
     /// started, sought or looped): what the processor counts in beats moves onto the new grid.
     /// - Thread: MIDI input.
     mutating func regrid(at time: Double, clock: TempoClock)
+
+    /// When `generate` with `clock` next has an event to emit (seconds), `nil` for nothing
+    /// planned: the owner wakes for it instead of finding it on its next turn.
+    /// - Thread: MIDI input.
+    func nextGeneratedTime(clock: TempoClock) -> Double?
 }
 
 extension MIDIProcessor {
@@ -29,6 +34,8 @@ extension MIDIProcessor {
                                   into output: inout [TimedMIDI]) {}
 
     public mutating func regrid(at time: Double, clock: TempoClock) {}
+
+    public func nextGeneratedTime(clock: TempoClock) -> Double? { nil }
 
     /// Sets a parameter by name, clamped to its range.
     /// - Throws: ``ParameterError/unknown(_:known:)`` for a name the processor does not have.

@@ -3,35 +3,20 @@
 # while `midihub play` has the daemon's transport play sequences/c-major-scale.mid. The take
 # is a whole WAV of about 12 s, and its loudness envelope (50 ms windows) follows the
 # offline render of the same song through the same synth (`midihub render --instrument
-# synth`): correlation above 0.9 at the best alignment. A daemon without audio refuses with
-# one line, exit 2, and writes nothing.
+# synth`): correlation above 0.9 at the best alignment. Then, with a patch whose synth
+# plays into a muted strip (the master silent), `--node synth` records the synth's own
+# sound, which follows the render too; a node that makes no sound and an unknown node are
+# refused with one line, exit 2. A daemon without audio refuses with one line, exit 2, and
+# writes nothing.
 # timeout: 600
 
 source "$REPO/Tests/Integration/synth-audio.sh"
 source "$REPO/Tests/Integration/serve.sh"
-load_modules snd-aloop snd-seq-dummy
-# The capture side holds the loopback at S16_LE before the daemon opens playback.
-start_loopback_recording loop "$WORK/loop.wav" 500
-wait_for_loopback_capture
-start_serve hub "${SYNTH_AUDIO_OPTIONS[@]}" --instrument synth
-wait_for_peer_line hub "$(peer_err hub)" "midihub: audio: playing to hw:Loopback,0,0" 60
 
-step "record the daemon's sound while its transport plays the scale"
-start_peer take midihub record "$WORK/take.wav" --seconds 12
-wait_for_peer_line take "$(peer_err take)" "^midihub: recording the daemon's sound to .*take.wav \(Ctrl-C ends it\)$" 30
-midihub play "$REPO/sequences/c-major-scale.mid" 2>"$WORK/play.err" || fail "midihub play through the daemon failed: $(head -c 400 "$WORK/play.err")"
-wait_peer take 60
-assert_eq 0 "$PEER_STATUS" "midihub record take.wav exit status"
-assert_file_has "$(peer_err take)" "^midihub: recorded 0:1[12]\.[0-9] of the daemon's sound to .*take.wav$" "the summary line"
-assert_file_has "$(peer_err hub)" "recorded 1[12]\.[0-9] s of audio to $WORK/take.wav$" "the daemon's log"
-seconds=$(sox --i -D "$WORK/take.wav") || fail "sox cannot read the take"
-python3 -c "import sys; sys.exit(0 if 11 <= float(sys.argv[1]) <= 13 else 1)" "$seconds" || fail "the take lasts $seconds s"
-ls -a "$WORK" | grep -q 'partial' && fail "a partial file was left: $(ls -a "$WORK")"
-
-step "the take follows the offline render of the same song"
-midihub render "$REPO/sequences/c-major-scale.mid" -o "$WORK/render.wav" --instrument synth \
-    --preset-bank "$REPO/patches/presets" 2>"$WORK/render.err" || fail "midihub render failed: $(head -c 400 "$WORK/render.err")"
-python3 - "$WORK/take.wav" "$WORK/render.wav" <<'PY' || fail "the take does not follow the render"
+# Fails unless TAKE's loudness envelope (50 ms windows) follows RENDER's: correlation above
+# 0.9 at the best alignment.
+assert_follows_render() { # TAKE RENDER
+    python3 - "$1" "$2" <<'PY' || fail "$(basename "$1") does not follow the render"
 import sys, wave, warnings
 warnings.simplefilter("ignore", DeprecationWarning)
 import audioop
@@ -62,6 +47,59 @@ for lag in range(len(take)):
 print(f"best correlation {best[0]:.3f} at {best[1] * 50} ms")
 sys.exit(0 if best[0] > 0.9 else 1)
 PY
+}
+
+load_modules snd-aloop snd-seq-dummy
+# The capture side holds the loopback at S16_LE before the daemon opens playback.
+start_loopback_recording loop "$WORK/loop.wav" 500
+wait_for_loopback_capture
+start_serve hub "${SYNTH_AUDIO_OPTIONS[@]}" --instrument synth
+wait_for_peer_line hub "$(peer_err hub)" "midihub: audio: playing to hw:Loopback,0,0" 60
+
+step "record the daemon's sound while its transport plays the scale"
+start_peer take midihub record "$WORK/take.wav" --seconds 12
+wait_for_peer_line take "$(peer_err take)" "^midihub: recording the daemon's sound to .*take.wav \(Ctrl-C ends it\)$" 30
+midihub play "$REPO/sequences/c-major-scale.mid" 2>"$WORK/play.err" || fail "midihub play through the daemon failed: $(head -c 400 "$WORK/play.err")"
+wait_peer take 60
+assert_eq 0 "$PEER_STATUS" "midihub record take.wav exit status"
+assert_file_has "$(peer_err take)" "^midihub: recorded 0:1[12]\.[0-9] of the daemon's sound to .*take.wav$" "the summary line"
+assert_file_has "$(peer_err hub)" "recorded 1[12]\.[0-9] s of audio to $WORK/take.wav$" "the daemon's log"
+seconds=$(sox --i -D "$WORK/take.wav") || fail "sox cannot read the take"
+python3 -c "import sys; sys.exit(0 if 11 <= float(sys.argv[1]) <= 13 else 1)" "$seconds" || fail "the take lasts $seconds s"
+ls -a "$WORK" | grep -q 'partial' && fail "a partial file was left: $(ls -a "$WORK")"
+
+step "the take follows the offline render of the same song"
+midihub render "$REPO/sequences/c-major-scale.mid" -o "$WORK/render.wav" --instrument synth \
+    --preset-bank "$REPO/patches/presets" 2>"$WORK/render.err" || fail "midihub render failed: $(head -c 400 "$WORK/render.err")"
+assert_follows_render "$WORK/take.wav" "$WORK/render.wav"
+
+step "--node records one node's sound: the synth behind a muted strip"
+cat >"$WORK/muted.yaml" <<'YAML'
+version: 1
+name: synth into a muted strip
+nodes:
+  keys: { source: "*" }
+  synth: { instrument: midihub synth }
+  strip: { effect: mixer strip, parameters: { mute: 1 } }
+  out: { output: default }
+routes:
+  - keys -> synth
+  - synth -> strip
+  - strip -> out
+YAML
+midihub patch load "$WORK/muted.yaml" >/dev/null 2>"$WORK/err" || fail "patch load failed: $(head -c 400 "$WORK/err")"
+start_peer node midihub record "$WORK/node.wav" --node synth --seconds 12
+wait_for_peer_line node "$(peer_err node)" "^midihub: recording node 'synth' to .*node.wav \(Ctrl-C ends it\)$" 30
+midihub play "$REPO/sequences/c-major-scale.mid" 2>"$WORK/play.err" || fail "midihub play through the daemon failed: $(head -c 400 "$WORK/play.err")"
+wait_peer node 60
+assert_eq 0 "$PEER_STATUS" "midihub record --node synth exit status"
+assert_file_has "$(peer_err node)" "^midihub: recorded 0:1[12]\.[0-9] of node 'synth' to .*node.wav$" "the summary line"
+assert_follows_render "$WORK/node.wav" "$WORK/render.wav"
+assert_exit 2 midihub record "$WORK/keys.wav" --node keys --seconds 1
+assert_one_line_error "^midihub: node 'keys' \(source\) makes no sound to record \(fix: name an instrument, an effect or a strip: synth, strip\)$"
+assert_exit 2 midihub record "$WORK/none.wav" --node nosuch --seconds 1
+assert_one_line_error "^midihub: no node 'nosuch' \(fix: "
+[[ ! -e $WORK/keys.wav && ! -e $WORK/none.wav ]] || fail "a refused recording left a file: $(ls "$WORK")"
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
 

@@ -15,7 +15,26 @@ extension BenchmarkRow {
         BenchmarkRow(name: "transport-timing-p99", run: { try transportTiming($0, percentile: "p99") }),
         BenchmarkRow(name: "clock-out-jitter-p50", run: { try clockJitter($0, percentile: "p50") }),
         BenchmarkRow(name: "clock-out-jitter-p99", run: { try clockJitter($0, percentile: "p99") }),
+        BenchmarkRow(name: "clock-in-follow-p50", run: { try clockFollow($0, percentile: "p50") }),
+        BenchmarkRow(name: "clock-in-follow-p99", run: { try clockFollow($0, percentile: "p99") }),
     ]
+
+    /// How steadily a follower of midish's clock plays a song on the master's beats: each
+    /// note's distance from the master's pulse at its tick, less the median, after the first
+    /// second — the daemon (`clock: follow`) against midish following the same master
+    /// (`dclkrx`) in the same boot; the title has each one's lock time and the daemon's
+    /// tempo error (`bench/vm/transport.bench.sh`; lower is better).
+    @Sendable static func clockFollow(_ context: BenchmarkContext, percentile: String) throws -> BenchmarkResult {
+        let results = try HubResults.load(context, bench: "transport")
+        let hub = try results.run("hub-follow"), anchor = try results.run("midish-follow")
+        return BenchmarkResult(
+            title: "MIDI clock in: note vs master's pulse, \(percentile) of abs(offset − median) after 1 s "
+                + "(little-song.mid at midish's 125 BPM, \(Int(try hub.value("notes"))) notes; locked after \(hub.text("lock_ms")) ms, "
+                + "midish \(anchor.text("lock_ms")) ms; tempo error \(hub.text("tempo_error_pct")) %, VM)",
+            unit: "µs", midihub: try hub.value("\(percentile)_us"),
+            anchorName: "midish dclkrx", anchor: try anchor.value("\(percentile)_us"),
+            lowerIsBetter: true)
+    }
 
     /// How steady the daemon's MIDI clock out is at an ALSA port (Midi Through): each pulse's
     /// distance from the line fitted through the pulses of its tempo, against midish's clock
