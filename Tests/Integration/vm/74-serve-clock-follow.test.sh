@@ -9,8 +9,8 @@
 # stop (Stop) pauses the transport; midish frozen (SIGSTOP) mid-song stops it 250 ms after
 # its last pulse, with a warning. Then another midihub daemon leads at 100 BPM (its clock out
 # to the follower and to Midi Through): its play starts the follower's song, an arpeggiator
-# held on a snd-virmidi keyboard plays on the leader's eighths (steps within 15 ms of one
-# another from 1.5 s on, their median within 10 ms of the grid), and its seek while playing (Stop, Song Position, Continue), pause, seek while
+# held on a snd-virmidi keyboard plays on the leader's eighths (from 1.5 s on, four steps in
+# five within 5 ms of their median, the median within 10 ms of the grid), and its seek while playing (Stop, Song Position, Continue), pause, seek while
 # paused (Song Position) and play (Continue) move the follower to the same bars; neither
 # daemon is connected into itself by the other's edits (both are called midihub).
 # timeout: 300
@@ -160,11 +160,17 @@ in_order = [(p - round(p)) * 12 * period for p in late]
 errors = sorted(in_order)
 print(f"{len(pulses)} pulses ({60 / (24 * period):.2f} BPM, the first {(pulses[0] - origin) * 1000:.1f} ms off their line), "
       f"{len(steps)} steps; after 1.5 s, off the eighths in turn (ms):", [round(e * 1000, 1) for e in in_order])
-# On the eighths: the follower wakes for each step (not on its next 10 ms turn), so every
-# step is within 15 ms of the others and their median within 10 ms of the leader's grid.
+# On the eighths: the follower wakes for each step (on its 10 ms turns they came up to 10 ms
+# apart), so four steps in five are within 5 ms of the median, every one within 20 ms (the
+# VM stalls now and then), and the median is within 10 ms of the leader's grid.
 # Unlocked, at the hub's 120 BPM against the leader's 100, they would drift 50 ms a step.
-median = errors[len(errors) // 2] if errors else 1
-sys.exit(0 if len(errors) >= 4 and errors[-1] - errors[0] < 0.015 and abs(median) < 0.01 else 1)
+if len(errors) < 5:
+    sys.exit("fewer than 5 steps after 1.5 s")
+median = errors[len(errors) // 2]
+deviations = sorted(abs(e - median) for e in errors)
+steady = deviations[int(len(deviations) * 0.8) - 1]
+print(f"median {median * 1000:.1f} ms; four in five within {steady * 1000:.1f} ms of it, all within {deviations[-1] * 1000:.1f} ms")
+sys.exit(0 if steady < 0.005 and deviations[-1] < 0.02 and abs(median) < 0.01 else 1)
 PY
 
 step "the leader seeks while playing (Stop, Song Position, Continue), pauses, seeks, plays on"
