@@ -29,6 +29,8 @@ final class AudioRack {
     private var previousIDs: Set<UInt16> = []
     /// Parameter values set so far, by node and name (the rest are at their defaults).
     private var values: [NodeID: [String: Float]] = [:]
+    /// The bypassed effects of the installed program.
+    private var bypassed: Set<NodeID> = []
     /// The node whose output an audio recording takes (`nil`: the master output).
     private var recordedNode: NodeID?
     /// Whether the daemon has logged that the render thread left realtime priority.
@@ -77,6 +79,7 @@ final class AudioRack {
         program = (nodes, ids, wiring)
         previousIDs = Set(renderIDs.values)
         renderIDs = newIDs
+        bypassed = routes.bypassed
         if recordedNode != nil { record(recordedNode) }
         for node in graph.nodes where values[node.id] == nil {
             values[node.id] = [:]
@@ -140,10 +143,12 @@ final class AudioRack {
         return (0...UInt16.max).first { !used.contains($0) } ?? 0
     }
 
-    /// The parameters of unit `id` with their current values.
+    /// The parameters of unit `id` with their current values (an effect's `bypass` too).
     func parameters(of id: NodeID) -> [(info: ParameterInfo, value: Float)]? {
-        guard let infos = instances[id]?.parameters else { return nil }
-        return infos.map { ($0, values[id]?[$0.name] ?? $0.defaultValue) }
+        guard let node = instances[id] else { return nil }
+        let own = node.parameters.map { ($0, values[id]?[$0.name] ?? $0.defaultValue) }
+        guard node.descriptor.kind.canBypass else { return own }
+        return own + [(ParameterInfo.bypass, bypassed.contains(id) ? 1 : 0)]
     }
 
     /// The value unit `id` publishes as its output `name` (voices, a level), read without a

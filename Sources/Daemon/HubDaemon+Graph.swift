@@ -55,13 +55,35 @@ extension HubDaemon {
         } else if router.processorParameters(id) != nil {
             try? router.setProcessorParameter(id, name, to: value)
         } else {
-            audio?.setParameter(id, name, to: value, at: time)
-            router.recordParameter(name, of: id, value: value)
+            setUnitParameter(id, name, to: value, at: time)
         }
         mappings.valueChanged(node: id, parameter: name, to: value)
         log.publish(.parameterChanged(node: id, parameter: name, value: Double(value)))
         saveState()
         return (info, value)
+    }
+
+    /// Sets parameter `name` of built-in node `id` and records it in the graph (kept for
+    /// audio that starts later): an effect's `bypass` rewires the program around it (the
+    /// engine crossfades), any other reaches the render thread at the frame of `time`.
+    /// - Returns: false when the running audio has no such node or parameter (nothing set).
+    /// - Thread: owner.
+    @discardableResult
+    func setUnitParameter(_ id: NodeID, _ name: String, to value: Float, at time: Double?) -> Bool {
+        guard name == ParameterInfo.bypass.name, let node = router.graph.node(id), node.canBypass else {
+            if let audio, audio.setParameter(id, name, to: value, at: time) == nil { return false }
+            router.recordParameter(name, of: id, value: value)
+            return true
+        }
+        router.recordParameter(name, of: id, value: value)
+        guard let audio, router.graph.node(id)?.isBypassed != node.isBypassed else { return true }
+        do {
+            for warning in try audio.install(router.graph, stopped: []) { log.warning(warning) }
+        } catch {
+            log.error("cannot restart audio: \(error)")
+        }
+        log.info("node \(id) \(node.isBypassed ? "back in" : "bypassed")")
+        return true
     }
 
     /// The input parameter `name` of node `id`: a processor's, a built-in node's, or the

@@ -38,9 +38,8 @@ extension HubDaemon {
         } else {
             // Without audio (--no-audio, or no sound card yet) the value is kept in the graph
             // and played when audio starts, as parameters.set does.
-            guard router.graph.node(change.node) != nil else { return }
-            if let audio, audio.setParameter(change.node, change.parameter, to: change.value, at: time) == nil { return }
-            router.recordParameter(change.parameter, of: change.node, value: change.value)
+            guard router.graph.node(change.node) != nil,
+                  setUnitParameter(change.node, change.parameter, to: change.value, at: time) else { return }
         }
         log.publish(.parameterChanged(node: change.node, parameter: change.parameter, value: Double(change.value)))
     }

@@ -2,6 +2,7 @@ import ALSA
 import Control
 import Hub
 import MIDICore
+import RenderCore
 
 /// Triggers (docs/mappings.md#triggers): the hub's own and the patch's, fired by mapped
 /// presses, `triggers.fire` and `midihub trigger NAME`.
@@ -44,6 +45,9 @@ extension HubDaemon {
             try switchScene(named: scene)
         case .play(let path):
             playSequence(at: path, trigger: name)
+        case .bypass(let node):
+            let on = router.graph.node(node)?.isBypassed != true
+            _ = try setParameter(node: node, ParameterInfo.bypass.name, to: on ? 1 : 0, at: time)
         }
         log.publish(.triggerFired(trigger: name))
         showTriggerStates()
@@ -78,6 +82,7 @@ extension HubDaemon {
         case .scene(let scene): scene == currentScene ? .selected : .normal
         case .tapTempo: tapTempo.isPrimed(at: Self.now()) ? .alternate : .normal
         case .play(let path): player.state == .playing && player.song?.name == Self.songName(path) ? .selected : .normal
+        case .bypass(let node): router.graph.node(node)?.isBypassed == true ? .selected : .normal
         case .panic, .send: .normal
         }
     }

@@ -54,6 +54,7 @@ public enum MappingSummaries {
         case .send(let port, let bytes): "send \(bytes.map { String(format: "%02X", $0) }.joined(separator: " ")) to \(port)"
         case .scene(let scene): "scene \(scene)"
         case .play(let path): "play \(path)"
+        case .bypass(let node): "bypass \(node)"
         }
         return TriggerSummary(name: trigger.name, action: action, state: state.rawValue)
     }

@@ -74,6 +74,18 @@ import TestSupport
         #expect(muted.right > 0.001, "the bass still sounds: \(muted)")
     }
 
+    @Test func aBypassedStripLetsItsChainThroughUnpannedAndUnmuted() throws {
+        // The piano's strip pans it hard left and mutes it; bypassed, the reverb's output goes
+        // straight to the output: heard on both sides.
+        let patch = try Self.patch()
+        let nodes = patch.graph.nodes.map { node in
+            node.id == "piano-strip" ? GraphNode(id: node.id, body: node.body, parameters: ["pan": -1, "mute": 1, "bypass": 1]) : node
+        }
+        let bypassed = try HubGraph(nodes: nodes, routes: patch.graph.routes)
+        let piano = try levels(patch: Patch(graph: bypassed, rules: patch.rules), note(on: "piano"))
+        #expect(piano.left > 0.001 && piano.right > 0.001, "the piano is heard on both sides: \(piano)")
+    }
+
     @Test func stripSendsFeedTheSharedReverbAtTheirLevels() throws {
         // The bass is panned hard right: all that sounds on the left is the reverb's return.
         let patch = try Self.patch("send a: -6")

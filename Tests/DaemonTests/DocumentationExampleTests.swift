@@ -131,7 +131,8 @@ import TestSupport
     }
 
     /// The table of built-in node types is the registry's: every type, kind and parameter
-    /// with its range, and nothing the daemon lacks.
+    /// with its range, and nothing the daemon lacks — but the host's `bypass`, which every
+    /// effect has (its own section says so) and nothing else.
     @Test func patchFormatBuiltInTypesAreTheDaemons() throws {
         let rows = try Self.tableRows(in: "docs/patch-format.md", under: "### Built-in instruments and effects")
         try #require(!rows.isEmpty)
@@ -142,9 +143,12 @@ import TestSupport
             try #require(kind.count == 1 && name.count == 1, "\(row)")
             documented[name[0]] = (kind[0], Self.rangedNames(row[2]))
         }
+        for type in Self.registry.types {
+            #expect(type.parameters.contains(.bypass) == type.descriptor.kind.canBypass, "the bypass of '\(type.descriptor.name)'")
+        }
         let real = Dictionary(uniqueKeysWithValues: Self.registry.types.map { type in
             (type.descriptor.name, (kind: type.descriptor.kind.rawValue,
-                                    parameters: Dictionary(uniqueKeysWithValues: type.parameters.map { ($0.name, $0.range) })))
+                                    parameters: Dictionary(uniqueKeysWithValues: type.parameters.filter { $0 != .bypass }.map { ($0.name, $0.range) })))
         })
         #expect(documented.keys.sorted() == real.keys.sorted())
         for (name, type) in real {

@@ -49,6 +49,34 @@ import Testing
         #expect(graph.audioRoutes.unheard.isEmpty)
     }
 
+    @Test func aBypassedEffectsInputsGoWhereItsOutputWent() throws {
+        // piano → verb → echo → out with both effects bypassed: the output takes the piano;
+        // each effect still takes its own input (its tail goes on), and neither is "unheard".
+        let echo = GraphNode(id: "echo", body: .unit(F.reverb), parameters: ["bypass": 1])
+        let verb = GraphNode(id: "verb", body: .unit(F.reverb), parameters: ["bypass": 1])
+        let graph = try HubGraph(nodes: [F.keys, F.piano, verb, echo, F.out],
+                                 routes: [Route("keys", "piano"), Route("piano", "verb"), Route("verb", "echo"), Route("echo", "out")])
+        let routes = graph.audioRoutes
+        #expect(routes.toOutput == ["piano"])
+        #expect(routes.inputs == ["verb": ["piano"], "echo": ["verb"]])
+        #expect(routes.bypassed == ["verb", "echo"])
+        #expect(routes.unheard.isEmpty)
+        // Back in (bypass below one half): the chain as routed.
+        let back = try HubGraph(nodes: [F.keys, F.piano, GraphNode(id: "verb", body: .unit(F.reverb), parameters: ["bypass": 0.2]), F.out],
+                                routes: [Route("keys", "piano"), Route("piano", "verb"), Route("verb", "out")])
+        #expect(back.audioRoutes.toOutput == ["verb"])
+        #expect(back.audioRoutes.bypassed.isEmpty)
+    }
+
+    @Test func onlyEffectsAreBypassed() throws {
+        let piano = GraphNode(id: "piano", body: .unit(F.synth), parameters: ["bypass": 1])
+        let graph = try HubGraph(nodes: [F.keys, piano, F.out], routes: [Route("keys", "piano"), Route("piano", "out")])
+        #expect(graph.audioRoutes.toOutput == ["piano"])
+        #expect(!piano.isBypassed && !piano.canBypass)
+        #expect(F.registry.parameters(of: F.verb.body)?.last == .bypass, "an effect lists the host's bypass")
+        #expect(F.registry.parameters(of: F.piano.body)?.contains(.bypass) == false)
+    }
+
     @Test func aNodeRoutedToNoOutputIsNamedUnheard() throws {
         // The bass is played but routed nowhere; the reverb takes the piano but goes nowhere either.
         let graph = try HubGraph(nodes: [F.keys, F.piano, Self.bass, F.verb, F.out],

@@ -63,7 +63,7 @@ import Testing
 
     @Test func registryLooksUpByNameAndDescriptor() {
         #expect(F.registry.type(named: "MIDIHUB Synth")?.descriptor == F.synth)
-        #expect(F.registry.type(for: F.reverb)?.parameters.map(\.name) == ["mix"])
+        #expect(F.registry.type(for: F.reverb)?.parameters.map(\.name) == ["mix", "bypass"], "an effect has the host's bypass too")
         #expect(F.registry.parameters(of: .processor(.transpose))?.map(\.name) == ["semitones"])
         #expect(F.registry.parameters(of: .output("default")) == nil)
     }

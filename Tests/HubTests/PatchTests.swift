@@ -249,3 +249,17 @@ extension PatchTests {
         }
     }
 }
+
+extension PatchTests {
+    @Test func aBypassTriggerNamesAnEffectOfThePatch() throws {
+        let nodes = "nodes:\n  keys: { source: \"*\" }\n  piano: { instrument: midihub synth }\n  hall: { effect: reverb, parameters: { bypass: 1 } }\n"
+        let patch = try parse(nodes + "triggers:\n  dry: { bypass: hall }\n")
+        #expect(patch.triggers == [Trigger(name: "dry", action: .bypass(node: "hall"))])
+        #expect(patch.graph.node("hall")?.isBypassed == true, "`bypass` is a parameter of every effect")
+        let instrument = error(nodes + "triggers:\n  dry: { bypass: piano }\n")
+        #expect(instrument?.description == "test.yaml:6:18: trigger 'dry': 'piano' (instrument) is not an effect (fix: bypass one of hall)",
+                "\(String(describing: instrument))")
+        let unknown = error(nodes + "triggers:\n  dry: { bypass: room }\n")
+        #expect(unknown?.description == "test.yaml:6:18: trigger 'dry': no node 'room' (fix: bypass one of hall)", "\(String(describing: unknown))")
+    }
+}

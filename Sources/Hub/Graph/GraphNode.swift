@@ -133,6 +133,16 @@ public struct GraphNode: Hashable, Sendable {
         self.parameters = parameters
     }
 
+    /// Whether the node takes the host's `bypass` (an effect or a music effect).
+    public var canBypass: Bool {
+        if case .unit(let descriptor) = body { descriptor.kind.canBypass } else { false }
+    }
+
+    /// Whether the node is an effect whose `bypass` is on: its audio input is heard in its place.
+    public var isBypassed: Bool {
+        canBypass && (parameters[ParameterInfo.bypass.name] ?? 0) >= 0.5
+    }
+
     /// Whether the transport follows this node's MIDI clock (an external node with `clock: follow`).
     public var leadsClock: Bool {
         if case .external(let external) = body { external.clock == .follow } else { false }

@@ -31,6 +31,9 @@ public struct AudioRoutes: Equatable, Sendable {
     /// Nodes that make sound no output hears (routed nowhere or only into nodes that are
     /// not heard), when the graph names an output.
     public var unheard: [NodeID]
+    /// Bypassed effects: they still take and process their inputs (their tails go on), but
+    /// whatever took their output takes their inputs instead.
+    public var bypassed: Set<NodeID>
 }
 
 extension HubGraph {
@@ -50,12 +53,22 @@ extension HubGraph {
             inputs[route.to, default: []].append(AudioRoutes.Source(route.from, output: route.output))
         }
         let feedsUnit = Set(inputs.values.joined().map(\.node))
-        let toOutput = outputs.isEmpty
+        var toOutput = outputs.isEmpty
             ? units.filter { !feedsUnit.contains($0) && node($0)?.body.output == .audio }.map { AudioRoutes.Source($0) }
             : routes.filter { unitSet.contains($0.from) && outputs.contains($0.to) }.map { AudioRoutes.Source($0.from, output: $0.output) }
+        let bypassed = Set(units.filter { node($0)?.isBypassed == true })
+        if !bypassed.isEmpty {
+            func around(_ source: AudioRoutes.Source) -> [AudioRoutes.Source] {
+                guard source.output == nil, bypassed.contains(source.node) else { return [source] }
+                return (inputs[source.node] ?? []).flatMap(around)
+            }
+            let resolved = inputs.mapValues { $0.flatMap(around) }
+            for (id, sources) in resolved where !bypassed.contains(id) { inputs[id] = sources }
+            toOutput = toOutput.flatMap(around)
+        }
         let heard = heardNodes(from: toOutput, inputs: inputs)
-        let unheard = units.filter { !heard.contains($0) && node($0)?.body.output == .audio }
-        return AudioRoutes(nodes: units, inputs: inputs, toOutput: toOutput, unheard: unheard)
+        let unheard = units.filter { !heard.contains($0) && !bypassed.contains($0) && node($0)?.body.output == .audio }
+        return AudioRoutes(nodes: units, inputs: inputs, toOutput: toOutput, unheard: unheard, bypassed: bypassed)
     }
 
     /// `ends` and every node whose audio reaches one of them.

@@ -11,9 +11,10 @@ public struct NodeType: Hashable, Sendable {
     public var outputs: [OutputInfo]
     public var sendOutputs: [String]
 
+    /// - Parameter parameters: the node's own; an effect's list gets the host's `bypass` too.
     public init(descriptor: NodeDescriptor, parameters: [ParameterInfo], outputs: [OutputInfo] = [], sendOutputs: [String] = []) {
         self.descriptor = descriptor
-        self.parameters = parameters
+        self.parameters = parameters + (descriptor.kind.canBypass ? [.bypass] : [])
         self.outputs = outputs
         self.sendOutputs = sendOutputs
     }

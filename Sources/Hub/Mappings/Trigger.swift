@@ -35,6 +35,8 @@ public enum TriggerAction: Hashable, Sendable, Codable {
     case scene(String)
     /// Loads this sequence file (an absolute path) into the transport and plays it from the top.
     case play(path: String)
+    /// Turns this effect's `bypass` on, or off again.
+    case bypass(node: String)
 }
 
 /// The transport's triggers.
@@ -45,7 +47,7 @@ public enum TransportCommand: String, Hashable, Sendable, Codable, CaseIterable 
 /// How a trigger shows on a remote and a controller's light.
 public enum TriggerState: String, Hashable, Sendable, Codable {
     case normal
-    /// Its scene is the current one; its sequence plays.
+    /// Its scene is the current one; its sequence plays; its effect is bypassed.
     case selected
     /// It cannot fire now (the transport's, while the hub plays no sequence).
     case disabled

@@ -3,8 +3,9 @@ import MIDICore
 
 /// `triggers:` — a patch's own triggers (docs/mappings.md#triggers).
 extension PatchReader {
-    /// Reads the patch's triggers; `scenes` are the names a scene trigger may switch to.
-    func triggers(_ value: YAMLNode, scenes: [String]) throws(PatchError) -> [Trigger] {
+    /// Reads the patch's triggers; `scenes` are the names a scene trigger may switch to,
+    /// `nodes` the patch's (a bypass trigger names an effect).
+    func triggers(_ value: YAMLNode, scenes: [String], nodes: [GraphNode]) throws(PatchError) -> [Trigger] {
         var triggers: [Trigger] = []
         for (nameNode, definition) in try mapping(value, "triggers") {
             let name = try string(nameNode, "a trigger name")
@@ -13,8 +14,10 @@ extension PatchReader {
                             fix: "give it another name (the hub's own: \(Trigger.system.map(\.name).joined(separator: ", ")))")
             }
             let fields = try mapping(definition, "a trigger")
-            try expectKeys(fields, ["send", "to", "scene", "play"])
-            if let playNode = fields["play"] {
+            try expectKeys(fields, ["send", "to", "scene", "play", "bypass"])
+            if let bypassNode = fields["bypass"] {
+                triggers.append(Trigger(name: name, action: .bypass(node: try bypassedEffect(bypassNode, nodes: nodes, trigger: name))))
+            } else if let playNode = fields["play"] {
                 triggers.append(Trigger(name: name, action: .play(path: try sequencePath(playNode, trigger: name))))
             } else if let sceneNode = fields["scene"] {
                 let scene = try string(sceneNode, "a scene name")
@@ -33,10 +36,22 @@ extension PatchReader {
                 triggers.append(Trigger(name: name, action: .send(port: port, bytes: try messageBytes(sendNode))))
             } else {
                 throw error(at: definition, "trigger '\(name)' does nothing",
-                            fix: "give it `scene: NAME`, `play: FILE`, or `send: \"B0 7B 00\"` with `to: PORT`")
+                            fix: "give it `scene: NAME`, `play: FILE`, `bypass: EFFECT`, or `send: \"B0 7B 00\"` with `to: PORT`")
             }
         }
         return triggers
+    }
+
+    /// A `bypass` trigger's node: an effect of the patch.
+    private func bypassedEffect(_ node: YAMLNode, nodes: [GraphNode], trigger name: String) throws(PatchError) -> NodeID {
+        let id = try string(node, "an effect's name")
+        let effects = nodes.filter(\.canBypass).map(\.id)
+        guard let target = nodes.first(where: { $0.id == id }), target.canBypass else {
+            let what = nodes.first { $0.id == id }.map { "'\(id)' (\($0.body.kindName)) is not an effect" }
+            throw error(at: node, "trigger '\(name)': \(what ?? "no node '\(id)'")",
+                        fix: effects.isEmpty ? "bypass takes an effect of the patch; add one" : "bypass one of \(effects.joined(separator: ", "))")
+        }
+        return id
     }
 
     /// A `play` trigger's sequence file: relative to the patch's folder, and there (it is read

@@ -63,7 +63,7 @@ struct PatchReader {
         }
         for (route, item) in routes { try checkOutput(of: route, at: item, nodes: nodes) }
         let scenes = try scenesNode.map { node throws(PatchError) in try self.scenes(node, nodes: nodes) } ?? []
-        let triggers = try triggersNode.map { node throws(PatchError) in try self.triggers(node, scenes: scenes.map(\.name)) } ?? []
+        let triggers = try triggersNode.map { node throws(PatchError) in try self.triggers(node, scenes: scenes.map(\.name), nodes: nodes) } ?? []
         let mappings = try (mappingsNode.map { node throws(PatchError) in
             try self.mappings(node, nodes: nodes, triggers: Trigger.system + triggers)
         } ?? []) + (padsNode.map { node throws(PatchError) in

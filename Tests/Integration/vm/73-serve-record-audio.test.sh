@@ -6,7 +6,8 @@
 # synth`): correlation above 0.9 at the best alignment. Then, with a patch whose synth
 # plays into a muted strip (the master silent), `--node synth` records the synth's own
 # sound, which follows the render too; a node that makes no sound and an unknown node are
-# refused with one line, exit 2. A daemon without audio refuses with one line, exit 2, and
+# refused with one line, exit 2; the patch's trigger `unmute: { bypass: strip }` takes the
+# strip out of the chain, and the master's recording follows the render. A daemon without audio refuses with one line, exit 2, and
 # writes nothing.
 # timeout: 600
 
@@ -86,6 +87,8 @@ routes:
   - keys -> synth
   - synth -> strip
   - strip -> out
+triggers:
+  unmute: { bypass: strip }
 YAML
 midihub patch load "$WORK/muted.yaml" >/dev/null 2>"$WORK/err" || fail "patch load failed: $(head -c 400 "$WORK/err")"
 start_peer node midihub record "$WORK/node.wav" --node synth --seconds 12
@@ -100,6 +103,16 @@ assert_one_line_error "^midihub: node 'keys' \(source\) makes no sound to record
 assert_exit 2 midihub record "$WORK/none.wav" --node nosuch --seconds 1
 assert_one_line_error "^midihub: no node 'nosuch' \(fix: "
 [[ ! -e $WORK/keys.wav && ! -e $WORK/none.wav ]] || fail "a refused recording left a file: $(ls "$WORK")"
+
+step "a bypass trigger takes the muted strip out of the chain: the master hears the synth"
+midihub trigger unmute >/dev/null 2>"$WORK/err" || fail "midihub trigger unmute: $(head -c 400 "$WORK/err")"
+assert_match "^unmute: bypass strip \(selected\)$" "$(midihub trigger | grep '^unmute:')" "the trigger is selected while the strip is bypassed"
+start_peer bypassed midihub record "$WORK/bypassed.wav" --seconds 12
+wait_for_peer_line bypassed "$(peer_err bypassed)" "^midihub: recording the daemon's sound to " 30
+midihub play "$REPO/sequences/c-major-scale.mid" 2>"$WORK/play.err" || fail "midihub play through the daemon failed: $(head -c 400 "$WORK/play.err")"
+wait_peer bypassed 60
+assert_eq 0 "$PEER_STATUS" "midihub record bypassed.wav exit status"
+assert_follows_render "$WORK/bypassed.wav" "$WORK/render.wav"
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
 

@@ -19,20 +19,20 @@ extension BenchmarkRow {
         BenchmarkRow(name: "clock-in-follow-p99", run: { try clockFollow($0, percentile: "p99") }),
     ]
 
-    /// How steadily a follower of midish's clock plays a song on the master's beats: each
-    /// note's distance from the master's pulse at its tick, less the median, after the first
-    /// second — the daemon (`clock: follow`) against midish following the same master
-    /// (`dclkrx`) in the same boot; the title has each one's lock time and the daemon's
-    /// tempo error (`bench/vm/transport.bench.sh`; lower is better).
+    /// How steadily the daemon, following midish's clock (`clock: follow`), plays a song on
+    /// the master's beats: each note's distance from the master's pulse at its tick, less the
+    /// median, after the first second — against how steady the master's pulses themselves
+    /// are, in the same run; the title has the lock time and the status tempo's error
+    /// (`bench/vm/transport.bench.sh`; lower is better).
     @Sendable static func clockFollow(_ context: BenchmarkContext, percentile: String) throws -> BenchmarkResult {
         let results = try HubResults.load(context, bench: "transport")
-        let hub = try results.run("hub-follow"), anchor = try results.run("midish-follow")
+        let hub = try results.run("hub-follow"), master = try results.run("master-clock")
         return BenchmarkResult(
             title: "MIDI clock in: note vs master's pulse, \(percentile) of abs(offset − median) after 1 s "
-                + "(little-song.mid at midish's 125 BPM, \(Int(try hub.value("notes"))) notes; locked after \(hub.text("lock_ms")) ms, "
-                + "midish \(anchor.text("lock_ms")) ms; tempo error \(hub.text("tempo_error_pct")) %, VM)",
+                + "(little-song.mid at midish's 125 BPM, \(Int(try hub.value("notes"))) notes; locked \(hub.text("lock_ms")) ms "
+                + "after Start; tempo error \(hub.text("tempo_error_pct")) %, VM)",
             unit: "µs", midihub: try hub.value("\(percentile)_us"),
-            anchorName: "midish dclkrx", anchor: try anchor.value("\(percentile)_us"),
+            anchorName: "the master's pulses vs their line", anchor: try master.value("\(percentile)_us"),
             lowerIsBetter: true)
     }
 
