@@ -106,12 +106,15 @@ public struct SceneSummary: Hashable, Sendable, Codable {
     public var current: Bool
     /// The values it sets, each as `parameters.set` takes it.
     public var values: [ParameterAssignment]
+    /// The patch file it loads instead (absolute, on the daemon's machine).
+    public var patch: String?
 
-    public init(name: String, program: Int? = nil, current: Bool, values: [ParameterAssignment]) {
+    public init(name: String, program: Int? = nil, current: Bool, values: [ParameterAssignment], patch: String? = nil) {
         self.name = name
         self.program = program
         self.current = current
         self.values = values
+        self.patch = patch
     }
 }
 

@@ -1,10 +1,13 @@
 import Control
+import Dispatch
 import Hub
 
-/// Scenes (docs/mappings.md#scenes): named parameter snapshots switched at once.
+/// Scenes (docs/mappings.md#scenes): named parameter snapshots switched at once, or patches
+/// loaded whole.
 extension HubDaemon {
     /// Switches to scene `name`: every value it sets takes effect at the same frame; held
-    /// notes go on sounding (a scene changes values, not the graph).
+    /// notes go on sounding (a scene changes values, not the graph). A scene that names a
+    /// patch loads it instead, shortly after (`loadPatch(at:for:)`).
     /// - Throws: `ControlError` when there is no such scene; a value whose node is gone is skipped.
     /// - Thread: owner.
     @discardableResult
@@ -13,6 +16,10 @@ extension HubDaemon {
             throw ControlError(.unknownScene, "no scene '\(name)'",
                                fix: scenes.isEmpty ? "add scenes: to the patch (docs/mappings.md#scenes)"
                                                    : "use one of \(scenes.map(\.name).joined(separator: ", "))")
+        }
+        if let path = scene.patch {
+            loadPatch(at: path, for: name)
+            return scene
         }
         let time = Self.now()
         for value in scene.values {
@@ -27,6 +34,31 @@ extension HubDaemon {
         log.info("scene \(name)")
         log.publish(.sceneChanged(scene: name))
         return scene
+    }
+
+    /// Scene `name` loads the patch at `path`: read and checked on a worker (off the MIDI
+    /// path), installed on the owner; the loaded patch's scene of the same name, if any, is
+    /// then the current one, and the file is the one watched. A broken file is logged in one
+    /// line and the setup stays.
+    /// - Thread: owner.
+    private func loadPatch(at path: String, for name: String) {
+        slowWork.enter()
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            defer { slowWork.leave() }
+            do {
+                let patch = try Patch.load(contentsOf: path, registry: NodeCatalog.registry)
+                try owner.perform { [self] in
+                    try install(patch)
+                    if scenes.contains(where: { $0.name == name }) { currentScene = name }
+                    showTriggerStates()
+                    log.info("scene \(name): loaded patch \(path)")
+                    log.publish(.sceneChanged(scene: name))
+                }
+                patchFile.watch(path)
+            } catch {
+                log.error("scene '\(name)': patch \(path) not loaded, the setup stays: \(error)")
+            }
+        }
     }
 
     /// A mapping moved `scene.program`: switches to the scene of that program, if any.

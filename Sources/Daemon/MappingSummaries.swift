@@ -35,14 +35,17 @@ public enum MappingSummaries {
     public static func scenes(_ scenes: [Scene], current: String?) -> [SceneSummary] {
         scenes.map { scene in
             SceneSummary(name: scene.name, program: scene.program.map(Int.init), current: scene.name == current,
-                         values: scene.values.map { ParameterAssignment(node: $0.node, parameter: $0.parameter, value: Double($0.value)) })
+                         values: scene.values.map { ParameterAssignment(node: $0.node, parameter: $0.parameter, value: Double($0.value)) },
+                         patch: scene.patch)
         }
     }
 
-    /// One line of `midihub scene`: `* verse (program 0): synth.brightness = -12, up.semitones = 0`.
+    /// One line of `midihub scene`: `* verse (program 0): synth.brightness = -12, up.semitones = 0`,
+    /// or `  bridge (program 1): patch /home/me/bridge.yaml`.
     public static func line(_ scene: SceneSummary) -> String {
         (scene.current ? "* " : "  ") + scene.name + (scene.program.map { " (program \($0))" } ?? "") + ": "
-            + scene.values.map { "\($0.node).\($0.parameter) = \(format($0.value))" }.joined(separator: ", ")
+            + (scene.patch.map { "patch " + $0 }
+               ?? scene.values.map { "\($0.node).\($0.parameter) = \(format($0.value))" }.joined(separator: ", "))
     }
 
     /// `trigger` as `triggers.list` shows it.

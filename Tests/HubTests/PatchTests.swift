@@ -263,3 +263,25 @@ extension PatchTests {
         #expect(unknown?.description == "test.yaml:6:18: trigger 'dry': no node 'room' (fix: bypass one of hall)", "\(String(describing: unknown))")
     }
 }
+
+extension PatchTests {
+    @Test func aSceneCanLoadAPatchBesideThisOne() throws {
+        let folder = temporaryDirectory()
+        FileManager.default.createFile(atPath: folder + "/bridge.yaml", contents: Data("version: 1\n".utf8))
+        let yaml = "scenes:\n  bridge: { program: 1, patch: bridge.yaml }\n"
+        let patch = try Patch.parse(yaml: yaml, file: folder + "/verse.yaml", registry: registry)
+        #expect(patch.scenes == [Scene(name: "bridge", program: 1, values: [], patch: folder + "/bridge.yaml")])
+        func error(_ yaml: String) -> String {
+            do {
+                _ = try Patch.parse(yaml: yaml, file: folder + "/verse.yaml", registry: registry)
+                return "accepted"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(error("scenes:\n  bridge: { patch: gone.yaml }\n")
+                .hasPrefix("\(folder)/verse.yaml:2:20: scene 'bridge': no patch file \(folder)/gone.yaml (fix: give a .yaml patch"))
+        let both = "nodes:\n  up: { processor: transpose }\nscenes:\n  bridge: { patch: bridge.yaml, set: { up.semitones: 2 } }\n"
+        #expect(error(both).hasPrefix("\(folder)/verse.yaml:4:20: scene 'bridge' both loads a patch and sets values"), "\(error(both))")
+    }
+}

@@ -14,8 +14,8 @@
 # neighbours:
 #   midish-clock pulses= p50_us= p99_us= max_us=
 #   hub-clock pulses= p50_us= p99_us= max_us=
-# Following a clock: midish as the master at 125 BPM (its clock to Midi Through Port-1 and
-# Port-0), the daemon following Port-1 (`clock: follow`) and playing the song to Port-0. Each
+# Following a clock: midish as the master at 125 BPM (its clock to midihub:in and to Midi
+# Through), the daemon following it (`clock: follow`) and playing the song to Midi Through. Each
 # note-on's arrival against the master's pulse at its tick (interpolated), less the median
 # of those after the first second: how steadily it plays on the master's beats; lock_ms: from
 # Start to the first note after which every note stays within 2 ms; tempo_error_pct: the
@@ -153,23 +153,17 @@ assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
 # against the master's pulses there (see the top).
 follow_timing_of() { # RUN JSON [EXTRA...]
     midicsv "$SONG" >"$WORK/song.csv" || fail "midicsv $SONG"
-    python3 - "$WORK/song.csv" "$@" <<'PY' | tee -a "$RESULTS_FILE"
-import bisect, json, statistics, sys
-csv_path, run, json_path, extra = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-division, ticks = 480, []
-for line in open(csv_path):
-    f = [x.strip() for x in line.split(",")]
-    if f[2] == "Header":
-        division = int(f[5])
-    elif f[2] == "Note_on_c" and int(f[5]) > 0:
-        ticks.append(int(f[1]))
-ticks.sort()
-events = [json.loads(line) for line in open(json_path) if line.startswith("{")]
-start = next((i for i, e in enumerate(events) if e.get("type") == "start"), None)
-if start is None:
+    python3 - "$REPO" "$WORK/song.csv" "$@" <<'PY' | tee -a "$RESULTS_FILE"
+import statistics, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1] + "/Tests/Integration")
+from clock_follow import from_start, note_on_ticks
+csv_path, run, json_path, extra = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
+division, ticks = note_on_ticks(csv_path)
+run_events = from_start(json_path)
+if run_events is None:
     sys.exit(f"{run}: no Start arrived")
-pulses = [e["time"] for e in events[start:] if e.get("type") == "clock"]
-notes = sorted(e["time"] for e in events[start:] if e.get("type") == "note-on" and e.get("velocity", 0) > 0)
+pulses, notes = run_events[0], sorted(run_events[1])
 def pulse_time(tick):
     at = tick * 24 / division
     whole = int(at)
@@ -189,21 +183,19 @@ PY
     [[ ${PIPESTATUS[0]} == 0 ]] || fail "cannot read how $1 followed"
 }
 
-step "following a clock: Midi Through with two ports, midish the master at 125 BPM"
-rmmod snd_seq_dummy || fail "rmmod snd_seq_dummy"
-modprobe snd-seq-dummy ports=2 || fail "modprobe snd-seq-dummy ports=2"
-start_peer master bash -c "exec midish -v <'$fifo'"
-printf '%s\n' 'dnew 0 "14:0" wo' 'dnew 1 "14:1" wo' 'dclktx {0 1}' 't 125' >&7
+step "following a clock: midish the master at 125 BPM, to the daemon and to Midi Through"
 cat >"$WORK/follow.yaml" <<YAML
 nodes:
-  master: { external: "14:1", clock: follow }
+  master: { external: "midish/0", clock: follow }
   song: { source: "midihub:sequence" }
-  through: { external: '"Midi Through Port-0"' }
+  through: { external: '"Midi Through"' }
 routes:
   - song -> through
 YAML
 start_serve follower --no-audio --patch "$WORK/follow.yaml"
 midihub transport load "$SONG" >/dev/null || fail "loading the song into the following daemon"
+start_peer master bash -c "exec midish -v <'$fifo'"
+printf '%s\n' 'dnew 0 "midihub:0" wo' 'dnew 1 "14:0" wo' 'dclktx {0 1}' 't 125' >&7
 hub_follows() {
     printf 'p\n' >&7
     sleep 6

@@ -10,7 +10,7 @@ extension PatchReader {
                 throw error(at: nameNode, "scene '\(name)' is defined twice", fix: "give each scene its own name")
             }
             let fields = try mapping(definition, "a scene")
-            try expectKeys(fields, ["program", "set"])
+            try expectKeys(fields, ["program", "set", "patch"])
             var scene = Scene(name: name, values: [])
             if let programNode = fields["program"] {
                 let program = UInt8(try integer(programNode, in: 0...127, "a program"))
@@ -24,6 +24,13 @@ extension PatchReader {
                 let (node, parameter) = try parameterName(targetNode, nodes: nodes)
                 let info = try parameterInfo(node, parameter, nodes: nodes, at: targetNode)
                 scene.values.append(SceneValue(node: node, parameter: parameter, value: try self.value(valueNode, within: info)))
+            }
+            if let patchNode = fields["patch"] {
+                guard fields["set"] == nil else {
+                    throw error(at: patchNode, "scene '\(name)' both loads a patch and sets values",
+                                fix: "give the values in that patch, or drop `patch:`")
+                }
+                scene.patch = try existingFile(patchNode, "a patch file", of: "scene '\(name)'", fix: "give a .yaml patch, relative to this patch's folder")
             }
             scenes.append(scene)
         }

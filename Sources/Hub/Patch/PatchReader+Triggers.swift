@@ -18,7 +18,8 @@ extension PatchReader {
             if let bypassNode = fields["bypass"] {
                 triggers.append(Trigger(name: name, action: .bypass(node: try bypassedEffect(bypassNode, nodes: nodes, trigger: name))))
             } else if let playNode = fields["play"] {
-                triggers.append(Trigger(name: name, action: .play(path: try sequencePath(playNode, trigger: name))))
+                let path = try existingFile(playNode, "a sequence file", of: "trigger '\(name)'", fix: "give a .mid or .song file, relative to the patch's folder")
+                triggers.append(Trigger(name: name, action: .play(path: path)))
             } else if let sceneNode = fields["scene"] {
                 let scene = try string(sceneNode, "a scene name")
                 guard scenes.contains(scene) else {
@@ -54,15 +55,14 @@ extension PatchReader {
         return id
     }
 
-    /// A `play` trigger's sequence file: relative to the patch's folder, and there (it is read
-    /// when the trigger fires, off the MIDI path).
-    private func sequencePath(_ node: YAMLNode, trigger name: String) throws(PatchError) -> String {
-        let text = try string(node, "a sequence file")
+    /// A file a trigger or a scene names (`what`, e.g. "a sequence file"): relative to the
+    /// patch's folder, and there (it is read when used, off the MIDI path).
+    func existingFile(_ node: YAMLNode, _ what: String, of owner: String, fix: String) throws(PatchError) -> String {
+        let text = try string(node, what)
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
         let path = text.hasPrefix("/") ? text : folder.appendingPathComponent(text).standardizedFileURL.path
         guard FileManager.default.isReadableFile(atPath: path) else {
-            throw error(at: node, "trigger '\(name)': no sequence file \(path)",
-                        fix: "give a .mid or .song file, relative to the patch's folder")
+            throw error(at: node, "\(owner): no \(what.replacingOccurrences(of: "a ", with: "", options: .anchored)) \(path)", fix: fix)
         }
         return path
     }

@@ -3,7 +3,9 @@
 # reloaded and the next note comes out transposed as the new file says; a broken edit is
 # logged with its file:line:column and the running setup stays; an edit the watch cannot see
 # (same inode, size and time) is taken on SIGHUP; `midihub patch load FILE` switches to
-# another file, which is then the one watched.
+# another file, which is then the one watched. docs/mappings.md's setlist patch: a program
+# change switches to a scene that loads another patch (transposing the other way), another
+# switches back; a note held across the switch ends.
 # timeout: 300
 
 source "$REPO/Tests/Integration/serve.sh"
@@ -70,6 +72,27 @@ note_comes_out_as 48 "after patch load"
 sed -i 's/semitones: -12/semitones: -5/' "$WORK/other.yaml"
 wait_for_peer_line hub "$(peer_err hub)" "reloaded patch $WORK/other.yaml \(changed on disk\)" 10
 note_comes_out_as 55 "after editing the loaded file"
+
+step "a program change switches to a scene that loads another patch, and back (setlist-patch)"
+setlist=$XDG_RUNTIME_DIR/setlist
+mkdir -p "$setlist"
+doc_block docs/mappings.md setlist-patch >"$setlist/verse.yaml"
+sed 's/semitones: 2 }/semitones: -2 }/; s/up.semitones: 2/up.semitones: -2/; s/^  verse: .*/  verse: { program: 0, patch: verse.yaml }/; s/^  bridge: .*/  bridge: { program: 1, set: { up.semitones: -2 } }/' \
+    "$setlist/verse.yaml" >"$setlist/bridge.yaml"
+midihub patch load "$setlist/verse.yaml" >/dev/null || fail "loading the setlist's first patch"
+note_comes_out_as 62 "the verse patch"
+amidi -p "hw:$card,0" -S 'C0 01' || fail "amidi -S failed"
+wait_for_peer_line hub "$(peer_err hub)" "scene bridge: loaded patch $setlist/bridge.yaml" 10
+note_comes_out_as 58 "after program 1 loaded the bridge patch"
+amidi -p "hw:$card,0" -S '90 3C 64' || fail "amidi -S failed"  # held across the switch back
+wait_for "the held note comes out" 10 bash -c "grep -Eq 'Note on +0, note 58, velocity 100$' '$dump'"
+amidi -p "hw:$card,0" -S 'C0 00' || fail "amidi -S failed"
+wait_for_peer_line hub "$(peer_err hub)" "scene verse: loaded patch $setlist/verse.yaml" 10
+amidi -p "hw:$card,0" -S '80 3C 00' || fail "amidi -S failed"
+wait_for "the note held across the switch ends" 10 bash -c "grep -Eq 'Note off +0, note 58' '$dump'"
+: >"$dump"
+note_comes_out_as 62 "after program 0 loaded the verse patch again"
+assert_match "^\* verse \(program 0\): up.semitones = 2$" "$(midihub scene | grep verse)" "the loaded patch's scenes"
 
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"

@@ -57,20 +57,13 @@ stop_peer monitor
 
 step "the song's notes land on the master's beats"
 midicsv "$REPO/sequences/c-major-scale.mid" >"$WORK/scale.csv" || fail "midicsv"
-python3 - "$WORK/scale.csv" "$(peer_out monitor)" <<'PY' || fail "the notes are not locked to the master's pulses"
-import json, statistics, sys
-csv_path, json_path = sys.argv[1:]
-division, ticks = 480, []
-for line in open(csv_path):
-    f = [x.strip() for x in line.split(",")]
-    if f[2] == "Header":
-        division = int(f[5])
-    elif f[2] == "Note_on_c" and int(f[5]) > 0:
-        ticks.append(int(f[1]))
-events = [json.loads(line) for line in open(json_path) if line.startswith("{")]
-start = next(i for i, e in enumerate(events) if e.get("type") == "start")
-pulses = [e["time"] for e in events[start:] if e.get("type") == "clock"]
-notes = [e["time"] for e in events[start:] if e.get("type") == "note-on" and e.get("velocity", 0) > 0]
+python3 - "$REPO" "$WORK/scale.csv" "$(peer_out monitor)" <<'PY' || fail "the notes are not locked to the master's pulses"
+import statistics, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1] + "/Tests/Integration")
+from clock_follow import from_start, note_on_ticks
+division, ticks = note_on_ticks(sys.argv[2])
+pulses, notes = from_start(sys.argv[3])
 print(f"{len(pulses)} pulses, {len(notes)} notes after Start")
 if len(notes) < 5:
     sys.exit("fewer than 5 notes played")
@@ -145,12 +138,12 @@ status_json >"$WORK/status2.json" || fail "transport status --json"
 jq -e '(.clock.tempo - 100 | fabs) < 5' "$WORK/status2.json" >/dev/null || fail "the leader's 100 BPM: $(cat "$WORK/status2.json")"
 amidi -p "hw:$card,0" -S '80 30 00' || fail "amidi -S failed"
 stop_peer monitor2
-python3 - "$(peer_out monitor2)" <<'PY' || fail "the arpeggiator is not on the leader's eighths"
-import json, sys
-events = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")]
-start = next(i for i, e in enumerate(events) if e.get("type") == "start")
-pulses = [e["time"] for e in events[start:] if e.get("type") == "clock"]
-steps = [e["time"] for e in events[start:] if e.get("type") == "note-on" and e.get("velocity", 0) > 0]
+python3 - "$REPO" "$(peer_out monitor2)" <<'PY' || fail "the arpeggiator is not on the leader's eighths"
+import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1] + "/Tests/Integration")
+from clock_follow import from_start
+pulses, steps = from_start(sys.argv[2])
 n = len(pulses)
 mx, my = (n - 1) / 2, sum(pulses) / n
 period = sum((x - mx) * (y - my) for x, y in enumerate(pulses)) / sum((x - mx) ** 2 for x in range(n))
