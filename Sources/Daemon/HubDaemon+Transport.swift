@@ -34,10 +34,15 @@ extension HubDaemon {
     }
 
     /// When an action taken now takes effect on the transport's clock: after the block the
-    /// render thread may be rendering already.
+    /// render thread may be rendering already, and after the time it takes to hand the
+    /// action's first events to the kernel's queue (a Start and the first clock pulse
+    /// scheduled 5 ms ahead left up to 15 ms late under load, off the line of the pulses after them).
     func transportActionTime(_ now: Double) -> Double {
-        now + (audio?.blockSeconds ?? 0) + 0.005
+        now + (audio?.blockSeconds ?? 0) + Self.actionMargin
     }
+
+    /// How long handing an action's first events to ALSA may take.
+    static let actionMargin = 0.02
 
     /// Hands out what is due; notices the song's end and a change of clock (audio started or
     /// stopped while playing: the song goes on from where it was on the new clock). Reads the
