@@ -46,8 +46,11 @@ extension HubDaemon {
         case .play(let path):
             playSequence(at: path, trigger: name)
         case .bypass(let node):
-            let on = router.graph.node(node)?.isBypassed != true
-            _ = try setParameter(node: node, ParameterInfo.bypass.name, to: on ? 1 : 0, at: time)
+            guard let effect = router.graph.node(node) else {
+                throw ControlError(.triggerDisabled, "trigger '\(name)' is disabled: the patch's effect '\(node)' is gone",
+                                   fix: "load the patch again, or add the node back")
+            }
+            _ = try setParameter(node: node, ParameterInfo.bypass.name, to: effect.isBypassed ? 0 : 1, at: time)
         }
         log.publish(.triggerFired(trigger: name))
         showTriggerStates()
@@ -82,7 +85,9 @@ extension HubDaemon {
         case .scene(let scene): scene == currentScene ? .selected : .normal
         case .tapTempo: tapTempo.isPrimed(at: Self.now()) ? .alternate : .normal
         case .play(let path): player.state == .playing && player.song?.name == Self.songName(path) ? .selected : .normal
-        case .bypass(let node): router.graph.node(node)?.isBypassed == true ? .selected : .normal
+        case .bypass(let node):
+            // A runtime edit may have removed the effect: the trigger cannot fire then.
+            router.graph.node(node).map { $0.isBypassed ? .selected : .normal } ?? .disabled
         case .panic, .send: .normal
         }
     }

@@ -7,7 +7,8 @@
 # plays into a muted strip (the master silent), `--node synth` records the synth's own
 # sound, which follows the render too; a node that makes no sound and an unknown node are
 # refused with one line, exit 2; the patch's trigger `unmute: { bypass: strip }` takes the
-# strip out of the chain, and the master's recording follows the render. A daemon without audio refuses with one line, exit 2, and
+# strip out of the chain, and the master's recording follows the render; the strip removed
+# at runtime, the trigger is disabled and firing it is refused. A daemon without audio refuses with one line, exit 2, and
 # writes nothing.
 # timeout: 600
 
@@ -113,6 +114,10 @@ midihub play "$REPO/sequences/c-major-scale.mid" 2>"$WORK/play.err" || fail "mid
 wait_peer bypassed 60
 assert_eq 0 "$PEER_STATUS" "midihub record bypassed.wav exit status"
 assert_follows_render "$WORK/bypassed.wav" "$WORK/render.wav"
+control_requests '{"id":1,"request":"nodes.remove","params":{"node":"strip"}}' >"$WORK/remove.out"
+assert_match "^unmute: bypass strip \(disabled\)$" "$(midihub trigger | grep '^unmute:')" "the trigger is disabled once its strip is removed"
+assert_exit 2 midihub trigger unmute
+assert_one_line_error "^midihub: trigger 'unmute' is disabled: the patch's effect 'strip' is gone \(fix: "
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
 
