@@ -62,8 +62,9 @@ private final class CountedStretch: Node, @unchecked Sendable {
 /// thread of an `AudioDriver` playing the built-in synth through alsa-lib's `file` plugin
 /// (into /dev/null over the `null` PCM: no sound card), with live events streaming into
 /// its input ring, the transport's events and timeline points streaming into its sequenced
-/// ring (with cuts), and the audio tap armed (a recording), in every sample format the device
-/// may negotiate.
+/// ring (with cuts), and the audio tap armed (a recording) taking in turn the master output,
+/// a node's, an absent node's (silence) and silence, in every sample format the device may
+/// negotiate.
 @Suite(.serialized) struct RenderLoopAllocationTests {
     static let bankFolder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -102,6 +103,7 @@ private final class CountedStretch: Node, @unchecked Sendable {
                 driver.sequenced.pushTimeline(HostSync(tempo: 100 + Double(sent % 50), transport: sent % 7 == 0 ? .stopped : .playing),
                                               frame: frame)
                 if sent % 10 == 9 { driver.sequenced.cut() }
+                driver.tap.source = [.master, .node(0), .node(999), .silence][sent % 4]
                 sent += 1
                 if stretch.counting.load(ordering: .acquiring) {
                     sentWhileCounting += 1
