@@ -61,6 +61,7 @@ import Testing
         ("  - { to: piano.cutoff }", 6, 5, "a mapping needs `control` and `to`"),
         ("  - { control: cc 128, to: piano.cutoff }", 6, 16, "control 'cc 128': 128 is outside 0…127"),
         ("  - { control: knob 3, to: piano.cutoff }", 6, 16, "unknown control 'knob 3'"),
+        ("  - { control: cc, to: piano.cutoff }", 6, 16, "unknown control 'cc'"),  // found by FuzzPatch: it trapped
         ("  - { control: cc 1, to: organ.cutoff }", 6, 26, "target 'organ.cutoff' names no node of this patch"),
         ("  - { control: cc 1, to: piano.drive }", 6, 26, "node 'piano' has no parameter 'drive'"),
         ("  - { control: cc 1, to: keys.x }", 6, 26, "node 'keys' has no parameters a mapping can move"),

@@ -104,15 +104,16 @@ extension PatchReader {
         case "program change": return .programChange
         default: break
         }
-        switch words.count == 2 ? words[0] : text {
+        if words.count == 3, words[0] == "poly", words[1] == "pressure" { return .polyPressure(try note(words[2])) }
+        // A kind without its number ("cc" alone) is as unknown as a misspelt one.
+        guard words.count == 2 else { throw error(at: node, "unknown control '\(text)'", fix: fix) }
+        switch words[0] {
         case "cc": return .controller(UInt8(try number(words[1], 0...127)))
         case "cc14": return .controllerPair(UInt8(try number(words[1], 0...31)))
         case "nrpn": return .nrpn(UInt16(try number(words[1], 0...16383)), fine: fine)
         case "rpn": return .rpn(UInt16(try number(words[1], 0...16383)), fine: fine)
         case "note": return .note(try note(words[1]))
-        default:
-            if words.count == 3, words[0] == "poly", words[1] == "pressure" { return .polyPressure(try note(words[2])) }
-            throw error(at: node, "unknown control '\(text)'", fix: fix)
+        default: throw error(at: node, "unknown control '\(text)'", fix: fix)
         }
     }
 
