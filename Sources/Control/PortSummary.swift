@@ -28,6 +28,10 @@ public struct PortSummary: Hashable, Sendable, Codable {
     /// The sound card number of a hardware port, when ALSA tells it.
     public var card: Int?
     public var cardName: String?
+    /// The USB path of a USB device's port (`usb-1-2.4`: the socket it is in), for `usb:` selectors.
+    public var usbPath: String?
+    /// The USB serial number, when the device reports one, for `serial:` selectors.
+    public var serial: String?
     /// Addresses this port sends to.
     public var connectedTo: [String]
     /// Addresses this port receives from.
@@ -36,7 +40,7 @@ public struct PortSummary: Hashable, Sendable, Codable {
     public init(
         address: String, client: Int? = nil, port: Int? = nil, clientName: String, portName: String,
         direction: Direction, kind: Kind, card: Int? = nil, cardName: String? = nil,
-        connectedTo: [String] = [], connectedFrom: [String] = []
+        usbPath: String? = nil, serial: String? = nil, connectedTo: [String] = [], connectedFrom: [String] = []
     ) {
         self.address = address
         self.client = client
@@ -47,12 +51,15 @@ public struct PortSummary: Hashable, Sendable, Codable {
         self.kind = kind
         self.card = card
         self.cardName = cardName
+        self.usbPath = usbPath
+        self.serial = serial
         self.connectedTo = connectedTo
         self.connectedFrom = connectedFrom
     }
 
     private enum CodingKeys: String, CodingKey {
-        case address, client, port, clientName, portName, direction, kind, card, cardName, connectedTo, connectedFrom
+        case address, client, port, clientName, portName, direction, kind, card, cardName, usbPath, serial, connectedTo
+        case connectedFrom
     }
 
     /// Writes every field, absent ones as `null`.
@@ -67,6 +74,8 @@ public struct PortSummary: Hashable, Sendable, Codable {
         try container.encode(kind, forKey: .kind)
         try container.encode(card, forKey: .card)
         try container.encode(cardName, forKey: .cardName)
+        try container.encode(usbPath, forKey: .usbPath)
+        try container.encode(serial, forKey: .serial)
         try container.encode(connectedTo, forKey: .connectedTo)
         try container.encode(connectedFrom, forKey: .connectedFrom)
     }

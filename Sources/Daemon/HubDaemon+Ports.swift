@@ -144,7 +144,7 @@ extension HubDaemon {
         return PortSummary(address: port.address.description, client: port.address.client, port: port.address.port,
                            clientName: port.clientName, portName: port.portName, direction: direction,
                            kind: port.portClass == .hardware ? .hardware : .app, card: info?.card,
-                           cardName: port.cardLongName ?? info?.cardName,
+                           cardName: port.cardLongName ?? info?.cardName, usbPath: port.usbPath, serial: port.serial,
                            connectedTo: (info?.connectedTo ?? []).map(\.description),
                            connectedFrom: (info?.connectedFrom ?? []).map(\.description))
     }

@@ -13,11 +13,16 @@ struct PortsCommand: ParsableCommand {
             receive it, 'duplex' ports do both. kind: 'hardware' for the kernel's ports \
             (USB MIDI, virtual raw MIDI, Midi Through, System), 'app' for programs.
 
+            A USB device's port has a 'device' line with its USB path and serial number, \
+            written as the selectors that name it in rules and patches (usb:"usb-1-2", \
+            serial:"A1B2C3"): they tell two controllers of the same name apart.
+
             --json prints an array of the control protocol's port objects (ports.list), one \
             per line, keys sorted, absent values null; a keyboard (wrapped here):
               {"address":"20:0","card":1,"cardName":"VirMIDI","client":20,
                "clientName":"Virtual Raw MIDI 1-0","connectedFrom":[],"connectedTo":[],
-               "direction":"duplex","kind":"hardware","port":0,"portName":"VirMIDI 1-0"},
+               "direction":"duplex","kind":"hardware","port":0,"portName":"VirMIDI 1-0",
+               "serial":null,"usbPath":null},
 
             Examples:
               midihub ports
@@ -30,14 +35,20 @@ struct PortsCommand: ParsableCommand {
 
     func run() throws {
         let ports = try SequencerSession().otherPorts()
+        let cards = Self.cardInfo(of: ports)
         if json {
-            try printJSON(ports.map(PortSummary.init))
+            try printJSON(ports.map { PortSummary($0, card: $0.card.flatMap { cards[$0] }) })
         } else {
-            print(Self.table(ports))
+            print(Self.table(ports, cards: cards))
         }
     }
 
-    static func table(_ ports: [SeqPortInfo]) -> String {
+    /// What Linux tells about each card the ports belong to (USB path and serial).
+    static func cardInfo(of ports: [SeqPortInfo]) -> [Int: SoundCardInfo] {
+        Dictionary(uniqueKeysWithValues: Set(ports.compactMap(\.card)).map { ($0, SoundCardInfo.read(card: $0)) })
+    }
+
+    static func table(_ ports: [SeqPortInfo], cards: [Int: SoundCardInfo] = [:]) -> String {
         let header = ["ADDRESS", "DIRECTION", "KIND", "CLIENT", "PORT", "CARD"]
         let rows = ports.map { port in
             [port.address.description, port.direction.rawValue, port.isHardware ? "hardware" : "app",
@@ -51,10 +62,15 @@ struct PortsCommand: ParsableCommand {
         var lines = [line(header)]
         for (port, row) in zip(ports, rows) {
             lines.append(line(row))
+            let indent = String(repeating: " ", count: widths[0] + 2)
+            if let card = port.card.flatMap({ cards[$0] }), card.usbPath != nil || card.serial != nil {
+                let usb = [card.usbPath.map { "usb:\"\($0)\"" }, card.serial.map { "serial:\"\($0)\"" }]
+                lines.append(indent + "device " + usb.compactMap { $0 }.joined(separator: ", "))
+            }
             var links: [String] = []
             if !port.connectedTo.isEmpty { links.append("to " + port.connectedTo.map(\.description).joined(separator: ", ")) }
             if !port.connectedFrom.isEmpty { links.append("from " + port.connectedFrom.map(\.description).joined(separator: ", ")) }
-            if !links.isEmpty { lines.append(String(repeating: " ", count: widths[0] + 2) + "connected " + links.joined(separator: "; ")) }
+            if !links.isEmpty { lines.append(indent + "connected " + links.joined(separator: "; ")) }
         }
         return lines.joined(separator: "\n")
     }

@@ -59,7 +59,7 @@ struct WireFormatTests {
         let line = text(try JSONLine.encode(FakeDaemon.jackPort))
         #expect(line == #"{"address":"jack:system:midi_capture_1","card":null,"cardName":null,"client":null,"#
             + #""clientName":"system","connectedFrom":[],"connectedTo":[],"direction":"source","kind":"app","#
-            + #""port":null,"portName":"midi_capture_1"}"# + "\n")
+            + #""port":null,"portName":"midi_capture_1","serial":null,"usbPath":null}"# + "\n")
         #expect(try JSONLine.decode(PortSummary.self, from: Array(line.utf8)) == FakeDaemon.jackPort)
     }
 

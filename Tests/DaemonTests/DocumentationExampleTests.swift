@@ -239,6 +239,12 @@ import TestSupport
                            to: PortSelector(portClass: .app, client: try NamePattern(regex: "FLUID Synth.*"))),
             ConnectionRule(.connect, from: PortSelector(client: NamePattern(glob: "24"), port: NamePattern(glob: "0")),
                            to: PortSelector(client: NamePattern(glob: "128"), port: NamePattern(glob: "0"))),
+            ConnectionRule(.connect, from: PortSelector(portClass: .hardware,
+                                                        device: DeviceMatch(key: .serial, pattern: NamePattern(glob: "A1B2C3"))),
+                           to: PortSelector(client: NamePattern(glob: "FLUID Synth"))),
+            ConnectionRule(.connect, from: PortSelector(portClass: .hardware, port: NamePattern(glob: "*MIDI 1"),
+                                                        device: DeviceMatch(key: .usb, pattern: NamePattern(glob: "usb-1-2"))),
+                           to: hubIn),
         ])
 
         // What the comments say, decided by the last matching rule.
@@ -259,6 +265,21 @@ import TestSupport
         #expect(rules[4].matches(source: keyboard, destination: hub), "24:0 -> 128:0 by number")
         #expect(!rules[4].matches(source: usbKeyboard, destination: hub))
         #expect(reconciler.wantsConnection(from: usbKeyboard, to: fluid) == nil, "no rule matches: the pair is left alone")
+
+        // Two keyboards of the same model: the serial names one, the socket the other.
+        func twin(_ client: Int, usbPath: String, serial: String?) -> PortDescriptor {
+            PortDescriptor(address: PortAddress(client: client, port: 0), clientName: "microKEY-25", portName: "microKEY-25 MIDI 1",
+                           portClass: .hardware, direction: .duplex, usbPath: usbPath, serial: serial)
+        }
+        let serialTwin = twin(32, usbPath: "usb-1-3", serial: "A1B2C3")
+        let socketTwin = twin(36, usbPath: "usb-1-2", serial: nil)
+        let namedFluid = Self.port(129, 0, "FLUID Synth", "Synth input port", .app, .input)
+        #expect(rules[5].matches(source: serialTwin, destination: namedFluid), "the keyboard with serial A1B2C3")
+        #expect(!rules[5].matches(source: socketTwin, destination: namedFluid), "not its twin")
+        #expect(rules[6].matches(source: socketTwin, destination: hub), "the keyboard in socket usb-1-2")
+        #expect(!rules[6].matches(source: serialTwin, destination: hub), "not the one in usb-1-3")
+        #expect(!rules[5].matches(source: keyboard, destination: namedFluid), "a port of no USB device")
+        for rule in rules[5...] { #expect(try PortSelector(parsing: rule.source.description) == rule.source) }
 
         // The same first two rules, in a patch.
         let yaml = try #require(blocks.first { $0.language == "yaml" })

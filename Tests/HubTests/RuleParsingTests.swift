@@ -46,6 +46,24 @@ import Testing
         #expect(rule.destination.client == (try NamePattern(regex: "Novation.*")))
     }
 
+    @Test func deviceSelectorsNameAUSBDeviceNotAClient() throws {
+        let bySerial = try PortSelector(parsing: #"serial:"MH-00*:*MIDI 1""#)
+        #expect(bySerial == PortSelector(portClass: .hardware, port: NamePattern(glob: "*MIDI 1"),
+                                         device: DeviceMatch(key: .serial, pattern: NamePattern(glob: "MH-00*"))))
+        let bySocket = try PortSelector(parsing: "usb:usb-1-2.4")
+        #expect(bySocket.device == DeviceMatch(key: .usb, pattern: NamePattern(glob: "usb-1-2.4")) && bySocket.port.isAny)
+        var keys = PortDescriptor(address: PortAddress(client: 24, port: 0), clientName: "Test Keys", portName: "Test Keys MIDI 1",
+                                  portClass: .hardware, direction: .duplex, usbPath: "usb-1-2.4", serial: "MH-0001")
+        #expect(bySerial.matches(keys) && bySocket.matches(keys))
+        keys.serial = "XY-0001"
+        keys.usbPath = "usb-1-2"
+        #expect(!bySerial.matches(keys) && !bySocket.matches(keys))
+        #expect(!bySerial.matches(PortFixtures.launchkey), "a port of no USB device")
+        // A client literally named "serial" is quoted.
+        #expect(try PortSelector(parsing: #""serial:*""#) == PortSelector(client: NamePattern(glob: "serial")))
+        #expect(throws: SelectorSyntaxError.self) { try PortSelector(parsing: "usb:") }
+    }
+
     @Test func regexClientMayContainColons() throws {
         let selector = try PortSelector(parsing: #""/a:b/:port""#)
         #expect(selector.client == (try NamePattern(regex: "a:b")))
@@ -60,7 +78,7 @@ import Testing
 
     @Test func descriptionRoundTrips() throws {
         let texts = [#"connect "Launchkey*:*" -> "midihub:in""#, "disallow app:* -> *",
-                     #"connect hardware:"/Key.*/" -> "mid\"hub:in""#]
+                     #"connect hardware:"/Key.*/" -> "mid\"hub:in""#, #"connect serial:"A1:*MIDI*" -> usb:"usb-1-2""#]
         for text in texts {
             let rule = try ConnectionRule(parsing: text)
             #expect(try ConnectionRule(parsing: rule.description) == rule)

@@ -12,10 +12,13 @@ source "$RESULTS/run.env"  # MIDIHUB, REPO, TEST_TIMEOUT, SUFFIX, TESTS=(paths)
 export MIDIHUB REPO
 TAP="$RESULTS/results.tap"
 HERE=$(dirname "$(readlink -f "$0")")
+# shellcheck source=usb-gadget.sh
+source "$HERE/usb-gadget.sh"  # remove_usb_gadgets
 
-# Unloads every sound module (leaves last) and unhides /dev/snd, so the next test
-# sees the kernel as freshly booted.
+# Removes the USB gadgets a test made, unloads every sound module (leaves last) and
+# unhides /dev/snd, so the next test sees the kernel as freshly booted.
 reset_sound_state() {
+    remove_usb_gadgets
     while mountpoint -q /dev/snd 2>/dev/null; do umount /dev/snd; done
     local pass module
     for pass in 1 2 3 4 5 6; do

@@ -49,7 +49,7 @@ public struct ExternalNode: Hashable, Sendable {
     /// - Thread: any.
     public func sendsBack(from sender: PortDescriptor) -> Bool {
         role == .processor && sender.direction.canSend
-            && PortSelector(portClass: port.portClass, client: port.client).matches(sender)
+            && port.everyPort.matches(sender)
     }
 
     /// Whether the transport follows the clock `sender` sends: the node leads the clock and
@@ -57,7 +57,7 @@ public struct ExternalNode: Hashable, Sendable {
     /// from a port nobody can subscribe to, connected by itself).
     /// - Thread: any.
     public func leadsClock(from sender: PortDescriptor) -> Bool {
-        clock == .follow && PortSelector(portClass: port.portClass, client: port.client).matches(sender)
+        clock == .follow && port.everyPort.matches(sender)
     }
 }
 
