@@ -92,26 +92,32 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func loadPatch(_ source: PatchSource) throws -> GraphSummary {
+        let summary = { [self] in
+            GraphSummary(nodes: currentNodes(), connections: GraphSummaries.routes(daemon.router.graph),
+                         rules: GraphSummaries.rules(daemon.reconciler.rules))
+        }
+        if let path = source.path {
+            return try daemon.installPatchFile(at: path) { [self] in
+                daemon.log.info("loaded patch \(path)")
+                return summary()
+            }
+        }
+        guard let text = source.text else {
+            throw ControlError(.badParams, "patch.load needs a path or a text", fix: "give \"path\" or \"text\"")
+        }
         let patch: Patch
         do {
-            if let path = source.path {
-                patch = try Patch.load(contentsOf: path, registry: NodeCatalog.registry)
-            } else if let text = source.text {
-                patch = try Patch.parse(yaml: text, file: "<patch>", registry: NodeCatalog.registry)
-            } else {
-                throw ControlError(.badParams, "patch.load needs a path or a text", fix: "give \"path\" or \"text\"")
-            }
-        } catch let error as PatchError {
+            patch = try Patch.parse(yaml: text, file: "<patch>", registry: NodeCatalog.registry)
+        } catch {
             throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
         }
         let result = try daemon.owner.perform { [self] in
             try daemon.install(patch)
-            daemon.log.info("loaded patch \(source.path ?? "(text)")")
-            return GraphSummary(nodes: currentNodes(), connections: GraphSummaries.routes(daemon.router.graph),
-                                rules: GraphSummaries.rules(daemon.reconciler.rules))
+            daemon.log.info("loaded patch (text)")
+            return summary()
         }
-        // The file loaded is the one to reload when it changes; a patch given as text has none.
-        daemon.patchFile.watch(source.path)
+        // A patch given as text has no file: none is watched from now on.
+        daemon.patchFile.watch(nil)
         return result
     }
 

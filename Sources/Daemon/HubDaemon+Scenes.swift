@@ -46,15 +46,12 @@ extension HubDaemon {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             defer { slowWork.leave() }
             do {
-                let patch = try Patch.load(contentsOf: path, registry: NodeCatalog.registry)
-                try owner.perform { [self] in
-                    try install(patch)
+                try installPatchFile(at: path) { [self] in
                     if scenes.contains(where: { $0.name == name }) { currentScene = name }
                     showTriggerStates()
                     log.info("scene \(name): loaded patch \(path)")
                     log.publish(.sceneChanged(scene: name))
                 }
-                patchFile.watch(path)
             } catch {
                 log.error("scene '\(name)': patch \(path) not loaded, the setup stays: \(error)")
             }
