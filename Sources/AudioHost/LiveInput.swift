@@ -20,8 +20,12 @@ public struct LiveEvent: Sendable, BitwiseCopyable {
 /// time plus one block of latency (see `LiveEventTiming`).
 ///
 /// One producer only (the MIDI input thread); a full ring drops and counts, never blocks.
+/// Events that arrived together — a read's burst, a note and the parameter a controller
+/// read with it moves — are staged and published at once, so the render thread takes all
+/// of them into the same block: if the producer is held up past their block, they land
+/// late together rather than apart.
 ///
-/// - Thread: `push` on the one producer thread; counters from any thread.
+/// - Thread: `push`, `stage`, `publish` on the one producer thread; counters from any thread.
 public final class LiveInput: Sendable {
     let ring: SPSCRing<LiveEvent>
 
@@ -36,6 +40,30 @@ public final class LiveInput: Sendable {
     @discardableResult
     public func push(_ event: RenderEvent, arrival: UInt64 = MonotonicClock.nanoseconds()) -> Bool {
         ring.push(LiveEvent(event: event, arrival: arrival))
+    }
+
+    /// Stages `event` as arrived at `arrival`: the render thread sees it at the next
+    /// `publish` or `push`, with everything staged before it.
+    /// - Returns: false when the ring was full and the event was dropped.
+    /// - Thread: the producer (MIDI input).
+    @discardableResult
+    public func stage(_ event: RenderEvent, arrival: UInt64) -> Bool {
+        ring.stage(LiveEvent(event: event, arrival: arrival))
+    }
+
+    /// Stages a channel message for node `node`, as `stage(_:arrival:)`.
+    /// - Returns: false when the message is not a channel message or the ring was full.
+    /// - Thread: the producer (MIDI input).
+    @discardableResult
+    public func stage(_ message: MIDIMessage, node: UInt16 = 0, arrival: UInt64) -> Bool {
+        guard let event = RenderEvent(message, node: node) else { return false }
+        return stage(event, arrival: arrival)
+    }
+
+    /// Lets the render thread see every event staged since the last publish, at once.
+    /// - Thread: the producer (MIDI input).
+    public func publish() {
+        ring.publish()
     }
 
     /// Queues a channel message for node `node` (0 = the instrument).

@@ -160,7 +160,8 @@ final class AudioRack {
 
     /// Sends a parameter change to unit `id` through the live ring, taking effect at the frame
     /// of `time` (seconds, monotonic clock: the arrival of the controller move that made it,
-    /// so it lands with a note that arrived with it), by default now.
+    /// so it lands with a note that arrived with it; staged until `publishLive`), by default now
+    /// (pushed at once).
     /// - Returns: the value set (clamped), or `nil` when the node or parameter is unknown.
     @discardableResult
     func setParameter(_ id: NodeID, _ name: String, to value: Float, at time: Double? = nil) -> Float? {
@@ -168,14 +169,21 @@ final class AudioRack {
         let clamped = info.clamp(value)
         values[id, default: [:]][name] = clamped
         let event = RenderEvent.parameter(node: renderID, id: info.id, value: clamped)
-        if let time { driver.live.push(event, arrival: UInt64(max(0, time) * 1e9)) } else { driver.live.push(event) }
+        if let time { driver.live.stage(event, arrival: UInt64(max(0, time) * 1e9)) } else { driver.live.push(event) }
         return clamped
     }
 
-    /// Plays `message` on unit `id`, stamped with its arrival time (seconds, monotonic clock).
+    /// Plays `message` on unit `id`, stamped with its arrival time (seconds, monotonic clock);
+    /// staged until `publishLive`.
     func play(_ message: MIDIMessage, on id: NodeID, at time: Double) {
         guard let renderID = renderIDs[id] else { return }
-        driver.live.push(message, node: renderID, arrival: UInt64(max(0, time) * 1e9))
+        driver.live.stage(message, node: renderID, arrival: UInt64(max(0, time) * 1e9))
+    }
+
+    /// Lets the render thread take every event `play` and `setParameter(at:)` staged since
+    /// the last call, together: the owner calls it after each batch of input it handled.
+    func publishLive() {
+        driver.live.publish()
     }
 
     // MARK: - The transport's clock and events

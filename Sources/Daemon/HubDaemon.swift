@@ -253,6 +253,7 @@ public final class HubDaemon: @unchecked Sendable {
                 log.error("reading the sequencer failed: \(error) — retrying")
                 Thread.sleep(forTimeInterval: 0.1)
             }
+            audio?.publishLive()  // what a control request or a failed batch staged
         }
     }
 
@@ -369,8 +370,11 @@ public final class HubDaemon: @unchecked Sendable {
                    jack: jack)
     }
 
-    /// Hands what `sink` queued to ALSA (waiting for room as the sink does) and counts its drops.
+    /// Publishes the live events the batch staged for the render thread (all at once: see
+    /// `LiveInput`), hands what `sink` queued to ALSA (waiting for room as the sink does) and
+    /// counts its drops.
     func flush(_ sink: DaemonSink) {
+        audio?.publishLive()
         outputDrops += sink.dropped
         if sink.wroteOutput, !DaemonSink.retrying({ [client] in try client.drainOutput() }) {
             outputDrops += 1

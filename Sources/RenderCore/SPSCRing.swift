@@ -3,10 +3,12 @@ import Synchronization
 /// A lock-free single-producer/single-consumer ring of plain values.
 ///
 /// One thread pushes, one thread pops. A push into a full ring drops the value and
-/// counts it (`droppedCount`); nothing ever blocks or allocates after `init`.
+/// counts it (`droppedCount`); nothing ever blocks or allocates after `init`. The producer
+/// can also `stage` values and `publish` them together: the consumer sees all of them or
+/// none (events that arrived together land in the same block).
 ///
-/// - Thread: `push` on the producer thread, `pop`/`popAll` on the consumer thread,
-///   counters from any thread.
+/// - Thread: `push`, `stage`, `publish` on the producer thread, `pop`/`popAll` on the
+///   consumer thread, counters from any thread.
 public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     @usableFromInline let storage: UnsafeMutablePointer<Element>
     @usableFromInline let mask: Int
@@ -14,6 +16,8 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     @usableFromInline let head = Atomic<Int>(0)
     /// Next slot to write; written only by the producer.
     @usableFromInline let tail = Atomic<Int>(0)
+    /// Next slot to write, staged values included (≥ `tail`); only the producer touches it.
+    @usableFromInline var written = 0
     @usableFromInline let dropped = Atomic<Int>(0)
 
     /// Creates a ring holding at least `minimumCapacity` values (rounded up to a power of two).
@@ -42,14 +46,32 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     /// - Thread: producer.
     @inlinable @discardableResult
     public func push(_ value: Element) -> Bool {
-        let t = tail.load(ordering: .relaxed)
+        let stored = stage(value)
+        publish()
+        return stored
+    }
+
+    /// Writes `value` where the consumer does not see it until the next `publish` (or
+    /// `push`), or drops and counts it when the ring is full.
+    /// - Returns: false when the value was dropped.
+    /// - Thread: producer.
+    @inlinable @discardableResult
+    public func stage(_ value: Element) -> Bool {
+        let t = written
         if t - head.load(ordering: .acquiring) > mask {
             dropped.add(1, ordering: .relaxed)
             return false
         }
         storage[t & mask] = value
-        tail.store(t + 1, ordering: .releasing)
+        written = t + 1
         return true
+    }
+
+    /// Lets the consumer see every value staged since the last publish, all at once.
+    /// - Thread: producer.
+    @inlinable
+    public func publish() {
+        tail.store(written, ordering: .releasing)
     }
 
     /// Removes the oldest value, or returns nil when the ring is empty.
@@ -66,5 +88,5 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     /// True when a push would succeed now.
     /// - Thread: producer.
     @inlinable
-    public var hasSpace: Bool { tail.load(ordering: .relaxed) - head.load(ordering: .acquiring) <= mask }
+    public var hasSpace: Bool { written - head.load(ordering: .acquiring) <= mask }
 }

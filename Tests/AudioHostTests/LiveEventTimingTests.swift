@@ -78,6 +78,31 @@ struct LiveEventTimingTests {
         #expect(noteFrames.count == 128 && noteFrames == parameterFrames)
     }
 
+    /// The MIDI thread held up past the block after a note and a controller arrived (a busy
+    /// machine): staged and published together, they land late on one frame; pushed one by
+    /// one with a block between them, the parameter would land a block after the note.
+    @Test func aNoteAndAParameterStagedTogetherLandOnOneFrameEvenWhenLate() {
+        let ring = SPSCRing<LiveEvent>(minimumCapacity: 16)
+        var timing = LiveEventTiming(sampleRate: Self.rate)
+        let buffer = UnsafeMutablePointer<RenderEvent>.allocate(capacity: 16)
+        defer { buffer.deallocate() }
+        func block(_ index: Int) -> [RenderEvent] {
+            var count = 0
+            _ = timing.collect(from: ring, blockStart: Self.firstBlockStart + UInt64(index) * Self.blockNanoseconds,
+                               frames: Self.blockFrames, into: buffer, count: &count, capacity: 16)
+            return (0..<count).map { buffer[$0] }
+        }
+        let arrival = Self.firstBlockStart + 2_500_000  // block 1, frame 120, if on time
+        #expect(block(0).isEmpty)
+        ring.stage(LiveEvent(event: .noteOn(channel: 0, note: 60, velocity: 100), arrival: arrival))
+        #expect(block(1).isEmpty && block(2).isEmpty, "staged: not seen yet")
+        ring.stage(LiveEvent(event: .parameter(node: 1, id: 0, value: 1), arrival: arrival))
+        ring.publish()
+        let late = block(3)
+        #expect(late.map(\.kind) == [.noteOn, .parameter])
+        #expect(late.map(\.frame) == [0, 0], "late together, on one frame")
+    }
+
     @Test func anEventArrivingMidBlockWaitsForTheNextBlockAtItsOffset() {
         // 2.5 ms after block 0 started → block 1, frame 120; 7 ms into block 1 → block 2, frame 336.
         let delivered = deliver([Self.firstBlockStart + 2_500_000, Self.firstBlockStart + 17_000_000], blocks: 3)

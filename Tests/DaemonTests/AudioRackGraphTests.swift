@@ -26,7 +26,8 @@ import TestSupport
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("patches/presets").path
 
-    /// Installs `patch` on a rack playing to a file, runs `play` on it, renders half a second
+    /// Installs `patch` on a rack playing to a file, runs `play` on it (published as the owner
+    /// does after a batch), renders half a second
     /// more and returns the RMS of the left and the right channel. (The file renders faster
     /// than real time, so where a live note lands in it varies: sounding is told from silence
     /// by 1e-3 against 1e-6, not by a level.)
@@ -39,6 +40,7 @@ import TestSupport
         let rack = AudioRack(driver: driver, catalog: NodeCatalog(bank: bank))
         #expect(try rack.install((patch ?? Self.patch()).graph, stopped: []).isEmpty)
         play(rack)
+        rack.publishLive()  // the end of the owner's batch
         let start = rack.driver.counters.framesRendered
         try waitUntil({ rack.driver.counters.framesRendered >= start + 24_000 },
                       message: "the rack rendered only \(rack.driver.counters.framesRendered - start) of 24000 frames")

@@ -23,6 +23,22 @@ private final class Flag: Sendable {
         #expect(ring.push(10) && ring.pop() == 10, "space is reused after pops")
     }
 
+    @Test func stagedValuesAppearTogetherAtPublish() {
+        let ring = SPSCRing<Int>(minimumCapacity: 4)
+        #expect(ring.stage(1) && ring.stage(2))
+        #expect(ring.pop() == nil && ring.count == 0, "nothing is seen before the publish")
+        ring.publish()
+        #expect(ring.count == 2)
+        #expect(ring.pop() == 1 && ring.pop() == 2 && ring.pop() == nil)
+        #expect(ring.stage(3))
+        #expect(ring.push(4), "a push publishes what was staged before it")
+        #expect(ring.pop() == 3 && ring.pop() == 4)
+        for i in 0..<4 { #expect(ring.stage(i)) }
+        #expect(!ring.stage(9) && !ring.hasSpace, "staged values take room: a full ring drops")
+        ring.publish()
+        #expect((0..<4).map { _ in ring.pop() } == Array(0..<4))
+    }
+
     @Test func oneProducerAndOneConsumerThreadPassEveryValueInOrder() throws {
         let ring = SPSCRing<Int>(minimumCapacity: 64)
         let total = 200_000

@@ -17,7 +17,9 @@ extension BenchmarkRow {
         BenchmarkRow(name: "clock-out-jitter-p99", run: { try clockJitter($0, percentile: "p99") }),
         BenchmarkRow(name: "clock-in-follow-p50", run: { try clockFollow($0, percentile: "p50") }),
         BenchmarkRow(name: "clock-in-follow-p99", run: { try clockFollow($0, percentile: "p99") }),
-    ]
+    ] + ControllerFrameProbe.periods.map { period in
+        BenchmarkRow(name: "cc-frame-\(period)", run: { try controllerFrame($0, period: period) })
+    }
 
     /// How steadily the daemon, following midish's clock (`clock: follow`), plays a song on
     /// the master's beats: each note's distance from the master's pulse at its tick, less the

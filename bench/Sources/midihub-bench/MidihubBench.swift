@@ -5,11 +5,21 @@ import Foundation
 ///
 /// Arguments: `--repository DIR` (the repo root, for `sequences/`), `--data DIR`
 /// (where generated inputs go), `--vm-results DIR` (the VM run's work folder: then the
-/// default rows are the VM rows, `BenchmarkRow.inVM`), then row names.
+/// default rows are the VM rows, `BenchmarkRow.inVM`), then row names. In the VM,
+/// `--cc-frame-probe DEVICE OUT` measures what the `cc-frame` rows read (`ControllerFrameProbe`).
 @main
 struct MidihubBench {
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "--cc-frame-probe", arguments.count == 3 {  // in the VM: bench/vm/cc-frame.bench.sh
+            do {
+                try ControllerFrameProbe.run(device: arguments[1], periods: ControllerFrameProbe.periods,
+                                             output: URL(fileURLWithPath: arguments[2]))
+                return
+            } catch {
+                fail("the controller frame probe failed: \(error)")
+            }
+        }
         let repository = URL(fileURLWithPath: take("--repository", from: &arguments) ?? FileManager.default.currentDirectoryPath)
         let data = URL(fileURLWithPath: take("--data", from: &arguments) ?? NSTemporaryDirectory() + "midihub-bench")
         let vmResults = take("--vm-results", from: &arguments).map { URL(fileURLWithPath: $0) }
