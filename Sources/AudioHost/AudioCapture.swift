@@ -19,15 +19,7 @@ public struct CapturedFrame: BitwiseCopyable, Sendable {
 final class AudioCapture: @unchecked Sendable {
     /// The captured frames, oldest first; the node pops them on the render thread.
     let ring: SPSCRing<CapturedFrame>
-    private let running = RunningFlag()
-    private var thread: JoinableThread?
-
-    /// Cleared to end the reading loop (a class, so the capture thread can hold it).
-    private final class RunningFlag: Sendable {
-        private let value = Atomic<Bool>(true)
-        var isSet: Bool { value.load(ordering: .relaxed) }
-        func clear() { value.store(false, ordering: .relaxed) }
-    }
+    private var thread: DeviceThread?
 
     /// Starts capturing from `device` at `format`'s rate in periods of its block size.
     /// - Parameter report: called (on the capture thread) with a line to log when the
@@ -38,22 +30,23 @@ final class AudioCapture: @unchecked Sendable {
                          PCMConfiguration.periodFramesRange.upperBound)
         ring = SPSCRing(minimumCapacity: 8 * period)
         let configuration = PCMConfiguration(sampleRate: Int(format.sampleRate), channels: 2, periodFrames: period)
-        let ring = ring, running = running
-        do throws(RenderThreadError) {
-            thread = try JoinableThread {
-                Self.readLoop(device: device, configuration: configuration, alsaConfiguration: alsaConfiguration,
-                              ring: ring, running: running, report: report)
+        let ring = ring
+        thread = DeviceThread(role: "audio input '\(device)'", recovered: "capturing",
+                              describe: { "audio input: " + Self.describe($0, device: device) }, report: report) {
+            running, opened throws(PCMError) in
+            let capture = try PCMCaptureDevice(name: device, configuration: configuration, alsaConfiguration: alsaConfiguration)
+            guard capture.settings.sampleRate == configuration.sampleRate else {
+                throw .invalidOption("audio input '\(device)' runs at \(capture.settings.sampleRate) Hz, the hub at "
+                                     + "\(configuration.sampleRate) Hz; use a 'plughw:' device, which converts")
             }
-        } catch {
-            report("audio input '\(device)': cannot start its capture thread (pthread_create: "
-                   + "\(String(cString: strerror(error.code)))); free some threads or processes, then load the patch again")
+            opened()
+            try Self.read(capture, into: ring, running: running)
         }
     }
 
     /// Stops the reading loop and waits for it (at most a retry's or a read's timeout).
     func stop() {
-        running.clear()
-        thread?.join()
+        thread?.stop()
         thread = nil
     }
 
@@ -72,35 +65,18 @@ final class AudioCapture: @unchecked Sendable {
         }
     }
 
-    /// The capture thread's body: open, read periods into the ring, reopen after a failure.
-    private static func readLoop(device: String, configuration: PCMConfiguration, alsaConfiguration: String?,
-                                 ring: SPSCRing<CapturedFrame>, running: RunningFlag,
-                                 report: @Sendable (String) -> Void) {
-        let samples = UnsafeMutablePointer<Float>.allocate(capacity: configuration.periodFrames * 2)
+    /// Reads periods from `capture` into the ring until `running` is cleared.
+    private static func read(_ capture: PCMCaptureDevice, into ring: SPSCRing<CapturedFrame>,
+                             running: DeviceThread.RunningFlag) throws(PCMError) {
+        let channels = capture.settings.channels
+        // Room for the period the device agreed to, which may be longer than the one asked for.
+        let samples = UnsafeMutablePointer<Float>.allocate(capacity: capture.settings.periodFrames * channels)
         defer { samples.deallocate() }
-        var failing = false
         while running.isSet {
-            do throws(PCMError) {
-                let capture = try PCMCaptureDevice(name: device, configuration: configuration,
-                                                   alsaConfiguration: alsaConfiguration)
-                guard capture.settings.sampleRate == configuration.sampleRate else {
-                    throw .invalidOption("audio input '\(device)' runs at \(capture.settings.sampleRate) Hz, the hub at "
-                                         + "\(configuration.sampleRate) Hz; use a 'plughw:' device, which converts")
-                }
-                if failing { report("audio input '\(device)': capturing again") }
-                failing = false
-                let channels = capture.settings.channels
-                while running.isSet {
-                    let frames = try capture.read(into: samples, timeoutMilliseconds: 200)
-                    for frame in 0..<frames {
-                        let left = samples[frame * channels]
-                        ring.push(CapturedFrame(left: left, right: channels > 1 ? samples[frame * channels + 1] : left))
-                    }
-                }
-            } catch {
-                if !failing { report("audio input: " + describe(error, device: device)) }
-                failing = true
-                for _ in 0..<10 where running.isSet { usleep(100_000) }
+            let frames = try capture.read(into: samples, timeoutMilliseconds: 200)
+            for frame in 0..<frames {
+                let left = samples[frame * channels]
+                ring.push(CapturedFrame(left: left, right: channels > 1 ? samples[frame * channels + 1] : left))
             }
         }
     }

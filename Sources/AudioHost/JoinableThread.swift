@@ -1,8 +1,8 @@
 import Glibc
 
-/// A joinable POSIX thread running one closure: the render thread of an `AudioDriver`, the
-/// capture thread of an `AudioCapture`. (Foundation's `Thread` cannot be joined; both need
-/// to know the thread is done before they close its device.)
+/// A joinable POSIX thread running one closure: the render thread of an `AudioDriver`, a
+/// `DeviceThread` (an audio input's capture, another sound card's writer). (Foundation's
+/// `Thread` cannot be joined; each needs to know the thread is done before it closes its device.)
 ///
 /// - Thread: control (start and join).
 final class JoinableThread {

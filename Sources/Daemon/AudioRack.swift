@@ -13,7 +13,8 @@ import RenderCore
 ///
 /// The program is wired as the graph's audio routes say (`HubGraph.audioRoutes`): an
 /// effect processes what is routed into it, and the output sums what is routed to an
-/// output node.
+/// output node of the main device. Each other device an output names gets an
+/// `AudioOutputFeed`, whose node in the program sums what is routed to it.
 ///
 /// - Thread: the state's owner, the MIDI input thread (which also serializes `live` pushes).
 final class AudioRack {
@@ -31,6 +32,9 @@ final class AudioRack {
     private var values: [NodeID: [String: Float]] = [:]
     /// The bypassed effects of the installed program.
     private var bypassed: Set<NodeID> = []
+    /// The other sound cards the graph plays to, by device, and their nodes' render ids; kept
+    /// across installs (a rewiring does not reopen them).
+    private var feeds: [String: (feed: AudioOutputFeed, renderID: UInt16)] = [:]
     /// The node whose output an audio recording takes (`nil`: the master output).
     private var recordedNode: NodeID?
     /// Whether the daemon has logged that the render thread left realtime priority.
@@ -71,13 +75,25 @@ final class AudioRack {
             guard let name = source.output else { return AudioWiring.Port(index) }
             return nodes[index].sendOutputs.firstIndex(of: name).map { AudioWiring.Port(index, output: $0 + 1) }
         }
-        let wiring = AudioWiring(inputs: order.map { (routes.inputs[$0] ?? []).compactMap(port) },
-                                 toOutput: routes.toOutput.compactMap(port))
+        var inputs = order.map { (routes.inputs[$0] ?? []).compactMap(port) }
+        let previousFeeds = feeds
+        feeds = [:]
+        for output in routes.otherOutputs {
+            let feed = previousFeeds[output.device]
+                ?? (catalog.makeOutputFeed(device: output.device, format: driver.renderFormat),
+                    freeRenderID(taken: Set(ids).union(previousFeeds.values.map(\.renderID))))
+            feeds[output.device] = feed
+            nodes.append(feed.feed.node)
+            ids.append(feed.renderID)
+            inputs.append(output.sources.compactMap(port))
+        }
+        stopFeeds(previousFeeds.filter { feeds[$0.key] == nil })
+        let wiring = AudioWiring(inputs: inputs, toOutput: routes.toOutput.compactMap(port))
         instances = instances.filter { newIDs[$0.key] != nil }
         values = values.filter { newIDs[$0.key] != nil }
         engine.install(RenderProgram(nodes: nodes, ids: ids, wiring: wiring, format: driver.renderFormat))
         program = (nodes, ids, wiring)
-        previousIDs = Set(renderIDs.values)
+        previousIDs = Set(renderIDs.values).union(previousFeeds.values.map(\.renderID))
         renderIDs = newIDs
         bypassed = routes.bypassed
         if recordedNode != nil { record(recordedNode) }
@@ -137,9 +153,17 @@ final class AudioRack {
         }
     }
 
+    /// Stops the writers of the sound cards the graph no longer plays to, on a worker: a
+    /// writer in a device stall takes up to a second to end, which MIDI must not wait for.
+    private func stopFeeds(_ gone: [String: (feed: AudioOutputFeed, renderID: UInt16)]) {
+        guard !gone.isEmpty else { return }
+        let feeds = gone.values.map(\.feed)
+        DispatchQueue.global(qos: .utility).async { for feed in feeds { feed.stop() } }
+    }
+
     /// The smallest render id not used by the running program, the previous one or `taken`.
     private func freeRenderID(taken: Set<UInt16>) -> UInt16 {
-        let used = taken.union(renderIDs.values).union(previousIDs)
+        let used = taken.union(renderIDs.values).union(previousIDs).union(feeds.values.map(\.renderID))
         return (0...UInt16.max).first { !used.contains($0) } ?? 0
     }
 
@@ -218,8 +242,12 @@ final class AudioRack {
         driver.sequenced.cut()
     }
 
-    /// Fades out and closes the device.
+    /// Fades out and closes the device, then the other sound cards.
     func stop() throws {
+        defer {
+            for (_, output) in feeds { output.feed.stop() }
+            feeds = [:]
+        }
         try driver.stop()
     }
 }

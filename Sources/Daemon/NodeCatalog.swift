@@ -18,7 +18,7 @@ public struct NodeCatalog: Sendable {
     public let font: SoundFont?
     /// The solo buttons of every mixer strip the catalog makes act together.
     let soloGroup = StripSoloGroup()
-    /// Where audio inputs report a device that fails or comes back (the daemon's log).
+    /// Where audio inputs and outputs report a device that fails or comes back (the daemon's log).
     let report: @Sendable (String) -> Void
 
     public init(bank: PresetBank, font: SoundFont? = nil, report: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -61,6 +61,11 @@ public struct NodeCatalog: Sendable {
     /// A new, unprepared audio input capturing from `device` (it starts when prepared).
     func makeInput(device: String) -> AudioInputNode {
         AudioInputNode(device: device, report: report)
+    }
+
+    /// A sound card to play to beside the main one (its writer thread opens it).
+    func makeOutputFeed(device: String, format: RenderFormat) -> AudioOutputFeed {
+        AudioOutputFeed(device: device, format: format, report: report)
     }
 
     /// One instance of each type, to read descriptors and parameter lists from.

@@ -61,8 +61,9 @@ private final class CountedStretch: Node, @unchecked Sendable {
 /// The live driver loop allocates nothing (docs/live.md, "The render thread"): the render
 /// thread of an `AudioDriver` playing the built-in synth through alsa-lib's `file` plugin
 /// (into /dev/null over the `null` PCM: no sound card), with live events streaming into
-/// its input ring, the transport's events and timeline points streaming into its sequenced
-/// ring (with cuts), and the audio tap armed (a recording) taking in turn the master output,
+/// its input ring (pushed, and staged and published), the transport's events and timeline
+/// points streaming into its sequenced ring (with cuts), a second output's node handing
+/// every block to its writer, and the audio tap armed (a recording) taking in turn the master output,
 /// a node's, an absent node's (silence) and silence, in every sample format the device may
 /// negotiate.
 @Suite(.serialized) struct RenderLoopAllocationTests {
@@ -82,7 +83,11 @@ private final class CountedStretch: Node, @unchecked Sendable {
         #expect(driver.settings.format == format)
         let synth = SynthNode(bank: try PresetBankLoader.load(directory: Self.bankFolder), voiceCapacity: 16)
         let engine = RenderEngine()
-        engine.install(RenderProgram(nodes: StandardGraph(playing: synth).nodes + [stretch], format: driver.renderFormat))
+        // A second output (its writer thread plays /dev/null): its node hands every block over.
+        let secondOutput = AudioOutputFeed(device: "file:\"/dev/null\",raw", format: driver.renderFormat) { _ in }
+        defer { secondOutput.stop() }
+        engine.install(RenderProgram(nodes: StandardGraph(playing: synth).nodes + [secondOutput.node, stretch],
+                                     format: driver.renderFormat))
         var sent = 0, sentWhileCounting = 0
         driver.tap.arm()
         let counted = try AllocationCounter.session {
@@ -93,8 +98,11 @@ private final class CountedStretch: Node, @unchecked Sendable {
                 #expect(driver.isRunning, "the render thread ended early: \(driver.failure.map(\.description) ?? "")")
                 guard driver.isRunning else { return true }
                 let channel = UInt8(sent % 16), note = UInt8(36 + sent * 7 % 60)
-                driver.live.push(.noteOn(channel: channel, note: note, velocity: 90))
-                driver.live.push(.controlChange(channel: channel, controller: [1, 7, 10, 64][sent % 4], value: UInt8(sent % 128)))
+                let arrival = MonotonicClock.nanoseconds()  // a batch, as the daemon stages and publishes it
+                driver.live.stage(.noteOn(channel: channel, note: note, velocity: 90), arrival: arrival)
+                driver.live.stage(.controlChange(channel: channel, controller: [1, 7, 10, 64][sent % 4], value: UInt8(sent % 128)),
+                                  arrival: arrival)
+                driver.live.publish()
                 driver.live.push(.pitchBend(channel: channel, value: UInt16(sent * 97 % 16_384)))
                 driver.live.push(.noteOff(channel: channel, note: note))
                 let frame = driver.framesRendered + 128

@@ -119,4 +119,39 @@ import TestSupport
         let clicks = try levels(patch: try Self.patch("note gate")) { _ in }
         #expect(clicks.left > 0.001, "the metronome clicks on its own: \(clicks)")
     }
+
+    /// The bass routed to an output on a second device (a file here, through alsa-lib's
+    /// `file` plugin), the piano to the main one: each is heard on its own device only.
+    @Test func anOutputOnAnotherDevicePlaysWhatIsRoutedToItThere() throws {
+        func patch(second path: String) throws -> Patch {
+            try Patch.parse(yaml: """
+                version: 1
+                name: piano on the main card, bass on a second one
+                nodes:
+                  keys: { source: hardware:* }
+                  piano: { instrument: midihub synth }
+                  bass: { instrument: midihub synth }
+                  out: { output: default }
+                  phones: { output: 'file:"\(path)",raw' }
+                routes:
+                  - keys -> piano
+                  - keys -> bass
+                  - piano -> out
+                  - bass -> phones
+                """, file: "two-outputs.yaml", registry: NodeCatalog.registry)
+        }
+        func secondLevel(playing node: NodeID) throws -> (main: Double, second: Double) {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("midihub-second-\(UUID().uuidString).raw").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let main = try levels(patch: try patch(second: path), note(on: node))
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            let rms = (samples.reduce(0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))).squareRoot()
+            return (max(main.left, main.right), rms)
+        }
+        let bass = try secondLevel(playing: "bass")
+        #expect(bass.second > 0.001 && bass.main < 1e-6, "the bass on the second device only: \(bass)")
+        let piano = try secondLevel(playing: "piano")
+        #expect(piano.main > 0.001 && piano.second < 1e-6, "the piano on the main device only: \(piano)")
+    }
 }

@@ -25,7 +25,7 @@ import TestSupport
 
     @Test func patchFormatExamplesLoad() throws {
         let blocks = try Repository.blocks(in: "docs/patch-format.md")
-        #expect(blocks.map(\.language) == ["yaml", "yaml", "text", "yaml", "yaml", "yaml", "yaml", "yaml", "yaml", "text"],
+        #expect(blocks.map(\.language) == ["yaml", "yaml", "text", "yaml", "yaml", "yaml", "yaml", "yaml", "yaml", "yaml", "text"],
                 "the page's blocks changed: update this test")
         // The others run in AudioRackGraphTests, the send example's own test and the VM tests.
         let yaml = blocks.filter { $0.marker?.hasSuffix(" patchFormatExamplesLoad") == true }

@@ -36,6 +36,24 @@ import Testing
         #expect(Set(routes.toOutput) == ["verb", "piano"])
     }
 
+    @Test func outputsOnAnotherDevicePlayThereAndOutputsOnTheSameDeviceSum() throws {
+        // piano → out (default) and → phones (hw:2,0); bass → monitor (default again) and → phones;
+        // verb → loop (hw:Loopback,0,1); the bass alone is heard nowhere else.
+        let phones = GraphNode(id: "phones", body: .output("hw:2,0"))
+        let monitor = GraphNode(id: "monitor", body: .output("default"))
+        let loop = GraphNode(id: "loop", body: .output("hw:Loopback,0,1"))
+        let graph = try HubGraph(nodes: [F.keys, F.piano, Self.bass, F.verb, F.out, phones, monitor, loop],
+                                 routes: [Route("keys", "piano"), Route("keys", "bass"), Route("piano", "out"),
+                                          Route("piano", "phones"), Route("bass", "monitor"), Route("bass", "phones"),
+                                          Route("piano", "verb"), Route("verb", "loop")])
+        let routes = graph.audioRoutes
+        #expect(Set(routes.toOutput) == ["piano", "bass"], "out and monitor are the same device: the main one")
+        #expect(routes.otherOutputs.map(\.device) == ["hw:2,0", "hw:Loopback,0,1"], "in the order the graph names them")
+        #expect(Set(routes.otherOutputs[0].sources) == ["piano", "bass"])
+        #expect(routes.otherOutputs[1].sources == ["verb"])
+        #expect(routes.unheard.isEmpty, "the reverb is heard on the loopback")
+    }
+
     @Test func anAudioInputTakesNoMIDI() {
         #expect(throws: GraphError.self) {
             try HubGraph(nodes: [F.keys, F.guitar, F.out], routes: [Route("keys", "guitar"), Route("guitar", "out")])

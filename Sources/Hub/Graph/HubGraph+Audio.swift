@@ -26,19 +26,37 @@ public struct AudioRoutes: Equatable, Sendable {
     public var nodes: [NodeID]
     /// For each node, the outputs whose audio it takes (summed), in route order.
     public var inputs: [NodeID: [Source]]
-    /// The outputs summed into the sound card.
+    /// The outputs summed into the main sound card: what is routed to the output nodes of
+    /// the first output's device.
     public var toOutput: [Source]
+    /// The other devices the graph plays to (a second card, a loopback), each with what is
+    /// routed to its output nodes, in the order the graph first names them.
+    public var otherOutputs: [DeviceOutput]
     /// Nodes that make sound no output hears (routed nowhere or only into nodes that are
     /// not heard), when the graph names an output.
     public var unheard: [NodeID]
     /// Bypassed effects: they still take and process their inputs (their tails go on), but
     /// whatever took their output takes their inputs instead.
     public var bypassed: Set<NodeID>
+
+    /// A sound card beside the main one and what it plays.
+    public struct DeviceOutput: Equatable, Sendable {
+        /// The PCM device name, as the output nodes name it.
+        public var device: String
+        /// The outputs summed into it.
+        public var sources: [Source]
+
+        public init(device: String, sources: [Source]) {
+            self.device = device
+            self.sources = sources
+        }
+    }
 }
 
 extension HubGraph {
     /// The audio routes of the graph. With an `output` node, what is routed to an output is
-    /// heard; with none (a patch of MIDI routes only), every render node whose audio goes
+    /// heard — on the first output's device, or on another device an output names; with none
+    /// (a patch of MIDI routes only), every render node whose audio goes
     /// to no other node is heard, as if routed to the default output.
     /// - Thread: any.
     public var audioRoutes: AudioRoutes {
@@ -46,16 +64,25 @@ extension HubGraph {
             switch node(id)?.body { case .unit?, .input?: true; default: false }
         }
         let unitSet = Set(units)
-        let outputs = Set(nodes.filter { if case .output = $0.body { true } else { false } }.map(\.id))
+        let outputNodes = nodes.compactMap { node -> (id: NodeID, device: String)? in
+            if case .output(let device) = node.body { (node.id, device) } else { nil }
+        }
+        var devices: [String] = []
+        for output in outputNodes where !devices.contains(output.device) { devices.append(output.device) }
+        let deviceOf = Dictionary(outputNodes.map { ($0.id, $0.device) }, uniquingKeysWith: { first, _ in first })
+        func sources(to device: String) -> [AudioRoutes.Source] {
+            routes.filter { unitSet.contains($0.from) && deviceOf[$0.to] == device }.map { AudioRoutes.Source($0.from, output: $0.output) }
+        }
         var inputs: [NodeID: [AudioRoutes.Source]] = [:]
         for route in routes where unitSet.contains(route.from) && unitSet.contains(route.to) {
             guard node(route.from)?.body.output == .audio else { continue }
             inputs[route.to, default: []].append(AudioRoutes.Source(route.from, output: route.output))
         }
         let feedsUnit = Set(inputs.values.joined().map(\.node))
-        var toOutput = outputs.isEmpty
+        var toOutput = outputNodes.isEmpty
             ? units.filter { !feedsUnit.contains($0) && node($0)?.body.output == .audio }.map { AudioRoutes.Source($0) }
-            : routes.filter { unitSet.contains($0.from) && outputs.contains($0.to) }.map { AudioRoutes.Source($0.from, output: $0.output) }
+            : sources(to: devices[0])
+        var otherOutputs = devices.dropFirst().map { AudioRoutes.DeviceOutput(device: $0, sources: sources(to: $0)) }
         let bypassed = Set(units.filter { node($0)?.isBypassed == true })
         if !bypassed.isEmpty {
             func around(_ source: AudioRoutes.Source) -> [AudioRoutes.Source] {
@@ -65,10 +92,12 @@ extension HubGraph {
             let resolved = inputs.mapValues { $0.flatMap(around) }
             for (id, sources) in resolved where !bypassed.contains(id) { inputs[id] = sources }
             toOutput = toOutput.flatMap(around)
+            for index in otherOutputs.indices { otherOutputs[index].sources = otherOutputs[index].sources.flatMap(around) }
         }
-        let heard = heardNodes(from: toOutput, inputs: inputs)
+        let heard = heardNodes(from: toOutput + otherOutputs.flatMap(\.sources), inputs: inputs)
         let unheard = units.filter { !heard.contains($0) && !bypassed.contains($0) && node($0)?.body.output == .audio }
-        return AudioRoutes(nodes: units, inputs: inputs, toOutput: toOutput, unheard: unheard, bypassed: bypassed)
+        return AudioRoutes(nodes: units, inputs: inputs, toOutput: toOutput, otherOutputs: otherOutputs, unheard: unheard,
+                           bypassed: bypassed)
     }
 
     /// `ends` and every node whose audio reaches one of them.
