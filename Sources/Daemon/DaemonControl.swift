@@ -94,7 +94,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     func loadPatch(_ source: PatchSource) throws -> GraphSummary {
         let summary = { [self] in
             GraphSummary(nodes: currentNodes(), connections: GraphSummaries.routes(daemon.router.graph),
-                         rules: GraphSummaries.rules(daemon.reconciler.rules))
+                         rules: GraphSummaries.rules(daemon.portsCore.reconciler.rules))
         }
         if let path = source.path {
             return try daemon.installPatchFile(at: path) { [self] in
@@ -122,14 +122,14 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func rules() throws -> [RuleSummary] {
-        try daemon.owner.perform { [self] in GraphSummaries.rules(daemon.reconciler.rules) }
+        try daemon.owner.perform { [self] in GraphSummaries.rules(daemon.portsCore.reconciler.rules) }
     }
 
     func setRules(_ rules: [RuleSummary]) throws -> [RuleSummary] {
         let parsed = try GraphSummaries.connectionRules(rules)
         return try daemon.owner.perform { [self] in
             daemon.setRules(parsed)
-            return GraphSummaries.rules(daemon.reconciler.rules)
+            return GraphSummaries.rules(daemon.portsCore.reconciler.rules)
         }
     }
 
@@ -333,7 +333,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
                 let resolver = PortResolver(ports: daemon.ports.infos.values.sorted { $0.address < $1.address })
                 guard let sourcePort = try port(source, sending: true, resolver),
                       let destinationPort = try port(destination, sending: false, resolver) else { return }
-                daemon.reconciler.record(connected: connected, source: sourcePort, destination: destinationPort)
+                daemon.portsCore.reconciler.record(connected: connected, source: sourcePort, destination: destinationPort)
                 daemon.apply(Connection(sourcePort.address, destinationPort.address), connected: connected, reason: "control request")
                 daemon.refreshPorts()
                 daemon.saveState()

@@ -2,14 +2,73 @@ import ALSA
 import AudioHost
 import Dispatch
 
-/// What the render thread cannot say itself: that it left realtime priority because it
-/// cannot keep up, or that it ended because the device failed. Checked by the MIDI input
-/// thread on each round; a failed device is opened again at once (the synth keeps its
-/// voices), then every `audioRetrySeconds` while it cannot be (a failure is logged once, and
-/// again only when its cause changes). Opening a device can take
-/// long (a USB card waking, a busy driver), so it runs on a worker: MIDI goes on meanwhile,
-/// and the owner adopts the opened device when the worker hands it back.
+/// The sound card's life in the daemon. It is opened when the graph first has nodes that
+/// make or take sound: at start, or when a graph edit adds the first one. Then, what the
+/// render thread cannot say itself: that it left realtime priority because it cannot keep
+/// up, or that it ended because the device failed. Checked by the MIDI input thread on each
+/// round; a failed device is opened again at once (the synth keeps its voices), then every
+/// `audioRetrySeconds` while it cannot be (a failure is logged once, and again only when its
+/// cause changes). Opening a device can take long (a USB card waking, a busy driver), so
+/// once the daemon runs it is opened on a worker: MIDI goes on meanwhile, and the owner
+/// adopts the opened device when the worker hands it back.
 extension HubDaemon {
+    /// Opens the main device and starts playing the graph, when it has audio nodes and audio
+    /// is wanted; logs one line and stays MIDI-only when it cannot.
+    /// - Thread: main, at start (before the owner runs).
+    func startAudioIfNeeded() {
+        guard audio == nil, graphNeedsAudio else { return }
+        let device = mainAudioDevice
+        adoptFirstAudio(Result { () throws(PCMError) in try AudioDriver(device: device, options: options.driverOptions) },
+                        device: device)
+    }
+
+    /// The same once the daemon runs (a graph edit added the first audio node): the device
+    /// is opened on a worker, and the graph as it is then starts playing on it.
+    /// - Thread: owner.
+    func startAudioLater() {
+        guard audio == nil, !openingAudio, graphNeedsAudio else { return }
+        openingAudio = true
+        let device = mainAudioDevice, options = options.driverOptions
+        slowWork.enter()
+        DispatchQueue.global().async { [self] in
+            defer { slowWork.leave() }
+            let opened = Result { () throws(PCMError) in try AudioDriver(device: device, options: options) }
+            try? owner.perform { [self] in
+                openingAudio = false
+                adoptFirstAudio(opened, device: device)
+            }
+        }
+    }
+
+    /// Whether the graph has nodes that make or take sound, and audio is wanted.
+    private var graphNeedsAudio: Bool {
+        catalog != nil && router.graph.nodes.contains { node in
+            switch node.body { case .unit, .input: true; default: false }
+        }
+    }
+
+    /// The device the graph plays to: `serve --device`, else the first output's, else `default`.
+    private var mainAudioDevice: String {
+        options.device ?? router.graph.nodes.lazy.compactMap { node -> String? in
+            if case .output(let name) = node.body { name } else { nil }
+        }.first ?? "default"
+    }
+
+    /// Plays the graph on the opened device (unless an edit took its audio nodes away
+    /// meanwhile: the device is closed again), or logs why there is no audio.
+    private func adoptFirstAudio(_ opened: Result<AudioDriver, PCMError>, device: String) {
+        guard audio == nil, graphNeedsAudio, let catalog else { return }
+        do {
+            let rack = AudioRack(driver: try opened.get(), catalog: catalog)
+            rack.driver.tempo = router.clock.beatsPerMinute
+            for warning in try rack.install(router.graph, stopped: []) { log.warning(warning) }
+            audio = rack
+            log.info("audio: playing to \(device) (\(rack.driver.settings))")
+        } catch {
+            log.warning("no audio, running MIDI-only: \(error)")
+        }
+    }
+
     /// How long to wait before opening the device again after a failed attempt.
     static let audioRetrySeconds = 5.0
 

@@ -26,7 +26,7 @@ extension HubDaemon {
                 log.error("cannot restart audio: \(error)")
             }
         } else {
-            startAudioIfNeeded()
+            startAudioLater()
         }
         prepareJackOutputs()
         let startedIDs = Set(change.started.map(\.id))
@@ -137,14 +137,14 @@ extension HubDaemon {
         widgets = patch.widgets
         installMappings(patch.mappings)
         linkExternalNodes()
-        reconciler.rules = patch.rules
+        portsCore.reconciler.rules = patch.rules
         reconcile()
         saveState()
     }
 
     /// Replaces the connection rules and reconciles at once.
     func setRules(_ rules: [ConnectionRule]) {
-        reconciler.rules = rules
+        portsCore.reconciler.rules = rules
         log.info("rules set (\(rules.count))")
         reconcile()
         saveState()

@@ -78,7 +78,7 @@ extension HubDaemon {
     private func forwardToJack(_ connection: Connection) throws(JackMIDIError) {
         try jack.forward(connection)
         let toHub = Connection(connection.source, PortAddress(inPort.address))
-        guard !ports.connections.contains(toHub), ownChanges[toHub] != true, !hubInputWanted(toHub) else { return }
+        guard !ports.connections.contains(toHub), !portsCore.isMaking(toHub), !hubInputWanted(toHub) else { return }
         apply(toHub, connected: true, reason: "carries \(hubName(of: connection.source)) to JACK")
         forwardSubscriptions.insert(connection.source)
     }
@@ -107,7 +107,7 @@ extension HubDaemon {
     private func hubInputWanted(_ connection: Connection) -> Bool {
         guard let source = ports.descriptor(at: connection.source),
               let destination = ports.descriptor(at: connection.destination) else { return false }
-        return reconciler.wantsConnection(from: source, to: destination) == true
+        return portsCore.reconciler.wantsConnection(from: source, to: destination) == true
     }
 
     /// Forgets the JACK connections of a port that left; an ALSA source's notes are released

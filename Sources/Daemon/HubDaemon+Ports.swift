@@ -27,68 +27,23 @@ extension HubDaemon {
         }
     }
 
-    /// Compares the port list before and after: departed ports release every note they
-    /// hold (note-offs and sustain-off at each node they fed) at once; the rules are applied
-    /// a moment later (`settleSeconds`), when the burst of announcements is over. (While a
-    /// card is being removed, its remaining ports have lost their subscriptions but still
-    /// exist; subscribing to them again then can block in the kernel.)
+    /// Compares the port list before and after (`PortsCore.portsChanged`): departed ports
+    /// release every note they hold (note-offs and sustain-off at each node they fed) at
+    /// once; the rules are applied a moment later, when the burst of announcements is over.
     ///
     /// Called once per batch of announcements (and after lost input), so a card leaving
     /// with many ports costs one listing, and a missed announcement is caught up.
     func syncPorts() {
         let before = ports.descriptors
         refreshPorts()
-        let after = ports.descriptors
-        let afterSet = Set(after.map(\.address)), beforeSet = Set(before.map(\.address))
-        for gone in before where !afterSet.contains(gone.address) || ports.descriptor(at: gone.address)?.identity != gone.identity {
-            pendingEdits.removeAll { $0.connection.source == gone.address || $0.connection.destination == gone.address }
-            let releasedAtJack = forgetJack(gone.address)
-            var sink = makeSink()
-            let released = router.unplug(gone.identity, at: Self.now(), into: &sink) + releasedAtJack
-            flush(sink)
-            log.info("port left: \(describe(gone))" + (released.isEmpty ? "" : "; released notes at \(released.joined(separator: ", "))"))
-            log.publish(.portLeft(summary(gone)))
-            for node in router.graph.nodes {
-                if case .external(let external) = node.body, external.port.matches(gone),
-                   ports.destination(for: external.port, excludingClient: client.clientID) == nil {
-                    log.publish(.nodeGone(node: node.id, reason: .deviceUnplugged))
-                }
-            }
-        }
-        for new in after where !beforeSet.contains(new.address) {
-            log.info("port appeared: \(describe(new))")
-            log.publish(.portAppeared(summary(new)))
-        }
-        if before != after { reconcileDue = Self.now() + Self.settleSeconds }
+        carryOut(portsCore.portsChanged(from: before, to: ports.descriptors, at: Self.now()))
     }
 
-    /// How long the announcements must be quiet before the rules are applied.
-    static let settleSeconds = 0.25
-
-    /// A subscription appeared or vanished. Ours are expected; any other one may have been
-    /// made by hand (`midihub connect`, `aconnect`, another app) — or by the kernel tearing a
-    /// departing card down — so it is confirmed once ports have settled (`confirmHandEdits`).
+    /// A subscription appeared or vanished: published, and handed to `PortsCore`, which keeps
+    /// it as a hand edit once ports have settled unless the daemon made it.
     private func connectionChanged(_ connection: Connection, connected: Bool) {
         log.publish(connected ? .connected(connectionSummary(connection)) : .disconnected(connectionSummary(connection)))
-        guard ownChanges.removeValue(forKey: connection) != connected,
-              ports.descriptor(at: connection.source) != nil, ports.descriptor(at: connection.destination) != nil else { return }
-        pendingEdits.append((connection, connected))
-        reconcileDue = Self.now() + Self.settleSeconds
-    }
-
-    /// Remembers as runtime edits the pending changes whose ports both still exist and whose
-    /// state still holds (a departing card's vanished subscriptions are not edits).
-    func confirmHandEdits() {
-        let edits = pendingEdits
-        pendingEdits = []
-        for edit in edits {
-            guard let source = ports.descriptor(at: edit.connection.source),
-                  let destination = ports.descriptor(at: edit.connection.destination),
-                  ports.connections.contains(edit.connection) == edit.connected else { continue }
-            log.info("\(edit.connected ? "connected" : "disconnected") by hand: \(describe(source)) -> \(describe(destination)) (kept as a runtime edit)")
-            reconciler.record(connected: edit.connected, source: source, destination: destination)
-            saveState()
-        }
+        portsCore.connectionAnnounced(connection, connected: connected, ports: ports.descriptors, at: Self.now())
     }
 
     /// Makes and breaks connections so they follow the rules and runtime edits, and links
@@ -96,13 +51,51 @@ extension HubDaemon {
     /// - Thread: owner.
     func reconcile() {
         prepareJackOutputs()
-        let plan = reconciler.plan(ports: ports.descriptors, current: ports.connections)
-        if !plan.isEmpty {
-            for connection in plan.toBreak { apply(connection, connected: false, reason: "by rule") }
-            for connection in plan.toMake { apply(connection, connected: true, reason: "by rule") }
-            refreshPorts()
-        }
+        carryOut(portsCore.plan(ports: ports.descriptors, connections: ports.connections))
         linkExternalNodes()
+    }
+
+    /// Does what `PortsCore` asks; reads the port list again after making or breaking
+    /// connections.
+    /// - Thread: owner.
+    func carryOut(_ effects: [PortsCore.Effect]) {
+        var rewired = false
+        for effect in effects {
+            switch effect {
+            case .portLeft(let gone):
+                portLeft(gone)
+            case .portAppeared(let new):
+                log.info("port appeared: \(describe(new))")
+                log.publish(.portAppeared(summary(new)))
+            case .handEditKept(let source, let destination, let connected):
+                log.info("\(connected ? "connected" : "disconnected") by hand: \(describe(source)) -> \(describe(destination)) (kept as a runtime edit)")
+                saveState()
+            case .connect(let connection):
+                apply(connection, connected: true, reason: "by rule")
+                rewired = true
+            case .disconnect(let connection):
+                apply(connection, connected: false, reason: "by rule")
+                rewired = true
+            }
+        }
+        if rewired { refreshPorts() }
+    }
+
+    /// A port left: the notes it held are released at every node they reached (and at JACK
+    /// destinations it fed), and external nodes left without a port are reported gone.
+    private func portLeft(_ gone: PortDescriptor) {
+        let releasedAtJack = forgetJack(gone.address)
+        var sink = makeSink()
+        let released = router.unplug(gone.identity, at: Self.now(), into: &sink) + releasedAtJack
+        flush(sink)
+        log.info("port left: \(describe(gone))" + (released.isEmpty ? "" : "; released notes at \(released.joined(separator: ", "))"))
+        log.publish(.portLeft(summary(gone)))
+        for node in router.graph.nodes {
+            if case .external(let external) = node.body, external.port.matches(gone),
+               ports.destination(for: external.port, excludingClient: client.clientID) == nil {
+                log.publish(.nodeGone(node: node.id, reason: .deviceUnplugged))
+            }
+        }
     }
 
     /// Subscribes or unsubscribes; logs the outcome.
@@ -115,15 +108,15 @@ extension HubDaemon {
             ports.descriptor(at: address).map(describe) ?? address.description
         }.joined(separator: " -> ")
         do {
-            ownChanges[connection] = connected
             if connected {
                 try client.subscribe(sender: sender, destination: destination)
             } else {
                 try client.unsubscribe(sender: sender, destination: destination)
             }
+            portsCore.applied(connection, connected: connected, succeeded: true)
             log.info("\(connected ? "connected" : "disconnected") \(text) (\(reason))")
         } catch {
-            ownChanges[connection] = nil
+            portsCore.applied(connection, connected: connected, succeeded: false)
             log.warning("cannot \(connected ? "connect" : "disconnect") \(text): \(error)")
         }
     }

@@ -31,7 +31,8 @@ public final class HubDaemon: @unchecked Sendable {
     let patchFile: PatchFileWatch
     let catalog: NodeCatalog?
     var ports = PortCatalog()
-    var reconciler: Reconciler
+    /// The rules, runtime edits, hand edits waiting to be confirmed and when the rules are due.
+    var portsCore: PortsCore
     var router: MIDIRouter
     var audio: AudioRack?
     /// Controller mappings and what they know of their controls and targets.
@@ -89,14 +90,8 @@ public final class HubDaemon: @unchecked Sendable {
     var stateChanged = false
     /// JACK MIDI ports and the MIDI carried to and from them.
     let jack: JackBridge
-    /// Connections the daemon made or broke itself, whose announcements are not hand edits.
-    var ownChanges: [Connection: Bool] = [:]
-    /// When to apply the rules after ports came or went (monotonic seconds), see `syncPorts`.
-    var reconcileDue: Double?
     /// Set by port and client announcements; the port list is compared once per batch.
     var portsDirty = false
-    /// Connections changed by someone else, confirmed as hand edits once ports have settled.
-    var pendingEdits: [(connection: Connection, connected: Bool)] = []
     /// Connections from midihub:out to external nodes' ports that the daemon made (`linkExternalNodes`).
     var externalLinks: Set<Connection> = []
     /// ALSA sources the daemon subscribed to midihub:in only to carry them to JACK ports.
@@ -105,6 +100,9 @@ public final class HubDaemon: @unchecked Sendable {
     var audioRetryDue: Double?
     /// Whether a worker is opening the audio device again (`watchAudio`).
     var reopeningAudio = false
+    /// Whether a worker is opening the audio device for the first audio node a graph edit
+    /// added (`startAudioLater`).
+    var openingAudio = false
     /// Why the last attempt to open it again failed, logged once (`watchAudio`).
     var lastAudioReopenFailure: String?
     /// Work on other threads that hands results back to the owner; `stop` waits for it.
@@ -164,7 +162,7 @@ public final class HubDaemon: @unchecked Sendable {
         } catch {
             log.warning("keeping the sequencer's default event pools (input bursts may overflow): \(error)")
         }
-        reconciler = Reconciler(rules: setup.rules, runtimeEdits: setup.runtimeEdits)
+        portsCore = PortsCore(reconciler: Reconciler(rules: setup.rules, runtimeEdits: setup.runtimeEdits))
         do {
             router = try MIDIRouter(graph: setup.graph)
             router.clock = TempoClock(beatsPerMinute: setup.tempo)
@@ -337,7 +335,7 @@ public final class HubDaemon: @unchecked Sendable {
     private func noteLostInput() {
         let overruns = client.inputOverruns
         guard overruns != knownOverruns || outputDrops > 0 else { return }
-        if overruns != knownOverruns, reconcileDue == nil { reconcileDue = Self.now() + 1 }
+        if overruns != knownOverruns { portsCore.inputLost(at: Self.now()) }
         let now = Self.now()
         guard now - lastLossReport >= 1 else { return }
         lastLossReport = now
@@ -349,11 +347,11 @@ public final class HubDaemon: @unchecked Sendable {
     /// Applies the rules once the announcements of a burst (a card with several ports
     /// leaving or arriving) have settled.
     private func reconcileIfDue() {
-        guard let due = reconcileDue, Self.now() >= due else { return }
-        reconcileDue = nil
+        guard portsCore.takeSettle(at: Self.now()) else { return }
         syncPorts()
-        confirmHandEdits()
-        reconcile()
+        prepareJackOutputs()
+        carryOut(portsCore.settle(ports: ports.descriptors, connections: ports.connections))
+        linkExternalNodes()
     }
 
     private func generate() {
@@ -390,29 +388,9 @@ public final class HubDaemon: @unchecked Sendable {
     /// them from its own queue (the disk never holds up MIDI).
     /// - Thread: owner (the input thread, or main before it starts).
     func saveState() {
-        stateWriter.submit(HubState(graph: router.graph, rules: reconciler.rules, runtimeEdits: reconciler.runtimeEdits,
+        stateWriter.submit(HubState(graph: router.graph, rules: portsCore.reconciler.rules, runtimeEdits: portsCore.reconciler.runtimeEdits,
                                     tempo: router.clock.beatsPerMinute, mappings: mappings.mappings, scenes: scenes,
                                     triggers: triggers, widgets: widgets))
-    }
-
-    /// Opens the PCM device and starts the render thread when the graph has unit nodes and
-    /// audio is wanted; logs one line and stays MIDI-only when it cannot.
-    func startAudioIfNeeded() {
-        guard audio == nil, let catalog, router.graph.nodes.contains(where: {
-            switch $0.body { case .unit, .input: true; default: false }
-        }) else { return }
-        let device = options.device ?? router.graph.nodes.lazy.compactMap { node -> String? in
-            if case .output(let name) = node.body { name } else { nil }
-        }.first ?? "default"
-        do {
-            let rack = AudioRack(driver: try AudioDriver(device: device, options: options.driverOptions), catalog: catalog)
-            rack.driver.tempo = router.clock.beatsPerMinute
-            for warning in try rack.install(router.graph, stopped: []) { log.warning(warning) }
-            audio = rack
-            log.info("audio: playing to \(device) (\(rack.driver.settings))")
-        } catch {
-            log.warning("no audio, running MIDI-only: \(error)")
-        }
     }
 
     private static func loadCatalog(_ options: DaemonOptions, log: DaemonLog) -> NodeCatalog? {

@@ -45,14 +45,16 @@ final class JackBridge {
     /// closed, for the life of the process: a few kB per server loss.
     private var abandoned: [AnyObject] = []
     private var nextPoll = -Double.infinity
-    /// Looks for a server, off the MIDI input thread, while there is none.
-    private let probe = JackProbe(interval: pollSeconds)
+    /// Looks for a server and opens the clients on it, off the MIDI input thread, while
+    /// there is none.
+    private let probe: JackProbe
     private var everPolled = false
 
     /// - Parameter clientName: the JACK client name of the daemon's JACK ports.
     init(log: DaemonLog, clientName: String) {
         self.log = log
         self.clientName = clientName
+        probe = JackProbe(interval: Self.pollSeconds, clientName: clientName)
         do {
             wakeup = try WakeupEvent()
         } catch {
@@ -77,7 +79,7 @@ final class JackBridge {
     /// there is no server.
     /// - Returns: the JACK ports that appeared.
     func start() -> JackPortTable.Changes {
-        let changes = adopt(JackAvailability.probe())
+        let changes = adopt(JackProbe.look(clientName: clientName))
         probe.start(probing: client == nil)
         return changes
     }
@@ -95,9 +97,9 @@ final class JackBridge {
     /// - Returns: the JACK ports that appeared or left.
     func poll(now: Double) -> JackPortTable.Changes {
         guard client != nil else {
-            guard let availability = probe.take() else { return JackPortTable.Changes() }
+            guard let answer = probe.take() else { return JackPortTable.Changes() }
             nextPoll = now + Self.pollSeconds
-            return adopt(availability)
+            return adopt(answer)
         }
         guard now >= nextPoll else { return JackPortTable.Changes() }
         nextPoll = now + Self.pollSeconds
@@ -108,19 +110,21 @@ final class JackBridge {
         return readPorts()
     }
 
-    /// Acts on a probe's answer while the bridge has no server: connects and reads the ports
-    /// when one answered (resuming the probing when the clients cannot be opened).
-    private func adopt(_ availability: JackAvailability) -> JackPortTable.Changes {
+    /// Acts on a probe's answer while the bridge has no server: takes the clients it opened
+    /// and reads the ports, or logs why there is no JACK side (the first time only).
+    private func adopt(_ answer: JackProbe.Answer) -> JackPortTable.Changes {
         defer { everPolled = true }
-        guard availability == .available else {
-            if !everPolled { log.info(availability.logLine) }
+        switch answer {
+        case .unavailable(let reason), .openFailed(let reason):
+            if !everPolled { log.info(reason) }
             return JackPortTable.Changes()
+        case .opened(let clients):
+            client = clients.client
+            peerLinks = JackPeerLinks(connector: clients.connector)
+            log.info(everPolled ? "JACK server back: bridging JACK MIDI ports again"
+                                : "JACK MIDI available: JACK ports appear as jack:CLIENT:PORT")
+            return readPorts()
         }
-        guard connect() else {
-            probe.resume()
-            return JackPortTable.Changes()
-        }
-        return readPorts()
     }
 
     /// Carries `connection`'s JACK source to its ALSA destination.
@@ -229,20 +233,6 @@ final class JackBridge {
     }
 
     // MARK: - server and ports
-
-    private func connect() -> Bool {
-        do {
-            let opened = try JackMIDIClient(clientName: clientName)
-            peerLinks = JackPeerLinks(connector: try JackPortConnector(clientName: clientName))
-            client = opened
-        } catch {
-            if !everPolled { log.info(error.description) }
-            return false
-        }
-        log.info(everPolled ? "JACK server back: bridging JACK MIDI ports again"
-                            : "JACK MIDI available: JACK ports appear as jack:CLIENT:PORT")
-        return true
-    }
 
     private func readPorts() -> JackPortTable.Changes {
         guard let client else { return JackPortTable.Changes() }

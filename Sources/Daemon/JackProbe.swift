@@ -2,24 +2,43 @@ import Foundation
 import RtMidiBackend
 import Synchronization
 
-/// Looks for a JACK server every `interval` seconds on a thread of its own, while the
-/// daemon has none. A probe opens a throwaway libjack client, and even without a server
-/// that takes milliseconds (3.6 ms on a desktop, far more in a VM): on the MIDI input
-/// thread, which owns the state, MIDI queued up behind it once a second and the
-/// kernel's input FIFO overflowed.
+/// The bridge's two libjack clients: its MIDI ports' and the port-less connector.
 ///
-/// libjack's client opens never overlap: an `.available` answer pauses the probing, so
-/// the input thread opens the bridge's clients while this thread is idle, and the probing
-/// resumes only when the bridge asks (`resume`: the server went away, or opening failed).
+/// - Thread: any (both serialise their calls).
+struct JackClients: Sendable {
+    var client: JackMIDIClient
+    var connector: JackPortConnector
+}
+
+/// Looks for a JACK server every `interval` seconds on a thread of its own, while the
+/// daemon has none, and opens the bridge's clients when one answers. A probe opens a
+/// throwaway libjack client, and even without a server that takes milliseconds (3.6 ms on
+/// a desktop, far more in a VM), opening the clients more: on the MIDI input thread, which
+/// owns the state, MIDI queued up behind it once a second and the kernel's input FIFO
+/// overflowed.
+///
+/// libjack's client opens never overlap: they all happen on this thread (or on main before
+/// it starts); an answer with the clients opened pauses the probing, and it resumes only when
+/// the bridge asks (`resume`: the server went away).
 ///
 /// - Thread: `start` and `stop` on the main thread; `take` and `resume` on the MIDI input
 ///   thread (the state's owner); the probing on the "midihub-jack-probe" thread.
 final class JackProbe: Sendable {
+    /// What a look for the server found.
+    enum Answer: Sendable {
+        /// No usable server; `reason` is one log line that says why and what to do.
+        case unavailable(reason: String)
+        /// A server answered and the bridge's clients are open on it.
+        case opened(JackClients)
+        /// A server answered but the clients could not be opened: one log line.
+        case openFailed(reason: String)
+    }
+
     private struct State {
-        /// Whether the thread should probe (false after an `.available` answer).
+        /// Whether the thread should probe (false once it opened the clients).
         var probing = true
         /// The newest answer not taken yet.
-        var answer: JackAvailability?
+        var answer: Answer?
     }
 
     private let state = Mutex(State())
@@ -27,10 +46,26 @@ final class JackProbe: Sendable {
     private let running = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
     private let interval: Double
+    private let clientName: String
 
-    /// - Parameter interval: seconds between two probes.
-    init(interval: Double) {
+    /// - Parameters:
+    ///   - interval: seconds between two probes.
+    ///   - clientName: the JACK client name of the bridge's clients.
+    init(interval: Double, clientName: String) {
         self.interval = interval
+        self.clientName = clientName
+    }
+
+    /// Probes for a server and, when one answers, opens the bridge's clients on it.
+    /// - Thread: main at start, then the probe thread (never two at once).
+    static func look(clientName: String) -> Answer {
+        if case .unavailable(let reason) = JackAvailability.probe() { return .unavailable(reason: reason) }
+        do {
+            return .opened(JackClients(client: try JackMIDIClient(clientName: clientName),
+                                       connector: try JackPortConnector(clientName: clientName)))
+        } catch {
+            return .openFailed(reason: error.description)
+        }
     }
 
     /// Starts the thread; it probes one interval from now, and only when `probing`.
@@ -42,10 +77,10 @@ final class JackProbe: Sendable {
             defer { finished.signal() }
             while sleepUnlessStopped(interval) {
                 guard state.withLock({ $0.probing }) else { continue }
-                let availability = JackAvailability.probe()
+                let answer = Self.look(clientName: clientName)
                 state.withLock { state in
-                    state.answer = availability
-                    if availability == .available { state.probing = false }
+                    state.answer = answer
+                    if case .opened = answer { state.probing = false }
                 }
             }
         }
@@ -61,17 +96,17 @@ final class JackProbe: Sendable {
         finished.wait()
     }
 
-    /// The newest answer not taken yet, or `nil`. After an `.available` answer the thread
+    /// The newest answer not taken yet, or `nil`. After an `.opened` answer the thread
     /// probes no more until `resume`.
     /// - Thread: MIDI input.
-    func take() -> JackAvailability? {
+    func take() -> Answer? {
         state.withLock { state in
             defer { state.answer = nil }
             return state.answer
         }
     }
 
-    /// Looks for a server again (it went away, or the bridge could not open its clients).
+    /// Looks for a server again (it went away).
     /// - Thread: MIDI input.
     func resume() {
         state.withLock { $0.probing = true }
