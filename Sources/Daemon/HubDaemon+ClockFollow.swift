@@ -21,12 +21,13 @@ extension HubDaemon {
     }
 
     /// Takes a clock message from `address`, which arrived at `time` (monotonic), when it came
-    /// from the leader's client, and carries out what the master says.
+    /// from the leader's client (from one of its ports: `ClockFollower.receive(_:from:at:)`),
+    /// and carries out what the master says.
     /// - Thread: owner.
     func followClock(_ message: MIDIMessage, from address: PortAddress, at time: Double) {
         guard Self.isClock(message), let leader = clockLeader, case .external(let external) = leader.body,
               let port = ports.sender(at: address), external.leadsClock(from: port) else { return }
-        guard let cue = clockFollower.receive(message, at: time) else { return }
+        guard let cue = clockFollower.receive(message, from: address.client << 8 | address.port, at: time) else { return }
         follow(cue)
     }
 

@@ -57,6 +57,8 @@ public struct ClockFollower: Sendable {
     private var period: Double?
     /// The mean square of the arrival errors (seconds²), a moving average.
     private var errorSquare = 0.0
+    /// The port the clock is taken from (see `receive(_:from:at:)`) and when it last sent.
+    private var source: (port: Int, lastHeard: Double)?
 
     public init() {}
 
@@ -72,7 +74,19 @@ public struct ClockFollower: Sendable {
         return Double(nextPulse) + (time - predicted) / period
     }
 
-    /// Takes one message that came from the master at `time`.
+    /// Takes one message that came from the master's port `port` (any key stable per port)
+    /// at `time`. A master behind a client with several ports — Midi Through, a device that
+    /// sends its clock out of every port — sends each message once per port: the follower
+    /// takes them from one port, the first that sends, and from another only once that one
+    /// has been silent for `timeout`.
+    /// - Returns: what the transport does now, if anything.
+    public mutating func receive(_ message: MIDIMessage, from port: Int, at time: Double) -> Cue? {
+        if let source, source.port != port, time - source.lastHeard <= Self.timeout { return nil }
+        source = (port, time)
+        return receive(message, at: time)
+    }
+
+    /// Takes one message that came from the master at `time` (a master with one port).
     /// - Returns: what the transport does now, if anything.
     public mutating func receive(_ message: MIDIMessage, at time: Double) -> Cue? {
         switch message {

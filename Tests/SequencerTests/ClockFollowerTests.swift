@@ -36,6 +36,27 @@ import TestSupport
         #expect(follower.jitter > 0.0003 && follower.jitter < 0.0012, "jitter \(follower.jitter)")
     }
 
+    /// Midi Through with two ports, the master's clock on both: each message comes twice.
+    @Test func aMasterSendingOnTwoPortsIsFollowedFromOneAtItsTempo() throws {
+        var follower = ClockFollower()
+        let period = 60 / (24 * 125.0)
+        var cues: [ClockFollower.Cue] = []
+        func both(_ message: MIDIMessage, at time: Double) {
+            for port in [1, 2] {
+                if let cue = follower.receive(message, from: port, at: time + Double(port) * 0.0001) { cues.append(cue) }
+            }
+        }
+        both(.start, at: 0.99)
+        for pulse in 0..<240 { both(.clock, at: 1 + Double(pulse) * period) }
+        #expect(cues == [.locate(pulse: 0), .play(pulse: 0, at: 1.0001)])
+        let tempo = try #require(follower.beatsPerMinute)
+        #expect(abs(tempo - 125) < 0.3, "tempo \(tempo), not twice it")
+        // Port 2 is heard only once port 1 has been silent for `timeout`.
+        let last = 1 + 239 * period
+        #expect(follower.receive(.stop, from: 2, at: last + 0.01) == nil, "port 1 is the one followed")
+        #expect(follower.receive(.stop, from: 2, at: last + ClockFollower.timeout + 0.01) == .stop(pulse: 240, timedOut: false))
+    }
+
     @Test func followsATempoChangeWithinSeconds() throws {
         var follower = ClockFollower()
         let (_, end) = Self.feed(&follower, count: 240, beatsPerMinute: 120, from: 0)
