@@ -35,6 +35,8 @@ final class AudioRack {
     /// The other sound cards the graph plays to, by device, and their nodes' render ids; kept
     /// across installs (a rewiring does not reopen them).
     private var feeds: [String: (feed: AudioOutputFeed, renderID: UInt16)] = [:]
+    /// The render id of the feed each output node on another device plays through.
+    private var outputFeedIDs: [NodeID: UInt16] = [:]
     /// The node whose output an audio recording takes (`nil`: the master output).
     private var recordedNode: NodeID?
     /// Whether the daemon has logged that the render thread left realtime priority.
@@ -78,11 +80,13 @@ final class AudioRack {
         var inputs = order.map { (routes.inputs[$0] ?? []).compactMap(port) }
         let previousFeeds = feeds
         feeds = [:]
+        outputFeedIDs = [:]
         for output in routes.otherOutputs {
             let feed = previousFeeds[output.device]
                 ?? (catalog.makeOutputFeed(device: output.device, format: driver.renderFormat),
                     freeRenderID(taken: Set(ids).union(previousFeeds.values.map(\.renderID))))
             feeds[output.device] = feed
+            for id in output.outputs { outputFeedIDs[id] = feed.renderID }
             nodes.append(feed.feed.node)
             ids.append(feed.renderID)
             inputs.append(output.sources.compactMap(port))
@@ -109,16 +113,17 @@ final class AudioRack {
         return warnings
     }
 
-    /// Points the driver's tap at node `id`'s output (`nil`: the master output); while that
-    /// node is out of the graph the tap takes silence, back in it takes it again.
+    /// Points the driver's tap at node `id`'s output (`nil`: the master output; an output
+    /// node on another device: what that device plays); while that node is out of the graph
+    /// the tap takes silence, back in it takes it again.
     func record(_ id: NodeID?) {
         recordedNode = id
-        driver.tap.source = id.map { renderIDs[$0].map(AudioTap.Source.node) ?? .silence } ?? .master
+        driver.tap.source = id.map { (renderIDs[$0] ?? outputFeedIDs[$0]).map(AudioTap.Source.node) ?? .silence } ?? .master
     }
 
-    /// Whether node `id` is a render node of the running program (an audio recording can
-    /// take its output).
-    func isRendered(_ id: NodeID) -> Bool { renderIDs[id] != nil }
+    /// Whether node `id` is a render node of the running program, or an output node on
+    /// another device (an audio recording can take its output).
+    func isRendered(_ id: NodeID) -> Bool { renderIDs[id] != nil || outputFeedIDs[id] != nil }
 
     /// Stops the driver whose playback failed, closing its device so that it can be opened
     /// again. Does nothing more once stopped.

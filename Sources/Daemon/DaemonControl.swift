@@ -266,7 +266,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     private func recordedNode(_ name: NodeID, in audio: AudioRack) throws -> NodeID? {
         let graph = daemon.router.graph
         guard let node = graph.node(name) else { throw HubDaemon.unknownNode(name) }
-        if case .output = node.body { return nil }
+        if case .output = node.body { return audio.isRendered(name) ? name : nil }  // another device's, else the master
         guard audio.isRendered(name) else {
             let heard = graph.nodes.map(\.id).filter(audio.isRendered)
             throw ControlError(.invalidValue, "node '\(name)' (\(node.body.kindName)) makes no sound to record",

@@ -149,6 +149,12 @@ import TestSupport
             let rms = (samples.reduce(0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))).squareRoot()
             return (max(main.left, main.right), rms)
         }
+        // A recording of the second device's output node takes what that device plays.
+        _ = try levels(patch: try patch(second: "/dev/null")) { rack in
+            #expect(rack.isRendered("phones") && !rack.isRendered("out"))
+            rack.record("phones")
+            #expect(![AudioTap.Source.master, .silence].contains(rack.driver.tap.source), "\(rack.driver.tap.source)")
+        }
         let bass = try secondLevel(playing: "bass")
         #expect(bass.second > 0.001 && bass.main < 1e-6, "the bass on the second device only: \(bass)")
         let piano = try secondLevel(playing: "piano")

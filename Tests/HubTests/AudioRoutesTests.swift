@@ -49,6 +49,7 @@ import Testing
         let routes = graph.audioRoutes
         #expect(Set(routes.toOutput) == ["piano", "bass"], "out and monitor are the same device: the main one")
         #expect(routes.otherOutputs.map(\.device) == ["hw:2,0", "hw:Loopback,0,1"], "in the order the graph names them")
+        #expect(routes.otherOutputs.map(\.outputs) == [["phones"], ["loop"]])
         #expect(Set(routes.otherOutputs[0].sources) == ["piano", "bass"])
         #expect(routes.otherOutputs[1].sources == ["verb"])
         #expect(routes.unheard.isEmpty, "the reverb is heard on the loopback")

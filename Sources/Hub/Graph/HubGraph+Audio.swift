@@ -43,11 +43,14 @@ public struct AudioRoutes: Equatable, Sendable {
     public struct DeviceOutput: Equatable, Sendable {
         /// The PCM device name, as the output nodes name it.
         public var device: String
+        /// The output nodes that name it.
+        public var outputs: [NodeID]
         /// The outputs summed into it.
         public var sources: [Source]
 
-        public init(device: String, sources: [Source]) {
+        public init(device: String, outputs: [NodeID], sources: [Source]) {
             self.device = device
+            self.outputs = outputs
             self.sources = sources
         }
     }
@@ -82,7 +85,10 @@ extension HubGraph {
         var toOutput = outputNodes.isEmpty
             ? units.filter { !feedsUnit.contains($0) && node($0)?.body.output == .audio }.map { AudioRoutes.Source($0) }
             : sources(to: devices[0])
-        var otherOutputs = devices.dropFirst().map { AudioRoutes.DeviceOutput(device: $0, sources: sources(to: $0)) }
+        var otherOutputs = devices.dropFirst().map { device in
+            AudioRoutes.DeviceOutput(device: device, outputs: outputNodes.filter { $0.device == device }.map(\.id),
+                                     sources: sources(to: device))
+        }
         let bypassed = Set(units.filter { node($0)?.isBypassed == true })
         if !bypassed.isEmpty {
             func around(_ source: AudioRoutes.Source) -> [AudioRoutes.Source] {
