@@ -21,6 +21,11 @@ RELEASED="port left: .*'Virtual Raw MIDI [0-9]+-0:.*; released notes at synth$"
 # The recording holds the capture side at S16_LE before the daemon opens playback.
 start_loopback_recording rec "$WORK/recorded.wav" 890
 wait_for_loopback_capture
+# One malloc arena: glibc gives each thread that allocates an arena of its own (up to 8 per
+# core), and dispatch's worker threads come and go with the hot-plug work (state saves,
+# device opens), so RSS steps by a few hundred kB whenever a new one is touched (CI saw
+# 2 MB over 9 cycles, other runs nothing). With one arena, RSS follows what the daemon keeps.
+export MALLOC_ARENA_MAX=1
 start_serve hub "${SYNTH_AUDIO_OPTIONS[@]}"
 hub_pid=${PEER_PIDS[hub]}
 wait_for_peer_line hub "$(peer_err hub)" "midihub: audio: playing to hw:Loopback,0,0" 60
@@ -48,6 +53,7 @@ for cycle in $(seq 1 20); do
     wait_for_controller_route "cycle $cycle"
     if ((cycle == 2)); then fds_start=$(fd_count "$hub_pid"); rss_start=$(rss_kb "$hub_pid"); fi
     if ((cycle == 11)); then rss_middle=$(rss_kb "$hub_pid"); fi
+    echo "cycle $cycle: RSS $(rss_kb "$hub_pid") kB"
 done
 fds_end=$(fd_count "$hub_pid"); rss_end=$(rss_kb "$hub_pid")
 assert_eq "$fds_start" "$fds_end" "open fds after cycle 2 and after cycle 20"
