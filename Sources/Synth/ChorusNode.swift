@@ -39,26 +39,46 @@ public final class ChorusNode: EffectNode, @unchecked Sendable {
 
     override var tailFrames: Int { lines.reduce(0) { max($0, $1.length) } }
 
+    /// Frames over which the sweep's delay moves in a straight line (its sine is taken at
+    /// each stretch's ends: at 5 Hz a stretch is 1/300 of a cycle).
+    private static let sweepStretch = 32
+
     override func render(_ bus: AudioBus, frames: Int, host: HostSync) {
         let rate = values.advance(Parameter.rate, frames: frames)
         let depth = values.advance(Parameter.depth, frames: frames) * 0.001 * sampleRate
         let centre = values.advance(Parameter.delay, frames: frames) * 0.001 * sampleRate
         let mix = values.advance(Parameter.mix, frames: frames)
         let increment = rate / sampleRate
+        /// The two sides' delays at `phase` (the right a quarter cycle on).
+        func delays(_ phase: Float) -> (left: Float, right: Float) {
+            var other = phase + 0.25
+            other = other >= 1 ? other - 1 : other
+            return (max(1, centre + depth * sinCycle(phase)), max(1, centre + depth * sinCycle(other)))
+        }
         var phase = lfoPhase
+        var start = delays(phase)
         lines.withUnsafeMutableBufferPointer { lines in
-            for i in 0..<frames {
-                phase += increment
+            var done = 0
+            while done < frames {
+                let n = min(frames - done, Self.sweepStretch)
+                phase += increment * Float(n)
                 phase = phase >= 1 ? phase - 1 : phase
-                var other = phase + 0.25
-                other = other >= 1 ? other - 1 : other
-                let inLeft = bus.left[i], inRight = bus.right[i]
-                lines[0].write(inLeft)
-                lines[1].write(inRight)
-                let wetLeft = lines[0].read(delay: max(1, centre + depth * sinCycle(phase)))
-                let wetRight = lines[1].read(delay: max(1, centre + depth * sinCycle(other)))
-                bus.left[i] = inLeft + mix * (wetLeft - inLeft)
-                bus.right[i] = inRight + mix * (wetRight - inRight)
+                let end = delays(phase)
+                let stepLeft = (end.left - start.left) / Float(n), stepRight = (end.right - start.right) / Float(n)
+                var delayLeft = start.left, delayRight = start.right
+                for i in done..<(done + n) {
+                    delayLeft += stepLeft
+                    delayRight += stepRight
+                    let inLeft = bus.left[i], inRight = bus.right[i]
+                    lines[0].write(inLeft)
+                    lines[1].write(inRight)
+                    let wetLeft = lines[0].read(delay: delayLeft)
+                    let wetRight = lines[1].read(delay: delayRight)
+                    bus.left[i] = inLeft + mix * (wetLeft - inLeft)
+                    bus.right[i] = inRight + mix * (wetRight - inRight)
+                }
+                start = end
+                done += n
             }
         }
         lfoPhase = phase

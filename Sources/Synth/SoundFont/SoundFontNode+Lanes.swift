@@ -48,7 +48,7 @@ extension SoundFontNode {
             }
             if inLanes >= 2 {
                 SoundFontVoiceLanes.render(voices, slots: together, lanes: inLanes, frames: map.frames,
-                                           output: output.advanced(by: done), count: piece)
+                                           output: output.advanced(by: done), count: piece, scratch: laneValues!)
             } else {
                 laneMask = 0
             }

@@ -52,6 +52,8 @@ public final class SoundFontNode: Node, @unchecked Sendable {
     /// Scratch: the slots of the voices being rendered, and of those sharing lanes.
     var activeSlots: UnsafeMutablePointer<Int>?
     var laneSlots: UnsafeMutablePointer<Int>?
+    /// Scratch: the lanes' values of one pass (`SoundFontVoiceLanes.scratchFrames`).
+    var laneValues: UnsafeMutablePointer<SIMD4<Float>>?
     var voiceLimit: Int
     var soundingCount = 0
     var activeCount = 0
@@ -108,6 +110,7 @@ public final class SoundFontNode: Node, @unchecked Sendable {
         }
         activeSlots = .allocate(capacity: voiceCapacity)
         laneSlots = .allocate(capacity: 4)
+        laneValues = .allocate(capacity: SoundFontVoiceLanes.scratchFrames)
         generators = .allocate(capacity: GeneratorKind.count)
         generators!.initialize(repeating: 0, count: GeneratorKind.count)
         masterGain.rampFrames = max(1, Int(0.01 * sampleRate))
@@ -129,6 +132,7 @@ public final class SoundFontNode: Node, @unchecked Sendable {
         generators?.deallocate(); generators = nil
         activeSlots?.deallocate(); activeSlots = nil
         laneSlots?.deallocate(); laneSlots = nil
+        laneValues?.deallocate(); laneValues = nil
         preparedFormat = nil
     }
 

@@ -36,9 +36,18 @@ enum SoundFontVoiceLanes {
     /// The farthest a lane may read in one span: its positions are `PhaseLanes`.
     private static let maximumReach = 2_000.0
 
-    /// Renders `count` frames of the voices at `slots` (2…4 of them) into `output`.
+    /// Frames one pass of `render` takes at most (the scratch it needs: `scratchFrames`
+    /// vectors).
+    static let scratchFrames = 64
+
+    /// Renders `count` frames of the voices at `slots` (2…4 of them) into `output`, in
+    /// pieces of up to `scratchFrames`: each piece's voice values (interpolated, filtered,
+    /// at their amplitude) go to `scratch`, one vector a frame, then `LaneMix` pans and
+    /// sends them four frames at a time. Two passes keep the recursive one's state in
+    /// registers and mix without a sum across lanes per frame.
     static func render(_ voices: UnsafeMutablePointer<SoundFontVoice>, slots: UnsafePointer<Int>, lanes: Int,
-                       frames: SoundFontFrames, output: VoiceOutput, count: Int) {
+                       frames: SoundFontFrames, output: VoiceOutput, count: Int,
+                       scratch: UnsafeMutablePointer<SIMD4<Float>>) {
         // A missing lane repeats lane 0 with no amplitude: it reads valid frames and adds nothing.
         let v0 = voices[slots[0]], v1 = voices[slots[1]]
         let v2 = voices[slots[lanes > 2 ? 2 : 0]], v3 = voices[slots[lanes > 3 ? 3 : 0]]
@@ -52,15 +61,15 @@ enum SoundFontVoiceLanes {
         let step = FloatLanes(SIMD4(v0.amplitudeStep, v1.amplitudeStep, v2.amplitudeStep, v3.amplitudeStep) * live)
         // The 16-bit frames' scale to -1…1 goes with the pan (the filter is linear).
         let scale = live * (1 / 32768)
-        let panLeft = FloatLanes(SIMD4(v0.panLeft * v0.fadeGain, v1.panLeft * v1.fadeGain, v2.panLeft * v2.fadeGain,
-                                       v3.panLeft * v3.fadeGain) * scale)
-        let panRight = FloatLanes(SIMD4(v0.panRight * v0.fadeGain, v1.panRight * v1.fadeGain, v2.panRight * v2.fadeGain,
-                                        v3.panRight * v3.fadeGain) * scale)
-        let reverb = FloatLanes(SIMD4(v0.reverbSend * v0.fadeGain, v1.reverbSend * v1.fadeGain, v2.reverbSend * v2.fadeGain,
-                                      v3.reverbSend * v3.fadeGain) * scale)
-        let chorus = FloatLanes(SIMD4(v0.chorusSend * v0.fadeGain, v1.chorusSend * v1.fadeGain, v2.chorusSend * v2.fadeGain,
-                                      v3.chorusSend * v3.fadeGain) * scale)
-        let left = output.left, right = output.right, sends = output.sends
+        let mix = LaneMix(
+            left: SIMD4(v0.panLeft * v0.fadeGain, v1.panLeft * v1.fadeGain, v2.panLeft * v2.fadeGain,
+                        v3.panLeft * v3.fadeGain) * scale,
+            right: SIMD4(v0.panRight * v0.fadeGain, v1.panRight * v1.fadeGain, v2.panRight * v2.fadeGain,
+                         v3.panRight * v3.fadeGain) * scale,
+            reverb: SIMD4(v0.reverbSend * v0.fadeGain, v1.reverbSend * v1.fadeGain, v2.reverbSend * v2.fadeGain,
+                          v3.reverbSend * v3.fadeGain) * scale,
+            chorus: SIMD4(v0.chorusSend * v0.fadeGain, v1.chorusSend * v1.fadeGain, v2.chorusSend * v2.fadeGain,
+                          v3.chorusSend * v3.fadeGain) * scale)
         let c0 = v0.filter.coefficients, c1 = v1.filter.coefficients, c2 = v2.filter.coefficients, c3 = v3.filter.coefficients
         let b0 = FloatLanes(SIMD4(c0.b0, c1.b0, c2.b0, c3.b0)), b1 = FloatLanes(SIMD4(c0.b1, c1.b1, c2.b1, c3.b1))
         let b2 = FloatLanes(SIMD4(c0.b2, c1.b2, c2.b2, c3.b2))
@@ -68,31 +77,43 @@ enum SoundFontVoiceLanes {
         // The filter's state in the frames' 16-bit scale while here.
         var state1 = FloatLanes(SIMD4(v0.filter.state1, v1.filter.state1, v2.filter.state1, v3.filter.state1) * 32768)
         var state2 = FloatLanes(SIMD4(v0.filter.state2, v1.filter.state2, v2.filter.state2, v3.filter.state2) * 32768)
-        for i in 0..<count {
-            let whole = phase.whole
-            let taps = frames.cubicTaps(first.0 &+ Int(whole[0]), first.1 &+ Int(whole[1]),
-                                        first.2 &+ Int(whole[2]), first.3 &+ Int(whole[3]))
-            let ym1 = FloatLanes(taps.before), y0 = FloatLanes(taps.at)
-            let y1 = FloatLanes(taps.after), y2 = FloatLanes(taps.afterNext)
-            let x = phase.fraction
-            let k1 = 0.5 * (y1 - ym1)
-            let k2 = ym1 - 2.5 * y0 + 2 * y1 - 0.5 * y2
-            let k3 = 0.5 * (y2 - ym1) + 1.5 * (y0 - y1)
-            let input = ((k3 * x + k2) * x + k1) * x + y0
-            let output = b0 * input + state1
-            state1 = b1 * input - a1 * output + state2
-            state2 = b2 * input - a2 * output
-            amplitude += step
-            let value = output * amplitude
-            let sides = FloatLanes.sums(value * panLeft, value * panRight)
-            left[i] += sides.left
-            right[i] += sides.right
-            if let sends {
-                let sent = FloatLanes.sums(value * reverb, value * chorus)
-                sends.reverb[i] += sent.left
-                sends.chorus[i] += sent.right
+        var done = 0
+        while done < count {
+            let piece = min(count - done, scratchFrames)
+            for i in 0..<piece {
+                let whole = phase.whole
+                let taps = frames.cubicTaps(first.0 &+ Int(whole[0]), first.1 &+ Int(whole[1]),
+                                            first.2 &+ Int(whole[2]), first.3 &+ Int(whole[3]))
+                let ym1 = FloatLanes(taps.before), y0 = FloatLanes(taps.at)
+                let y1 = FloatLanes(taps.after), y2 = FloatLanes(taps.afterNext)
+                let x = phase.fraction
+                let k1 = 0.5 * (y1 - ym1)
+                let k2 = ym1 - 2.5 * y0 + 2 * y1 - 0.5 * y2
+                let k3 = 0.5 * (y2 - ym1) + 1.5 * (y0 - y1)
+                scratch[i] = (((k3 * x + k2) * x + k1) * x + y0).vector
+                phase.advance(by: increment)
             }
-            phase.advance(by: increment)
+            // The filter and the amplitude over the piece: the recursion alone in its loop.
+            // Frame 0 as the transposed direct form II has it; then each output is the
+            // terms of the inputs and the older state first, the previous output's last.
+            var input = FloatLanes(scratch[0])
+            var filtered = b0 * input + state1
+            var older = state2
+            amplitude += step
+            scratch[0] = (filtered * amplitude).vector
+            for i in 1..<piece {
+                let previous = input
+                input = FloatLanes(scratch[i])
+                let next = (b0 * input + b1 * previous + older) - a1 * filtered
+                older = b2 * previous - a2 * filtered
+                filtered = next
+                amplitude += step
+                scratch[i] = (filtered * amplitude).vector
+            }
+            state1 = (b1 * input + older) - a1 * filtered
+            state2 = b2 * input - a2 * filtered
+            mix.add(scratch, frames: piece, into: output.advanced(by: done))
+            done += piece
         }
         for index in 0..<lanes {
             let voice = voices + slots[index]
