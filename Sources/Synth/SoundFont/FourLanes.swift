@@ -75,15 +75,6 @@ struct PhaseLanes {
     /// Rounded by adding a half (the values are not negative): `rounded()` is a libm call on baseline x86-64.
     @inline(__always) private static func fixed(_ frames: Double) -> Int32 { Int32(frames * one + 0.5) }
 
-    /// The whole frames of each lane.
-    @inline(__always) var whole: SIMD4<Int32> {
-        #if arch(x86_64)
-        unsafeBitCast(_mm_srai_epi32(unsafeBitCast(bits, to: SIMD2<Int64>.self), Self.fractionBits), to: SIMD4<Int32>.self)
-        #else
-        bits &>> Self.fractionBits
-        #endif
-    }
-
     /// The fraction of each lane, 0 ..< 1.
     @inline(__always) var fraction: FloatLanes {
         let mask = SIMD4<Int32>(repeating: 1 << Self.fractionBits - 1)

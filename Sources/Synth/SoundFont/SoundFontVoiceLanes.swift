@@ -77,13 +77,18 @@ enum SoundFontVoiceLanes {
         // The filter's state in the frames' 16-bit scale while here.
         var state1 = FloatLanes(SIMD4(v0.filter.state1, v1.filter.state1, v2.filter.state1, v3.filter.state1) * 32768)
         var state2 = FloatLanes(SIMD4(v0.filter.state2, v1.filter.state2, v2.filter.state2, v3.filter.state2) * 32768)
+        // The same positions as whole numbers, each from its lane's first frame: the frames to
+        // read come from these with integer adds and shifts, off the busy vector units.
+        let bits = PhaseLanes.fractionBits
+        var at = (first.0 << bits | Int(phase.bits[0]), first.1 << bits | Int(phase.bits[1]),
+                  first.2 << bits | Int(phase.bits[2]), first.3 << bits | Int(phase.bits[3]))
+        let by = (Int(increment.bits[0]), Int(increment.bits[1]), Int(increment.bits[2]), Int(increment.bits[3]))
         var done = 0
         while done < count {
             let piece = min(count - done, scratchFrames)
             for i in 0..<piece {
-                let whole = phase.whole
-                let taps = frames.cubicTaps(first.0 &+ Int(whole[0]), first.1 &+ Int(whole[1]),
-                                            first.2 &+ Int(whole[2]), first.3 &+ Int(whole[3]))
+                let taps = frames.cubicTaps(at.0 &>> bits, at.1 &>> bits, at.2 &>> bits, at.3 &>> bits)
+                at = (at.0 &+ by.0, at.1 &+ by.1, at.2 &+ by.2, at.3 &+ by.3)
                 let ym1 = FloatLanes(taps.before), y0 = FloatLanes(taps.at)
                 let y1 = FloatLanes(taps.after), y2 = FloatLanes(taps.afterNext)
                 let x = phase.fraction
