@@ -3,10 +3,13 @@ import _Builtin_intrinsics.intel
 #endif
 
 extension SoundFontFrames {
+    /// What `cubicTaps` multiplies the frames' values (-1…1) by.
+    public static let tapScale: Float = 2_147_483_648
     /// The four taps of a cubic interpolation for four voices at once: frames `i - 1` …
     /// `i + 2` for each of `i0` … `i3` (all inside the frames), transposed so each vector
-    /// holds one tap of the four voices. Values stay in the 16-bit scale (-32768…32767);
-    /// the caller scales once, after its linear steps.
+    /// holds one tap of the four voices. Values are the frames × `tapScale` (2^31: each
+    /// 16-bit word in the top half of a 32-bit integer, converted as it is); the caller
+    /// scales once, after its linear steps.
     ///
     /// On x86-64 four 8-byte loads and SSE2 unpacks transpose and widen the words (Swift's
     /// element-wise SIMD initializers made the optimizer split the lanes apart); elsewhere
@@ -20,19 +23,17 @@ extension SoundFontFrames {
         @inline(__always) func load(_ index: Int) -> SIMD2<Int64> {
             _mm_cvtsi64_si128(words.loadUnaligned(fromByteOffset: 2 &* (index &- 1), as: Int64.self))
         }
-        @inline(__always) func widened(_ pairs: SIMD2<Int64>) -> SIMD4<Float> {
-            _mm_cvtepi32_ps(_mm_srai_epi32(pairs, 16))
-        }
         // Words of voices 0 and 1 interleaved, then 2 and 3; then each tap's four words together.
         let low = _mm_unpacklo_epi16(load(i0), load(i1)), high = _mm_unpacklo_epi16(load(i2), load(i3))
         let early = _mm_unpacklo_epi32(low, high), late = _mm_unpackhi_epi32(low, high)
-        // Each word into the top half of a 32-bit lane, shifted down with its sign.
-        return (widened(_mm_unpacklo_epi16(early, early)), widened(_mm_unpackhi_epi16(early, early)),
-                widened(_mm_unpacklo_epi16(late, late)), widened(_mm_unpackhi_epi16(late, late)))
+        // Each word into the top half of a 32-bit lane over zeros: the word × 65536, sign and all.
+        let zero = _mm_setzero_si128()
+        return (_mm_cvtepi32_ps(_mm_unpacklo_epi16(zero, early)), _mm_cvtepi32_ps(_mm_unpackhi_epi16(zero, early)),
+                _mm_cvtepi32_ps(_mm_unpacklo_epi16(zero, late)), _mm_cvtepi32_ps(_mm_unpackhi_epi16(zero, late)))
         #else
         @inline(__always) func row(_ index: Int) -> SIMD4<Float> {
             SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: words.loadUnaligned(fromByteOffset: 2 &* (index &- 1),
-                                                                               as: SIMD4<Int16>.self)))
+                                                                               as: SIMD4<Int16>.self)) &<< 16)
         }
         let r0 = row(i0), r1 = row(i1), r2 = row(i2), r3 = row(i3)
         return (SIMD4(r0[0], r1[0], r2[0], r3[0]), SIMD4(r0[1], r1[1], r2[1], r3[1]),

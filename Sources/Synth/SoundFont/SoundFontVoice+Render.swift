@@ -52,7 +52,7 @@ extension SoundFontVoice {
         let cents = pitch + Double(modulationLFO.value * modLFOToPitch + vibratoLFO.value * vibratoLFOToPitch
             + modulation * modEnvelopeToPitch)
         // Whole cents, as FluidSynth's cents-to-hertz table plays them (it truncates).
-        let playedCents = cents > 0 ? cents.rounded(.towardZero) : cents
+        let playedCents = cents > 0 ? Double(Int64(cents)) : cents  // truncated without libm's trunc
         if playedCents != incrementCents {
             incrementCents = playedCents
             increment = Double(exp2Fast(Float(playedCents - rootPitch) / 1200) * rateRatio)

@@ -1,3 +1,4 @@
+import Glibc
 import SoundFont
 
 /// One sounding region of a note: a sample read at a pitch, through a resonant low-pass,
@@ -135,10 +136,29 @@ struct TriangleLFO {
     }
 }
 
-/// Amplitude of an attenuation in centibels (10^(-cB/200)).
+/// Amplitude of an attenuation in centibels (10^(-cB/200)): from a table of whole
+/// centibels, interpolated (FluidSynth reads such a table too), for 0 ≤ cB < 2400 (-240 dB,
+/// all an envelope, attenuation and LFO can reach); a gain above 1 (a negative
+/// attenuation) computed.
 @inline(__always)
 func centibelsToAmplitude(_ centibels: Float) -> Float {
-    exp2Fast(centibels * -0.016_609_64)
+    guard centibels >= 0 else { return exp2Fast(centibels * -0.016_609_64) }
+    guard centibels < Float(CentibelTable.size - 1) else { return 0 }
+    let whole = Int(centibels), table = CentibelTable.amplitudes
+    let low = table[whole]
+    return low + (centibels - Float(whole)) * (table[whole &+ 1] - low)
+}
+
+/// 10^(-cB/200) for whole centibels 0 ..< `size`, made once (on first use) and kept.
+///
+/// - Thread: any (read-only after it is made).
+enum CentibelTable {
+    static let size = 2401
+    nonisolated(unsafe) static let amplitudes: UnsafePointer<Float> = {
+        let table = UnsafeMutablePointer<Float>.allocate(capacity: size)
+        for cb in 0..<size { table[cb] = Float(pow(10, Double(cb) / -200)) }
+        return UnsafePointer(table)
+    }()
 }
 
 /// Attenuation in centibels of an amplitude (the inverse of `centibelsToAmplitude`).

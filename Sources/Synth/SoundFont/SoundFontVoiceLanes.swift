@@ -59,8 +59,8 @@ enum SoundFontVoiceLanes {
         let increment = PhaseLanes(v0.increment, v1.increment, v2.increment, v3.increment)
         var amplitude = FloatLanes(SIMD4(v0.amplitude, v1.amplitude, v2.amplitude, v3.amplitude) * live)
         let step = FloatLanes(SIMD4(v0.amplitudeStep, v1.amplitudeStep, v2.amplitudeStep, v3.amplitudeStep) * live)
-        // The 16-bit frames' scale to -1…1 goes with the pan (the filter is linear).
-        let scale = live * (1 / 32768)
+        // The taps' scale to -1…1 goes with the pan (the filter is linear).
+        let scale = live * (1 / SoundFontFrames.tapScale)
         let mix = LaneMix(
             left: SIMD4(v0.panLeft * v0.fadeGain, v1.panLeft * v1.fadeGain, v2.panLeft * v2.fadeGain,
                         v3.panLeft * v3.fadeGain) * scale,
@@ -74,9 +74,10 @@ enum SoundFontVoiceLanes {
         let b0 = FloatLanes(SIMD4(c0.b0, c1.b0, c2.b0, c3.b0)), b1 = FloatLanes(SIMD4(c0.b1, c1.b1, c2.b1, c3.b1))
         let b2 = FloatLanes(SIMD4(c0.b2, c1.b2, c2.b2, c3.b2))
         let a1 = FloatLanes(SIMD4(c0.a1, c1.a1, c2.a1, c3.a1)), a2 = FloatLanes(SIMD4(c0.a2, c1.a2, c2.a2, c3.a2))
-        // The filter's state in the frames' 16-bit scale while here.
-        var state1 = FloatLanes(SIMD4(v0.filter.state1, v1.filter.state1, v2.filter.state1, v3.filter.state1) * 32768)
-        var state2 = FloatLanes(SIMD4(v0.filter.state2, v1.filter.state2, v2.filter.state2, v3.filter.state2) * 32768)
+        // The filter's state in the taps' scale while here.
+        let tapScale = SoundFontFrames.tapScale
+        var state1 = FloatLanes(SIMD4(v0.filter.state1, v1.filter.state1, v2.filter.state1, v3.filter.state1) * tapScale)
+        var state2 = FloatLanes(SIMD4(v0.filter.state2, v1.filter.state2, v2.filter.state2, v3.filter.state2) * tapScale)
         // The same positions as whole numbers, each from its lane's first frame: the frames to
         // read come from these with integer adds and shifts, off the busy vector units.
         let bits = PhaseLanes.fractionBits
@@ -124,8 +125,8 @@ enum SoundFontVoiceLanes {
             let voice = voices + slots[index]
             voice.pointee.position = Double(firstFrame(first, index)) + phase.frames(index)
             voice.pointee.amplitude = amplitude.vector[index]
-            voice.pointee.filter.state1 = state1.vector[index] / 32768
-            voice.pointee.filter.state2 = state2.vector[index] / 32768
+            voice.pointee.filter.state1 = state1.vector[index] / tapScale
+            voice.pointee.filter.state2 = state2.vector[index] / tapScale
         }
     }
 
