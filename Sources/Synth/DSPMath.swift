@@ -80,6 +80,13 @@ func flushTiny(_ x: Float) -> Float {
     (x + 1e-18) - 1e-18
 }
 
+/// `flushTiny` of four values at once.
+@inline(__always)
+func flushTiny(_ x: FloatLanes) -> FloatLanes {
+    let tiny = FloatLanes(SIMD4(repeating: 1e-18))
+    return (x + tiny) - tiny
+}
+
 /// Linear gain of a level in decibels.
 @inline(__always)
 func decibelsToGain(_ dB: Float) -> Float {

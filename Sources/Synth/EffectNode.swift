@@ -169,6 +169,20 @@ struct DelayLine {
     /// The sample written `length` frames ago.
     @inline(__always) var oldest: Float { data[index] }
 
+    /// Where the next sample goes (the oldest is read there first), for block code that
+    /// reads and writes up to `framesToWrap` samples in place, then calls `advance(by:)`.
+    @inline(__always) var current: UnsafeMutablePointer<Float> { data + index }
+
+    /// Samples before the line wraps to its start.
+    @inline(__always) var framesToWrap: Int { length - index }
+
+    /// Moves on `frames` samples (at most `framesToWrap`) read and written through `current`.
+    @inline(__always)
+    mutating func advance(by frames: Int) {
+        index += frames
+        if index == length { index = 0 }
+    }
+
     @inline(__always)
     mutating func write(_ x: Float) {
         data[index] = x

@@ -98,38 +98,83 @@ public final class ReverbNode: EffectNode, @unchecked Sendable {
     }
 
     /// Four damped combs over `frames` frames of `input`, their outputs added to `sum`.
+    /// The combs are far longer than 4 frames, so four frames of each are read and written
+    /// in place at once: turned into four frames of the four combs, whose damping states
+    /// run in one vector, and back. Frames up to the first comb's wrap go in such fours,
+    /// the rest one at a time; every frame's arithmetic is the one-comb formula.
     private static func fourCombs(_ lines: UnsafeMutablePointer<DelayLine>, _ stores: UnsafeMutablePointer<Float>,
                                   _ input: UnsafePointer<Float>, into sum: UnsafeMutablePointer<Float>, _ frames: Int,
                                   _ feedback: Float, _ damp: Float) {
-        var l0 = lines[0], l1 = lines[1], l2 = lines[2], l3 = lines[3]
-        var s0 = stores[0], s1 = stores[1], s2 = stores[2], s3 = stores[3]
-        let undamped = 1 - damp
-        @inline(__always) func comb(_ line: inout DelayLine, _ state: inout Float, _ x: Float) -> Float {
-            let output = line.oldest
-            state = flushTiny(output * undamped + state * damp)
-            line.write(x + state * feedback)
-            return output
+        let undamped = FloatLanes(SIMD4(repeating: 1 - damp)), damping = FloatLanes(SIMD4(repeating: damp))
+        let looped = FloatLanes(SIMD4(repeating: feedback))
+        var state = FloatLanes(SIMD4(stores[0], stores[1], stores[2], stores[3]))
+        /// One frame of the four combs: their outputs in, what they write out.
+        @inline(__always) func step(_ outputs: FloatLanes, _ x: Float) -> FloatLanes {
+            state = flushTiny(outputs * undamped + state * damping)
+            return FloatLanes(SIMD4(repeating: x)) + state * looped
         }
-        for i in 0..<frames {
-            let x = input[i]
-            sum[i] += (comb(&l0, &s0, x) + comb(&l1, &s1, x)) + (comb(&l2, &s2, x) + comb(&l3, &s3, x))
+        var done = 0
+        while done < frames {
+            let piece = min(frames - done, lines[0].framesToWrap, lines[1].framesToWrap, lines[2].framesToWrap,
+                            lines[3].framesToWrap)
+            let p0 = lines[0].current, p1 = lines[1].current, p2 = lines[2].current, p3 = lines[3].current
+            var j = 0
+            while j &+ 4 <= piece {
+                let r0 = FloatLanes(loading: p0 + j), r1 = FloatLanes(loading: p1 + j)
+                let r2 = FloatLanes(loading: p2 + j), r3 = FloatLanes(loading: p3 + j)
+                let at = sum + done + j
+                (FloatLanes(loading: at) + ((r0 + r1) + (r2 + r3))).store(to: at)
+                let f = FloatLanes.transposed(r0.vector, r1.vector, r2.vector, r3.vector)
+                let x = input + done + j
+                let w0 = step(FloatLanes(f.0), x[0]), w1 = step(FloatLanes(f.1), x[1])
+                let w2 = step(FloatLanes(f.2), x[2]), w3 = step(FloatLanes(f.3), x[3])
+                let c = FloatLanes.transposed(w0.vector, w1.vector, w2.vector, w3.vector)
+                FloatLanes(c.0).store(to: p0 + j)
+                FloatLanes(c.1).store(to: p1 + j)
+                FloatLanes(c.2).store(to: p2 + j)
+                FloatLanes(c.3).store(to: p3 + j)
+                j &+= 4
+            }
+            while j < piece {
+                let outputs = SIMD4(p0[j], p1[j], p2[j], p3[j])
+                sum[done + j] += (outputs[0] + outputs[1]) + (outputs[2] + outputs[3])
+                let w = step(FloatLanes(outputs), input[done + j]).vector
+                (p0[j], p1[j], p2[j], p3[j]) = (w[0], w[1], w[2], w[3])
+                j &+= 1
+            }
+            for k in 0..<4 { lines[k].advance(by: piece) }
+            done += piece
         }
-        (lines[0], lines[1], lines[2], lines[3]) = (l0, l1, l2, l3)
-        (stores[0], stores[1], stores[2], stores[3]) = (s0, s1, s2, s3)
+        (stores[0], stores[1], stores[2], stores[3]) = (state.vector[0], state.vector[1], state.vector[2], state.vector[3])
     }
 
-    /// One side's four all-passes in series over `frames` frames of `signal`, in place.
+    /// One side's four all-passes in series over `frames` frames of `signal`, in place: each
+    /// over the whole block in turn, four frames at a time (a line is longer than 4 frames,
+    /// so those four read only what was written before them).
     private static func allpasses(_ lines: UnsafeMutablePointer<DelayLine>, _ signal: UnsafeMutablePointer<Float>,
                                   _ frames: Int) {
-        var l0 = lines[0], l1 = lines[1], l2 = lines[2], l3 = lines[3]
-        @inline(__always) func allpass(_ line: inout DelayLine, _ input: Float) -> Float {
-            let delayed = line.oldest
-            line.write(flushTiny(input + delayed * 0.5))
-            return delayed - input
+        let half = FloatLanes(SIMD4(repeating: 0.5))
+        for k in 0..<4 {
+            var done = 0
+            while done < frames {
+                let piece = min(frames - done, lines[k].framesToWrap)
+                let line = lines[k].current, block = signal + done
+                var j = 0
+                while j &+ 4 <= piece {
+                    let delayed = FloatLanes(loading: line + j), input = FloatLanes(loading: block + j)
+                    flushTiny(input + delayed * half).store(to: line + j)
+                    (delayed - input).store(to: block + j)
+                    j &+= 4
+                }
+                while j < piece {
+                    let delayed = line[j], input = block[j]
+                    line[j] = flushTiny(input + delayed * 0.5)
+                    block[j] = delayed - input
+                    j &+= 1
+                }
+                lines[k].advance(by: piece)
+                done += piece
+            }
         }
-        for i in 0..<frames {
-            signal[i] = allpass(&l3, allpass(&l2, allpass(&l1, allpass(&l0, signal[i]))))
-        }
-        (lines[0], lines[1], lines[2], lines[3]) = (l0, l1, l2, l3)
     }
 }

@@ -44,6 +44,31 @@ struct FloatLanes {
 
     @inline(__always) static func += (a: inout FloatLanes, b: FloatLanes) { a = a + b }
 
+    /// Four values from `address` (any alignment).
+    @inline(__always) init(loading address: UnsafePointer<Float>) {
+        vector = UnsafeRawPointer(address).loadUnaligned(as: SIMD4<Float>.self)
+    }
+
+    /// Stores the four values at `address` (any alignment).
+    @inline(__always) func store(to address: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(address).storeBytes(of: vector, as: SIMD4<Float>.self)
+    }
+
+    /// Four rows of four turned into four columns: the result's k-th vector holds element k
+    /// of `r0` … `r3` (four frames of four voices, or combs, turned into four frames of each).
+    @inline(__always)
+    static func transposed(_ r0: SIMD4<Float>, _ r1: SIMD4<Float>, _ r2: SIMD4<Float>, _ r3: SIMD4<Float>)
+        -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        #if arch(x86_64)
+        let t0 = _mm_unpacklo_ps(r0, r1), t1 = _mm_unpacklo_ps(r2, r3)
+        let t2 = _mm_unpackhi_ps(r0, r1), t3 = _mm_unpackhi_ps(r2, r3)
+        return (_mm_movelh_ps(t0, t1), _mm_movehl_ps(t1, t0), _mm_movelh_ps(t2, t3), _mm_movehl_ps(t3, t2))
+        #else
+        return (SIMD4(r0[0], r1[0], r2[0], r3[0]), SIMD4(r0[1], r1[1], r2[1], r3[1]),
+                SIMD4(r0[2], r1[2], r2[2], r3[2]), SIMD4(r0[3], r1[3], r2[3], r3[3]))
+        #endif
+    }
+
     /// The sums of the lanes of `l` and of `r`.
     @inline(__always)
     static func sums(_ l: FloatLanes, _ r: FloatLanes) -> (left: Float, right: Float) {

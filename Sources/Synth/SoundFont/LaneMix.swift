@@ -38,7 +38,7 @@ struct LaneMix {
         let whole = frames & ~3
         var i = 0
         while i < whole {
-            let lanes = Self.transposed(values[i], values[i &+ 1], values[i &+ 2], values[i &+ 3])
+            let lanes = FloatLanes.transposed(values[i], values[i &+ 1], values[i &+ 2], values[i &+ 3])
             Self.accumulate(lanes, left, into: output.left + i)
             Self.accumulate(lanes, right, into: output.right + i)
             if let sends = output.sends {
@@ -57,20 +57,6 @@ struct LaneMix {
             }
             i &+= 1
         }
-    }
-
-    /// Four frames of four lanes turned into the four lanes over those frames.
-    @inline(__always)
-    private static func transposed(_ r0: SIMD4<Float>, _ r1: SIMD4<Float>, _ r2: SIMD4<Float>, _ r3: SIMD4<Float>)
-        -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-        #if arch(x86_64)
-        let t0 = _mm_unpacklo_ps(r0, r1), t1 = _mm_unpacklo_ps(r2, r3)
-        let t2 = _mm_unpackhi_ps(r0, r1), t3 = _mm_unpackhi_ps(r2, r3)
-        return (_mm_movelh_ps(t0, t1), _mm_movehl_ps(t1, t0), _mm_movelh_ps(t2, t3), _mm_movehl_ps(t3, t2))
-        #else
-        return (SIMD4(r0[0], r1[0], r2[0], r3[0]), SIMD4(r0[1], r1[1], r2[1], r3[1]),
-                SIMD4(r0[2], r1[2], r2[2], r3[2]), SIMD4(r0[3], r1[3], r2[3], r3[3]))
-        #endif
     }
 
     /// Adds the lanes, each at its level in `levels`, to the four frames at `target`.
