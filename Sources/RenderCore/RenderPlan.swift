@@ -71,14 +71,8 @@ final class RenderPlan: @unchecked Sendable {
         for input in inputs[range] {
             let source = input.buffer
             if input.weight == .one {
-                for i in 0..<frames {
-                    if stereo {
-                        target.left[i] += source.left[i]
-                        target.right[i] += source.right[i]
-                    } else {
-                        target.left[i] += source.left[i] + source.right[i]
-                    }
-                }
+                SampleMath.add(source.left, into: target.left, frames: frames)
+                SampleMath.add(source.right, into: stereo ? target.right : target.left, frames: frames)
             } else {
                 for i in 0..<frames {
                     let g = fade.gain(input.weight, at: position + i)

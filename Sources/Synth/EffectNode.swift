@@ -127,27 +127,7 @@ extension EffectNode {
     /// - Thread: render.
     @inline(__always)
     static func peak(_ bus: AudioBus, frames: Int) -> Float {
-        // Four frames of each side at a time (a vector maximum), then the rest one by one.
-        var peaks = SIMD4<Float>.zero
-        var i = 0
-        while i &+ 4 <= frames {
-            let left = UnsafeRawPointer(bus.left + i).loadUnaligned(as: SIMD4<Float>.self)
-            let right = UnsafeRawPointer(bus.right + i).loadUnaligned(as: SIMD4<Float>.self)
-            peaks = pointwiseMax(peaks, pointwiseMax(magnitudes(left), magnitudes(right)))
-            i &+= 4
-        }
-        var peak = peaks.max()
-        while i < frames {
-            peak = max(peak, abs(bus.left[i]), abs(bus.right[i]))
-            i &+= 1
-        }
-        return peak
-    }
-
-    /// |x| of each lane (the sign bit cleared).
-    @inline(__always)
-    private static func magnitudes(_ x: SIMD4<Float>) -> SIMD4<Float> {
-        unsafeBitCast(unsafeBitCast(x, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: SIMD4<Float>.self)
+        max(SampleMath.peak(bus.left, frames: frames), SampleMath.peak(bus.right, frames: frames))
     }
 }
 

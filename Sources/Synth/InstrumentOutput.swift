@@ -26,19 +26,11 @@ public enum InstrumentOutput: Int, CaseIterable {
                 right[i] *= g
             }
         } else {
-            let g = gain.current
-            for i in 0..<frames {
-                left[i] *= g
-                right[i] *= g
-            }
+            SampleMath.scale(left, by: gain.current, frames: frames)
+            SampleMath.scale(right, by: gain.current, frames: frames)
         }
-        var peakLeft: Float = 0, peakRight: Float = 0
-        for i in 0..<frames {
-            peakLeft = max(peakLeft, abs(left[i]))
-            peakRight = max(peakRight, abs(right[i]))
-        }
-        values.store(peakLeft, at: Self.peakLeft.rawValue)
-        values.store(peakRight, at: Self.peakRight.rawValue)
+        values.store(SampleMath.peak(left, frames: frames), at: Self.peakLeft.rawValue)
+        values.store(SampleMath.peak(right, frames: frames), at: Self.peakRight.rawValue)
         values.store(Float(activeVoices), at: Self.activeVoices.rawValue)
     }
 }

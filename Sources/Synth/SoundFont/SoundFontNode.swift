@@ -150,10 +150,8 @@ public final class SoundFontNode: Node, @unchecked Sendable {
             // The sends at the master gain the block ended with; mono, into both sides.
             let gain = masterGain.current
             func finish(_ send: AudioBus) {
-                for i in 0..<context.frames {
-                    send.left[i] *= gain
-                    send.right[i] = send.left[i]
-                }
+                SampleMath.scale(send.left, by: gain, frames: context.frames)
+                send.right.update(from: send.left, count: context.frames)
             }
             finish(sends.reverb)
             finish(sends.chorus)
