@@ -11,7 +11,8 @@ public struct SoundFont: Sendable {
     public var presets: [SoundFontPreset]
     public var instruments: [SoundFontInstrument]
     public var samples: [SoundFontSample]
-    /// The 16-bit frames of the `smpl` chunk (mono, little-endian).
+    /// The frames of the `smpl` chunk (mono, 16-bit little-endian), with the `sm24` chunk's
+    /// low bytes when the font has them (24-bit frames).
     public let sampleData: SoundFontSampleData
 
     /// Reads a font from bytes in memory (the fuzz target and tests); the sample data is
@@ -69,8 +70,22 @@ public struct SoundFont: Sendable {
             let frameCount = decoded.frames.count
             sampleData = SoundFontSampleData(storage: .adopting(decoded.frames), byteOffset: 0, frameCount: frameCount)
         } else {
-            sampleData = SoundFontSampleData(storage: storage, byteOffset: smpl.offset, frameCount: smpl.size / 2)
+            let frameCount = smpl.size / 2
+            sampleData = SoundFontSampleData(storage: storage, byteOffset: smpl.offset,
+                                             lowByteOffset: Self.lowBytes(in: sdta, frames: frameCount, version: version),
+                                             frameCount: frameCount)
         }
+    }
+
+    /// Where the `sm24` chunk's bytes start, when the font's frames have 24 bits: as SF2.04
+    /// says and FluidSynth does, only in a font of version 2.04 or later whose `sm24` holds
+    /// one byte per frame of `smpl` (its pad byte aside); otherwise the chunk is ignored and
+    /// the frames play with 16 bits.
+    private static func lowBytes(in sdta: [RIFFChunk], frames: Int, version: (major: Int, minor: Int)) -> Int? {
+        guard version.major > 2 || (version.major == 2 && version.minor >= 4),
+              let sm24 = sdta.first(where: { $0.id == "sm24" }), frames > 0,
+              sm24.size == frames || sm24.size == frames + 1 else { return nil }
+        return sm24.offset
     }
 
     /// The most (preset zone, instrument zone) layers a font may have: each becomes a region

@@ -3,7 +3,7 @@ import _Builtin_intrinsics.intel
 #endif
 
 extension SoundFontFrames {
-    /// What `cubicTaps` multiplies the frames' values (-1…1) by.
+    /// What `cubicTaps` and `cubicTaps24` multiply the frames' values (-1…1) by.
     public static let tapScale: Float = 2_147_483_648
     /// The four taps of a cubic interpolation for four voices at once: frames `i - 1` …
     /// `i + 2` for each of `i0` … `i3` (all inside the frames), transposed so each vector
@@ -39,5 +39,25 @@ extension SoundFontFrames {
         return (SIMD4(r0[0], r1[0], r2[0], r3[0]), SIMD4(r0[1], r1[1], r2[1], r3[1]),
                 SIMD4(r0[2], r1[2], r2[2], r3[2]), SIMD4(r0[3], r1[3], r2[3], r3[3]))
         #endif
+    }
+
+    /// `cubicTaps` of 24-bit frames (`lowBytes` present), in the same scale: each frame's
+    /// word in the top 16 bits of a 32-bit integer and its low byte in the 8 below. Row by
+    /// row, then turned (24-bit fonts are rare; this is the plain form).
+    ///
+    /// - Thread: any; render-safe.
+    @inlinable @inline(__always)
+    public func cubicTaps24(_ i0: Int, _ i1: Int, _ i2: Int, _ i3: Int)
+        -> (before: SIMD4<Float>, at: SIMD4<Float>, after: SIMD4<Float>, afterNext: SIMD4<Float>) {
+        let low = lowBytes.unsafelyUnwrapped
+        @inline(__always) func row(_ index: Int) -> SIMD4<Float> {
+            let words = SIMD4<Int32>(truncatingIfNeeded: words.loadUnaligned(fromByteOffset: 2 &* (index &- 1),
+                                                                             as: SIMD4<Int16>.self))
+            let bytes = SIMD4<Int32>(truncatingIfNeeded: low.loadUnaligned(fromByteOffset: index &- 1, as: SIMD4<UInt8>.self))
+            return SIMD4<Float>(words &<< 16 | bytes &<< 8)
+        }
+        let r0 = row(i0), r1 = row(i1), r2 = row(i2), r3 = row(i3)
+        return (SIMD4(r0[0], r1[0], r2[0], r3[0]), SIMD4(r0[1], r1[1], r2[1], r3[1]),
+                SIMD4(r0[2], r1[2], r2[2], r3[2]), SIMD4(r0[3], r1[3], r2[3], r3[3]))
     }
 }

@@ -8,7 +8,19 @@ import Glibc
 public struct SoundFontSampleData: Sendable {
     let storage: Storage
     let byteOffset: Int
+    /// Where the `sm24` chunk's bytes start (each frame's low 8 of 24 bits), for a font with one.
+    let lowByteOffset: Int?
     public let frameCount: Int
+
+    init(storage: Storage, byteOffset: Int, lowByteOffset: Int? = nil, frameCount: Int) {
+        self.storage = storage
+        self.byteOffset = byteOffset
+        self.lowByteOffset = lowByteOffset
+        self.frameCount = frameCount
+    }
+
+    /// Whether the frames have 24 bits (an `sm24` chunk), not 16.
+    public var has24Bits: Bool { lowByteOffset != nil }
 
     /// Frame `index` as a value in -1…1. `index` must be below `frameCount`.
     @inline(__always)
@@ -17,7 +29,8 @@ public struct SoundFontSampleData: Sendable {
     /// A view of the frames for the render thread: a plain pointer, valid while this
     /// value (or the font holding it) lives.
     public var frames: SoundFontFrames {
-        SoundFontFrames(words: storage.base.advanced(by: byteOffset), count: frameCount)
+        SoundFontFrames(words: storage.base.advanced(by: byteOffset),
+                        lowBytes: lowByteOffset.map { storage.base.advanced(by: $0) }, count: frameCount)
     }
 
     /// The memory that holds the file's bytes, alive as long as any font value uses it.
@@ -89,11 +102,18 @@ public struct SoundFontSampleData: Sendable {
 public struct SoundFontFrames: @unchecked Sendable {
     /// The 16-bit little-endian words of the `smpl` chunk.
     @usableFromInline let words: UnsafeRawPointer
+    /// The `sm24` chunk's bytes, one a frame below its word (24 bits in all), if the font has them.
+    @usableFromInline let lowBytes: UnsafeRawPointer?
     public let count: Int
+
+    /// Whether the frames have 24 bits (`lowBytes`), not 16.
+    @inlinable public var has24Bits: Bool { lowBytes != nil }
 
     /// Frame `index` (below `count`) as a value in -1…1.
     @inlinable @inline(__always)
     public subscript(index: Int) -> Float {
-        Float(Int16(littleEndian: words.loadUnaligned(fromByteOffset: 2 * index, as: Int16.self))) * (1 / 32768)
+        let word = Int32(Int16(littleEndian: words.loadUnaligned(fromByteOffset: 2 &* index, as: Int16.self)))
+        guard let lowBytes else { return Float(word) * (1 / 32768) }
+        return Float(word << 8 | Int32(lowBytes.load(fromByteOffset: index, as: UInt8.self))) * (1 / 8_388_608)
     }
 }

@@ -22,12 +22,14 @@ struct MinimalSoundFont: SoundFontBytes {
     /// `frames` frames long once decoded (its loop then counts from the sample's start), and
     /// an odd-sized `sdta` goes without its pad byte, as MuseScore writes SF3.
     var vorbis: [UInt8]?
+    /// An `sm24` chunk after `smpl` with these bytes (24-bit frames from version 2.04 on).
+    var sm24: [UInt8]?
 
     var bytes: [UInt8] {
         let version = vorbis == nil ? version : (3, 1)
         let info = list("INFO", chunk("ifil", u16(version.0) + u16(version.1)) + chunk("INAM", ascii("Minimal", 8)))
         let smpl = vorbis ?? (0..<frames).flatMap { u16(UInt16(bitPattern: Int16($0 * 256 - 8192))) }
-        var sdta = list("sdta", chunk("smpl", smpl))
+        var sdta = list("sdta", chunk("smpl", smpl) + (sm24.map { chunk("sm24", $0) } ?? []))
         if vorbis != nil, smpl.count % 2 == 1 {
             sdta.removeLast()  // the pad byte
             sdta[4..<8] = ArraySlice(u32(UInt32(4 + 8 + smpl.count)))

@@ -59,4 +59,28 @@ import TestSupport
         let peak = (header.start..<header.end).reduce(Float(0)) { max($0, abs(font.sampleData.frame(at: $1))) }
         #expect(peak > 0.1, "the piano's first sample peaks at \(peak)")
     }
+
+    /// A font of version 2.04 with an `sm24` chunk has 24-bit frames: each word with its low
+    /// byte below (the minimal font's words are n × 256 - 8192). Before 2.04, or with an
+    /// `sm24` that is not one byte a frame, the chunk is ignored (SF2.04, FluidSynth).
+    @Test func sm24AddsEachFramesLowByteFromVersion2_04() throws {
+        let lows = (0..<64).map { UInt8(($0 * 37) & 0xFF) }
+        var font = MinimalSoundFont(version: (2, 4))
+        font.sm24 = lows
+        let wide = try SoundFont(bytes: font.bytes, file: "wide.sf2")
+        #expect(wide.sampleData.has24Bits)
+        for index in [0, 1, 31, 63] {
+            let expected = Float((index * 256 - 8192) * 256 + Int(lows[index])) / 8_388_608
+            #expect(wide.sampleData.frame(at: index) == expected)
+        }
+        var old = font
+        old.version = (2, 1)
+        var short = font
+        short.sm24 = Array(lows.prefix(40))
+        for ignored in [old, short] {
+            let read = try SoundFont(bytes: ignored.bytes, file: "narrow.sf2")
+            #expect(!read.sampleData.has24Bits)
+            #expect(read.sampleData.frame(at: 63) == Float(63 * 256 - 8192) / 32_768)
+        }
+    }
 }

@@ -142,6 +142,29 @@ struct SoundFontNodeTests {
         #expect(difference < 2e-3 * loudest, "together and alone differ by \(difference) (peak \(loudest))")
     }
 
+    @Test func twentyFourBitFramesPlayTheirLowBytesInLanesAndAlone() {
+        // A sine of amplitude 3000 in 24-bit steps: in a 24-bit font (words and sm24 bytes)
+        // it must sound exactly as the 16-bit font whose words hold the same numbers, 256
+        // times quieter — four notes at once (the lanes) and one alone (the one-voice path).
+        let values = (0..<480).map { Int32((sin(2 * Double.pi * 10 * Double($0) / 480) * 3000).rounded()) }
+        var wide = TestSoundFont(frames: values.map { Int16($0 >> 8) }, loop: 0..<480)
+        wide.lowBytes = values.map { UInt8(truncatingIfNeeded: $0) }
+        var narrow = TestSoundFont(frames: values.map { Int16($0) }, loop: 0..<480)
+        wide.zones[0].generators = [(TestGenerator.sampleModes, 1)]
+        narrow.zones[0].generators = [(TestGenerator.sampleModes, 1)]
+        for keys in [[60], [60, 64, 67, 72]] as [[UInt8]] {
+            let events = keys.flatMap { key in
+                [(Int64(0), RenderEvent.noteOn(channel: 0, note: key, velocity: 100)), (Int64(6_000), .noteOff(channel: 0, note: key))]
+            }
+            let quiet = render(events, frames: 7_200, nodes: [node(wide)]).left
+            let loud = render(events, frames: 7_200, nodes: [node(narrow)]).left
+            let loudest = peak(loud, 0..<loud.count)
+            let difference = zip(quiet, loud).map { abs($0 * 256 - $1) }.max()!
+            #expect(loudest > 1e-3)
+            #expect(difference < 1e-4 * loudest, "\(keys.count) notes: 24-bit × 256 differs by \(difference) (peak \(loudest))")
+        }
+    }
+
     /// RMS of the left channel of `output` (the node's main output or send) after 2048 frames
     /// of a held C4 at full velocity with CC 91 at `reverbController`.
     private func level(_ font: TestSoundFont, reverbController: UInt8, output: AudioWiring.Port) -> Float {

@@ -19,6 +19,8 @@ struct TestSoundFont: SoundFontBytes {
     var zones: [Zone] = [Zone()]
     var bank: UInt16 = 0
     var program: UInt16 = 0
+    /// The `sm24` chunk's low bytes, one a frame: 24-bit frames (the font is then version 2.04).
+    var lowBytes: [UInt8]?
 
     /// `cycles` periods of a sine over `count` frames (loops seamlessly when looped whole).
     static func sine(cycles: Int, count: Int, amplitude: Double = 0.5) -> [Int16] {
@@ -29,10 +31,11 @@ struct TestSoundFont: SoundFontBytes {
     var font: SoundFont { try! SoundFont(bytes: bytes, file: "test.sf2") }
 
     var bytes: [UInt8] {
-        let info = list("INFO", chunk("ifil", u16(2) + u16(1)) + chunk("INAM", ascii("Test", 8)))
+        let info = list("INFO", chunk("ifil", u16(2) + u16(lowBytes == nil ? 1 : 4)) + chunk("INAM", ascii("Test", 8)))
         // 46 zero frames after the sample, as SF2 asks.
         let smpl = (frames + [Int16](repeating: 0, count: 46)).flatMap { u16(UInt16(bitPattern: $0)) }
-        let sdta = list("sdta", chunk("smpl", smpl))
+        let sm24 = lowBytes.map { chunk("sm24", $0 + [UInt8](repeating: 0, count: 46)) } ?? []
+        let sdta = list("sdta", chunk("smpl", smpl) + sm24)
         let phdr = ascii("Test Preset", 20) + u16(program) + u16(bank) + u16(0) + u32(0) + u32(0) + u32(0)
             + ascii("EOP", 20) + u16(0) + u16(0) + u16(1) + u32(0) + u32(0) + u32(0)
         let pbag = u16(0) + u16(0) + u16(1) + u16(0)

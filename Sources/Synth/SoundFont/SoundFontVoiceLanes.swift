@@ -48,6 +48,39 @@ enum SoundFontVoiceLanes {
     static func render(_ voices: UnsafeMutablePointer<SoundFontVoice>, slots: UnsafePointer<Int>, lanes: Int,
                        frames: SoundFontFrames, output: VoiceOutput, count: Int,
                        scratch: UnsafeMutablePointer<SIMD4<Float>>) {
+        if frames.has24Bits {
+            render(Taps24.self, voices, slots: slots, lanes: lanes, frames: frames, output: output, count: count, scratch: scratch)
+        } else {
+            render(Taps16.self, voices, slots: slots, lanes: lanes, frames: frames, output: output, count: count, scratch: scratch)
+        }
+    }
+
+    /// How the lanes read their cubic taps: 16-bit frames, or 24 bits with an `sm24` chunk
+    /// (one specialized loop each, so 16-bit fonts pay nothing for the other).
+    private protocol Taps {
+        static func read(_ frames: SoundFontFrames, _ i0: Int, _ i1: Int, _ i2: Int, _ i3: Int)
+            -> (before: SIMD4<Float>, at: SIMD4<Float>, after: SIMD4<Float>, afterNext: SIMD4<Float>)
+    }
+
+    private enum Taps16: Taps {
+        @inline(__always)
+        static func read(_ frames: SoundFontFrames, _ i0: Int, _ i1: Int, _ i2: Int, _ i3: Int)
+            -> (before: SIMD4<Float>, at: SIMD4<Float>, after: SIMD4<Float>, afterNext: SIMD4<Float>) {
+            frames.cubicTaps(i0, i1, i2, i3)
+        }
+    }
+
+    private enum Taps24: Taps {
+        @inline(__always)
+        static func read(_ frames: SoundFontFrames, _ i0: Int, _ i1: Int, _ i2: Int, _ i3: Int)
+            -> (before: SIMD4<Float>, at: SIMD4<Float>, after: SIMD4<Float>, afterNext: SIMD4<Float>) {
+            frames.cubicTaps24(i0, i1, i2, i3)
+        }
+    }
+
+    private static func render<Reader: Taps>(_ reader: Reader.Type, _ voices: UnsafeMutablePointer<SoundFontVoice>,
+                                             slots: UnsafePointer<Int>, lanes: Int, frames: SoundFontFrames,
+                                             output: VoiceOutput, count: Int, scratch: UnsafeMutablePointer<SIMD4<Float>>) {
         // A missing lane repeats lane 0 with no amplitude: it reads valid frames and adds nothing.
         let v0 = voices[slots[0]], v1 = voices[slots[1]]
         let v2 = voices[slots[lanes > 2 ? 2 : 0]], v3 = voices[slots[lanes > 3 ? 3 : 0]]
@@ -88,7 +121,7 @@ enum SoundFontVoiceLanes {
         while done < count {
             let piece = min(count - done, scratchFrames)
             for i in 0..<piece {
-                let taps = frames.cubicTaps(at.0 &>> bits, at.1 &>> bits, at.2 &>> bits, at.3 &>> bits)
+                let taps = Reader.read(frames, at.0 &>> bits, at.1 &>> bits, at.2 &>> bits, at.3 &>> bits)
                 at = (at.0 &+ by.0, at.1 &+ by.1, at.2 &+ by.2, at.3 &+ by.3)
                 let ym1 = FloatLanes(taps.before), y0 = FloatLanes(taps.at)
                 let y1 = FloatLanes(taps.after), y2 = FloatLanes(taps.afterNext)
