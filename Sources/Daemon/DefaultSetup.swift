@@ -19,10 +19,10 @@ public enum DefaultSetup {
 
               hall:
                 effect: reverb
-                parameters: { wet: 1, dry: 0 }
+                parameters: \(GeneralMIDIBuses.patchParameters(GeneralMIDIBuses.reverb))
               ensemble:
                 effect: chorus
-                parameters: { mix: 1 }
+                parameters: \(GeneralMIDIBuses.patchParameters(GeneralMIDIBuses.chorus))
             """ : ""
         let sendRoutes = sends ? """
 

@@ -26,9 +26,8 @@ public struct StandardGraph {
             return
         }
         let hall = ReverbNode(), ensemble = ChorusNode()
-        hall.presetParameter(ReverbNode.Parameter.wet, to: 1)
-        hall.presetParameter(ReverbNode.Parameter.dry, to: 0)
-        ensemble.presetParameter(ChorusNode.Parameter.mix, to: 1)
+        GeneralMIDIBuses.preset(hall, GeneralMIDIBuses.reverb)
+        GeneralMIDIBuses.preset(ensemble, GeneralMIDIBuses.chorus)
         nodes = [instrument, hall, ensemble]
         wiring = AudioWiring(inputs: [[], [AudioWiring.Port(0, output: reverb + 1)], [AudioWiring.Port(0, output: chorus + 1)]],
                              toOutput: [0, 1, 2])

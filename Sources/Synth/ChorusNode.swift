@@ -13,6 +13,8 @@ public final class ChorusNode: EffectNode, @unchecked Sendable {
         /// Centre delay in milliseconds.
         case delay
         case mix
+        /// Output level in decibels.
+        case level
     }
 
     private var lines: [DelayLine] = []
@@ -25,6 +27,7 @@ public final class ChorusNode: EffectNode, @unchecked Sendable {
             ParameterInfo(id: 1, name: "depth", range: 0...10, defaultValue: 2.5, unit: .milliseconds),
             ParameterInfo(id: 2, name: "delay", range: 2...30, defaultValue: 12, unit: .milliseconds),
             ParameterInfo(id: 3, name: "mix", range: 0...1, defaultValue: 0.5, unit: .generic),
+            ParameterInfo(id: 4, name: "level", range: -24...12, defaultValue: 0, unit: .decibels),
         ])
     }
 
@@ -47,6 +50,7 @@ public final class ChorusNode: EffectNode, @unchecked Sendable {
         let rate = values.advance(Parameter.rate, frames: frames)
         let depth = values.advance(Parameter.depth, frames: frames) * 0.001 * sampleRate
         let centre = values.advance(Parameter.delay, frames: frames) * 0.001 * sampleRate
+        let level = decibelsToGain(values.advance(Parameter.level, frames: frames))
         let mix = values.advance(Parameter.mix, frames: frames)
         let increment = rate / sampleRate
         /// The two sides' delays at `phase` (the right a quarter cycle on).
@@ -74,8 +78,8 @@ public final class ChorusNode: EffectNode, @unchecked Sendable {
                     lines[1].write(inRight)
                     let wetLeft = lines[0].read(delay: delayLeft)
                     let wetRight = lines[1].read(delay: delayRight)
-                    bus.left[i] = inLeft + mix * (wetLeft - inLeft)
-                    bus.right[i] = inRight + mix * (wetRight - inRight)
+                    bus.left[i] = (inLeft + mix * (wetLeft - inLeft)) * level
+                    bus.right[i] = (inRight + mix * (wetRight - inRight)) * level
                 }
                 start = end
                 done += n

@@ -63,6 +63,19 @@ public class EffectNode: Node, @unchecked Sendable {
     /// - Thread: control, before the node joins a program.
     public func presetParameter(_ parameter: some RawRepresentable<UInt32>, to value: Float) {
         guard let info = values.infos.first(where: { $0.id == parameter.rawValue }) else { return }
+        preset(info, to: value)
+    }
+
+    /// `presetParameter` by the parameter's name; false when the node has none of that name.
+    /// - Thread: control.
+    @discardableResult
+    public func presetParameter(named name: String, to value: Float) -> Bool {
+        guard let info = values.infos.first(where: { $0.name == name }) else { return false }
+        preset(info, to: value)
+        return true
+    }
+
+    private func preset(_ info: ParameterInfo, to value: Float) {
         values.apply(RenderEvent(frame: 0, kind: .parameter, parameter: info.id, value: info.clamp(value)))
         values.settle()
     }

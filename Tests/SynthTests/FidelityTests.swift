@@ -87,12 +87,15 @@ import TestSupport
         }
     }
 
-    /// FluidSynth's render: raw 32-bit float stereo, reverb and chorus off, its default gain.
-    static func fluidSynthRender(_ file: MIDIFile, in folder: URL) throws -> (left: [Float], right: [Float]) {
+    /// FluidSynth's render: raw 32-bit float stereo, its default gain; reverb and chorus off
+    /// unless asked for (its default settings then).
+    static func fluidSynthRender(_ file: MIDIFile, in folder: URL, reverb: Bool = false,
+                                 chorus: Bool = false) throws -> (left: [Float], right: [Float]) {
         let midi = folder.appendingPathComponent("notes.mid"), raw = folder.appendingPathComponent("fluidsynth.raw")
         try Data(file.smfBytes()).write(to: midi)
+        let effects = "-R \(reverb ? 1 : 0) -C \(chorus ? 1 : 0)"
         let result = try ShellScript.run(
-            "fluidsynth -ni -q -R 0 -C 0 -r 48000 -o synth.cpu-cores=1 -T raw -O float -F '\(raw.path)' '\(fontPath)' '\(midi.path)'",
+            "fluidsynth -ni -q \(effects) -r 48000 -o synth.cpu-cores=1 -T raw -O float -F '\(raw.path)' '\(fontPath)' '\(midi.path)'",
             in: folder)
         #expect(result.status == 0, "fluidsynth failed: \(result.output)")
         let data = try Data(contentsOf: raw)
