@@ -68,23 +68,11 @@ struct FloatLanes {
                 SIMD4(r0[2], r1[2], r2[2], r3[2]), SIMD4(r0[3], r1[3], r2[3], r3[3]))
         #endif
     }
-
-    /// The sums of the lanes of `l` and of `r`.
-    @inline(__always)
-    static func sums(_ l: FloatLanes, _ r: FloatLanes) -> (left: Float, right: Float) {
-        #if arch(x86_64)
-        // (l0+l2, r0+r2, l1+l3, r1+r3), then its high half added to its low half.
-        let pairs = _mm_add_ps(_mm_unpacklo_ps(l.vector, r.vector), _mm_unpackhi_ps(l.vector, r.vector))
-        let sums = _mm_add_ps(pairs, _mm_movehl_ps(pairs, pairs))
-        return (sums[0], sums[1])
-        #else
-        return (l.vector.sum(), r.vector.sum())
-        #endif
-    }
 }
 
 /// Four sample positions in fixed point, `fractionBits` bits of fraction (as FluidSynth's
-/// phase): whole frames and the fraction come out with a shift and a mask, in one vector.
+/// phase): the fraction comes out with a mask, in one vector (the whole frames the lanes
+/// read are kept in integer registers beside it, `SoundFontVoiceLanes`).
 ///
 /// - Thread: any (a plain value).
 struct PhaseLanes {
