@@ -1,8 +1,8 @@
 /// The reverb and chorus buses a General MIDI instrument's sends feed (`midihub render`
 /// and `play`, and `serve`'s default setup with a SoundFont): set so their levels and the
 /// reverb's room match FluidSynth's defaults with the same font (roomsize 0.2, damping 0,
-/// width 0.5; a chorus as loud as its three voices at level 2), measured on three songs
-/// (docs/soundfont.md). Both buses are fully wet: the dry sound goes beside them.
+/// width 0.5; a chorus as loud as its three voices at level 2), measured on four song
+/// shapes (docs/soundfont.md) and checked by `BusLevelTests`. Both buses are fully wet: the dry sound goes beside them.
 ///
 /// - Thread: any (constants).
 public enum GeneralMIDIBuses {

@@ -74,6 +74,7 @@ public final class SoundFontNode: Node, @unchecked Sendable {
         self.voiceCapacity = max(1, voiceCapacity)
         voiceLimit = self.voiceCapacity
         parameters = Self.parameterInfos(voiceCapacity: self.voiceCapacity)
+        _ = CentibelTable.amplitudes  // made here, on control: not at the first note, on the render thread
     }
 
     /// The parameters of a node with `voiceCapacity` voices (the registry lists them

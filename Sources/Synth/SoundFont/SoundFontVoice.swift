@@ -149,7 +149,8 @@ func centibelsToAmplitude(_ centibels: Float) -> Float {
     return low + (centibels - Float(whole)) * (table[whole &+ 1] - low)
 }
 
-/// 10^(-cB/200) for whole centibels 0 ..< `size`, made once (on first use) and kept.
+/// 10^(-cB/200) for whole centibels 0 ..< `size`, made once (on first use, which
+/// `SoundFontNode.init` makes on the control side) and kept.
 ///
 /// - Thread: any (read-only after it is made).
 enum CentibelTable {
