@@ -61,6 +61,9 @@ for test in "${TESTS[@]}"; do
     status=0
     wait "$group" || status=$?
     kill -KILL -- "-$group" 2>/dev/null
+    # Until they are gone: a killed client still dying would hold its sequencer client
+    # number when the next test starts (CI saw fluidsynth get 129 instead of 128).
+    for _ in {1..100}; do pgrep -g "$group" >/dev/null || break; sleep 0.1; done
     elapsed=$((SECONDS - start))
     if [[ $status == 0 ]]; then
         echo "ok $number - $name (${elapsed}s)" >>"$TAP"

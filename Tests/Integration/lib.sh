@@ -93,9 +93,10 @@ poll_until() { # TIMEOUT COMMAND...
     shift
     # A program that hangs (jack_lsp while an emulated jackd stalls) is stopped after 20 s
     # and tried again, so the wait still ends at its deadline with its own message; a shell
-    # function runs as it is.
+    # function runs as it is. --foreground keeps it in the test's process group, which
+    # inside.sh kills when the test ends (without it timeout makes a group of its own).
     local bound=()
-    [[ $(type -t "$1") == function ]] || bound=(timeout -k 2 20)
+    [[ $(type -t "$1") == function ]] || bound=(timeout --foreground -k 2 20)
     until "${bound[@]}" "$@" >/dev/null 2>&1; do
         ((SECONDS < deadline)) || return 1
         sleep 0.1
