@@ -135,26 +135,38 @@ public struct ClockFollower: Sendable {
     }
 
     /// The delay-locked loop: the first two pulses give the period, each later one corrects
-    /// the predicted time (by `b` of its error) and the period (by `c`), by a bounded gain (a
-    /// late burst of pulses is smoothed, not restarted from). A gap longer than `timeout`
-    /// starts it again.
+    /// the predicted time (by `b` of its error) and the period (by `c`), by a bounded gain.
+    /// Pulses that were held up and arrive together (the events of one `read` share its
+    /// time) are counted on the prediction, not measured: a burst is a stall of the reader,
+    /// not a tempo. Each error counts up to half a period, so the late pulse that starts a
+    /// burst, or a lost one, moves the loop a little, not by the whole gap. A gap longer
+    /// than `timeout` starts it again.
     private mutating func track(_ time: Double) {
-        defer { lastPulseTime = time }
-        guard let last = lastPulseTime, time - last <= Self.timeout, time > last else {
-            period = nil
+        guard let last = lastPulseTime, time - last <= Self.timeout else {
+            (period, lastPulseTime) = (nil, time)
             return
         }
-        let interval = min(max(time - last, Self.periods.lowerBound), Self.periods.upperBound)
         guard let current = period else {
+            lastPulseTime = time
+            guard time > last else { return }  // no interval to measure yet
             errorSquare = 0
+            let interval = min(max(time - last, Self.periods.lowerBound), Self.periods.upperBound)
             period = interval
             predicted = time + interval
             return
         }
-        let error = time - predicted
+        guard time - last >= current * Self.burstFraction else {
+            predicted += current  // held up with the previous pulse: on time as far as we know
+            return
+        }
+        lastPulseTime = time
+        let error = min(max(time - predicted, -current / 2), current / 2)
         let omega = min(2 * Double.pi * Self.bandwidth * current, Self.maxOmega)
         predicted += 2.squareRoot() * omega * error + current
         period = min(max(current + omega * omega * error, Self.periods.lowerBound), Self.periods.upperBound)
         errorSquare += 0.05 * (error * error - errorSquare)
     }
+
+    /// A pulse closer than this fraction of the period to the previous one arrived in a burst.
+    static let burstFraction = 0.25
 }

@@ -108,7 +108,7 @@ import TestSupport
         #expect(try #require(follower.beatsPerMinute) <= 1000)
         _ = follower.receive(.clock, at: 2)
         _ = follower.receive(.clock, at: 2)
-        #expect(follower.beatsPerMinute == nil, "a pulse that does not move time starts the loop again")
+        #expect(follower.beatsPerMinute == nil, "after a gap the loop starts again; a pulse at the same time gives it no interval")
         for pulse in 0..<10 { _ = follower.receive(.clock, at: 3 - Double(pulse) * 0.01) }
         #expect(follower.beatsPerMinute == nil)
         _ = follower.receive(.clock, at: 3.2)
@@ -132,5 +132,33 @@ extension ClockFollowerTests {
         let (_, end) = Self.feed(&steady, count: 240, beatsPerMinute: 120, from: 0, jitter: 0)
         _ = Self.feed(&steady, count: 240, beatsPerMinute: 120, from: end + 60.0 / (24 * 120), jitter: 0)  // one pulse lost
         #expect(abs(try #require(steady.beatsPerMinute) - 120) < 0.5)
+    }
+}
+
+extension ClockFollowerTests {
+    /// The daemon stamps the events of one `read` with one time: pulses held up while its
+    /// thread was busy (a control request, a stall of the machine) arrive together, at the
+    /// same time. The loop counts them on its prediction and keeps the master's tempo and
+    /// phase (up to a stall of `timeout`, the longest a running master may be silent); it
+    /// used to start again from the next interval, a few milliseconds, and crept
+    /// back from over 200 BPM for seconds (CI at bc8fb16: 214 BPM for a 100 BPM leader).
+    @Test func pulsesHeldUpAndReadTogetherKeepTheTempoAndPhase() throws {
+        let period = 60 / (24 * 100.0)
+        for (stall, seed) in [(0.03, UInt64(3)), (0.06, 4), (0.15, 5), (0.2, 6)] {
+            var follower = ClockFollower()
+            _ = follower.receive(.start, at: 0.99)
+            var (_, end) = Self.feed(&follower, count: 96, beatsPerMinute: 100, from: 1, seed: seed)
+            // The pulses due during the stall are read at its end, all at once.
+            let held = Int(stall / period) + 1
+            for _ in 0..<held { _ = follower.receive(.clock, at: end + stall) }
+            end += Double(held) * period
+            for step in 0..<8 {  // a quarter of a second at a time, two seconds
+                (_, end) = Self.feed(&follower, count: 6, beatsPerMinute: 100, from: end, seed: seed + UInt64(step) * 10)
+                let tempo = try #require(follower.beatsPerMinute)
+                #expect(abs(tempo - 100) < 3, "a \(stall) s stall: \(tempo) BPM after \(step + 1) quarters of a second")
+            }
+            let pulse = try #require(follower.masterPulse(at: end))
+            #expect(abs(pulse - Double(96 + held + 48)) * period < 0.002, "a \(stall) s stall: pulse \(pulse)")
+        }
     }
 }
