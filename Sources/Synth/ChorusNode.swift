@@ -69,22 +69,47 @@ public final class ChorusNode: EffectNode, @unchecked Sendable {
                 phase = phase >= 1 ? phase - 1 : phase
                 let end = delays(phase)
                 let stepLeft = (end.left - start.left) / Float(n), stepRight = (end.right - start.right) / Float(n)
-                var delayLeft = start.left, delayRight = start.right
-                for i in done..<(done + n) {
-                    delayLeft += stepLeft
-                    delayRight += stepRight
-                    let inLeft = bus.left[i], inRight = bus.right[i]
-                    lines[0].write(inLeft)
-                    lines[1].write(inRight)
-                    let wetLeft = lines[0].read(delay: delayLeft)
-                    let wetRight = lines[1].read(delay: delayRight)
-                    bus.left[i] = (inLeft + mix * (wetLeft - inLeft)) * level
-                    bus.right[i] = (inRight + mix * (wetRight - inRight)) * level
+                let left = bus.left + done, right = bus.right + done
+                lines[0].write(left, count: n)
+                lines[1].write(right, count: n)
+                // Frame k reads as `read(delay:)` right after its own write would: at the
+                // line's index then, less its delay, stepping 1 - step a frame.
+                let lanes = SIMD4<Float>(1, 2, 3, 4)
+                func after(_ line: DelayLine) -> SIMD4<Float> { SIMD4(repeating: Float(line.index - n)) + lanes }
+                var atLeft = after(lines[0]) - (start.left + stepLeft * lanes)
+                var atRight = after(lines[1]) - (start.right + stepRight * lanes)
+                let moveLeft = SIMD4<Float>(repeating: 4 * (1 - stepLeft)), moveRight = SIMD4<Float>(repeating: 4 * (1 - stepRight))
+                var k = 0
+                while k < n {
+                    let wetLeft = lines[0].read(at: atLeft), wetRight = lines[1].read(at: atRight)
+                    let count = min(4, n - k)
+                    let inLeft = Self.four(left + k, count), inRight = Self.four(right + k, count)
+                    Self.store((inLeft + mix * (wetLeft - inLeft)) * level, left + k, count)
+                    Self.store((inRight + mix * (wetRight - inRight)) * level, right + k, count)
+                    atLeft += moveLeft
+                    atRight += moveRight
+                    k += 4
                 }
                 start = end
                 done += n
             }
         }
         lfoPhase = phase
+    }
+
+    /// `count` (1…4) samples from `samples`, zeros after them.
+    @inline(__always)
+    private static func four(_ samples: UnsafePointer<Float>, _ count: Int) -> SIMD4<Float> {
+        if count == 4 { return UnsafeRawPointer(samples).loadUnaligned(as: SIMD4<Float>.self) }
+        var values = SIMD4<Float>()
+        for lane in 0..<count { values[lane] = samples[lane] }
+        return values
+    }
+
+    /// Stores the first `count` (1…4) lanes of `values` at `samples`.
+    @inline(__always)
+    private static func store(_ values: SIMD4<Float>, _ samples: UnsafeMutablePointer<Float>, _ count: Int) {
+        if count == 4 { return UnsafeMutableRawPointer(samples).storeBytes(of: values, as: SIMD4<Float>.self) }
+        for lane in 0..<count { samples[lane] = values[lane] }
     }
 }

@@ -1,3 +1,6 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
 import RenderCore
 
 /// Shared shell of the stereo effect nodes: descriptor, smoothed parameters, and a
@@ -183,12 +186,43 @@ struct DelayLine {
         if index == length { index = 0 }
     }
 
+    /// Writes `count` samples in order (up to `length`), as `write(_:)` one at a time would.
+    mutating func write(_ samples: UnsafePointer<Float>, count: Int) {
+        let first = min(count, framesToWrap)
+        current.update(from: samples, count: first)
+        data.update(from: samples + first, count: count - first)
+        index = (index + count) % length
+    }
+
+    /// Four samples at fractional `positions` in the line's storage (one `length` below
+    /// its start up to one above its end, wrapped), linearly interpolated: a swept read of
+    /// four frames at once, where `read(delay:)` right after a write reads at `index - delay`.
+    @inline(__always)
+    func read(at positions: SIMD4<Float>) -> SIMD4<Float> {
+        let size = SIMD4<Float>(repeating: Float(length))
+        var wrapped = positions.replacing(with: positions + size, where: positions .< 0)
+        wrapped.replace(with: wrapped - size, where: wrapped .>= size)
+        #if arch(x86_64)
+        let whole = unsafeBitCast(_mm_cvttps_epi32(wrapped), to: SIMD4<Int32>.self)
+        let fraction = wrapped - _mm_cvtepi32_ps(unsafeBitCast(whole, to: SIMD2<Int64>.self))
+        #else
+        let whole = SIMD4<Int32>(Int32(wrapped[0]), Int32(wrapped[1]), Int32(wrapped[2]), Int32(wrapped[3]))
+        let fraction = wrapped - SIMD4<Float>(Float(whole[0]), Float(whole[1]), Float(whole[2]), Float(whole[3]))
+        #endif
+        @inline(__always) func next(_ i: Int32) -> Int { Int(i) + 1 == length ? 0 : Int(i) + 1 }
+        let a = SIMD4(data[Int(whole[0])], data[Int(whole[1])], data[Int(whole[2])], data[Int(whole[3])])
+        let b = SIMD4(data[next(whole[0])], data[next(whole[1])], data[next(whole[2])], data[next(whole[3])])
+        return a + fraction * (b - a)
+    }
+
     /// The sample written `delay` frames ago (1 ≤ delay < length), linearly interpolated.
     @inline(__always)
     func read(delay: Float) -> Float {
         let position = Float(index) - delay
         let wrapped = position < 0 ? position + Float(length) : position
-        let i0 = Int(wrapped)
+        // A position a hair below 0 wraps to the length itself in floats: frame length - 1
+        // with a fraction of 1 is the same point, inside the line.
+        let i0 = min(Int(wrapped), length - 1)
         let frac = wrapped - Float(i0)
         let i1 = i0 + 1 == length ? 0 : i0 + 1
         return data[i0] + frac * (data[i1] - data[i0])

@@ -79,12 +79,7 @@ public final class ReverbNode: EffectNode, @unchecked Sendable {
         wetLeft.update(repeating: 0, count: frames)
         wetRight.update(repeating: 0, count: frames)
         combs.withUnsafeMutableBufferPointer { combs in
-            // Four combs at a time over the whole block: their state stays in registers and
-            // their four feedback loops overlap.
-            for first in stride(from: 0, to: 16, by: 4) {
-                Self.fourCombs(combs.baseAddress! + first, store + first, input, into: first < 8 ? wetLeft : wetRight,
-                               frames, feedback, damp)
-            }
+            Self.combs(combs.baseAddress!, store, input, left: wetLeft, right: wetRight, frames, feedback, damp)
         }
         allpasses.withUnsafeMutableBufferPointer { allpasses in
             Self.allpasses(allpasses.baseAddress!, wetLeft, frames)
@@ -97,55 +92,91 @@ public final class ReverbNode: EffectNode, @unchecked Sendable {
         }
     }
 
-    /// Four damped combs over `frames` frames of `input`, their outputs added to `sum`.
-    /// The combs are far longer than 4 frames, so four frames of each are read and written
-    /// in place at once: turned into four frames of the four combs, whose damping states
-    /// run in one vector, and back. Frames up to the first comb's wrap go in such fours,
-    /// the rest one at a time; every frame's arithmetic is the one-comb formula.
-    private static func fourCombs(_ lines: UnsafeMutablePointer<DelayLine>, _ stores: UnsafeMutablePointer<Float>,
-                                  _ input: UnsafePointer<Float>, into sum: UnsafeMutablePointer<Float>, _ frames: Int,
-                                  _ feedback: Float, _ damp: Float) {
+    /// The sixteen damped combs over `frames` frames of `input`, the first eight's outputs
+    /// added to `left`, the others' to `right`. Each comb's damping is a recursion from frame
+    /// to frame, so they go four combs to a vector, the four vectors side by side four frames
+    /// at a time: their recursions overlap instead of waiting on each other. The combs are
+    /// far longer than 4 frames, so four frames of each are read and written in place at
+    /// once, turned into four frames of four combs and back. Frames up to the first comb's
+    /// wrap go in such fours, the rest one at a time; every frame's arithmetic is the
+    /// one-comb formula.
+    private static func combs(_ lines: UnsafeMutablePointer<DelayLine>, _ stores: UnsafeMutablePointer<Float>,
+                              _ input: UnsafePointer<Float>, left: UnsafeMutablePointer<Float>,
+                              right: UnsafeMutablePointer<Float>, _ frames: Int, _ feedback: Float, _ damp: Float) {
         let undamped = FloatLanes(SIMD4(repeating: 1 - damp)), damping = FloatLanes(SIMD4(repeating: damp))
         let looped = FloatLanes(SIMD4(repeating: feedback))
-        var state = FloatLanes(SIMD4(stores[0], stores[1], stores[2], stores[3]))
-        /// One frame of the four combs: their outputs in, what they write out.
-        @inline(__always) func step(_ outputs: FloatLanes, _ x: Float) -> FloatLanes {
+        func loadState(_ group: Int) -> FloatLanes { FloatLanes(loading: stores + 4 * group) }
+        var states = (loadState(0), loadState(1), loadState(2), loadState(3))
+        /// One frame of four combs: their outputs in, what they write out.
+        @inline(__always) func step(_ state: inout FloatLanes, _ outputs: FloatLanes, _ x: FloatLanes) -> FloatLanes {
             state = flushTiny(outputs * undamped + state * damping)
-            return FloatLanes(SIMD4(repeating: x)) + state * looped
+            return x + state * looped
         }
-        var done = 0
-        while done < frames {
-            let piece = min(frames - done, lines[0].framesToWrap, lines[1].framesToWrap, lines[2].framesToWrap,
-                            lines[3].framesToWrap)
-            let p0 = lines[0].current, p1 = lines[1].current, p2 = lines[2].current, p3 = lines[3].current
-            var j = 0
-            while j &+ 4 <= piece {
-                let r0 = FloatLanes(loading: p0 + j), r1 = FloatLanes(loading: p1 + j)
-                let r2 = FloatLanes(loading: p2 + j), r3 = FloatLanes(loading: p3 + j)
-                let at = sum + done + j
-                (FloatLanes(loading: at) + ((r0 + r1) + (r2 + r3))).store(to: at)
-                let f = FloatLanes.transposed(r0.vector, r1.vector, r2.vector, r3.vector)
-                let x = input + done + j
-                let w0 = step(FloatLanes(f.0), x[0]), w1 = step(FloatLanes(f.1), x[1])
-                let w2 = step(FloatLanes(f.2), x[2]), w3 = step(FloatLanes(f.3), x[3])
-                let c = FloatLanes.transposed(w0.vector, w1.vector, w2.vector, w3.vector)
-                FloatLanes(c.0).store(to: p0 + j)
-                FloatLanes(c.1).store(to: p1 + j)
-                FloatLanes(c.2).store(to: p2 + j)
-                FloatLanes(c.3).store(to: p3 + j)
-                j &+= 4
-            }
-            while j < piece {
-                let outputs = SIMD4(p0[j], p1[j], p2[j], p3[j])
-                sum[done + j] += (outputs[0] + outputs[1]) + (outputs[2] + outputs[3])
-                let w = step(FloatLanes(outputs), input[done + j]).vector
-                (p0[j], p1[j], p2[j], p3[j]) = (w[0], w[1], w[2], w[3])
-                j &+= 1
-            }
-            for k in 0..<4 { lines[k].advance(by: piece) }
-            done += piece
+        /// Frames `at ..< at + 4` of the four combs from `first` (their lines' `current` in
+        /// `p`), their outputs added to `sum`.
+        @inline(__always) func fourFrames(_ p: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, _ first: Int,
+                                          _ state: inout FloatLanes, _ at: Int,
+                                          _ x: (FloatLanes, FloatLanes, FloatLanes, FloatLanes), _ sum: UnsafeMutablePointer<Float>) {
+            let p0 = p[first], p1 = p[first + 1], p2 = p[first + 2], p3 = p[first + 3]
+            let r0 = FloatLanes(loading: p0 + at), r1 = FloatLanes(loading: p1 + at)
+            let r2 = FloatLanes(loading: p2 + at), r3 = FloatLanes(loading: p3 + at)
+            (FloatLanes(loading: sum) + ((r0 + r1) + (r2 + r3))).store(to: sum)
+            let f = FloatLanes.transposed(r0.vector, r1.vector, r2.vector, r3.vector)
+            let w0 = step(&state, FloatLanes(f.0), x.0), w1 = step(&state, FloatLanes(f.1), x.1)
+            let w2 = step(&state, FloatLanes(f.2), x.2), w3 = step(&state, FloatLanes(f.3), x.3)
+            let c = FloatLanes.transposed(w0.vector, w1.vector, w2.vector, w3.vector)
+            FloatLanes(c.0).store(to: p0 + at)
+            FloatLanes(c.1).store(to: p1 + at)
+            FloatLanes(c.2).store(to: p2 + at)
+            FloatLanes(c.3).store(to: p3 + at)
         }
-        (stores[0], stores[1], stores[2], stores[3]) = (state.vector[0], state.vector[1], state.vector[2], state.vector[3])
+        /// One frame of the four combs from `first`.
+        @inline(__always) func oneFrame(_ p: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, _ first: Int,
+                                        _ state: inout FloatLanes, _ at: Int, _ x: FloatLanes, _ sum: UnsafeMutablePointer<Float>) {
+            let p0 = p[first], p1 = p[first + 1], p2 = p[first + 2], p3 = p[first + 3]
+            let outputs = SIMD4(p0[at], p1[at], p2[at], p3[at])
+            sum.pointee += (outputs[0] + outputs[1]) + (outputs[2] + outputs[3])
+            let w = step(&state, FloatLanes(outputs), x).vector
+            (p0[at], p1[at], p2[at], p3[at]) = (w[0], w[1], w[2], w[3])
+        }
+        withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Float>.self, capacity: 16) { current in
+            let p = current.baseAddress!
+            var done = 0
+            while done < frames {
+                var piece = frames - done
+                for k in 0..<16 {
+                    piece = min(piece, lines[k].framesToWrap)
+                    p[k] = lines[k].current
+                }
+                var j = 0
+                while j &+ 4 <= piece {
+                    let l = left + done + j, r = right + done + j
+                    // Each frame's input, the same for all the combs.
+                    let i4 = input + done + j
+                    let x = (FloatLanes(SIMD4(repeating: i4[0])), FloatLanes(SIMD4(repeating: i4[1])),
+                             FloatLanes(SIMD4(repeating: i4[2])), FloatLanes(SIMD4(repeating: i4[3])))
+                    fourFrames(p, 0, &states.0, j, x, l)
+                    fourFrames(p, 4, &states.1, j, x, l)
+                    fourFrames(p, 8, &states.2, j, x, r)
+                    fourFrames(p, 12, &states.3, j, x, r)
+                    j &+= 4
+                }
+                while j < piece {
+                    let x = FloatLanes(SIMD4(repeating: input[done + j])), l = left + done + j, r = right + done + j
+                    oneFrame(p, 0, &states.0, j, x, l)
+                    oneFrame(p, 4, &states.1, j, x, l)
+                    oneFrame(p, 8, &states.2, j, x, r)
+                    oneFrame(p, 12, &states.3, j, x, r)
+                    j &+= 1
+                }
+                for k in 0..<16 { lines[k].advance(by: piece) }
+                done += piece
+            }
+        }
+        states.0.store(to: stores)
+        states.1.store(to: stores + 4)
+        states.2.store(to: stores + 8)
+        states.3.store(to: stores + 12)
     }
 
     /// One side's four all-passes in series over `frames` frames of `signal`, in place: each
