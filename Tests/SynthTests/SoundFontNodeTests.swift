@@ -110,12 +110,28 @@ struct SoundFontNodeTests {
     }
 
     @Test func voicesSharingVectorLanesSoundAsEachAlone() {
-        // Six notes together render four to a vector where they can (SoundFontVoiceLanes),
-        // across their loops' wraps (a 480-frame loop), through the filter, at other pitches
-        // and pans; each note alone in its own node renders on the one-voice path.
+        // A 480-frame loop over the whole sample (a seamless sine): the lanes leave a voice
+        // to its own path across the wrap.
         var font = TestSoundFont(frames: TestSoundFont.sine(cycles: 10, count: 480), loop: 0..<480)
         font.zones[0].generators = [(TestGenerator.sampleModes, 1), (TestGenerator.filterCutoff, 9_000),
                                     (TestGenerator.filterQ, 60)]
+        expectLanesSoundAsEachAlone(font)
+    }
+
+    @Test func voicesWrapTheirLoopsInLanesAsAlone() {
+        // A loop inside the sample, with loud frames after its end that a voice must never
+        // read (it reads the loop's start there): the lanes take the voices across the wrap.
+        let sine = TestSoundFont.sine(cycles: 12, count: 576)
+        var font = TestSoundFont(frames: Array(sine[..<560]) + [Int16](repeating: 30_000, count: 40), loop: 80..<560)
+        font.zones[0].generators = [(TestGenerator.sampleModes, 1), (TestGenerator.filterCutoff, 9_000),
+                                    (TestGenerator.filterQ, 60)]
+        expectLanesSoundAsEachAlone(font)
+    }
+
+    /// Six notes together render four to a vector where they can (SoundFontVoiceLanes),
+    /// through the filter, at other pitches and pans; each note alone in its own node
+    /// renders on the one-voice path. Both sound the same.
+    private func expectLanesSoundAsEachAlone(_ font: TestSoundFont, sourceLocation: SourceLocation = #_sourceLocation) {
         typealias Note = (channel: UInt8, start: Int64, end: Int64, key: UInt8, velocity: UInt8)
         let notes: [Note] = [
             (0, 0, 9_000, 60, 100), (1, 37, 12_000, 67, 90), (2, 100, 6_000, 48, 120),
@@ -137,9 +153,10 @@ struct SoundFontNodeTests {
         }
         let loudest = peak(alone, 0..<alone.count)
         let difference = zip(together, alone).map { abs($0 - $1) }.max()!
-        #expect(loudest > 0.05)
+        #expect(loudest > 0.05, sourceLocation: sourceLocation)
         // Within the lanes' fixed-point positions (2^-20 of a frame per frame).
-        #expect(difference < 2e-3 * loudest, "together and alone differ by \(difference) (peak \(loudest))")
+        #expect(difference < 2e-3 * loudest, "together and alone differ by \(difference) (peak \(loudest))",
+                sourceLocation: sourceLocation)
     }
 
     @Test func twentyFourBitFramesPlayTheirLowBytesInLanesAndAlone() {

@@ -72,7 +72,8 @@ struct FloatLanes {
 
 /// Four sample positions in fixed point, `fractionBits` bits of fraction (as FluidSynth's
 /// phase): the fraction comes out with a mask, in one vector (the whole frames the lanes
-/// read are kept in integer registers beside it, `SoundFontVoiceLanes`).
+/// read are kept in integer registers beside it, `SoundFontVoiceLanes`). Only the fraction
+/// is read, so the whole part may wrap around (a long span, a loop's wrap) at no cost.
 ///
 /// - Thread: any (a plain value).
 struct PhaseLanes {
@@ -98,9 +99,6 @@ struct PhaseLanes {
         return FloatLanes(SIMD4<Float>(bits & mask) * Float(1 / Self.one))
         #endif
     }
-
-    /// Lane `lane`'s position in frames.
-    @inline(__always) func frames(_ lane: Int) -> Double { Double(bits[lane]) / Self.one }
 
     @inline(__always) mutating func advance(by increment: PhaseLanes) {
         #if arch(x86_64)

@@ -3,9 +3,10 @@ import SoundFont
 /// Up to four voices rendered together, one per SIMD lane: the cubic interpolation, the
 /// filter, the amplitude ramp and the panning run on all lanes at once, so the filter's
 /// recursion (the loop's critical path) is shared by four voices. Only for spans where
-/// every lane reads inside its sample (no edge, no loop wrap), is not fading and ticks
-/// nowhere inside; the voices' state is read before and written back after, so a voice
-/// moves between this path and its own (`SoundFontVoice.renderFrames`) at any span.
+/// every lane reads inside its sample (no edge; a loop's wrap only as `wrapsInLanes`
+/// allows), is not fading and ticks nowhere inside; the voices' state is read before and
+/// written back after, so a voice moves between this path and its own
+/// (`SoundFontVoice.renderFrames`) at any span.
 ///
 /// - Thread: render.
 enum SoundFontVoiceLanes {
@@ -15,10 +16,22 @@ enum SoundFontVoiceLanes {
     @inline(__always)
     static func run(_ voice: SoundFontVoice, within count: Int) -> Int {
         guard voice.isActive, !voice.isFading, voice.frames != nil, Int(voice.position) >= voice.start + 1 else { return 0 }
+        if wrapsInLanes(voice) { return count }
         let limit = voice.isLooping ? voice.loopEnd : voice.end
-        // Frames k with position + k × increment < limit - 3, and a reach below the maximum.
-        let room = min(Double(limit - 3) - voice.position, maximumReach) / voice.increment
+        // Frames k with position + k × increment < limit - 3.
+        let room = (Double(limit - 3) - voice.position) / voice.increment
         return room > 0 ? min(count, Int(room)) : 0
+    }
+
+    /// Whether the lanes take `voice` across its loop's end (the common case): the frames
+    /// around the wrap read from the loop's start as `EdgeFrames` has it, and the position
+    /// moves back a loop's length. Needs a frame before the loop's start inside the sample
+    /// (what the frame after a wrap reads first), and a loop at least twice the increment
+    /// (one wrap a frame at most).
+    @inline(__always)
+    static func wrapsInLanes(_ voice: SoundFontVoice) -> Bool {
+        let length = voice.loopEnd - voice.loopStart
+        return voice.isLooping && voice.loopStart > voice.start && length >= 4 && voice.increment * 2 <= Double(length)
     }
 
     /// Frames `voice` renders on its own (`SoundFontVoice.renderFrames`) when it cannot join
@@ -32,9 +45,6 @@ enum SoundFontVoiceLanes {
         let past = (Double(voice.loopEnd + 2) - voice.position) / voice.increment
         return min(count, max(1, Int(past) + 1))
     }
-
-    /// The farthest a lane may read in one span: its positions are `PhaseLanes`.
-    private static let maximumReach = 2_000.0
 
     /// Frames one pass of `render` takes at most (the scratch it needs: `scratchFrames`
     /// vectors).
@@ -117,20 +127,45 @@ enum SoundFontVoiceLanes {
         var at = (first.0 << bits | Int(phase.bits[0]), first.1 << bits | Int(phase.bits[1]),
                   first.2 << bits | Int(phase.bits[2]), first.3 << bits | Int(phase.bits[3]))
         let by = (Int(increment.bits[0]), Int(increment.bits[1]), Int(increment.bits[2]), Int(increment.bits[3]))
+        let loops = (LaneLoop(v0, by.0), LaneLoop(v1, by.1), LaneLoop(v2, by.2), LaneLoop(v3, by.3))
+        /// The cubic of one frame from its taps, at fraction `x`.
+        @inline(__always) func cubic(_ ym1: FloatLanes, _ y0: FloatLanes, _ y1: FloatLanes, _ y2: FloatLanes,
+                                     _ x: FloatLanes) -> SIMD4<Float> {
+            let k1 = 0.5 * (y1 - ym1)
+            let k2 = ym1 - 2.5 * y0 + 2 * y1 - 0.5 * y2
+            let k3 = 0.5 * (y2 - ym1) + 1.5 * (y0 - y1)
+            return (((k3 * x + k2) * x + k1) * x + y0).vector
+        }
         var done = 0
         while done < count {
             let piece = min(count - done, scratchFrames)
-            for i in 0..<piece {
-                let taps = Reader.read(frames, at.0 &>> bits, at.1 &>> bits, at.2 &>> bits, at.3 &>> bits)
-                at = (at.0 &+ by.0, at.1 &+ by.1, at.2 &+ by.2, at.3 &+ by.3)
-                let ym1 = FloatLanes(taps.before), y0 = FloatLanes(taps.at)
-                let y1 = FloatLanes(taps.after), y2 = FloatLanes(taps.afterNext)
-                let x = phase.fraction
-                let k1 = 0.5 * (y1 - ym1)
-                let k2 = ym1 - 2.5 * y0 + 2 * y1 - 0.5 * y2
-                let k3 = 0.5 * (y2 - ym1) + 1.5 * (y0 - y1)
-                scratch[i] = (((k3 * x + k2) * x + k1) * x + y0).vector
-                phase.advance(by: increment)
+            var i = 0
+            while i < piece {
+                // A lane past its loop's end goes back a loop's length (its fraction stays).
+                at = (loops.0.wrapped(at.0), loops.1.wrapped(at.1), loops.2.wrapped(at.2), loops.3.wrapped(at.3))
+                // (Pairs of `min`: with more than three arguments it takes an array.)
+                let clear = min(min(loops.0.framesClear(at.0), loops.1.framesClear(at.1)),
+                                min(loops.2.framesClear(at.2), loops.3.framesClear(at.3)), piece - i)
+                guard clear > 0 else {
+                    // A frame near a lane's loop end: each lane's taps one by one, from the loop's start past its end.
+                    let t0 = loops.0.taps(frames, at.0 &>> bits), t1 = loops.1.taps(frames, at.1 &>> bits)
+                    let t2 = loops.2.taps(frames, at.2 &>> bits), t3 = loops.3.taps(frames, at.3 &>> bits)
+                    let taps = FloatLanes.transposed(t0, t1, t2, t3)
+                    at = (at.0 &+ by.0, at.1 &+ by.1, at.2 &+ by.2, at.3 &+ by.3)
+                    scratch[i] = cubic(FloatLanes(taps.0), FloatLanes(taps.1), FloatLanes(taps.2), FloatLanes(taps.3),
+                                       phase.fraction)
+                    phase.advance(by: increment)
+                    i += 1
+                    continue
+                }
+                for j in i..<(i + clear) {
+                    let taps = Reader.read(frames, at.0 &>> bits, at.1 &>> bits, at.2 &>> bits, at.3 &>> bits)
+                    at = (at.0 &+ by.0, at.1 &+ by.1, at.2 &+ by.2, at.3 &+ by.3)
+                    scratch[j] = cubic(FloatLanes(taps.before), FloatLanes(taps.at), FloatLanes(taps.after),
+                                       FloatLanes(taps.afterNext), phase.fraction)
+                    phase.advance(by: increment)
+                }
+                i += clear
             }
             // The filter and the amplitude over the piece: the recursion alone in its loop.
             // Frame 0 as the transposed direct form II has it; then each output is the
@@ -154,22 +189,73 @@ enum SoundFontVoiceLanes {
             mix.add(scratch, frames: piece, into: output.advanced(by: done))
             done += piece
         }
+        at = (loops.0.wrapped(at.0), loops.1.wrapped(at.1), loops.2.wrapped(at.2), loops.3.wrapped(at.3))
         for index in 0..<lanes {
             let voice = voices + slots[index]
-            voice.pointee.position = Double(firstFrame(first, index)) + phase.frames(index)
+            voice.pointee.position = Double(position(at, index)) / PhaseLanes.one
             voice.pointee.amplitude = amplitude.vector[index]
             voice.pointee.filter.state1 = state1.vector[index] / tapScale
             voice.pointee.filter.state2 = state2.vector[index] / tapScale
         }
     }
 
+    /// Lane `lane`'s position in fixed point.
     @inline(__always)
-    private static func firstFrame(_ first: (Int, Int, Int, Int), _ lane: Int) -> Int {
+    private static func position(_ at: (Int, Int, Int, Int), _ lane: Int) -> Int {
         switch lane {
-        case 0: first.0
-        case 1: first.1
-        case 2: first.2
-        default: first.3
+        case 0: at.0
+        case 1: at.1
+        case 2: at.2
+        default: at.3
         }
+    }
+}
+
+/// A lane's loop in the lanes' fixed point (`PhaseLanes.fractionBits`): where its taps start
+/// to need the loop's start (two frames before its end), where it wraps, by how much.
+/// A voice that does not wrap in the lanes (`wrapsInLanes`) never gets there.
+///
+/// - Thread: render (a plain value).
+private struct LaneLoop {
+    /// The first whole frame whose taps reach past the loop's end, in fixed point.
+    let zone: Int
+    /// The loop's end and length in frames (the end `Int.max` when the lane does not wrap).
+    let end: Int, length: Int
+    /// 1 / the increment in fixed point.
+    let perStep: Double
+
+    @inline(__always)
+    init(_ voice: SoundFontVoice, _ increment: Int) {
+        let bits = Int(PhaseLanes.fractionBits)
+        if SoundFontVoiceLanes.wrapsInLanes(voice) {
+            (end, length) = (voice.loopEnd, voice.loopEnd - voice.loopStart)
+            zone = (voice.loopEnd - 2) << bits
+        } else {
+            (end, length, zone) = (.max, 0, .max)
+        }
+        perStep = 1 / Double(max(increment, 1))
+    }
+
+    /// `at` back a loop's length once its whole frame is at the loop's end or past it.
+    @inline(__always)
+    func wrapped(_ at: Int) -> Int {
+        at &>> Int(PhaseLanes.fractionBits) >= end ? at &- length &<< Int(PhaseLanes.fractionBits) : at
+    }
+
+    /// Frames from `at` on whose taps all lie before the loop's end (one fewer at most: the
+    /// count comes from a floating-point quotient, rounded down).
+    @inline(__always)
+    func framesClear(_ at: Int) -> Int {
+        at >= zone ? 0 : Int(min(Double(zone &- at &- 1) * perStep, Double(SoundFontVoiceLanes.scratchFrames)))
+    }
+
+    /// The four taps around whole frame `frame` (as `SoundFontFrames.cubicTaps` scales them),
+    /// those at the loop's end or past it read from its start.
+    @inline(__always)
+    func taps(_ frames: SoundFontFrames, _ frame: Int) -> SIMD4<Float> {
+        @inline(__always) func tap(_ index: Int) -> Float {
+            frames[index >= end ? index &- length : index] * SoundFontFrames.tapScale
+        }
+        return SIMD4(tap(frame &- 1), tap(frame), tap(frame &+ 1), tap(frame &+ 2))
     }
 }
