@@ -12,7 +12,10 @@ struct RenderCommand: ParsableCommand {
         abstract: "Render a MIDI file through a SoundFont or the built-in synth to a WAV file, offline.",
         discussion: """
             Renders as fast as the machine can (no sound card needed); an event at time t \
-            sounds at frame round(t × sample rate). A progress bar is drawn on a terminal.
+            sounds at frame round(t × sample rate). After the file's end the render goes on \
+            until the sound has died away (half a second below the format's smallest step), \
+            at most 30 s, so releases and reverb end as they would. A progress bar is drawn \
+            on a terminal.
             The instrument is the SoundFont instrument playing an installed General MIDI \
             font (FluidR3_GM from fluid-soundfont-gm) unless --instrument synth or \
             --preset-bank picks the built-in synth.
@@ -63,7 +66,8 @@ struct RenderCommand: ParsableCommand {
         let instrument = try InstrumentChoice(instrument, presetBank: presetBank)
         let schedule = RenderSchedule(file: sequence, sampleRate: Double(sampleRate))
         let graph = instrument.graph
-        let renderer = OfflineRenderer(schedule: schedule, nodes: graph.nodes, wiring: graph.wiring, blockSize: blockSize)
+        let renderer = OfflineRenderer(schedule: schedule, nodes: graph.nodes, wiring: graph.wiring, blockSize: blockSize,
+                                       tail: .untilSilent(threshold: format.silence, maximum: RenderTail.longestSeconds))
         var writer: WAVFileWriter
         do {
             writer = try WAVFileWriter(path: output, format: format, sampleRate: sampleRate)
@@ -97,7 +101,7 @@ struct RenderCommand: ParsableCommand {
         progress.clear()
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        let audioSeconds = Double(renderer.totalFrames) / Double(sampleRate)
+        let audioSeconds = Double(renderer.position) / Double(sampleRate)
         print(String(format: "wrote %@: %.1f s of audio in %.2f s (%.0f× real time)", output, audioSeconds, seconds,
                      audioSeconds / max(seconds, 1e-9)))
         if renderer.engine.droppedEvents > 0 {

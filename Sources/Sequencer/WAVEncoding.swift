@@ -18,6 +18,15 @@ public enum WAVSampleFormat: String, Sendable, CaseIterable {
         case .f32: 4
         }
     }
+
+    /// Magnitudes below this are silence in the file: integer formats write them as 0 (half
+    /// a step, rounded to nearest); float files take 24-bit's half step (-144 dB).
+    public var silence: Float {
+        switch self {
+        case .s16: 0.5 / 32_768
+        case .s24, .f32: 0.5 / 8_388_608
+        }
+    }
 }
 
 /// Pure WAV (RIFF) encoding: header bytes and interleaved little-endian samples.

@@ -58,7 +58,7 @@ import TestSupport
         let graph = StandardGraph(playing: SoundFontNode(font: try SoundFont.open(FidelityTests.fontPath)))
         let wiring = AudioWiring(inputs: graph.wiring.inputs, toOutput: outputs.map { AudioWiring.Port($0) })
         let renderer = OfflineRenderer(schedule: RenderSchedule(file: file, sampleRate: FidelityTests.rate),
-                                       nodes: graph.nodes, wiring: wiring, blockSize: 512, tailSeconds: 0)
+                                       nodes: graph.nodes, wiring: wiring, blockSize: 512, tail: .fixed(seconds: 0))
         var sink = MemorySink()
         try renderer.render(into: &sink)
         return sink.left

@@ -112,7 +112,7 @@ import TestSupport
     static func midihubRender(_ file: MIDIFile) throws -> MemorySink {
         let node = SoundFontNode(font: try SoundFont.open(fontPath))
         let renderer = OfflineRenderer(schedule: RenderSchedule(file: file, sampleRate: rate), nodes: [node],
-                                       blockSize: 512, tailSeconds: 0)
+                                       blockSize: 512, tail: .fixed(seconds: 0))
         var sink = MemorySink()
         try renderer.render(into: &sink)
         return sink

@@ -74,11 +74,52 @@ import Testing
         events.sort { $0.tick < $1.tick }
         let file = MIDIFile(format: 0, division: .ticksPerQuarter(96), tracks: [MIDITrack(events: events)])
         let renderer = OfflineRenderer(schedule: RenderSchedule(file: file, sampleRate: 48_000),
-                                       nodes: StandardGraph(bank: bank).nodes, tailSeconds: 1)
+                                       nodes: StandardGraph(bank: bank).nodes, tail: .fixed(seconds: 1))
         var sink = MemorySink()
         try renderer.render(into: &sink)
-        #expect(sink.left.count == Int(renderer.totalFrames))
+        #expect(sink.left.count == Int(renderer.maximumFrames))
         #expect(sink.left.allSatisfy(\.isFinite) && sink.left.contains { abs($0) > 0.01 })
         #expect(sink.left.allSatisfy { abs($0) < 1 }, "no clipping at the default gain")
+    }
+
+    /// One note of the repository bank's `program` through the standard graph (synth and
+    /// reverb), released after `held` ticks (nil: never), in a file of 192 ticks (1 s).
+    private func oneNote(program: UInt8 = 0, released held: UInt64?,
+                         tail: RenderTail) throws -> (samples: [Float], renderer: OfflineRenderer) {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../patches/presets").standardized.path
+        var events = [TrackEvent(tick: 0, .midi(.programChange(channel: 0, program: program))),
+                      TrackEvent(tick: 0, .midi(.noteOn(channel: 0, note: 60, velocity: 100)))]
+        if let held { events.append(TrackEvent(tick: held, .midi(.noteOff(channel: 0, note: 60, velocity: 0)))) }
+        var track = MIDITrack(events: events)
+        track.endTick = 192
+        let file = MIDIFile(format: 0, division: .ticksPerQuarter(96), tracks: [track])
+        let renderer = OfflineRenderer(schedule: RenderSchedule(file: file, sampleRate: 48_000),
+                                       nodes: StandardGraph(bank: try PresetBankLoader.load(directory: folder)).nodes,
+                                       tail: tail)
+        var sink = MemorySink()
+        try renderer.render(into: &sink)
+        return (zip(sink.left, sink.right).map { max(abs($0), abs($1)) }, renderer)
+    }
+
+    @Test func theTailRingsOutUntilTheSoundDiesAway() throws {
+        let silence = WAVSampleFormat.s16.silence
+        let (samples, renderer) = try oneNote(released: 96, tail: .untilSilent(threshold: silence, maximum: 30))
+        let end = Int(renderer.schedule.endFrame), window = Int(RenderTail.silentSeconds * 48_000)
+        #expect(samples.count == Int(renderer.position))
+        // The release and the reverb sound past the file's end, then fall silent for the last half second.
+        let lastSound = try #require(samples.lastIndex { $0 >= silence })
+        #expect(lastSound > end, "nothing sounded after the file's end")
+        #expect(samples.count - 1 - lastSound >= window && samples.count - 1 - lastSound < window + 512,
+                "\(samples.count - 1 - lastSound) silent frames at the end")
+        #expect(samples.count < end + 30 * 48_000, "stopped by the maximum")
+        #expect(renderer.isFinished)
+    }
+
+    @Test func aNoteNeverReleasedStopsAtTheLongestTail() throws {
+        let (samples, renderer) = try oneNote(program: 16, released: nil,  // an organ: it sounds while held
+                                              tail: .untilSilent(threshold: WAVSampleFormat.s16.silence, maximum: 3))
+        #expect(samples.count == Int(renderer.schedule.endFrame) + 3 * 48_000)
+        #expect(samples.suffix(4_800).contains { $0 > 0.01 }, "the held note still sounds at the end")
     }
 }

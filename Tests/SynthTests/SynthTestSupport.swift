@@ -27,7 +27,7 @@ func render(_ events: [(frame: Int64, event: RenderEvent)], frames: Int64, nodes
             sampleRate: Double = 48_000, blockSize: Int = 64) -> MemorySink {
     let schedule = RenderSchedule(entries: events.map { .init(frame: $0.frame, event: $0.event) }
         .sorted { $0.frame < $1.frame }, sampleRate: sampleRate, endFrame: frames)
-    let renderer = OfflineRenderer(schedule: schedule, nodes: nodes, blockSize: blockSize, tailSeconds: 0)
+    let renderer = OfflineRenderer(schedule: schedule, nodes: nodes, blockSize: blockSize, tail: .fixed(seconds: 0))
     var sink = MemorySink()
     try! renderer.render(into: &sink)
     return sink

@@ -16,7 +16,7 @@ extension BenchmarkRow {
         let (file, expected) = onsetSong()
 
         let schedule = RenderSchedule(file: file, sampleRate: polyphonyRate)
-        let renderer = OfflineRenderer(schedule: schedule, nodes: [SynthNode(bank: bank)], blockSize: 512, tailSeconds: 0.5)
+        let renderer = OfflineRenderer(schedule: schedule, nodes: [SynthNode(bank: bank)], blockSize: 512, tail: .fixed(seconds: 0.5))
         var sink = MemorySink()
         try renderer.render(into: &sink)
         let ours = try onsetErrors(in: sink.left, expected: expected, who: "midihub")

@@ -76,7 +76,7 @@ extension BenchmarkRow {
         let schedule = RenderSchedule(file: heldNotes(voices, seconds: 20), sampleRate: polyphonyRate)
         let graph = StandardGraph(playing: instrument)
         let renderer = OfflineRenderer(schedule: schedule, nodes: graph.nodes, wiring: graph.wiring, blockSize: polyphonyBlock,
-                                       tailSeconds: 0)
+                                       tail: .fixed(seconds: 0))
         let p999 = blockP999 { _ = renderer.renderNextBlock() }
         let sounding = Int(instrument.outputValues.load(0))  // both instruments: output 0 is the active voice count
         guard sounding >= voices * 90 / 100 else {

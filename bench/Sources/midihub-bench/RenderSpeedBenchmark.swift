@@ -35,10 +35,11 @@ extension BenchmarkRow {
 
     /// × real time of `midihub render` through `instrument` and of FluidSynth over `files`
     /// (CPU seconds of whole processes, best of 2 per file, summed). Both rates are over the
-    /// audio midihub writes (each song and 2 s of its release): FluidSynth writes on until
-    /// its last voice ends, up to 16 s longer for a 40 s song, mostly below -80 dB, and
-    /// counting that as its audio would compare renders of different lengths. So the ratio
-    /// is that of the two CPU times for the same files; the title gives both lengths.
+    /// audio midihub writes (each song and its tail until the sound has died away in 16
+    /// bits): FluidSynth writes on until its last voice ends, up to 14 s longer for a 40 s
+    /// song, zeros in 16 bits, and counting that as its audio would compare renders of
+    /// different lengths. So the ratio is that of the two CPU times for the same files; the
+    /// title gives both lengths.
     private static func renderRatio(_ files: [URL], instrument: Renderers.Instrument, context: BenchmarkContext,
                                     title: String) throws -> BenchmarkResult {
         let renderers = try Renderers.find(in: context)
