@@ -55,6 +55,10 @@ public struct ClockFollower: Sendable {
     /// The loop's state: the predicted time of the next pulse and the period (seconds).
     private var predicted = 0.0
     private var period: Double?
+    /// The last pulse's error, not yet corrected for (`track`).
+    private var pendingError: Double?
+    /// Pulses in a row that came in a burst (`track`).
+    private var burstPulses = 0
     /// The mean square of the arrival errors (seconds²), a moving average.
     private var errorSquare = 0.0
     /// The port the clock is taken from (see `receive(_:from:at:)`) and when it last sent.
@@ -136,14 +140,15 @@ public struct ClockFollower: Sendable {
 
     /// The delay-locked loop: the first two pulses give the period, each later one corrects
     /// the predicted time (by `b` of its error) and the period (by `c`), by a bounded gain.
-    /// Pulses that were held up and arrive together (the events of one `read` share its
-    /// time) are counted on the prediction, not measured: a burst is a stall of the reader,
-    /// not a tempo. Each error counts up to half a period, so the late pulse that starts a
-    /// burst, or a lost one, moves the loop a little, not by the whole gap. A gap longer
-    /// than `timeout` starts it again.
+    /// A pulse's correction waits for the next pulse: pulses that were held up arrive
+    /// together (the events of one `read` share its time), and the first of them is late
+    /// only because the reader was. When the next one comes with it (a burst), the first
+    /// one's error is dropped and both count as on time; otherwise the correction goes in
+    /// before the next pulse is measured, the loop's arithmetic unchanged. A gap longer than
+    /// `timeout` starts the loop again.
     private mutating func track(_ time: Double) {
         guard let last = lastPulseTime, time - last <= Self.timeout else {
-            (period, lastPulseTime) = (nil, time)
+            (period, lastPulseTime, pendingError, burstPulses) = (nil, time, nil, 0)
             return
         }
         guard let current = period else {
@@ -155,18 +160,31 @@ public struct ClockFollower: Sendable {
             predicted = time + interval
             return
         }
+        lastPulseTime = time
         guard time - last >= current * Self.burstFraction else {
-            predicted += current  // held up with the previous pulse: on time as far as we know
+            // Held up with the previous pulse: both on time as far as anyone can tell. More
+            // than a quarter note of them in a row is a clock far faster than the loop's.
+            burstPulses += 1
+            if burstPulses > Self.longestBurst { period = nil }
+            pendingError = nil
+            predicted += current
             return
         }
-        lastPulseTime = time
-        let error = min(max(time - predicted, -current / 2), current / 2)
-        let omega = min(2 * Double.pi * Self.bandwidth * current, Self.maxOmega)
-        predicted += 2.squareRoot() * omega * error + current
-        period = min(max(current + omega * omega * error, Self.periods.lowerBound), Self.periods.upperBound)
-        errorSquare += 0.05 * (error * error - errorSquare)
+        burstPulses = 0
+        if let error = pendingError {
+            let omega = min(2 * Double.pi * Self.bandwidth * current, Self.maxOmega)
+            predicted += 2.squareRoot() * omega * error
+            period = min(max(current + omega * omega * error, Self.periods.lowerBound), Self.periods.upperBound)
+            errorSquare += 0.05 * (error * error - errorSquare)
+        }
+        let error = time - predicted
+        pendingError = error
+        predicted += period ?? current
     }
 
     /// A pulse closer than this fraction of the period to the previous one arrived in a burst.
-    static let burstFraction = 0.25
+    static let burstFraction = 0.125
+    /// The most pulses a burst holds (a quarter note's): a stall of `timeout` at 100 BPM
+    /// holds 10.
+    static let longestBurst = 24
 }
