@@ -128,6 +128,7 @@ public final class OutputFeedNode: Node, @unchecked Sendable {
 
     public func process(_ context: ProcessContext) {
         let bus = context.bus
-        for i in 0..<context.frames { ring.push(StereoFrame(left: bus.left[i], right: bus.right[i])) }
+        for i in 0..<context.frames { ring.stage(StereoFrame(left: bus.left[i], right: bus.right[i])) }
+        ring.publish()  // once a block: one atomic store, not one a frame
     }
 }

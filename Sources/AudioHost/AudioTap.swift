@@ -76,11 +76,12 @@ public final class AudioTap: Sendable {
         case .node(let id): engine.output(ofNode: id)
         case .silence: nil
         }
+        defer { ring.publish() }  // once a block: one atomic store, not one a frame
         guard let bus else {
-            for _ in 0..<frames { ring.push(StereoFrame(left: 0, right: 0)) }
+            for _ in 0..<frames { ring.stage(StereoFrame(left: 0, right: 0)) }
             return
         }
-        for i in 0..<frames { ring.push(StereoFrame(left: bus.left[i], right: bus.right[i])) }
+        for i in 0..<frames { ring.stage(StereoFrame(left: bus.left[i], right: bus.right[i])) }
     }
 
     /// Frames dropped because the recorder fell behind.
