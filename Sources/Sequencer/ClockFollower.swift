@@ -165,7 +165,7 @@ public struct ClockFollower: Sendable {
             // Held up with the previous pulse: both on time as far as anyone can tell. More
             // than a quarter note of them in a row is a clock far faster than the loop's.
             burstPulses += 1
-            if burstPulses > Self.longestBurst { period = nil }
+            if burstPulses > Self.longestBurst { (period, burstPulses) = (nil, 0) }
             pendingError = nil
             predicted += current
             return

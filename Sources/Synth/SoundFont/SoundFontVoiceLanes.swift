@@ -127,7 +127,8 @@ enum SoundFontVoiceLanes {
         var at = (first.0 << bits | Int(phase.bits[0]), first.1 << bits | Int(phase.bits[1]),
                   first.2 << bits | Int(phase.bits[2]), first.3 << bits | Int(phase.bits[3]))
         let by = (Int(increment.bits[0]), Int(increment.bits[1]), Int(increment.bits[2]), Int(increment.bits[3]))
-        let loops = (LaneLoop(v0, by.0), LaneLoop(v1, by.1), LaneLoop(v2, by.2), LaneLoop(v3, by.3))
+        let loops = (LaneLoop(v0, by.0, frames), LaneLoop(v1, by.1, frames), LaneLoop(v2, by.2, frames),
+                     LaneLoop(v3, by.3, frames))
         /// The cubic of one frame from its taps, at fraction `x`.
         @inline(__always) func cubic(_ ym1: FloatLanes, _ y0: FloatLanes, _ y1: FloatLanes, _ y2: FloatLanes,
                                      _ x: FloatLanes) -> SIMD4<Float> {
@@ -148,8 +149,8 @@ enum SoundFontVoiceLanes {
                                 min(loops.2.framesClear(at.2), loops.3.framesClear(at.3)), piece - i)
                 guard clear > 0 else {
                     // A frame near a lane's loop end: each lane's taps one by one, from the loop's start past its end.
-                    let t0 = loops.0.taps(frames, at.0 &>> bits), t1 = loops.1.taps(frames, at.1 &>> bits)
-                    let t2 = loops.2.taps(frames, at.2 &>> bits), t3 = loops.3.taps(frames, at.3 &>> bits)
+                    let t0 = loops.0.taps(at.0 &>> bits), t1 = loops.1.taps(at.1 &>> bits)
+                    let t2 = loops.2.taps(at.2 &>> bits), t3 = loops.3.taps(at.3 &>> bits)
                     let taps = FloatLanes.transposed(t0, t1, t2, t3)
                     at = (at.0 &+ by.0, at.1 &+ by.1, at.2 &+ by.2, at.3 &+ by.3)
                     scratch[i] = cubic(FloatLanes(taps.0), FloatLanes(taps.1), FloatLanes(taps.2), FloatLanes(taps.3),
@@ -212,8 +213,9 @@ enum SoundFontVoiceLanes {
 }
 
 /// A lane's loop in the lanes' fixed point (`PhaseLanes.fractionBits`): where its taps start
-/// to need the loop's start (two frames before its end), where it wraps, by how much.
-/// A voice that does not wrap in the lanes (`wrapsInLanes`) never gets there.
+/// to need the loop's start (two frames before its end), where it wraps, by how much, and
+/// its frames as the one-voice path reads them near an edge (`EdgeFrames`). A voice that
+/// does not wrap in the lanes (`wrapsInLanes`) never gets to its loop's end here.
 ///
 /// - Thread: render (a plain value).
 private struct LaneLoop {
@@ -223,9 +225,10 @@ private struct LaneLoop {
     let end: Int, length: Int
     /// 1 / the increment in fixed point.
     let perStep: Double
+    let edge: EdgeFrames
 
     @inline(__always)
-    init(_ voice: SoundFontVoice, _ increment: Int) {
+    init(_ voice: SoundFontVoice, _ increment: Int, _ frames: SoundFontFrames) {
         let bits = Int(PhaseLanes.fractionBits)
         if SoundFontVoiceLanes.wrapsInLanes(voice) {
             (end, length) = (voice.loopEnd, voice.loopEnd - voice.loopStart)
@@ -234,6 +237,8 @@ private struct LaneLoop {
             (end, length, zone) = (.max, 0, .max)
         }
         perStep = 1 / Double(max(increment, 1))
+        edge = EdgeFrames(frames: frames, first: voice.start, last: voice.end - 1, loopStart: voice.loopStart,
+                          loopEnd: voice.loopEnd, looping: voice.isLooping)
     }
 
     /// `at` back a loop's length once its whole frame is at the loop's end or past it.
@@ -252,10 +257,7 @@ private struct LaneLoop {
     /// The four taps around whole frame `frame` (as `SoundFontFrames.cubicTaps` scales them),
     /// those at the loop's end or past it read from its start.
     @inline(__always)
-    func taps(_ frames: SoundFontFrames, _ frame: Int) -> SIMD4<Float> {
-        @inline(__always) func tap(_ index: Int) -> Float {
-            frames[index >= end ? index &- length : index] * SoundFontFrames.tapScale
-        }
-        return SIMD4(tap(frame &- 1), tap(frame), tap(frame &+ 1), tap(frame &+ 2))
+    func taps(_ frame: Int) -> SIMD4<Float> {
+        SIMD4(edge(frame &- 1), edge(frame), edge(frame &+ 1), edge(frame &+ 2)) * SoundFontFrames.tapScale
     }
 }
