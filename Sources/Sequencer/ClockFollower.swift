@@ -55,6 +55,8 @@ public struct ClockFollower: Sendable {
     /// The loop's state: the predicted time of the next pulse and the period (seconds).
     private var predicted = 0.0
     private var period: Double?
+    /// The pulses giving the loop its first period (`seed`), while it has none.
+    private var seeding: PulseLine?
     /// The last pulse's error, not yet corrected for (`track`).
     private var pendingError: Double?
     /// Pulses in a row that came in a burst (`track`).
@@ -138,26 +140,21 @@ public struct ClockFollower: Sendable {
         return .play(pulse: nextPulse, at: time)
     }
 
-    /// The delay-locked loop: the first two pulses give the period, each later one corrects
-    /// the predicted time (by `b` of its error) and the period (by `c`), by a bounded gain.
+    /// The delay-locked loop: its period comes from the line through the pulses of its first
+    /// `seedSpan` (one interval can be a few microseconds or a stall long: pulses held up
+    /// arrive together, and a loop started at 1,000 BPM crept toward a 125 BPM master for
+    /// seconds while the transport raced or crawled); each later pulse corrects the
+    /// predicted time (by `b` of its error) and the period (by `c`), by a bounded gain.
     /// A pulse's correction waits for the next pulse: pulses that were held up arrive
     /// together (the events of one `read` share its time), and the first of them is late
     /// only because the reader was. When the next one comes with it (a burst), the first
     /// one's error is dropped and both count as on time; otherwise the correction goes in
     /// before the next pulse is measured, the loop's arithmetic unchanged. A gap longer than
-    /// `timeout` starts the loop again.
+    /// `timeout`, a burst longer than `longestBurst` or an error of more than `lostAfter`
+    /// periods starts the loop again.
     private mutating func track(_ time: Double) {
-        guard let last = lastPulseTime, time - last <= Self.timeout else {
-            (period, lastPulseTime, pendingError, burstPulses) = (nil, time, nil, 0)
-            return
-        }
-        guard let current = period else {
-            lastPulseTime = time
-            guard time > last else { return }  // no interval to measure yet
-            errorSquare = 0
-            let interval = min(max(time - last, Self.periods.lowerBound), Self.periods.upperBound)
-            period = interval
-            predicted = time + interval
+        guard let last = lastPulseTime, time - last <= Self.timeout, let current = period else {
+            seed(time)
             return
         }
         lastPulseTime = time
@@ -165,13 +162,14 @@ public struct ClockFollower: Sendable {
             // Held up with the previous pulse: both on time as far as anyone can tell. More
             // than a quarter note of them in a row is a clock far faster than the loop's.
             burstPulses += 1
-            if burstPulses > Self.longestBurst { (period, burstPulses) = (nil, 0) }
             pendingError = nil
             predicted += current
+            if burstPulses > Self.longestBurst { restart(at: time) }
             return
         }
         burstPulses = 0
         if let error = pendingError {
+            guard abs(error) <= Self.lostAfter * current else { return restart(at: time) }
             let omega = min(2 * Double.pi * Self.bandwidth * current, Self.maxOmega)
             predicted += 2.squareRoot() * omega * error
             period = min(max(current + omega * omega * error, Self.periods.lowerBound), Self.periods.upperBound)
@@ -182,9 +180,44 @@ public struct ClockFollower: Sendable {
         predicted += period ?? current
     }
 
+    /// Starts the loop from `time`'s pulse: the pulses of the next `seedSpan` give its period.
+    private mutating func restart(at time: Double) {
+        (period, pendingError, burstPulses) = (nil, nil, 0)
+        seeding = PulseLine(start: time)
+        lastPulseTime = time
+    }
+
+    /// A pulse while the loop has no period: after a gap longer than `timeout` (or none
+    /// before) it starts the seed, and so do pulses that came with the seed's first (the
+    /// pulses a stall held up: their intervals were in the gap before it); once the seed
+    /// spans `seedSpan`, the line through its pulses gives the period and the next pulse's
+    /// time, and the loop runs from this pulse.
+    private mutating func seed(_ time: Double) {
+        guard let last = lastPulseTime, time - last <= Self.timeout, var line = seeding, time >= line.start,
+              line.count > 1 || time - line.start >= Self.periods.lowerBound * Self.burstFraction else {
+            restart(at: time)
+            return
+        }
+        lastPulseTime = time
+        line.add(time)
+        seeding = line
+        guard line.span >= Self.seedSpan, line.count >= 3, let (slope, origin) = line.fit else { return }
+        seeding = nil
+        errorSquare = 0
+        let interval = min(max(slope, Self.periods.lowerBound), Self.periods.upperBound)
+        period = interval
+        predicted = max(origin + slope * Double(line.count), time + interval * Self.burstFraction)
+    }
+
     /// A pulse closer than this fraction of the period to the previous one arrived in a burst.
     static let burstFraction = 0.125
     /// The most pulses a burst holds (a quarter note's): a stall of `timeout` at 100 BPM
     /// holds 10.
     static let longestBurst = 24
+    /// How long the pulses that give the loop its first period span (at least three pulses):
+    /// twelve pulses at 125 BPM, a hundred at the fastest clock, two intervals of the slowest.
+    static let seedSpan = 0.25
+    /// An error of more periods than this is a lost lock (the master jumped, or the loop
+    /// started from a wrong period), not jitter: the loop starts again.
+    static let lostAfter = 4.0
 }

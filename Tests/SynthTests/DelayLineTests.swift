@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test func fourFramesReadWhatOneFrameReadsGives() {
-        var line = Self.line(length: 97, writes: 250)  // wrapped twice
+        let line = Self.line(length: 97, writes: 250)  // wrapped twice
         defer { line.deallocate() }
         let delays = SIMD4<Float>(1, 2.25, 40.5, 95.75)
         let positions = SIMD4(repeating: Float(line.index)) - delays
@@ -34,14 +34,14 @@ import Testing
     /// line's first sample (the chorus, and the stereo delay, read past the line there: the
     /// chorus clicked about once a minute of a long render).
     @Test func aPositionThatRoundsToTheEndReadsTheStart() {
-        var line = Self.line(length: 2162, writes: 2162)
+        let line = Self.line(length: 2162, writes: 2162)
         defer { line.deallocate() }
         let below = -Float.ulpOfOne / 4
         #expect(below + 2162 == 2162, "the rounding this test is about")
         let value = line.read(at: SIMD4(below, 0, 1, 2))
         #expect(value[0] == line.data[0] && value[1] == line.data[0] && value[2] == line.data[1])
         // The one-frame read (the stereo delay's) at the same point: 5 frames back from index 5.
-        var short = Self.line(length: 2162, writes: 2162 + 5)
+        let short = Self.line(length: 2162, writes: 2162 + 5)
         defer { short.deallocate() }
         let delay: Float = 5.000_000_5
         #expect(Float(short.index) - delay < 0 && Float(short.index) - delay + 2162 == 2162)

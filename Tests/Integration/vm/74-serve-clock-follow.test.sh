@@ -1,13 +1,14 @@
 # Issue 12, kernel test: MIDI clock in. midish is the master (its device 0 connected to
 # midihub:in and to Midi Through, both sent its clock) at 125 BPM; `midihub serve` runs
 # docs/transport.md's clock-follow patch (the song to Midi Through) with
-# sequences/c-major-scale.mid (100 BPM in the file) loaded. midish's play (Start, pulses)
+# sequences/little-song.mid (120 and 96 BPM in the file) loaded. midish's play (Start, pulses)
 # plays the song: `midihub monitor --json 14:0` stamps midish's pulses and the song's notes
-# as they reach Midi Through: after the first second each note comes a steady time after
-# the master's pulse of its beat (the phase is locked), and the status shows the master's
+# as they reach Midi Through: after the first second nine notes in ten come within 15 ms of
+# a steady time after the master's pulse of their tick, on the pulses' line (the phase is locked), and the status shows the master's
 # tempo, jitter and drift. While the master plays, `transport play` is refused; midish's
 # stop (Stop) pauses the transport; midish frozen (SIGSTOP) mid-song stops it 250 ms after
-# its last pulse, with a warning. Then another midihub daemon leads at 100 BPM (its clock out
+# its last pulse, with a warning. Then another midihub daemon leads at 100 BPM (the same song
+# at `transport tempo 100`; its clock out
 # to the follower and to Midi Through): its play starts the follower's song, an arpeggiator
 # held on a snd-virmidi keyboard plays on the leader's eighths (from 1.5 s on, four steps in
 # five within 5 ms of their median, the median within 10 ms of the grid), and its seek while playing (Stop, Song Position, Continue), pause, seek while
@@ -19,7 +20,7 @@ source "$REPO/Tests/Integration/serve.sh"
 load_modules snd-seq-dummy
 doc_block docs/transport.md clock-follow-patch >"$WORK/follow.yaml"
 start_serve hub --no-audio --patch "$WORK/follow.yaml"
-midihub transport load "$REPO/sequences/c-major-scale.mid" >/dev/null || fail "loading the scale"
+midihub transport load "$REPO/sequences/little-song.mid" >/dev/null || fail "loading the song"
 start_peer monitor midihub monitor --json 14:0
 wait_for_peer_line monitor "$(peer_err monitor)" "^midihub: monitoring 14:0"
 
@@ -35,8 +36,9 @@ status_json() {
     midihub transport status --json
 }
 
-# The scale lasts 6.1 s at midish's 125 BPM: midish stops it before its end, with the
-# VM's slow commands in between (its end, reached first, once failed the pause below).
+# The song lasts 21 s at midish's 125 BPM: midish stops it before its end, with the VM's
+# slow commands in between (the scale's end, at 7.7 s, came first on a loaded host and
+# failed the pause below).
 step "midish plays: the transport follows its Start and its tempo"
 midish p
 wait_for "the transport plays" 20 bash -c "midihub transport | grep -q '^playing '"
@@ -59,8 +61,8 @@ wait_for "the transport pauses" 10 bash -c "midihub transport | grep -q '^paused
 stop_peer monitor
 
 step "the song's notes land on the master's beats"
-midicsv "$REPO/sequences/c-major-scale.mid" >"$WORK/scale.csv" || fail "midicsv"
-python3 - "$REPO" "$WORK/scale.csv" "$(peer_out monitor)" <<'PY' || fail "the notes are not locked to the master's pulses"
+midicsv "$REPO/sequences/little-song.mid" >"$WORK/song.csv" || fail "midicsv"
+python3 - "$REPO" "$WORK/song.csv" "$(peer_out monitor)" <<'PY' || fail "the notes are not locked to the master's pulses"
 import statistics, sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, sys.argv[1] + "/Tests/Integration")
@@ -70,20 +72,30 @@ pulses, notes = from_start(sys.argv[3])
 print(f"{len(pulses)} pulses, {len(notes)} notes after Start")
 if len(notes) < 5:
     sys.exit("fewer than 5 notes played")
-# Each note against the master's pulse of its tick (pulse 0 is the first after Start).
+# Each note against the master's pulse of its tick (pulse 0 is the first after Start), on
+# the line through the pulses (each is stamped as late as the VM's scheduler makes it).
+n = len(pulses)
+mx, my = (n - 1) / 2, sum(pulses) / n
+period = sum((x - mx) * (y - my) for x, y in enumerate(pulses)) / sum((x - mx) ** 2 for x in range(n))
+origin = my - period * mx
 offsets = []
 for tick, time in zip(ticks, notes):
     pulse = tick * 24 // division
-    if pulse < len(pulses):
-        offsets.append((pulses[pulse] - pulses[0], time - pulses[pulse]))
-print("offsets (s after Start, note minus its pulse, ms):", [(round(a, 2), round(b * 1000, 1)) for a, b in offsets])
+    if pulse < n:
+        offsets.append((pulse * period, time - (origin + pulse * period)))
+print("offsets (s after Start, note minus its pulse, ms), the first 16:",
+      [(round(a, 2), round(b * 1000, 1)) for a, b in offsets[:16]])
 settled = [b for a, b in offsets if a >= 1.0]
 if len(settled) < 3:
     sys.exit("fewer than 3 notes after the first second")
-spread = max(settled) - min(settled)
-print(f"settled: median {statistics.median(settled) * 1000:.1f} ms, spread {spread * 1000:.1f} ms")
-# Unlocked at the file's 100 BPM, each beat would slip 120 ms further from the master's.
-sys.exit(0 if spread < 0.03 and abs(statistics.median(settled)) < 0.05 else 1)
+median = statistics.median(settled)
+deviations = sorted(abs(b - median) for b in settled)
+steady = deviations[int(len(deviations) * 0.9) - 1]
+print(f"{len(settled)} settled: median {median * 1000:.1f} ms, nine in ten within {steady * 1000:.1f} ms of it, "
+      f"all within {deviations[-1] * 1000:.1f} ms")
+# Unlocked at the file's 120 BPM, each beat would slip 20 ms further from the master's
+# (over 100 ms in the settled notes' span); the VM's stalls move a note now and then.
+sys.exit(0 if steady < 0.015 and abs(median) < 0.05 else 1)
 PY
 
 step "a master frozen mid-song stops the transport 250 ms after its last pulse"
@@ -128,7 +140,9 @@ leading=$(sed -nE 's/.*serving as ([0-9]+):0 .*/\1/p' "$(peer_err leader)" | hea
 sed -i "s/LEADER:0/$leading:0/" "$WORK/follower.yaml"
 midihub patch load "$WORK/follower.yaml" >/dev/null || fail "the follower's patch"
 midihub transport load "$REPO/sequences/little-song.mid" >/dev/null || fail "the follower's song"
-leader transport load "$REPO/sequences/c-major-scale.mid" >/dev/null || fail "the leader's song"
+# The leader plays the song too (26 s at 100 BPM): the scale (9.6 s) ended before the seeks below on a loaded host.
+leader transport load "$REPO/sequences/little-song.mid" >/dev/null || fail "the leader's song"
+leader transport tempo 100 >/dev/null || fail "the leader's tempo"
 wait_for "the keyboard reaches the follower" 20 bash -c \
     "aconnect -l | grep -A3 \"'Virtual Raw MIDI $card-0'\" | grep -q \"Connecting To: .*$follower:0\""
 start_peer monitor2 midihub monitor --json 14:0
@@ -178,7 +192,8 @@ wait_for "the follower pauses" 10 bash -c "midihub transport | grep -q '^paused 
 leader transport seek 2 >/dev/null || fail "the leader seeks to bar 2 while paused"
 wait_for "the follower moves to bar 2 (Song Position)" 10 bash -c "midihub transport | grep -q '^paused .little-song.mid. at 2:1 '"
 leader transport play >/dev/null || fail "the leader plays on"
-wait_for "the follower plays on from bar 2 (Continue)" 10 bash -c "midihub transport | grep -q '^playing .little-song.mid. at 2:'"
+# Bar 3 comes 2.4 s after bar 2: a loaded VM's first status may be as late.
+wait_for "the follower plays on from bar 2 (Continue)" 10 bash -c "midihub transport | grep -Eq '^playing .little-song.mid. at [23]:'"
 leader transport stop >/dev/null || fail "the leader stops"
 wait_for "the follower stops" 10 bash -c "midihub transport | grep -q '^paused '"
 # Both daemons are called midihub: the leader's out -> the follower's in, seen by the
