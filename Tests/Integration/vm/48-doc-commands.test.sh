@@ -6,7 +6,8 @@
 # The docs' port numbers are a typical machine's: Midi Through is 14:0, the first USB
 # keyboard is card 1 (client 20, 'Virtual Raw MIDI 1-0' here), the first app is 128
 # (fluidsynth here, 'FLUID Synth'), and `--device plughw:1,0` is a sound card at card 1
-# (snd-aloop here, in a second set-up). A command ends with status 0; one that runs until
+# (snd-aloop here, in a second set-up). A command ends with status 0; a play is stopped
+# with Ctrl-C after 5 s and exits 130; one that runs until
 # Ctrl-C (monitor, synth, serve, record) is stopped with SIGINT once it says it is ready and then
 # exits 0. A connect to 'midihub synth' ("or connect later") runs while `midihub synth`
 # does. A learn runs while a daemon serves, and the keyboard moves CC 74 once it waits; a
@@ -69,6 +70,8 @@ run_example() { # LINE
         run_learn_example "$line"
     elif [[ (${words[1]} == scene || ${words[1]} == trigger) && ${words[2]} != -* || ${words[1]} == patch ]]; then
         run_daemon_example "$line"
+    elif [[ ${words[1]} == play ]]; then
+        run_play_example "$line"
     elif [[ -n $ready ]]; then
         start_peer example bash -c "cd \"\$REPO\" && exec $line"
         wait_for_peer_line example "$(peer_err example)" "$ready" 120
@@ -81,6 +84,17 @@ run_example() { # LINE
         assert_eq 0 "$status" "'$line' (stderr: $(head -c 400 "$WORK/err"))"
     fi
     if [[ -n ${PEER_PIDS[synth]:-} ]]; then stop_peer synth; fi
+}
+
+# `midihub play FILE …` plays for `PLAY_SECONDS` and is stopped with Ctrl-C, as a listener
+# would: exit 130 (128 + SIGINT; 0 when the song ended first) and nothing on stderr but
+# progress. Songs played whole, against aplaymidi, are 30-play's.
+PLAY_SECONDS=5
+run_play_example() { # LINE
+    local status=0
+    (cd "$REPO" && timeout -k 5 --preserve-status -s INT "$PLAY_SECONDS" bash -c "$1") >"$WORK/out" 2>"$WORK/err" || status=$?
+    [[ $status == 130 || $status == 0 ]] || fail "'$1' after Ctrl-C: exit $status, not 130 (stderr: $(head -c 400 "$WORK/err"))"
+    assert_file_lacks "$WORK/err" "^midihub: (error|warning)" "'$1' complains"
 }
 
 # `midihub learn` with a daemon serving (its default rules connect the keyboard at card 1):
