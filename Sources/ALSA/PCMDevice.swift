@@ -153,6 +153,9 @@ public final class PCMDevice: @unchecked Sendable {
             framesSinceStall = 0
             guard stallsWithoutProgress < Self.maximumStallsWithoutProgress else { throw failure(code, in: "snd_pcm_writei", pcm) }
             statistics.recordStall()
+            // A stalled stream still runs, and the kernel refuses to prepare a running one
+            // (EBUSY: seen on snd-aloop in the emulated VM with a 256-frame buffer): stop it first.
+            _ = snd_pcm_drop(pcm)
             let result = snd_pcm_prepare(pcm)
             if result < 0 { throw failure(result, in: "snd_pcm_prepare", pcm) }
         case ESTRPIPE:
