@@ -7,7 +7,8 @@
 struct PulseLine: Sendable {
     /// The first pulse's time.
     let start: Double
-    /// The pulses taken, and the sums of their times (from `start`), index·time and index².
+    /// The pulses taken, and the sums of their times (from `start`) and of index·time (the
+    /// sums of the indices and their squares follow from `count`).
     private(set) var count = 1
     private var sumTimes = 0.0, sumIndexTimes = 0.0
 
