@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Module layout and import rules: see docs/architecture.md.
-// Only `ALSA` imports `CALSA`; only `RtMidiBackend` imports `CRtMidi`; only `SoundFont` imports `CVorbis`.
+// Only `ALSA` imports `CALSA`; only `RtMidiBackend` imports `CRtMidi`; only `SoundFont` imports `CVorbis`;
+// only `VoiceLanes` imports `CCPUFeatures`; only `Synth` imports `VoiceLanesAVX2`.
 // `MIDICore`, `RenderCore` and `Synth` import no I/O module.
 // The DSP modules compile optimized in debug builds too: unoptimized, the SoundFont
 // instrument renders 60 times slower (2× real time on one core of a fast machine), too
@@ -48,8 +49,22 @@ let package = Package(
         // samples decoded. No other midihub module.
         .target(name: "SoundFont", dependencies: ["CVorbis"], swiftSettings: dspOptimized),
 
+        // SoundFont voices rendered four at a time in SIMD lanes, from plain copies of them.
+        .target(name: "VoiceLanes", dependencies: ["SoundFont", "CCPUFeatures"], swiftSettings: dspOptimized),
+        // Whether the processor has AVX2 and FMA (CPUID and XGETBV).
+        .target(name: "CCPUFeatures"),
+        // Eight voices at a time in AVX registers: the one module compiled for AVX2 and FMA
+        // (Haswell, 2013, and later). Only `Synth` calls it, and only where
+        // `ProcessorFeatures.hasAVX2AndFMA`; scripts/check-avx2-module checks it shares no
+        // code with the rest.
+        .target(
+            name: "VoiceLanesAVX2", dependencies: ["VoiceLanes", "SoundFont"],
+            swiftSettings: [.unsafeFlags(["-O", "-target-cpu", "haswell", "-Xcc", "-mavx2", "-Xcc", "-mfma"])]
+        ),
+
         // Built-in instrument and effect nodes (DSP), preset model.
-        .target(name: "Synth", dependencies: ["RenderCore", "MIDICore", "SoundFont"], swiftSettings: dspOptimized),
+        .target(name: "Synth", dependencies: ["RenderCore", "MIDICore", "SoundFont", "VoiceLanes", "VoiceLanesAVX2"],
+                swiftSettings: dspOptimized),
 
         // Player, transport, offline renderer (sequence → render events → audio).
         .target(name: "Sequencer", dependencies: ["MIDICore", "RenderCore", "Synth"]),
@@ -116,7 +131,8 @@ let package = Package(
             "AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore", "AllocationCounter", "TestSupport",
         ]),
         .testTarget(name: "SynthTests", dependencies: [
-            "Synth", "SoundFont", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter", "SoundMeasures", "TestSupport",
+            "Synth", "SoundFont", "VoiceLanes", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter", "SoundMeasures",
+            "TestSupport",
         ]),
         // Test support: what the fidelity tier measures of a note (level, envelope times,
         // spectrum, pitch), optimized like the DSP it measures.

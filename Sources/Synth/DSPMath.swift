@@ -1,3 +1,5 @@
+import VoiceLanes
+
 // Small, deterministic approximations used in the render loops (no libm calls per sample).
 
 /// Frequency in hertz of a (fractional) MIDI note number, A4 = 69 = 440 Hz.

@@ -1,4 +1,5 @@
 import RenderCore
+import VoiceLanes
 
 /// A Freeverb-style stereo reverb: eight damped comb filters and four all-passes per side.
 ///

@@ -3,6 +3,7 @@ import RenderCore
 import SoundFont
 import Testing
 @testable import Synth
+import VoiceLanes
 
 /// The soundfont instrument on fonts built for each property: exact onsets, pitch from
 /// key, root and tuning generators, the pitch wheel, loops, exclusive classes, stealing,
@@ -12,9 +13,14 @@ struct SoundFontNodeTests {
     private static let sineFont = TestSoundFont(frames: TestSoundFont.sine(cycles: 100, count: 4_800), loop: 0..<4_800,
                                                 zones: [.init(generators: [(TestGenerator.sampleModes, 1)])])
 
-    private func node(_ font: TestSoundFont, voices: Int = 64) -> SoundFontNode {
-        SoundFontNode(font: font.font, voiceCapacity: voices)
+    private func node(_ font: TestSoundFont, voices: Int = 64, laneWidth: Int = SoundFontVoiceLanes.width) -> SoundFontNode {
+        let node = SoundFontNode(font: font.font, voiceCapacity: voices)
+        node.laneWidth = laneWidth
+        return node
     }
+
+    /// The lane widths this processor runs: four (SSE), and eight where it has AVX2 and FMA.
+    private static let laneWidths = SoundFontVoiceLanes.width == 8 ? [4, 8] : [4]
 
     @Test func aNoteStartsAtItsExactFrame() {
         let constant = TestSoundFont(frames: [Int16](repeating: 16_384, count: 4_800), loop: 0..<4_800,
@@ -128,7 +134,7 @@ struct SoundFontNodeTests {
         expectLanesSoundAsEachAlone(font)
     }
 
-    /// Six notes together render four to a vector where they can (SoundFontVoiceLanes),
+    /// Six notes together render four (or six) to a vector where they can (SoundFontVoiceLanes),
     /// through the filter, at other pitches and pans; each note alone in its own node
     /// renders on the one-voice path. Both sound the same.
     private func expectLanesSoundAsEachAlone(_ font: TestSoundFont, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -145,18 +151,20 @@ struct SoundFontNodeTests {
                  (note.end, .noteOff(channel: note.channel, note: note.key))]
             }.sorted { $0.0 < $1.0 }
         }
-        let together = render(events(notes[...]), frames: 12_000, nodes: [node(font)]).left
-        var alone = [Float](repeating: 0, count: together.count)
+        var alone = [Float](repeating: 0, count: 12_000)
         for index in notes.indices {
             let one = render(events(notes[index...index]), frames: 12_000, nodes: [node(font)]).left
             for frame in one.indices { alone[frame] += one[frame] }
         }
         let loudest = peak(alone, 0..<alone.count)
-        let difference = zip(together, alone).map { abs($0 - $1) }.max()!
         #expect(loudest > 0.05, sourceLocation: sourceLocation)
-        // Within the lanes' fixed-point positions (2^-20 of a frame per frame).
-        #expect(difference < 2e-3 * loudest, "together and alone differ by \(difference) (peak \(loudest))",
-                sourceLocation: sourceLocation)
+        for width in Self.laneWidths {
+            let together = render(events(notes[...]), frames: 12_000, nodes: [node(font, laneWidth: width)]).left
+            let difference = zip(together, alone).map { abs($0 - $1) }.max()!
+            // Within the lanes' fixed-point positions (2^-20 of a frame per frame).
+            #expect(difference < 2e-3 * loudest, "\(width) lanes: together and alone differ by \(difference) (peak \(loudest))",
+                    sourceLocation: sourceLocation)
+        }
     }
 
     @Test func twentyFourBitFramesPlayTheirLowBytesInLanesAndAlone() {
@@ -169,7 +177,8 @@ struct SoundFontNodeTests {
         var narrow = TestSoundFont(frames: values.map { Int16($0) }, loop: 0..<480)
         wide.zones[0].generators = [(TestGenerator.sampleModes, 1)]
         narrow.zones[0].generators = [(TestGenerator.sampleModes, 1)]
-        for keys in [[60], [60, 64, 67, 72]] as [[UInt8]] {
+        // One note alone, four in lanes of four, six in passes of four and two where eight lanes run.
+        for keys in [[60], [60, 64, 67, 72], [60, 62, 64, 65, 67, 69]] as [[UInt8]] {
             let events = keys.flatMap { key in
                 [(Int64(0), RenderEvent.noteOn(channel: 0, note: key, velocity: 100)), (Int64(6_000), .noteOff(channel: 0, note: key))]
             }

@@ -1,9 +1,11 @@
+import VoiceLanes
+
 extension SoundFontNode {
     /// A voice renders in lanes only for runs at least this long (shorter ones cost more
     /// in setting the lanes up than they save).
     static let shortestLaneRun = 8
 
-    /// Renders the voices at `group` (1…4) in step, span by span between their ticks
+    /// Renders the voices at `group` (1…`laneWidth`) in step, span by span between their ticks
     /// (shared by all voices, `gridPhase`).
     /// - Thread: render.
     func renderGroup(_ group: UnsafeMutablePointer<Int>, lanes: Int, output: VoiceOutput, count: Int) {
@@ -47,8 +49,8 @@ extension SoundFontNode {
                 inLanes += 1
             }
             if inLanes >= 2 {
-                SoundFontVoiceLanes.render(voices, slots: together, lanes: inLanes, frames: map.frames,
-                                           output: output.advanced(by: done), count: piece, scratch: laneValues!)
+                SoundFontVoiceLanes.render(voices, slots: together, count: inLanes, copies: laneCopies!, frames: map.frames,
+                                           output: output.advanced(by: done), frameCount: piece, scratch: laneValues!)
             } else {
                 laneMask = 0
             }

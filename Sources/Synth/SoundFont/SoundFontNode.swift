@@ -1,5 +1,6 @@
 import RenderCore
 import SoundFont
+import VoiceLanes
 
 /// The `soundfont` instrument: plays a SoundFont 2 font on 16 MIDI channels (percussion on
 /// channel 10 from bank 128), with the font's generators and modulators plus the SF2.01
@@ -52,8 +53,13 @@ public final class SoundFontNode: Node, @unchecked Sendable {
     /// Scratch: the slots of the voices being rendered, and of those sharing lanes.
     var activeSlots: UnsafeMutablePointer<Int>?
     var laneSlots: UnsafeMutablePointer<Int>?
-    /// Scratch: the lanes' values of one pass (`SoundFontVoiceLanes.scratchFrames`).
-    var laneValues: UnsafeMutablePointer<SIMD4<Float>>?
+    /// Scratch: the copies of the voices in the lanes, and the lanes' values of one pass
+    /// (`SoundFontVoiceLanes.scratchFrames` vectors of `laneWidth`).
+    var laneCopies: UnsafeMutablePointer<LaneVoice>?
+    var laneValues: UnsafeMutableRawPointer?
+    /// Voices rendered together at most (`SoundFontVoiceLanes.width`; 4 in tests of the
+    /// four-lane path on any processor).
+    var laneWidth = SoundFontVoiceLanes.width
     var voiceLimit: Int
     var soundingCount = 0
     var activeCount = 0
@@ -110,8 +116,9 @@ public final class SoundFontNode: Node, @unchecked Sendable {
             selectPreset(channel: channel)
         }
         activeSlots = .allocate(capacity: voiceCapacity)
-        laneSlots = .allocate(capacity: 4)
-        laneValues = .allocate(capacity: SoundFontVoiceLanes.scratchFrames)
+        laneSlots = .allocate(capacity: 8)
+        laneCopies = .allocate(capacity: 8)
+        laneValues = .allocate(byteCount: SoundFontVoiceLanes.scratchFrames * 8 * MemoryLayout<Float>.stride, alignment: 32)
         generators = .allocate(capacity: GeneratorKind.count)
         generators!.initialize(repeating: 0, count: GeneratorKind.count)
         masterGain.rampFrames = max(1, Int(0.01 * sampleRate))
@@ -133,6 +140,7 @@ public final class SoundFontNode: Node, @unchecked Sendable {
         generators?.deallocate(); generators = nil
         activeSlots?.deallocate(); activeSlots = nil
         laneSlots?.deallocate(); laneSlots = nil
+        laneCopies?.deallocate(); laneCopies = nil
         laneValues?.deallocate(); laneValues = nil
         preparedFormat = nil
     }
@@ -176,8 +184,8 @@ public final class SoundFontNode: Node, @unchecked Sendable {
             listed += 1
         }
         if interpolation == .cubic {
-            for first in stride(from: 0, to: listed, by: 4) {
-                renderGroup(slots + first, lanes: min(4, listed - first), output: output, count: count)
+            for first in stride(from: 0, to: listed, by: laneWidth) {
+                renderGroup(slots + first, lanes: min(laneWidth, listed - first), output: output, count: count)
             }
         } else {
             for index in 0..<listed {

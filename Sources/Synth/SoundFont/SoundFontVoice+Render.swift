@@ -1,4 +1,5 @@
 import SoundFont
+import VoiceLanes
 
 extension SoundFontVoice {
     /// Adds `count` frames of the voice into `output`, ticking its envelopes and LFOs every

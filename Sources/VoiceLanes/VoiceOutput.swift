@@ -4,21 +4,27 @@
 /// modulators), unpanned, as FluidSynth feeds its effects.
 ///
 /// - Thread: render.
-struct VoiceOutput {
-    var left: UnsafeMutablePointer<Float>
-    var right: UnsafeMutablePointer<Float>
+@frozen public struct VoiceOutput {
+    public var left: UnsafeMutablePointer<Float>
+    public var right: UnsafeMutablePointer<Float>
     /// Both sends or neither.
-    var sends: (reverb: UnsafeMutablePointer<Float>, chorus: UnsafeMutablePointer<Float>)?
+    public var sends: (reverb: UnsafeMutablePointer<Float>, chorus: UnsafeMutablePointer<Float>)?
+
+    @inlinable
+    public init(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+                sends: (reverb: UnsafeMutablePointer<Float>, chorus: UnsafeMutablePointer<Float>)?) {
+        (self.left, self.right, self.sends) = (left, right, sends)
+    }
 
     /// The same outputs `frames` frames on.
-    @inline(__always)
-    func advanced(by frames: Int) -> VoiceOutput {
+    @inlinable @inline(__always)
+    public func advanced(by frames: Int) -> VoiceOutput {
         VoiceOutput(left: left + frames, right: right + frames, sends: sends.map { ($0.reverb + frames, $0.chorus + frames) })
     }
 
     /// Adds one frame of a voice: `value` panned into the pair and sent at its levels.
-    @inline(__always)
-    func add(_ value: Float, at i: Int, panLeft: Float, panRight: Float, reverb: Float, chorus: Float) {
+    @inlinable @inline(__always)
+    public func add(_ value: Float, at i: Int, panLeft: Float, panRight: Float, reverb: Float, chorus: Float) {
         left[i] += value * panLeft
         right[i] += value * panRight
         if let sends {

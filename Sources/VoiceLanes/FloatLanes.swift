@@ -9,12 +9,12 @@ import _Builtin_intrinsics.intel
 /// `SIMD4` operators.
 ///
 /// - Thread: any (a plain value).
-struct FloatLanes {
-    var vector: SIMD4<Float>
+@frozen public struct FloatLanes {
+    public var vector: SIMD4<Float>
 
-    @inline(__always) init(_ vector: SIMD4<Float>) { self.vector = vector }
+    @inlinable @inline(__always) public init(_ vector: SIMD4<Float>) { self.vector = vector }
 
-    @inline(__always) static func + (a: FloatLanes, b: FloatLanes) -> FloatLanes {
+    @inlinable @inline(__always) public static func + (a: FloatLanes, b: FloatLanes) -> FloatLanes {
         #if arch(x86_64)
         FloatLanes(_mm_add_ps(a.vector, b.vector))
         #else
@@ -22,7 +22,7 @@ struct FloatLanes {
         #endif
     }
 
-    @inline(__always) static func - (a: FloatLanes, b: FloatLanes) -> FloatLanes {
+    @inlinable @inline(__always) public static func - (a: FloatLanes, b: FloatLanes) -> FloatLanes {
         #if arch(x86_64)
         FloatLanes(_mm_sub_ps(a.vector, b.vector))
         #else
@@ -30,7 +30,7 @@ struct FloatLanes {
         #endif
     }
 
-    @inline(__always) static func * (a: FloatLanes, b: FloatLanes) -> FloatLanes {
+    @inlinable @inline(__always) public static func * (a: FloatLanes, b: FloatLanes) -> FloatLanes {
         #if arch(x86_64)
         FloatLanes(_mm_mul_ps(a.vector, b.vector))
         #else
@@ -38,26 +38,26 @@ struct FloatLanes {
         #endif
     }
 
-    @inline(__always) static func * (a: Float, b: FloatLanes) -> FloatLanes {
+    @inlinable @inline(__always) public static func * (a: Float, b: FloatLanes) -> FloatLanes {
         FloatLanes(SIMD4(repeating: a)) * b
     }
 
-    @inline(__always) static func += (a: inout FloatLanes, b: FloatLanes) { a = a + b }
+    @inlinable @inline(__always) public static func += (a: inout FloatLanes, b: FloatLanes) { a = a + b }
 
     /// Four values from `address` (any alignment).
-    @inline(__always) init(loading address: UnsafePointer<Float>) {
+    @inlinable @inline(__always) public init(loading address: UnsafePointer<Float>) {
         vector = UnsafeRawPointer(address).loadUnaligned(as: SIMD4<Float>.self)
     }
 
     /// Stores the four values at `address` (any alignment).
-    @inline(__always) func store(to address: UnsafeMutablePointer<Float>) {
+    @inlinable @inline(__always) public func store(to address: UnsafeMutablePointer<Float>) {
         UnsafeMutableRawPointer(address).storeBytes(of: vector, as: SIMD4<Float>.self)
     }
 
     /// Four rows of four turned into four columns: the result's k-th vector holds element k
     /// of `r0` … `r3` (four frames of four voices, or combs, turned into four frames of each).
-    @inline(__always)
-    static func transposed(_ r0: SIMD4<Float>, _ r1: SIMD4<Float>, _ r2: SIMD4<Float>, _ r3: SIMD4<Float>)
+    @inlinable @inline(__always)
+    public static func transposed(_ r0: SIMD4<Float>, _ r1: SIMD4<Float>, _ r2: SIMD4<Float>, _ r3: SIMD4<Float>)
         -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
         #if arch(x86_64)
         let t0 = _mm_unpacklo_ps(r0, r1), t1 = _mm_unpacklo_ps(r2, r3)
@@ -76,21 +76,21 @@ struct FloatLanes {
 /// is read, so the whole part may wrap around (a long span, a loop's wrap) at no cost.
 ///
 /// - Thread: any (a plain value).
-struct PhaseLanes {
-    static let fractionBits: Int32 = 20
-    static let one = Double(1 << fractionBits)
-    var bits: SIMD4<Int32>
+@frozen public struct PhaseLanes {
+    public static let fractionBits: Int32 = 20
+    public static let one = Double(1 << fractionBits)
+    public var bits: SIMD4<Int32>
 
     /// Positions (or increments) in frames, each from 0 to below 2^11.
-    @inline(__always) init(_ a: Double, _ b: Double, _ c: Double, _ d: Double) {
+    @inlinable @inline(__always) public init(_ a: Double, _ b: Double, _ c: Double, _ d: Double) {
         bits = SIMD4(Self.fixed(a), Self.fixed(b), Self.fixed(c), Self.fixed(d))
     }
 
     /// Rounded by adding a half (the values are not negative): `rounded()` is a libm call on baseline x86-64.
-    @inline(__always) private static func fixed(_ frames: Double) -> Int32 { Int32(frames * one + 0.5) }
+    @inlinable @inline(__always) static func fixed(_ frames: Double) -> Int32 { Int32(frames * one + 0.5) }
 
     /// The fraction of each lane, 0 ..< 1.
-    @inline(__always) var fraction: FloatLanes {
+    @inlinable @inline(__always) public var fraction: FloatLanes {
         let mask = SIMD4<Int32>(repeating: 1 << Self.fractionBits - 1)
         #if arch(x86_64)
         let masked = _mm_and_si128(unsafeBitCast(bits, to: SIMD2<Int64>.self), unsafeBitCast(mask, to: SIMD2<Int64>.self))
@@ -100,12 +100,27 @@ struct PhaseLanes {
         #endif
     }
 
-    @inline(__always) mutating func advance(by increment: PhaseLanes) {
+    @inlinable @inline(__always) public mutating func advance(by increment: PhaseLanes) {
         #if arch(x86_64)
         bits = unsafeBitCast(_mm_add_epi32(unsafeBitCast(bits, to: SIMD2<Int64>.self),
                                            unsafeBitCast(increment.bits, to: SIMD2<Int64>.self)), to: SIMD4<Int32>.self)
         #else
         bits &+= increment.bits
         #endif
+    }
+}
+
+extension FloatLanes {
+    /// The Catmull-Rom cubic through taps `ym1` … `y2` at fraction `x` (as the one-voice
+    /// path's `CubicInterpolator`): c1 = (y1 − ym1) / 2, c3 = (y2 − ym1) / 2 + 3 (y0 − y1) / 2
+    /// and −c2 = c1 + (y0 − y1) + c3, in 15 operations (Laurent de Soras' form).
+    @inlinable @inline(__always)
+    public static func cubic(_ ym1: FloatLanes, _ y0: FloatLanes, _ y1: FloatLanes, _ y2: FloatLanes,
+                             _ x: FloatLanes) -> FloatLanes {
+        let slope = 0.5 * (y1 - ym1), step = y0 - y1
+        let v = slope + step
+        let cubed = v + step + 0.5 * (y2 - y0)
+        let squared = v + cubed
+        return ((cubed * x - squared) * x + slope) * x + y0
     }
 }

@@ -9,10 +9,10 @@ import _Builtin_intrinsics.intel
 /// store — no sum across a vector per frame.
 ///
 /// - Thread: render (a plain value).
-struct LaneMix {
-    let left: Levels, right: Levels, reverb: Levels, chorus: Levels
+@frozen public struct LaneMix {
+    public let left: Levels, right: Levels, reverb: Levels, chorus: Levels
 
-    init(left: SIMD4<Float>, right: SIMD4<Float>, reverb: SIMD4<Float>, chorus: SIMD4<Float>) {
+    @inlinable public init(left: SIMD4<Float>, right: SIMD4<Float>, reverb: SIMD4<Float>, chorus: SIMD4<Float>) {
         self.left = Levels(left)
         self.right = Levels(right)
         self.reverb = Levels(reverb)
@@ -21,24 +21,26 @@ struct LaneMix {
 
     /// The four lanes' levels into one output, and each of them in all four places (to
     /// scale one lane's four frames).
-    struct Levels {
-        let lanes: SIMD4<Float>
-        let each: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+    @frozen public struct Levels {
+        public let lanes: SIMD4<Float>
+        public let each: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
 
-        @inline(__always) init(_ lanes: SIMD4<Float>) {
+        @inlinable @inline(__always) public init(_ lanes: SIMD4<Float>) {
             self.lanes = lanes
             each = (SIMD4(repeating: lanes[0]), SIMD4(repeating: lanes[1]), SIMD4(repeating: lanes[2]),
                     SIMD4(repeating: lanes[3]))
         }
     }
 
-    /// Adds `frames` frames of lane values (`values[i]`: the four lanes at frame i) into `output`.
-    @inline(__always)
-    func add(_ values: UnsafePointer<SIMD4<Float>>, frames: Int, into output: VoiceOutput) {
+    /// Adds `frames` frames of lane values (`values[i × stride]`: the four lanes at frame i)
+    /// into `output`.
+    @inlinable @inline(__always)
+    public func add(_ values: UnsafePointer<SIMD4<Float>>, stride: Int = 1, frames: Int, into output: VoiceOutput) {
         let whole = frames & ~3
         var i = 0
         while i < whole {
-            let lanes = FloatLanes.transposed(values[i], values[i &+ 1], values[i &+ 2], values[i &+ 3])
+            let at = i &* stride
+            let lanes = FloatLanes.transposed(values[at], values[at &+ stride], values[at &+ 2 &* stride], values[at &+ 3 &* stride])
             Self.accumulate(lanes, left, into: output.left + i)
             Self.accumulate(lanes, right, into: output.right + i)
             if let sends = output.sends {
@@ -48,7 +50,7 @@ struct LaneMix {
             i &+= 4
         }
         while i < frames {
-            let value = values[i]
+            let value = values[i &* stride]
             output.left[i] += (value * left.lanes).sum()
             output.right[i] += (value * right.lanes).sum()
             if let sends = output.sends {
@@ -60,8 +62,8 @@ struct LaneMix {
     }
 
     /// Adds the lanes, each at its level in `levels`, to the four frames at `target`.
-    @inline(__always)
-    private static func accumulate(_ lanes: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>),
+    @inlinable @inline(__always)
+    static func accumulate(_ lanes: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>),
                                    _ levels: Levels, into target: UnsafeMutablePointer<Float>) {
         let l = levels.each
         #if arch(x86_64)
