@@ -30,7 +30,7 @@ public final class AudioOutputFeed: @unchecked Sendable {
                          PCMConfiguration.periodFramesRange.upperBound)
         node = OutputFeedNode(capacity: 16 * period)
         let configuration = PCMConfiguration(sampleRate: Int(format.sampleRate), channels: 2, periodFrames: period)
-        let ring = node.ring
+        let node = node
         thread = DeviceThread(role: "audio output '\(device)'", recovered: "playing",
                               describe: { "audio output: " + Self.describe($0, device: device) }, report: report) {
             running, opened throws(PCMError) in
@@ -41,7 +41,7 @@ public final class AudioOutputFeed: @unchecked Sendable {
                                      + "\(configuration.sampleRate) Hz; use a 'plughw:' device, which converts")
             }
             opened()
-            try Self.play(ring, to: pcm, period: period, running: running)
+            try Self.play(node, to: pcm, period: period, running: running)
         }
     }
 
@@ -71,31 +71,45 @@ public final class AudioOutputFeed: @unchecked Sendable {
     }
 
     /// Plays the ring to `pcm` a period at a time (the write blocks while the device is
-    /// full: its clock paces the loop) until `running` is cleared. Starts from what the ring
-    /// holds now; keeps it under 4 periods (dropping the oldest) and plays silence after a
-    /// period without enough frames.
-    private static func play(_ ring: SPSCRing<StereoFrame>, to pcm: PCMDevice, period: Int,
+    /// full: its clock paces the loop) until `running` is cleared, following the main
+    /// card's clock (`DriftFollower`). Starts once the ring holds three periods (dropping
+    /// what it held before); a ring run dry plays its last frames, then silence, and starts
+    /// again the same way; one piled far beyond the target (a stall) drops to it.
+    private static func play(_ node: OutputFeedNode, to pcm: PCMDevice, period: Int,
                              running: DeviceThread.RunningFlag) throws(PCMError) {
+        let ring = node.ring
         let channels = pcm.settings.channels
         let samples = UnsafeMutablePointer<Float>.allocate(capacity: period * channels)
         defer { samples.deallocate() }
         let periodMicroseconds = UInt32(Double(period) / Double(pcm.settings.sampleRate) * 1e6)
+        var follower = DriftFollower(period: period, sampleRate: pcm.settings.sampleRate)
+        let target = Int(follower.target)
         discard(ring.count, from: ring)
+        var primed = false
         var waited: UInt32 = 0
         while running.isSet {
             let available = ring.count
-            if available > 4 * period { discard(available - 2 * period, from: ring) }
-            guard available >= period || waited >= periodMicroseconds else {
-                usleep(periodMicroseconds / 4)
-                waited += periodMicroseconds / 4
-                continue
+            if available > 8 * period { discard(available - target, from: ring) }
+            if !primed {
+                primed = available >= target + period
+                guard primed else {
+                    // A period without enough sound plays a period of silence, which keeps the device going.
+                    guard waited >= periodMicroseconds else {
+                        usleep(periodMicroseconds / 4)
+                        waited += periodMicroseconds / 4
+                        continue
+                    }
+                    waited = 0
+                    samples.initialize(repeating: 0, count: period * channels)
+                    try pcm.write(frames: UnsafeBufferPointer(start: samples, count: period * channels))
+                    continue
+                }
+                follower.restart()
             }
             waited = 0
-            samples.initialize(repeating: 0, count: period * channels)
-            for frame in 0..<min(available, period) {
-                guard let value = ring.pop() else { break }
-                samples[frame * channels] = value.left
-                if channels > 1 { samples[frame * channels + 1] = value.right }
+            follower.observe(fill: node.smoothedFill(block: period, sampleRate: pcm.settings.sampleRate))
+            if follower.render(into: samples, frames: period, channels: channels, next: { ring.pop() }) > 0 {
+                primed = false  // ran dry: silence after its last frames, then wait for the target again
             }
             try pcm.write(frames: UnsafeBufferPointer(start: samples, count: period * channels))
         }
@@ -119,6 +133,9 @@ public final class OutputFeedNode: Node, @unchecked Sendable {
     public let outputValues = OutputValues()
     public private(set) var preparedFormat: RenderFormat?
     let ring: SPSCRing<StereoFrame>
+    /// When the last block was handed over (`MonotonicClock` nanoseconds), stored before it
+    /// is published: the writer tells from it how far the render thread is into the next.
+    let lastHandover = Atomic<UInt64>(0)
 
     init(capacity: Int) {
         ring = SPSCRing(minimumCapacity: capacity)
@@ -129,6 +146,24 @@ public final class OutputFeedNode: Node, @unchecked Sendable {
     public func process(_ context: ProcessContext) {
         let bus = context.bus
         for i in 0..<context.frames { ring.stage(StereoFrame(left: bus.left[i], right: bus.right[i])) }
+        lastHandover.store(MonotonicClock.nanoseconds(), ordering: .releasing)
         ring.publish()  // once a block: one atomic store, not one a frame
+    }
+
+    /// How full the ring is as if the render thread handed frames over one by one as it
+    /// plays them, not a block at once: the frames waiting, less the block's part yet to
+    /// come (`block` frames over `block` frames' time from the last handover). A writer that
+    /// steered by the bare count would see it jump by a block as the two clocks' blocks slide
+    /// past each other, and move the pitch with it.
+    /// - Thread: the writer.
+    func smoothedFill(block: Int, sampleRate: Int) -> Double {
+        while true {
+            let handed = lastHandover.load(ordering: .acquiring)
+            let count = ring.count
+            let now = MonotonicClock.nanoseconds()
+            guard lastHandover.load(ordering: .acquiring) == handed else { continue }  // a block came meanwhile
+            let since = now > handed ? Double(now - handed) * 1e-9 : 0
+            return DriftFollower.fill(waiting: count, secondsSinceHandover: since, block: block, sampleRate: sampleRate)
+        }
     }
 }

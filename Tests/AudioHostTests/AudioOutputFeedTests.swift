@@ -7,6 +7,7 @@ import TestSupport
 
 /// A second sound card's writer: a device that cannot be opened is one line, with the fix,
 /// however many times it is tried again; one that opens is played what the node is handed.
+/// (The clock following itself: `DriftFollowerTests`.)
 @Suite(.serialized) struct AudioOutputFeedTests {
     static let format = RenderFormat(sampleRate: 48_000, maxFrames: 256)
 
@@ -44,6 +45,10 @@ import TestSupport
         let right = stride(from: 1, to: samples.count, by: 2).map { samples[$0] }
         #expect(right.allSatisfy { $0 == 0 })
         #expect(left.filter { $0 == 0.5 }.count > left.count / 2, "mostly the tone (silence only while starved)")
-        #expect(left.allSatisfy { $0 == 0.5 || $0 == 0 }, "whole frames, in order: the tone or a period of silence")
+        // The writer reads between frames (DriftFollower): the tone stays the tone exactly,
+        // and where the ring ran dry (this writer is not paced by a clock) it rings down to
+        // silence over a few frames, a cubic's small overshoot at most.
+        #expect(left.allSatisfy { $0 > -0.1 && $0 < 0.6 }, "the tone, silence, or the few frames between")
+        #expect(left.filter { $0 != 0.5 && $0 != 0 }.count < left.count / 20, "few frames between the tone and silence")
     }
 }
