@@ -23,11 +23,11 @@ for side in 0 1; do
 done
 
 doc_block docs/patch-format.md two-outputs-patch | sed 's/plughw:CARD=Headphones,DEV=0/hw:Loopback,0,1/' >"$WORK/two.yaml"
-start_loopback_recording phones "$WORK/phones.wav" 34 1
+start_loopback_recording phones "$WORK/phones.wav" 30 1
 wait_for_loopback_capture 1
 start_serve hub --patch "$WORK/two.yaml" "${SYNTH_AUDIO_OPTIONS[@]}"
 wait_for_peer_line hub "$(peer_err hub)" "midihub: audio: playing to hw:Loopback,0,0" 60
-sleep 30
+sleep 26
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
 stop_peer phones
