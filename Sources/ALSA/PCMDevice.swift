@@ -140,6 +140,9 @@ public final class PCMDevice: @unchecked Sendable {
 
     /// Brings the stream back after a failed write, or throws when it cannot be.
     private func recover(from code: Int32, _ pcm: OpaquePointer) throws(PCMError) {
+        // A device that left answers as the moment has it (ENODEV; EBADFD when a stall's
+        // recovery raced the unplug): the write found it gone, whatever the code.
+        if snd_pcm_state(pcm) == SND_PCM_STATE_DISCONNECTED { throw failure(-ENODEV, in: "snd_pcm_writei", pcm) }
         switch -code {
         case EAGAIN, EINTR:
             return
@@ -157,6 +160,7 @@ public final class PCMDevice: @unchecked Sendable {
             // (EBUSY: seen on snd-aloop in the emulated VM with a 256-frame buffer): stop it first.
             _ = snd_pcm_drop(pcm)
             let result = snd_pcm_prepare(pcm)
+            if snd_pcm_state(pcm) == SND_PCM_STATE_DISCONNECTED { throw failure(-ENODEV, in: "snd_pcm_writei", pcm) }
             if result < 0 { throw failure(result, in: "snd_pcm_prepare", pcm) }
         case ESTRPIPE:
             var result = snd_pcm_resume(pcm)

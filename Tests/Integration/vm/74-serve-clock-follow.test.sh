@@ -53,8 +53,15 @@ status_json >"$WORK/status.json" || fail "transport status --json"
 # midish's 125 BPM as the VM's timers make it (a few per cent off under emulation): far from the file's 100.
 jq -e '.clock.node == "master" and .clock.running and (.clock.tempo - 125 | fabs) < 5 and .clock.jitter >= 0 and (.clock.drift | type) == "number"' \
     "$WORK/status.json" >/dev/null || fail "the status's clock: $(cat "$WORK/status.json")"
-assert_match "following master's clock at 1[23][0-9](\.[0-9]+)? BPM \(jitter [0-9.]+ ms, drift -?[0-9.]+ ms\)$" \
-    "$(midihub transport)" "the status line"
+# The line a moment later: a hiccup of the emulated VM's timers can make the follower start
+# its lock again (a quarter second without a tempo, "none comes"); it has one again at once.
+following="following master's clock at 1[23][0-9](\.[0-9]+)? BPM \(jitter [0-9.]+ ms, drift -?[0-9.]+ ms\)$"
+for _ in 1 2 3; do
+    line=$(midihub transport)
+    [[ $line =~ $following ]] && break
+    sleep 0.3
+done
+assert_match "$following" "$line" "the status line"
 
 step "midish stops: the transport pauses where the master stopped"
 midish s
