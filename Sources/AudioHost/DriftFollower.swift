@@ -1,3 +1,5 @@
+import RenderCore
+
 /// How a second card plays a ring that the main card's clock fills at its own clock's
 /// pace, when the two clocks differ (by up to a few hundred ppm between cards): it reads
 /// the ring a little faster or slower than one frame a frame, interpolating between frames
@@ -55,7 +57,7 @@ struct DriftFollower {
         Double(waiting - block) + min(secondsSinceHandover * Double(sampleRate), Double(block))
     }
 
-    /// Starts again from an empty ring (the writer waits for `target` frames first): the
+    /// Starts again from an empty ring (the writer waits for three periods first): the
     /// window is silence, the steering learned so far is kept.
     mutating func restart() {
         window = (.silence, .silence, .silence, .silence)
@@ -71,9 +73,9 @@ struct DriftFollower {
         var missing = 0
         for frame in 0..<frames {
             let x = Float(fraction)
-            samples[frame * channels] = Self.cubic(window.0.left, window.1.left, window.2.left, window.3.left, x)
+            samples[frame * channels] = SampleMath.catmullRom(window.0.left, window.1.left, window.2.left, window.3.left, at: x)
             if channels > 1 {
-                samples[frame * channels + 1] = Self.cubic(window.0.right, window.1.right, window.2.right, window.3.right, x)
+                samples[frame * channels + 1] = SampleMath.catmullRom(window.0.right, window.1.right, window.2.right, window.3.right, at: x)
             }
             fraction += ratio
             while fraction >= 1 {
@@ -84,15 +86,6 @@ struct DriftFollower {
             }
         }
         return missing
-    }
-
-    /// The Catmull-Rom cubic through `ym1` … `y2` at `x` (0…1 between `y0` and `y1`).
-    @inline(__always)
-    private static func cubic(_ ym1: Float, _ y0: Float, _ y1: Float, _ y2: Float, _ x: Float) -> Float {
-        let slope = 0.5 * (y1 - ym1), step = y0 - y1
-        let v = slope + step
-        let cubed = v + step + 0.5 * (y2 - y0)
-        return ((cubed * x - (v + cubed)) * x + slope) * x + y0
     }
 }
 

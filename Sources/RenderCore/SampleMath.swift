@@ -7,6 +7,18 @@ import _Builtin_intrinsics.intel
 ///
 /// - Thread: render; allocation-free.
 public enum SampleMath {
+    /// The Catmull-Rom cubic through `ym1` … `y2` at `x` (0…1 between `y0` and `y1`):
+    /// c1 = (y1 − ym1) / 2, c3 = (y2 − ym1) / 2 + 3 (y0 − y1) / 2 and −c2 = c1 + (y0 − y1) + c3,
+    /// in 15 operations (Laurent de Soras' form). The SoundFont voices' vector lanes run the
+    /// same form four and eight values at a time (`FloatLanes.cubic`).
+    @inlinable @inline(__always)
+    public static func catmullRom(_ ym1: Float, _ y0: Float, _ y1: Float, _ y2: Float, at x: Float) -> Float {
+        let slope = 0.5 * (y1 - ym1), step = y0 - y1
+        let v = slope + step
+        let cubed = v + step + 0.5 * (y2 - y0)
+        return ((cubed * x - (v + cubed)) * x + slope) * x + y0
+    }
+
     /// `target[i] += source[i]` for `frames` samples.
     @inlinable
     public static func add(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, frames: Int) {

@@ -111,9 +111,8 @@ import _Builtin_intrinsics.intel
 }
 
 extension FloatLanes {
-    /// The Catmull-Rom cubic through taps `ym1` … `y2` at fraction `x` (as the one-voice
-    /// path's `CubicInterpolator`): c1 = (y1 − ym1) / 2, c3 = (y2 − ym1) / 2 + 3 (y0 − y1) / 2
-    /// and −c2 = c1 + (y0 − y1) + c3, in 15 operations (Laurent de Soras' form).
+    /// The Catmull-Rom cubic through taps `ym1` … `y2` at fraction `x`, four lanes at once:
+    /// `SampleMath.catmullRom`'s form (the one-voice path's).
     @inlinable @inline(__always)
     public static func cubic(_ ym1: FloatLanes, _ y0: FloatLanes, _ y1: FloatLanes, _ y2: FloatLanes,
                              _ x: FloatLanes) -> FloatLanes {

@@ -1,3 +1,4 @@
+import RenderCore
 import SoundFont
 import VoiceLanes
 
@@ -38,14 +39,7 @@ enum LinearInterpolator: Interpolator {
 enum CubicInterpolator: Interpolator {
     @inline(__always)
     static func value<Source: FrameSource>(_ source: Source, _ index: Int, _ x: Float) -> Float {
-        let ym1 = source(index - 1), y0 = source(index), y1 = source(index + 1), y2 = source(index + 2)
-        // The Catmull-Rom coefficients c1 = (y1 - ym1) / 2, c3 = (y2 - ym1) / 2 + 3 (y0 - y1) / 2
-        // and -c2 = c1 + (y0 - y1) + c3, in 15 operations instead of 19 (Laurent de Soras' form).
-        let slope = 0.5 * (y1 - ym1), step = y0 - y1
-        let v = slope + step
-        let cubed = v + step + 0.5 * (y2 - y0)
-        let squared = v + cubed
-        return ((cubed * x - squared) * x + slope) * x + y0
+        SampleMath.catmullRom(source(index - 1), source(index), source(index + 1), source(index + 2), at: x)
     }
 }
 
