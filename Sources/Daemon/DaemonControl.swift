@@ -36,7 +36,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     func connections() throws -> [ConnectionSummary] {
         try daemon.owner.perform { [self] in
             daemon.refreshPorts()
-            return daemon.ports.connections.sorted().map(daemon.connectionSummary) + GraphSummaries.routes(daemon.router.graph)
+            return daemon.ports.connections.sorted().map(daemon.connectionSummary) + GraphSummaries.routes(daemon.core.router.graph)
         }
     }
 
@@ -58,7 +58,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     func addNode(_ spec: NodeSpec) throws -> NodeSummary {
         try daemon.owner.perform { [self] in
-            let graph = daemon.router.graph
+            let graph = daemon.core.router.graph
             let id = spec.id ?? Self.freshID(for: spec.type, in: graph)
             let node = try spec.graphNode(id: id, registry: NodeCatalog.registry)
             try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in try graph.adding(node) })
@@ -68,14 +68,14 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     func removeNode(_ id: String) throws {
         try daemon.owner.perform { [self] in
-            let graph = daemon.router.graph
+            let graph = daemon.core.router.graph
             try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in try graph.removing(id) })
         }
     }
 
     func replaceNode(_ id: String, with spec: NodeSpec) throws -> NodeSummary {
         try daemon.owner.perform { [self] in
-            let graph = daemon.router.graph
+            let graph = daemon.core.router.graph
             let node = try spec.graphNode(id: id, registry: NodeCatalog.registry)
             try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in
                 try graph.replacing(id, with: node.body, parameters: node.parameters)
@@ -93,8 +93,8 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     func loadPatch(_ source: PatchSource) throws -> GraphSummary {
         let summary = { [self] in
-            GraphSummary(nodes: currentNodes(), connections: GraphSummaries.routes(daemon.router.graph),
-                         rules: GraphSummaries.rules(daemon.portsCore.reconciler.rules))
+            GraphSummary(nodes: currentNodes(), connections: GraphSummaries.routes(daemon.core.router.graph),
+                         rules: GraphSummaries.rules(daemon.core.ports.reconciler.rules))
         }
         if let path = source.path {
             return try daemon.installPatchFile(at: path) { [self] in
@@ -122,14 +122,14 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func rules() throws -> [RuleSummary] {
-        try daemon.owner.perform { [self] in GraphSummaries.rules(daemon.portsCore.reconciler.rules) }
+        try daemon.owner.perform { [self] in GraphSummaries.rules(daemon.core.ports.reconciler.rules) }
     }
 
     func setRules(_ rules: [RuleSummary]) throws -> [RuleSummary] {
         let parsed = try GraphSummaries.connectionRules(rules)
         return try daemon.owner.perform { [self] in
             daemon.setRules(parsed)
-            return GraphSummaries.rules(daemon.portsCore.reconciler.rules)
+            return GraphSummaries.rules(daemon.core.ports.reconciler.rules)
         }
     }
 
@@ -141,7 +141,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         try daemon.owner.perform { [self] in
             let list: [Mapping]
             do {
-                list = try Patch.parseMappings(yaml: text, file: "<mappings>", graph: daemon.router.graph, registry: NodeCatalog.registry)
+                list = try Patch.parseMappings(yaml: text, file: "<mappings>", graph: daemon.core.router.graph, registry: NodeCatalog.registry)
             } catch let error as PatchError {
                 throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
             }
@@ -264,7 +264,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     /// (every output plays the one master).
     /// - Thread: the state's owner.
     private func recordedNode(_ name: NodeID, in audio: AudioRack) throws -> NodeID? {
-        let graph = daemon.router.graph
+        let graph = daemon.core.router.graph
         guard let node = graph.node(name) else { throw HubDaemon.unknownNode(name) }
         if case .output = node.body { return audio.isRendered(name) ? name : nil }  // another device's, else the master
         guard audio.isRendered(name) else {
@@ -300,8 +300,8 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     // MARK: - helpers (on the owner)
 
     private func currentNodes() -> [NodeSummary] {
-        GraphSummaries.nodes(daemon.router.graph) { node in
-            if let values = daemon.router.processorParameters(node.id) {
+        GraphSummaries.nodes(daemon.core.router.graph) { node in
+            if let values = daemon.core.router.processorParameters(node.id) {
                 return values.infos.map { GraphSummaries.summary($0, value: values[Int($0.id)]) }
             }
             if let parameters = daemon.audio?.parameters(of: node.id) {
@@ -321,7 +321,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         try daemon.owner.perform { [self] in
             switch (source, destination) {
             case (.node(let from), .node(let to)):
-                let graph = daemon.router.graph
+                let graph = daemon.core.router.graph
                 try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in
                     connected ? try graph.connecting(Route(from, to)) : try graph.disconnecting(from, to)
                 })
@@ -333,7 +333,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
                 let resolver = PortResolver(ports: daemon.ports.infos.values.sorted { $0.address < $1.address })
                 guard let sourcePort = try port(source, sending: true, resolver),
                       let destinationPort = try port(destination, sending: false, resolver) else { return }
-                daemon.portsCore.reconciler.record(connected: connected, source: sourcePort, destination: destinationPort)
+                daemon.core.ports.reconciler.record(connected: connected, source: sourcePort, destination: destinationPort)
                 daemon.apply(Connection(sourcePort.address, destinationPort.address), connected: connected, reason: "control request")
                 daemon.refreshPorts()
                 daemon.saveState()

@@ -17,7 +17,7 @@ extension HubDaemon {
 
     /// The node whose clock the transport follows, if the graph has one.
     var clockLeader: GraphNode? {
-        router.graph.nodes.first(where: \.leadsClock)
+        core.router.graph.nodes.first(where: \.leadsClock)
     }
 
     /// Takes a clock message from `address`, which arrived at `time` (monotonic), when it came
@@ -39,7 +39,7 @@ extension HubDaemon {
         let monotonic = now - timing.clockOffset
         if let cue = clockFollower.check(at: monotonic) { return follow(cue) }
         guard let tempo = clockFollower.beatsPerMinute else { return }
-        if abs(tempo - router.clock.beatsPerMinute) >= 0.1, monotonic - lastClockTempoChange >= 0.5 {
+        if abs(tempo - core.router.clock.beatsPerMinute) >= 0.1, monotonic - lastClockTempoChange >= 0.5 {
             lastClockTempoChange = monotonic
             setTempo((tempo * 100).rounded() / 100)
         }

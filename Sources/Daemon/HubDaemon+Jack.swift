@@ -29,7 +29,7 @@ extension HubDaemon {
             guard let port = ports.descriptor(at: source) else { continue }
             for link in targets[source] ?? [] {
                 if link.destination == hubInput {
-                    router.route(message, from: port, time: now, into: &sink)
+                    core.router.route(message, from: port, time: now, into: &sink)
                 } else if let address = SeqAddress(link.destination) {
                     _ = try? client.output(message, from: outPort, to: address)
                     wroteOutput = true
@@ -43,7 +43,7 @@ extension HubDaemon {
     /// Opens the bridge's outputs to the JACK ports external nodes play, before the first
     /// message (a JACK connection takes effect a cycle later). - Thread: owner.
     func prepareJackOutputs() {
-        let destinations = router.graph.nodes.compactMap { node -> PortAddress? in
+        let destinations = core.router.graph.nodes.compactMap { node -> PortAddress? in
             guard case .external(let external) = node.body,
                   let address = ports.destination(for: external.port, excludingClient: client.clientID)
             else { return nil }
@@ -78,7 +78,7 @@ extension HubDaemon {
     private func forwardToJack(_ connection: Connection) throws(JackMIDIError) {
         try jack.forward(connection)
         let toHub = Connection(connection.source, PortAddress(inPort.address))
-        guard !ports.connections.contains(toHub), !portsCore.isMaking(toHub), !hubInputWanted(toHub) else { return }
+        guard !ports.connections.contains(toHub), !core.ports.isMaking(toHub), !hubInputWanted(toHub) else { return }
         apply(toHub, connected: true, reason: "carries \(hubName(of: connection.source)) to JACK")
         forwardSubscriptions.insert(connection.source)
     }
@@ -107,7 +107,7 @@ extension HubDaemon {
     private func hubInputWanted(_ connection: Connection) -> Bool {
         guard let source = ports.descriptor(at: connection.source),
               let destination = ports.descriptor(at: connection.destination) else { return false }
-        return portsCore.reconciler.wantsConnection(from: source, to: destination) == true
+        return core.ports.reconciler.wantsConnection(from: source, to: destination) == true
     }
 
     /// Forgets the JACK connections of a port that left; an ALSA source's notes are released

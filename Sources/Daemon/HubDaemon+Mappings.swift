@@ -12,9 +12,9 @@ extension HubDaemon {
     /// - Thread: input (the owner).
     func map(_ message: MIDIMessage, from address: PortAddress, sources: [NodeID], at time: Double) -> Bool {
         if learner != nil, learner?.observe(message, sources: sources, time: time) == true { return true }
-        guard !mappings.isEmpty else { return false }
+        guard !core.mappings.isEmpty else { return false }
         mappedChanges.removeAll(keepingCapacity: true)
-        let taken = mappings.handle(message, device: address.client << 8 | address.port, sources: sources, time: time,
+        let taken = core.mappings.handle(message, device: address.client << 8 | address.port, sources: sources, time: time,
                                     into: &mappedChanges)
         for change in mappedChanges { apply(change, at: time) }
         if !mappedChanges.isEmpty { stateChanged = true }
@@ -24,22 +24,24 @@ extension HubDaemon {
     /// Sets one mapped value; a target whose node is gone is skipped.
     /// - Thread: input (the owner).
     private func apply(_ change: MappingEngine.Change, at time: Double) {
-        if isTransport(change.node) {
-            guard change.parameter == Self.tempoParameter.name else { return }
+        if core.isTransport(change.node) {
+            guard change.parameter == HubCore.tempoParameter.name else { return }
             setTempo(Double(change.value))
-        } else if change.node == Patch.sceneNode, router.graph.node(change.node) == nil {
+        } else if change.node == Patch.sceneNode, core.router.graph.node(change.node) == nil {
             switchScene(program: change.value)
             return
-        } else if change.node == Patch.triggerNode, router.graph.node(change.node) == nil {
+        } else if change.node == Patch.triggerNode, core.router.graph.node(change.node) == nil {
             mappedTrigger(change.parameter, to: change.value, at: time)
             return
-        } else if router.processorParameters(change.node) != nil {
-            guard (try? router.setProcessorParameter(change.node, change.parameter, to: change.value)) != nil else { return }
+        } else if core.router.processorParameters(change.node) != nil {
+            guard (try? core.router.setProcessorParameter(change.node, change.parameter, to: change.value)) != nil else { return }
         } else {
             // Without audio (--no-audio, or no sound card yet) the value is kept in the graph
             // and played when audio starts, as parameters.set does.
-            guard router.graph.node(change.node) != nil,
-                  setUnitParameter(change.node, change.parameter, to: change.value, at: time) else { return }
+            mappedEffects.removeAll(keepingCapacity: true)
+            guard core.setUnitParameter(change.node, change.parameter, to: change.value, at: time, into: &mappedEffects)
+            else { return }
+            carryOut(mappedEffects)
         }
         log.publish(.parameterChanged(node: change.node, parameter: change.parameter, value: Double(change.value)))
     }
@@ -48,8 +50,8 @@ extension HubDaemon {
     /// controllers with feedback their values.
     /// - Thread: owner (or main before it starts).
     func installMappings(_ list: [Mapping]) {
-        mappings = MappingEngine(list) { [self] node, parameter in currentValue(of: parameter, of: node) }
-        mappings.showValues()
+        core.mappings = MappingEngine(list) { [self] node, parameter in currentValue(of: parameter, of: node) }
+        core.mappings.showValues()
     }
 
     /// Shows the values due on their controllers (`Mapping.feedback`), at most once per
@@ -57,10 +59,10 @@ extension HubDaemon {
     /// - Thread: input (the owner), after each batch.
     func sendFeedbackIfDue() {
         let now = Self.now()
-        guard mappings.hasFeedbackDue, now - lastFeedback >= Self.feedbackInterval else { return }
+        guard core.mappings.hasFeedbackDue, now - lastFeedback >= Self.feedbackInterval else { return }
         lastFeedback = now
         var sink = makeSink()
-        for (mapping, messages) in mappings.takeFeedback(at: now) {
+        for (mapping, messages) in core.mappings.takeFeedback(at: now) {
             for port in feedbackPorts(of: mapping) {
                 guard let address = SeqAddress(port.address) else { continue }
                 for message in messages { sink.send(message, to: address) }
@@ -76,7 +78,7 @@ extension HubDaemon {
     /// `from` node selects. midihub:out is connected to them (`linkExternalNodes`): kernel
     /// ports take events only from connected senders.
     func feedbackPorts(of mapping: Mapping) -> [PortDescriptor] {
-        guard mapping.feedback, let from = mapping.from, case .source(let selector)? = router.graph.node(from)?.body else { return [] }
+        guard mapping.feedback, let from = mapping.from, case .source(let selector)? = core.router.graph.node(from)?.body else { return [] }
         return ports.descriptors.filter { port in
             port.direction.canReceive && port.address.client != client.clientID && !JackPortTable.isJack(port.address)
                 && selector.matches(port)
@@ -86,30 +88,28 @@ extension HubDaemon {
     /// A controller just connected for feedback (it came back, or the daemon started) is
     /// shown its values: the mappings with feedback from the source nodes that select it.
     func showValues(toConnected port: PortDescriptor) {
-        let sources = router.graph.nodes.compactMap { node -> NodeID? in
+        let sources = core.router.graph.nodes.compactMap { node -> NodeID? in
             if case .source(let selector) = node.body, selector.matches(port) { node.id } else { nil }
         }
-        if !sources.isEmpty { mappings.showValues(from: Set(sources)) }
+        if !sources.isEmpty { core.mappings.showValues(from: Set(sources)) }
     }
 
     /// A parameter's value as the graph keeps it (set in the patch or at runtime), else its default.
     func currentValue(of parameter: String, of id: NodeID) -> Float? {
-        if id == Patch.sceneNode, router.graph.node(id) == nil {
-            return scenes.first { $0.name == currentScene }?.program.map(Float.init)
+        if id == Patch.sceneNode, core.router.graph.node(id) == nil {
+            return core.scenes.first { $0.name == core.currentScene }?.program.map(Float.init)
         }
-        if id == Patch.triggerNode, router.graph.node(id) == nil {
+        if id == Patch.triggerNode, core.router.graph.node(id) == nil {
             return allTriggers.first { $0.name == parameter }.map { Self.light(state(of: $0)) }
         }
-        return MappingSummaries.value(of: parameter, of: id, in: router.graph, tempo: router.clock.beatsPerMinute)
+        return MappingSummaries.value(of: parameter, of: id, in: core.router.graph, tempo: core.router.clock.beatsPerMinute)
     }
 
     /// Replaces the mappings (`mappings.set`, a learned one): installs them, connects the
     /// controllers they show values on, saves the state.
     /// - Thread: owner.
     func replaceMappings(_ list: [Mapping]) {
-        installMappings(list)
-        linkExternalNodes()
-        saveState()
+        carryOut(core.setMappings(list))
     }
 
     /// Binds the next control moved to `name` of node `id` within `seconds` (replacing a
@@ -142,7 +142,7 @@ extension HubDaemon {
                 + "(fix: move a knob, fader or pad of a controller connected to midihub:in, then learn again)")
             log.publish(.learnEnded(reason: .timedOut))
         case .learned(let mapping):
-            var list = mappings.mappings.filter { $0.targets.map(\.node) != [target.node] || $0.targets.map(\.parameter) != [target.parameter] }
+            var list = core.mappings.mappings.filter { $0.targets.map(\.node) != [target.node] || $0.targets.map(\.parameter) != [target.parameter] }
             list.append(mapping)
             replaceMappings(list)
             let summary = mappingSummary(mapping)
@@ -153,7 +153,7 @@ extension HubDaemon {
 
     /// The mappings as `mappings.list` shows them, with their targets' values now.
     func mappingSummaries() -> [MappingSummary] {
-        mappings.mappings.map(mappingSummary)
+        core.mappings.mappings.map(mappingSummary)
     }
 
     private func mappingSummary(_ mapping: Mapping) -> MappingSummary {

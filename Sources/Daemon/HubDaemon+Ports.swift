@@ -36,14 +36,14 @@ extension HubDaemon {
     func syncPorts() {
         let before = ports.descriptors
         refreshPorts()
-        carryOut(portsCore.portsChanged(from: before, to: ports.descriptors, at: Self.now()))
+        carryOut(core.ports.portsChanged(from: before, to: ports.descriptors, at: Self.now()))
     }
 
     /// A subscription appeared or vanished: published, and handed to `PortsCore`, which keeps
     /// it as a hand edit once ports have settled unless the daemon made it.
     private func connectionChanged(_ connection: Connection, connected: Bool) {
         log.publish(connected ? .connected(connectionSummary(connection)) : .disconnected(connectionSummary(connection)))
-        portsCore.connectionAnnounced(connection, connected: connected, ports: ports.descriptors, at: Self.now())
+        core.ports.connectionAnnounced(connection, connected: connected, ports: ports.descriptors, at: Self.now())
     }
 
     /// Makes and breaks connections so they follow the rules and runtime edits, and links
@@ -51,7 +51,7 @@ extension HubDaemon {
     /// - Thread: owner.
     func reconcile() {
         prepareJackOutputs()
-        carryOut(portsCore.plan(ports: ports.descriptors, connections: ports.connections))
+        carryOut(core.ports.plan(ports: ports.descriptors, connections: ports.connections))
         linkExternalNodes()
     }
 
@@ -86,11 +86,11 @@ extension HubDaemon {
     private func portLeft(_ gone: PortDescriptor) {
         let releasedAtJack = forgetJack(gone.address)
         var sink = makeSink()
-        let released = router.unplug(gone.identity, at: Self.now(), into: &sink) + releasedAtJack
+        let released = core.router.unplug(gone.identity, at: Self.now(), into: &sink) + releasedAtJack
         flush(sink)
         log.info("port left: \(describe(gone))" + (released.isEmpty ? "" : "; released notes at \(released.joined(separator: ", "))"))
         log.publish(.portLeft(summary(gone)))
-        for node in router.graph.nodes {
+        for node in core.router.graph.nodes {
             if case .external(let external) = node.body, external.port.matches(gone),
                ports.destination(for: external.port, excludingClient: client.clientID) == nil {
                 log.publish(.nodeGone(node: node.id, reason: .deviceUnplugged))
@@ -113,10 +113,10 @@ extension HubDaemon {
             } else {
                 try client.unsubscribe(sender: sender, destination: destination)
             }
-            portsCore.applied(connection, connected: connected, succeeded: true)
+            core.ports.applied(connection, connected: connected, succeeded: true)
             log.info("\(connected ? "connected" : "disconnected") \(text) (\(reason))")
         } catch {
-            portsCore.applied(connection, connected: connected, succeeded: false)
+            core.ports.applied(connection, connected: connected, succeeded: false)
             log.warning("cannot \(connected ? "connect" : "disconnect") \(text): \(error)")
         }
     }

@@ -27,7 +27,7 @@ extension HubDaemon {
             log.info("recording: overdubbing onto '\(song.name)' (fire 'record' again to end the take)")
             return
         }
-        recording = MIDIRecording(options: .init(beatsPerMinute: router.clock.beatsPerMinute, ticksPerQuarter: 480), sources: [])
+        recording = MIDIRecording(options: .init(beatsPerMinute: core.router.clock.beatsPerMinute, ticksPerQuarter: 480), sources: [])
         recordingStart = time
         recordingSources = [:]
         log.info("recording: started (fire 'record' again to write the take)")

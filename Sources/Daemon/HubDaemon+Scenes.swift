@@ -12,10 +12,10 @@ extension HubDaemon {
     /// - Thread: owner.
     @discardableResult
     func switchScene(named name: String) throws(ControlError) -> Scene {
-        guard let scene = scenes.first(where: { $0.name == name }) else {
+        guard let scene = core.scenes.first(where: { $0.name == name }) else {
             throw ControlError(.unknownScene, "no scene '\(name)'",
-                               fix: scenes.isEmpty ? "add scenes: to the patch (docs/mappings.md#scenes)"
-                                                   : "use one of \(scenes.map(\.name).joined(separator: ", "))")
+                               fix: core.scenes.isEmpty ? "add scenes: to the patch (docs/mappings.md#scenes)"
+                                                   : "use one of \(core.scenes.map(\.name).joined(separator: ", "))")
         }
         if let path = scene.patch {
             loadPatch(at: path, for: name)
@@ -29,7 +29,7 @@ extension HubDaemon {
                 log.warning("scene '\(name)': \(value.node).\(value.parameter) not set: \(error.message)")
             }
         }
-        currentScene = name
+        core.currentScene = name
         showTriggerStates()
         log.info("scene \(name)")
         log.publish(.sceneChanged(scene: name))
@@ -47,7 +47,7 @@ extension HubDaemon {
             defer { slowWork.leave() }
             do {
                 try installPatchFile(at: path) { [self] in
-                    if scenes.contains(where: { $0.name == name }) { currentScene = name }
+                    if core.scenes.contains(where: { $0.name == name }) { core.currentScene = name }
                     showTriggerStates()
                     log.info("scene \(name): loaded patch \(path)")
                     log.publish(.sceneChanged(scene: name))
@@ -61,12 +61,12 @@ extension HubDaemon {
     /// A mapping moved `scene.program`: switches to the scene of that program, if any.
     func switchScene(program value: Float) {
         let program = UInt8(clamping: Int(value.rounded()))
-        guard let scene = scenes.first(where: { $0.program == program }) else { return }
+        guard let scene = core.scenes.first(where: { $0.program == program }) else { return }
         _ = try? switchScene(named: scene.name)
     }
 
     /// The scenes as `scenes.list` shows them.
     func sceneSummaries() -> [SceneSummary] {
-        MappingSummaries.scenes(scenes, current: currentScene)
+        MappingSummaries.scenes(core.scenes, current: core.currentScene)
     }
 }

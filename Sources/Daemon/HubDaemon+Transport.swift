@@ -94,7 +94,7 @@ extension HubDaemon {
     func carryOut(_ scheduled: [SongPlayer.Scheduled], _ timing: TransportTiming) {
         forwardTimeline(timing)
         guard !scheduled.isEmpty else { return }
-        if sequenceSender.map({ !router.isCurrent($0) }) ?? true { sequenceSender = router.sender(for: sequencePort) }
+        if sequenceSender.map({ !core.router.isCurrent($0) }) ?? true { sequenceSender = core.router.sender(for: sequencePort) }
         let followers = clockFollowers()
         var sink = makeSink()
         sink.transport = timing
@@ -103,7 +103,7 @@ extension HubDaemon {
             if Self.isClock(event.message) {
                 for follower in followers { sink.deliverClock(event.message, at: time + follower.offset, toNodeAt: follower.index) }
             } else if let sender = sequenceSender, sender.feedsGraph {
-                router.route(event.message, from: sender, time: time, into: &sink)
+                core.router.route(event.message, from: sender, time: time, into: &sink)
             }
         }
         flush(sink)
@@ -130,14 +130,14 @@ extension HubDaemon {
     func followSongClock(until now: Double) {
         while let first = songClocks.first, first.time <= now {
             songClocks.removeFirst()
-            router.followSong(first.clock, at: first.time)
+            core.router.followSong(first.clock, at: first.time)
         }
     }
 
     /// The external nodes that follow the transport's clock: their index in the graph and
     /// their offset in seconds.
     private func clockFollowers() -> [(index: Int, offset: Double)] {
-        router.graph.nodes.enumerated().compactMap { index, node in
+        core.router.graph.nodes.enumerated().compactMap { index, node in
             guard case .external(let external) = node.body, external.clock == .send else { return nil }
             return (index, external.clockOffset / 1000)
         }
@@ -190,7 +190,7 @@ extension HubDaemon {
         dropScheduled()
         carryOut(player.load(song, at: transportActionTime(now)), timing)
         log.info("transport: loaded '\(song.name)'")
-        if !router.sender(for: sequencePort).feedsGraph, clockFollowers().isEmpty {
+        if !core.router.sender(for: sequencePort).feedsGraph, clockFollowers().isEmpty {
             log.warning("transport: no source node takes midihub:sequence, so the song plays nowhere "
                 + "(fix: add a node such as `song: { source: \"midihub:sequence\" }` and a route from it, docs/transport.md)")
         }

@@ -8,7 +8,7 @@ import RenderCore
 /// presses, `triggers.fire` and `midihub trigger NAME`.
 extension HubDaemon {
     /// The hub's triggers, then the patch's.
-    var allTriggers: [Trigger] { Trigger.system + triggers }
+    var allTriggers: [Trigger] { Trigger.system + core.triggers }
 
     /// Fires trigger `name` at `time` (the press's arrival, or now).
     /// - Throws: `ControlError` for an unknown trigger, a disabled one, or a scene it cannot switch to.
@@ -21,14 +21,14 @@ extension HubDaemon {
         switch trigger.action {
         case .panic:
             var sink = makeSink()
-            router.panic(at: time, into: &sink)
+            core.router.panic(at: time, into: &sink)
             flush(sink)
             log.info("panic: every note ended")
         case .tapTempo:
             if let tempo = tapTempo.tap(at: time) {
                 setTempo(tempo)
-                mappings.valueChanged(node: Self.transportID, parameter: Self.tempoParameter.name, to: Float(tempo))
-                log.publish(.parameterChanged(node: Self.transportID, parameter: Self.tempoParameter.name, value: tempo))
+                core.mappings.valueChanged(node: HubCore.transportID, parameter: HubCore.tempoParameter.name, to: Float(tempo))
+                log.publish(.parameterChanged(node: HubCore.transportID, parameter: HubCore.tempoParameter.name, value: tempo))
                 saveState()
             }
         case .transport(let command):
@@ -46,7 +46,7 @@ extension HubDaemon {
         case .play(let path):
             playSequence(at: path, trigger: name)
         case .bypass(let node):
-            guard let effect = router.graph.node(node) else {
+            guard let effect = core.router.graph.node(node) else {
                 throw ControlError(.triggerDisabled, "trigger '\(name)' is disabled: the patch's effect '\(node)' is gone",
                                    fix: "load the patch again, or add the node back")
             }
@@ -59,8 +59,8 @@ extension HubDaemon {
     /// A mapping moved `trigger.NAME`: fires it when its value rises into the top half (a
     /// press). The pad's light then shows the trigger's state, not the press.
     func mappedTrigger(_ name: String, to value: Float, at time: Double) {
-        let before = triggerLevels[name] ?? 0
-        triggerLevels[name] = value
+        let before = core.triggerLevels[name] ?? 0
+        core.triggerLevels[name] = value
         if value >= 0.5, before < 0.5 {
             do {
                 try fireTrigger(named: name, at: time)
@@ -69,7 +69,7 @@ extension HubDaemon {
             }
         }
         if let trigger = allTriggers.first(where: { $0.name == name }) {
-            mappings.valueChanged(node: Patch.triggerNode, parameter: name, to: Self.light(state(of: trigger)))
+            core.mappings.valueChanged(node: Patch.triggerNode, parameter: name, to: Self.light(state(of: trigger)))
         }
     }
 
@@ -82,12 +82,12 @@ extension HubDaemon {
     func state(of trigger: Trigger) -> TriggerState {
         switch trigger.action {
         case .transport(let command): transportTriggerState(command)
-        case .scene(let scene): scene == currentScene ? .selected : .normal
+        case .scene(let scene): scene == core.currentScene ? .selected : .normal
         case .tapTempo: tapTempo.isPrimed(at: Self.now()) ? .alternate : .normal
         case .play(let path): player.state == .playing && player.song?.name == Self.songName(path) ? .selected : .normal
         case .bypass(let node):
             // A runtime edit may have removed the effect: the trigger cannot fire then.
-            router.graph.node(node).map { $0.isBypassed ? .selected : .normal } ?? .disabled
+            core.router.graph.node(node).map { $0.isBypassed ? .selected : .normal } ?? .disabled
         case .panic, .send: .normal
         }
     }
@@ -98,8 +98,8 @@ extension HubDaemon {
         lastTriggerStateCheck = Self.now()
         for trigger in allTriggers {
             let lit = Self.light(state(of: trigger))
-            guard mappings.value(node: Patch.triggerNode, parameter: trigger.name) != lit else { continue }
-            mappings.valueChanged(node: Patch.triggerNode, parameter: trigger.name, to: lit)
+            guard core.mappings.value(node: Patch.triggerNode, parameter: trigger.name) != lit else { continue }
+            core.mappings.valueChanged(node: Patch.triggerNode, parameter: trigger.name, to: lit)
         }
     }
 

@@ -7,9 +7,9 @@ extension HubDaemon {
     /// an output's value only while audio runs).
     /// - Thread: owner.
     func widgetSummaries() -> [WidgetSummary] {
-        widgets.map { widget in
+        core.widgets.map { widget in
             if widget.showsOutput {
-                let output = router.graph.node(widget.node).flatMap { node in
+                let output = core.router.graph.node(widget.node).flatMap { node in
                     NodeCatalog.registry.outputs(of: node.body).first { $0.name == widget.parameter }
                 }
                 return MappingSummaries.summary(widget, output: output, value: audio?.outputValue(of: widget.node, widget.parameter))
@@ -17,7 +17,7 @@ extension HubDaemon {
             let trigger = widget.kind == .button ? allTriggers.first { $0.name == widget.parameter } : nil
             return MappingSummaries.summary(widget, info: widget.kind == .button ? nil : try? parameterInfo(node: widget.node, widget.parameter),
                                             value: currentValue(of: widget.parameter, of: widget.node),
-                                            state: trigger.map(state(of:)), scenes: scenes.map(\.name), currentScene: currentScene)
+                                            state: trigger.map(state(of:)), scenes: core.scenes.map(\.name), currentScene: core.currentScene)
         }
     }
 }

@@ -31,28 +31,20 @@ public final class HubDaemon: @unchecked Sendable {
     let patchFile: PatchFileWatch
     let catalog: NodeCatalog?
     var ports = PortCatalog()
-    /// The rules, runtime edits, hand edits waiting to be confirmed and when the rules are due.
-    var portsCore: PortsCore
-    var router: MIDIRouter
+    /// The state's logic (`Hub.HubCore`): rules, graph and processors, tempo, mappings, scenes,
+    /// triggers, widgets. The daemon feeds it and carries out its effects (`carryOut`).
+    var core: HubCore
     var audio: AudioRack?
-    /// Controller mappings and what they know of their controls and targets.
-    var mappings = MappingEngine()
     /// What the mappings set for the message being handled (reused, so mapping allocates nothing).
     var mappedChanges: [MappingEngine.Change] = []
+    /// What `HubCore` asks for a mapped value (reused likewise).
+    var mappedEffects: [HubEffect] = []
     /// When feedback was last sent to controllers (monotonic seconds), to pace it.
     var lastFeedback = -Double.infinity
-    /// The scenes (parameter snapshots) and the one switched to last.
-    var scenes: [Scene] = []
-    var currentScene: String?
-    /// The patch's own triggers, the taps of tap tempo, and the last value each mapped
-    /// trigger got (a trigger fires when it rises into the top half).
-    var triggers: [Trigger] = []
+    /// The taps of tap tempo.
     var tapTempo = TapTempo()
-    var triggerLevels: [String: Float] = [:]
     /// When trigger states were last compared with the lights showing them (`showTriggerStates`).
     var lastTriggerStateCheck = -Double.infinity
-    /// What a remote shows.
-    var widgets: [Widget] = []
     /// The transport: the sequence loaded and where it plays (`HubDaemon+Transport`).
     var player = SongPlayer()
     var playlist = Playlist()
@@ -162,16 +154,11 @@ public final class HubDaemon: @unchecked Sendable {
         } catch {
             log.warning("keeping the sequencer's default event pools (input bursts may overflow): \(error)")
         }
-        portsCore = PortsCore(reconciler: Reconciler(rules: setup.rules, runtimeEdits: setup.runtimeEdits))
         do {
-            router = try MIDIRouter(graph: setup.graph)
-            router.clock = TempoClock(beatsPerMinute: setup.tempo)
+            core = try HubCore(state: setup, registry: NodeCatalog.registry)
         } catch {
             throw DaemonError.badSetup(error.description)
         }
-        scenes = setup.scenes
-        triggers = setup.triggers
-        widgets = setup.widgets
         installMappings(setup.mappings)
     }
 
@@ -259,7 +246,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// most a millisecond late), at most 10.
     /// - Thread: input (the owner).
     private func pollTimeout() -> Int32 {
-        guard let next = router.nextGeneratedTime() else { return 10 }
+        guard let next = core.router.nextGeneratedTime() else { return 10 }
         return Int32(min(max((next - Self.now()) * 1000, 0).rounded(.up), 10))
     }
 
@@ -289,7 +276,7 @@ public final class HubDaemon: @unchecked Sendable {
         }
         if learner != nil { finishLearning() }
         if Self.now() - lastTriggerStateCheck >= 1 { showTriggerStates() }
-        if mappings.hasFeedbackDue { sendFeedbackIfDue() }
+        if core.mappings.hasFeedbackDue { sendFeedbackIfDue() }
         serviceTransport()
         noteLostInput()
         generate()
@@ -308,20 +295,20 @@ public final class HubDaemon: @unchecked Sendable {
         case .message(let message, let source, _):
             let address = PortAddress(source)
             jack.forward(message, from: address)
-            var sender = routeCache.sender(at: address, ports: ports, router: &router)
+            var sender = routeCache.sender(at: address, ports: ports, router: &core.router)
             if sender == nil, portsDirty {
                 // A new app's port and its first events arrive in one batch (aplaymidi sends at once).
                 portsDirty = false
                 flush(sink)
                 syncPorts()
                 sink = makeSink()
-                sender = routeCache.sender(at: address, ports: ports, router: &router)
+                sender = routeCache.sender(at: address, ports: ports, router: &core.router)
             }
             if Self.isClock(message) { followClock(message, from: address, at: time) }
             if isRecording, sender?.feedsGraph == true { recordLive(message, from: address, at: time) }
             if map(message, from: address, sources: sender?.sourceIDs ?? [], at: time) { return }
             guard let sender, sender.feedsGraph else { return }
-            router.route(message, from: sender, time: time, into: &sink)
+            core.router.route(message, from: sender, time: time, into: &sink)
         case .announce(let announcement, _):
             handle(announcement)
         case .unsupported:
@@ -335,7 +322,7 @@ public final class HubDaemon: @unchecked Sendable {
     private func noteLostInput() {
         let overruns = client.inputOverruns
         guard overruns != knownOverruns || outputDrops > 0 else { return }
-        if overruns != knownOverruns { portsCore.inputLost(at: Self.now()) }
+        if overruns != knownOverruns { core.ports.inputLost(at: Self.now()) }
         let now = Self.now()
         guard now - lastLossReport >= 1 else { return }
         lastLossReport = now
@@ -347,10 +334,10 @@ public final class HubDaemon: @unchecked Sendable {
     /// Applies the rules once the announcements of a burst (a card with several ports
     /// leaving or arriving) have settled.
     private func reconcileIfDue() {
-        guard portsCore.takeSettle(at: Self.now()) else { return }
+        guard core.ports.takeSettle(at: Self.now()) else { return }
         syncPorts()
         prepareJackOutputs()
-        carryOut(portsCore.settle(ports: ports.descriptors, connections: ports.connections))
+        carryOut(core.ports.settle(ports: ports.descriptors, connections: ports.connections))
         linkExternalNodes()
     }
 
@@ -358,13 +345,13 @@ public final class HubDaemon: @unchecked Sendable {
         let now = Self.now()
         followSongClock(until: now)
         var sink = makeSink()
-        router.generate(until: now, into: &sink)
+        core.router.generate(until: now, into: &sink)
         flush(sink)
     }
 
     func makeSink() -> DaemonSink {
         DaemonSink(audio: audio, client: client, outPort: outPort,
-                   destinations: routeCache.destinations(ports: ports, router: router, ownClient: client.clientID),
+                   destinations: routeCache.destinations(ports: ports, router: core.router, ownClient: client.clientID),
                    jack: jack)
     }
 
@@ -388,9 +375,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// them from its own queue (the disk never holds up MIDI).
     /// - Thread: owner (the input thread, or main before it starts).
     func saveState() {
-        stateWriter.submit(HubState(graph: router.graph, rules: portsCore.reconciler.rules, runtimeEdits: portsCore.reconciler.runtimeEdits,
-                                    tempo: router.clock.beatsPerMinute, mappings: mappings.mappings, scenes: scenes,
-                                    triggers: triggers, widgets: widgets))
+        stateWriter.submit(core.state)
     }
 
     private static func loadCatalog(_ options: DaemonOptions, log: DaemonLog) -> NodeCatalog? {

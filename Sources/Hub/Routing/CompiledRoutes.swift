@@ -1,4 +1,4 @@
-import Hub
+
 
 /// The graph's routes by node index, built once per graph change, so that routing an event
 /// follows precomputed hops: no lookups by node name, no filtering of the route list, no

@@ -1,4 +1,4 @@
-import Hub
+
 import MIDICore
 
 /// Where the router hands MIDI that leaves the graph: an instrument or effect node (to the

@@ -1,0 +1,32 @@
+import RenderCore
+
+/// What the shell around `HubCore` does for it: the render program to compile and swap in,
+/// values for the render thread, the external ports to follow, what to log, publish and save.
+/// The shell carries them out in order, on the state's owner; the slow ones (opening the sound
+/// card, writing the state) go to a worker there.
+///
+/// - Thread: any (a plain value).
+public enum HubEffect: Hashable, Sendable {
+    /// Compile `graph` into the render program and swap it in (the engine crossfades; the
+    /// nodes in `stopped` fade out); with no audio running, open the sound card for it.
+    case installProgram(HubGraph, stopped: [GraphNode])
+    /// Hand a built-in node's parameter to the render thread, at the frame of `time`
+    /// (monotonic seconds; `nil`: the next block).
+    case setNodeParameter(node: NodeID, parameter: String, value: Float, at: Double?)
+    /// The render engine's host tempo (quarter notes per minute).
+    case setEngineTempo(Double)
+    /// Follow the graph's external nodes: open their JACK outputs, link midihub:out to their ports.
+    case linkExternalNodes
+    /// Apply the rules and runtime edits to the ports now.
+    case reconcile
+    /// Start these mappings from the parameters' current values, showing them on the controllers.
+    case startMappings([Mapping])
+    /// A node left the graph (not replaced): publish it.
+    case nodeRemoved(NodeID)
+    /// Publish a parameter's new value.
+    case parameterChanged(node: NodeID, parameter: String, value: Float)
+    /// An informational log line.
+    case log(String)
+    /// Hand this state to the state writer.
+    case save(HubState)
+}

@@ -1,0 +1,197 @@
+import MIDICore
+import RenderCore
+import Testing
+@testable import Hub
+
+/// Collects the MIDI `HubCore` and its router send, by node.
+struct DeliveredMIDI: RouteSink {
+    var delivered: [(node: NodeID, event: TimedMIDI)] = []
+
+    mutating func deliver(_ event: TimedMIDI, to node: borrowing GraphNode, index: Int) {
+        delivered.append((node.id, event))
+    }
+
+    func messages(at node: NodeID) -> [MIDIMessage] { delivered.filter { $0.node == node }.map(\.event.message) }
+}
+
+/// `HubCore` driven directly: commands in, effects and MIDI out, no daemon, no ALSA.
+@Suite struct HubCoreTests {
+    static let keyboard = PortFixtures.launchkey
+
+    static func core(_ graph: HubGraph? = nil, rules: [ConnectionRule] = []) throws -> HubCore {
+        try HubCore(state: HubState(graph: graph ?? GraphFixtures.chain(), rules: rules, tempo: 120),
+                    registry: GraphFixtures.registry)
+    }
+
+    /// The chain with `piano` removed (its routes with it).
+    static func withoutPiano() throws -> HubGraph {
+        try GraphFixtures.chain().removing("piano").new
+    }
+
+    @Test func removingANodeWithNotesHeldEndsThemThereAndSwapsTheProgram() throws {
+        var core = try Self.core()
+        var played = DeliveredMIDI()
+        for note: UInt8 in [60, 64] {
+            core.router.route(.noteOn(channel: 0, note: note, velocity: 100), from: Self.keyboard, time: 1, into: &played)
+        }
+        #expect(played.messages(at: "piano").count == 2)
+
+        let change = GraphChange(from: core.router.graph, to: try Self.withoutPiano())
+        var released = DeliveredMIDI()
+        let effects = try core.changeGraph(change, at: 2, into: &released)
+
+        // Transposed up an octave on the way in, released as played.
+        #expect(Set(released.messages(at: "piano")) == [.noteOff(channel: 0, note: 72, velocity: 0),
+                                                         .noteOff(channel: 0, note: 76, velocity: 0)])
+        #expect(released.delivered.allSatisfy { $0.event.time == 2 })
+        #expect(effects.first == .installProgram(try Self.withoutPiano(), stopped: [GraphFixtures.piano]))
+        #expect(effects.contains(.nodeRemoved("piano")))
+        #expect(effects.contains(.log("node piano removed")))
+        #expect(Array(effects.suffix(2)) == [.linkExternalNodes, .save(core.state)])
+        #expect(core.state.graph.node("piano") == nil)
+        // The keyboard's next note reaches no node that is gone.
+        var after = DeliveredMIDI()
+        core.router.route(.noteOn(channel: 0, note: 62, velocity: 90), from: Self.keyboard, time: 3, into: &after)
+        #expect(after.delivered.isEmpty)
+    }
+
+    @Test func aReplacedNodeIsNotReportedGone() throws {
+        var core = try Self.core()
+        let change = try core.router.graph.replacing("verb", with: .unit(GraphFixtures.reverb), parameters: ["mix": 0.5])
+        var sink = DeliveredMIDI()
+        let effects = try core.changeGraph(change, at: 0, into: &sink)
+        #expect(effects.contains(.log("node verb replaced")))
+        #expect(!effects.contains(.nodeRemoved("verb")))
+    }
+
+    @Test func aRefusedChangeSendsNothingAndKeepsTheGraph() throws {
+        var core = try Self.core()
+        var played = DeliveredMIDI()
+        core.router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: Self.keyboard, time: 1, into: &played)
+        let broken = try HubGraph(nodes: [GraphFixtures.keys, GraphNode(id: "up", body: .processor(.transpose), parameters: ["shift": 3]),
+                                          GraphFixtures.out],
+                                  routes: [Route("keys", "up")])
+        var sink = DeliveredMIDI()
+        #expect(throws: HubRefusal.self) { try core.changeGraph(GraphChange(from: core.router.graph, to: broken), at: 2, into: &sink) }
+        #expect(sink.delivered.isEmpty)
+        #expect(core.state.graph == (try GraphFixtures.chain()))
+    }
+
+    @Test func anEmptyChangeDoesNothing() throws {
+        var core = try Self.core()
+        var sink = DeliveredMIDI()
+        #expect(try core.changeGraph(GraphChange(from: core.router.graph, to: core.router.graph), at: 0, into: &sink).isEmpty)
+    }
+
+    @Test func aBuiltInParameterLandsAtItsFrameAndIsSaved() throws {
+        var core = try Self.core()
+        let (info, effects) = try core.setParameter(node: "piano", "cutoff", to: 440, at: 5, frameTime: 4.5)
+        #expect(info.name == "cutoff")
+        #expect(effects.first == .setNodeParameter(node: "piano", parameter: "cutoff", value: 440, at: 4.5))
+        #expect(effects.contains(.parameterChanged(node: "piano", parameter: "cutoff", value: 440)))
+        #expect(core.state.graph.node("piano")?.parameters["cutoff"] == 440)
+        #expect(effects.last == .save(core.state))
+    }
+
+    @Test func aProcessorParameterMovesTheProcessorOnly() throws {
+        var core = try Self.core()
+        let (_, effects) = try core.setParameter(node: "up", "semitones", to: -12, at: 0)
+        #expect(!effects.contains { if case .setNodeParameter = $0 { true } else { false } })
+        var sink = DeliveredMIDI()
+        core.router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: Self.keyboard, time: 1, into: &sink)
+        #expect(sink.messages(at: "piano") == [.noteOn(channel: 0, note: 48, velocity: 100)])
+        #expect(core.state.graph.node("up")?.parameters["semitones"] == -12)
+    }
+
+    @Test func refusedParametersChangeNothing() throws {
+        var core = try Self.core()
+        let before = core.state
+        #expect(throws: HubRefusal(.unknownNode, "no node 'organ'", fix: "run 'midihub nodes' to list nodes")) {
+            try core.setParameter(node: "organ", "cutoff", to: 1, at: 0)
+        }
+        #expect(throws: HubRefusal(.invalidValue, "cutoff must lie in 20.0…20000.0", fix: "give a value in that range")) {
+            try core.setParameter(node: "piano", "cutoff", to: 5, at: 0)
+        }
+        #expect(throws: HubRefusal(.unknownParameter, "node 'verb' has no parameter 'size'", fix: "use one of mix, bypass")) {
+            try core.setParameter(node: "verb", "size", to: 1, at: 0)
+        }
+        #expect(throws: HubRefusal.self) { try core.setParameter(node: "out", "gain", to: 1, at: 0) }
+        #expect(core.state == before)
+    }
+
+    @Test func bypassRewiresOnlyWhenItChanges() throws {
+        var core = try Self.core()
+        let (_, effects) = try core.setParameter(node: "verb", "bypass", to: 1, at: 0)
+        let bypassed = try #require(core.state.graph.node("verb"))
+        #expect(bypassed.isBypassed)
+        #expect(effects.first == .installProgram(core.state.graph, stopped: []))
+        #expect(effects.contains(.log("node verb bypassed")))
+        let (_, again) = try core.setParameter(node: "verb", "bypass", to: 1, at: 0)
+        #expect(!again.contains { if case .installProgram = $0 { true } else { false } })
+        #expect(again.contains(.parameterChanged(node: "verb", parameter: "bypass", value: 1)))
+    }
+
+    @Test func theTransportsTempoMovesTheClockAndTheEngine() throws {
+        var core = try Self.core()
+        let (_, effects) = try core.setParameter(node: "transport", "tempo", to: 90, at: 10)
+        #expect(effects.first == .setEngineTempo(90))
+        #expect(core.state.tempo == 90)
+        #expect(core.router.clock.beatsPerMinute == 90)
+    }
+
+    @Test func aMappedValueForAParameterTheTypeLacksSetsNothing() throws {
+        var core = try Self.core()
+        var effects: [HubEffect] = []
+        #expect(!core.setUnitParameter("piano", "resonance", to: 1, at: 0, into: &effects))
+        #expect(!core.setUnitParameter("organ", "cutoff", to: 1, at: 0, into: &effects))
+        #expect(effects.isEmpty)
+        #expect(core.setUnitParameter("guitar", "gain", to: 3, at: 0, into: &effects) == false)  // not in this graph
+        #expect(core.state == (try Self.core()).state)
+    }
+
+    @Test func aPatchReplacesEverythingAndTheRulesApply() throws {
+        var core = try Self.core()
+        core.currentScene = "old"
+        core.triggerLevels = ["play": 1]
+        let rule = try ConnectionRule(parsing: #"connect hardware:* -> "midihub:in""#)
+        let scene = Scene(name: "verse", program: 1, values: [SceneValue(node: "piano", parameter: "cutoff", value: 800)])
+        let patch = Patch(graph: try Self.withoutPiano(), rules: [rule], tempo: 100, scenes: [scene])
+        var sink = DeliveredMIDI()
+        let effects = try core.install(patch, at: 3, into: &sink)
+        #expect(core.state.graph == patch.graph)
+        #expect(core.state.rules == [rule])
+        #expect(core.state.tempo == 100)
+        #expect(core.scenes == [scene])
+        #expect(core.currentScene == nil)
+        #expect(core.triggerLevels.isEmpty)
+        #expect(effects.first == .installProgram(patch.graph, stopped: [GraphFixtures.piano]))
+        #expect(effects.contains(.setEngineTempo(100)))
+        #expect(Array(effects.suffix(3)) == [.startMappings([]), .reconcile, .save(core.state)])
+        #expect(effects.filter { if case .save = $0 { true } else { false } }.count == 1)
+    }
+
+    @Test func rulesSetApplyAtOnceAndAreSaved() throws {
+        var core = try Self.core()
+        let rule = try ConnectionRule(parsing: #"connect hardware:* -> "midihub:in""#)
+        let effects = core.setRules([rule])
+        #expect(effects == [.log("rules set (1)"), .reconcile, .save(core.state)])
+        let plan = core.ports.plan(ports: [Self.keyboard, PortFixtures.hubIn], connections: [])
+        #expect(plan == [.connect(Connection(Self.keyboard.address, PortFixtures.hubIn.address))])
+    }
+
+    /// Hot-plug with audio nodes sounding: the unplugged controller's notes end at the node
+    /// they reached, and the graph stays as it was.
+    @Test func anUnpluggedControllersNotesEndAndTheGraphStays() throws {
+        var core = try Self.core()
+        var played = DeliveredMIDI()
+        core.router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: Self.keyboard, time: 1, into: &played)
+        core.router.route(.controlChange(channel: 0, controller: 64, value: 127), from: Self.keyboard, time: 1, into: &played)
+        let left = core.ports.portsChanged(from: [Self.keyboard, PortFixtures.hubIn], to: [PortFixtures.hubIn], at: 2)
+        #expect(left == [.portLeft(Self.keyboard)])
+        var released = DeliveredMIDI()
+        #expect(core.router.unplug(Self.keyboard.identity, at: 2, into: &released) == ["piano"])
+        #expect(released.messages(at: "piano").contains(.noteOff(channel: 0, note: 72, velocity: 0)))
+        #expect(released.messages(at: "piano").contains(.controlChange(channel: 0, controller: 64, value: 0)))
+        #expect(core.state.graph == (try GraphFixtures.chain()))
+    }
+}
