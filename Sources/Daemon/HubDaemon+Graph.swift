@@ -92,8 +92,16 @@ extension HubDaemon {
                 log.publish(.nodeGone(node: id, reason: .removed))
             case .parameterChanged(let node, let parameter, let value):
                 log.publish(.parameterChanged(node: node, parameter: parameter, value: Double(value)))
+            case .loadPatchFile(let path, let scene):
+                loadPatch(at: path, for: scene)
+            case .sceneChanged(let scene):
+                showTriggerStates()
+                log.info("scene \(scene)")
+                log.publish(.sceneChanged(scene: scene))
             case .log(let line):
                 log.info(line)
+            case .warning(let line):
+                log.warning(line)
             case .save(let state):
                 stateWriter.submit(state)
             }
@@ -131,6 +139,7 @@ extension ControlError {
         case .unknownNode: .unknownNode
         case .unknownParameter: .unknownParameter
         case .invalidValue: .invalidValue
+        case .unknownScene: .unknownScene
         }
         self.init(code, refusal.message, fix: refusal.fix)
     }

@@ -28,7 +28,7 @@ extension HubDaemon {
             guard change.parameter == HubCore.tempoParameter.name else { return }
             setTempo(Double(change.value))
         } else if change.node == Patch.sceneNode, core.router.graph.node(change.node) == nil {
-            switchScene(program: change.value)
+            carryOut(core.switchScene(program: change.value, at: time))
             return
         } else if change.node == Patch.triggerNode, core.router.graph.node(change.node) == nil {
             mappedTrigger(change.parameter, to: change.value, at: time)

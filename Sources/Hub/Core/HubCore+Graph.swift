@@ -62,6 +62,13 @@ extension HubCore {
     /// - Throws: `HubRefusal` for an unknown node or parameter or a value out of range (nothing changed).
     public mutating func setParameter(node id: NodeID, _ name: String, to value: Float, at time: Double,
                                       frameTime: Double? = nil) throws(HubRefusal) -> (ParameterInfo, [HubEffect]) {
+        let (info, effects) = try assign(node: id, name, to: value, at: time, frameTime: frameTime)
+        return (info, effects + [.save(state)])
+    }
+
+    /// `setParameter` without saving (a scene saves once for all its values).
+    mutating func assign(node id: NodeID, _ name: String, to value: Float, at time: Double,
+                         frameTime: Double?) throws(HubRefusal) -> (ParameterInfo, [HubEffect]) {
         let info = try parameterInfo(node: id, name)
         guard info.range.contains(value) else { throw .outOfRange(name, info) }
         var effects: [HubEffect]
@@ -75,8 +82,7 @@ extension HubCore {
             setUnitParameter(id, name, to: value, at: frameTime, into: &effects)
         }
         mappings.valueChanged(node: id, parameter: name, to: value)
-        effects += [.parameterChanged(node: id, parameter: name, value: value), .save(state)]
-        return (info, effects)
+        return (info, effects + [.parameterChanged(node: id, parameter: name, value: value)])
     }
 
     /// Sets parameter `name` of built-in node `id` and records it in the graph (kept for audio

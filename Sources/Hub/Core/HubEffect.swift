@@ -25,8 +25,15 @@ public enum HubEffect: Hashable, Sendable {
     case nodeRemoved(NodeID)
     /// Publish a parameter's new value.
     case parameterChanged(node: NodeID, parameter: String, value: Float)
+    /// Read and check the patch file at `path` off the owner, then install it (`install`) and
+    /// tell the core (`scenePatchInstalled`): scene `scene` names it.
+    case loadPatchFile(String, scene: String)
+    /// The current scene changed: publish it and show the triggers' lights again.
+    case sceneChanged(String)
     /// An informational log line.
     case log(String)
+    /// A warning log line: something asked for was skipped.
+    case warning(String)
     /// Hand this state to the state writer.
     case save(HubState)
 }

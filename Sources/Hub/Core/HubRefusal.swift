@@ -8,6 +8,7 @@ public struct HubRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         case unknownNode
         case unknownParameter
         case invalidValue
+        case unknownScene
     }
 
     public var kind: Kind
