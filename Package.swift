@@ -116,7 +116,7 @@ let package = Package(
         // Every code block of docs/ and the README names the test that runs it.
         .testTarget(name: "DocsTests", dependencies: ["TestSupport"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA", "TestSupport"]),
-        .testTarget(name: "HubTests", dependencies: ["Hub"]),
+        .testTarget(name: "HubTests", dependencies: ["Hub", "HubTestSupport"]),
         .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore", "CJackTestEnvironment", "TestSupport"]),
         // Test support: the JACK server name, set in the environment before main.
         .target(name: "CJackTestEnvironment", path: "Tests/CJackTestEnvironment"),
@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(name: "DaemonTests", dependencies: [
             "Daemon", "Hub", "Control", "ALSA", "AudioHost", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "SoundFont",
             "Synth",
-            "TestSupport",
+            "TestSupport", "HubTestSupport",
         ]),
         .testTarget(name: "AudioHostTests", dependencies: [
             "AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore", "AllocationCounter", "TestSupport",
@@ -144,5 +144,7 @@ let package = Package(
         .target(name: "CMallocCounter", path: "Tests/CMallocCounter"),
         // Test support: waits with a deadline (no test can hang) and the code blocks of docs/.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Routing fixtures shared by HubTests and DaemonTests.
+        .target(name: "HubTestSupport", dependencies: ["Hub", "MIDICore", "RenderCore"], path: "Tests/HubTestSupport"),
     ]
 )

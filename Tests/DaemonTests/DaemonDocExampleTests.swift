@@ -1,4 +1,5 @@
 import Foundation
+import HubTestSupport
 import Testing
 import TestSupport
 @testable import Daemon

@@ -3,6 +3,7 @@ import Foundation
 import Hub
 import SoundFont
 import Synth
+import HubTestSupport
 import Testing
 @testable import Daemon
 
@@ -18,6 +19,10 @@ import Testing
         #expect(reconciler.wantsConnection(from: RouterFixtures.keyboard, to: hub) == true)
         #expect(reconciler.wantsConnection(from: through, to: hub) == false)
         #expect(reconciler.wantsConnection(from: RouterFixtures.app, to: hub) == nil)
+    }
+
+    @Test func theRoutingFixturesSynthIsTheCatalogs() {
+        #expect(NodeCatalog.registry.type(named: "midihub synth")?.descriptor == RouterFixtures.synthDescriptor)
     }
 
     @Test func rulesRoundTripThroughTheirWireForm() throws {

@@ -1,8 +1,9 @@
+import HubTestSupport
 import RenderCore
 @testable import Hub
 
 enum GraphFixtures {
-    static let synth = NodeDescriptor(kind: .instrument, subtype: "msyn", manufacturer: "mhub", name: "midihub synth", version: 0x10000)
+    static let synth = RouterFixtures.synthDescriptor
     static let reverb = NodeDescriptor(kind: .effect, subtype: "rvb1", manufacturer: "mdhb", name: "Reverb", version: 0x10000)
     static let registry = NodeRegistry([
         NodeType(descriptor: synth, parameters: [ParameterInfo(id: 0, name: "cutoff", range: 20...20000,

@@ -1,18 +1,8 @@
 import MIDICore
 import RenderCore
+import HubTestSupport
 import Testing
 @testable import Hub
-
-/// Collects the MIDI `HubCore` and its router send, by node.
-struct DeliveredMIDI: RouteSink {
-    var delivered: [(node: NodeID, event: TimedMIDI)] = []
-
-    mutating func deliver(_ event: TimedMIDI, to node: borrowing GraphNode, index: Int) {
-        delivered.append((node.id, event))
-    }
-
-    func messages(at node: NodeID) -> [MIDIMessage] { delivered.filter { $0.node == node }.map(\.event.message) }
-}
 
 /// `HubCore` driven directly: commands in, effects and MIDI out, no daemon, no ALSA.
 @Suite struct HubCoreTests {
@@ -30,14 +20,14 @@ struct DeliveredMIDI: RouteSink {
 
     @Test func removingANodeWithNotesHeldEndsThemThereAndSwapsTheProgram() throws {
         var core = try Self.core()
-        var played = DeliveredMIDI()
+        var played = RecordingSink()
         for note: UInt8 in [60, 64] {
             core.router.route(.noteOn(channel: 0, note: note, velocity: 100), from: Self.keyboard, time: 1, into: &played)
         }
         #expect(played.messages(at: "piano").count == 2)
 
         let change = GraphChange(from: core.router.graph, to: try Self.withoutPiano())
-        var released = DeliveredMIDI()
+        var released = RecordingSink()
         let effects = try core.changeGraph(change, at: 2, into: &released)
 
         // Transposed up an octave on the way in, released as played.
@@ -50,7 +40,7 @@ struct DeliveredMIDI: RouteSink {
         #expect(Array(effects.suffix(2)) == [.linkExternalNodes, .save(core.state)])
         #expect(core.state.graph.node("piano") == nil)
         // The keyboard's next note reaches no node that is gone.
-        var after = DeliveredMIDI()
+        var after = RecordingSink()
         core.router.route(.noteOn(channel: 0, note: 62, velocity: 90), from: Self.keyboard, time: 3, into: &after)
         #expect(after.delivered.isEmpty)
     }
@@ -58,7 +48,7 @@ struct DeliveredMIDI: RouteSink {
     @Test func aReplacedNodeIsNotReportedGone() throws {
         var core = try Self.core()
         let change = try core.router.graph.replacing("verb", with: .unit(GraphFixtures.reverb), parameters: ["mix": 0.5])
-        var sink = DeliveredMIDI()
+        var sink = RecordingSink()
         let effects = try core.changeGraph(change, at: 0, into: &sink)
         #expect(effects.contains(.log("node verb replaced")))
         #expect(!effects.contains(.nodeRemoved("verb")))
@@ -66,12 +56,12 @@ struct DeliveredMIDI: RouteSink {
 
     @Test func aRefusedChangeSendsNothingAndKeepsTheGraph() throws {
         var core = try Self.core()
-        var played = DeliveredMIDI()
+        var played = RecordingSink()
         core.router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: Self.keyboard, time: 1, into: &played)
         let broken = try HubGraph(nodes: [GraphFixtures.keys, GraphNode(id: "up", body: .processor(.transpose), parameters: ["shift": 3]),
                                           GraphFixtures.out],
                                   routes: [Route("keys", "up")])
-        var sink = DeliveredMIDI()
+        var sink = RecordingSink()
         #expect(throws: HubRefusal.self) { try core.changeGraph(GraphChange(from: core.router.graph, to: broken), at: 2, into: &sink) }
         #expect(sink.delivered.isEmpty)
         #expect(core.state.graph == (try GraphFixtures.chain()))
@@ -79,7 +69,7 @@ struct DeliveredMIDI: RouteSink {
 
     @Test func anEmptyChangeDoesNothing() throws {
         var core = try Self.core()
-        var sink = DeliveredMIDI()
+        var sink = RecordingSink()
         #expect(try core.changeGraph(GraphChange(from: core.router.graph, to: core.router.graph), at: 0, into: &sink).isEmpty)
     }
 
@@ -97,7 +87,7 @@ struct DeliveredMIDI: RouteSink {
         var core = try Self.core()
         let (_, effects) = try core.setParameter(node: "up", "semitones", to: -12, at: 0)
         #expect(!effects.contains { if case .setNodeParameter = $0 { true } else { false } })
-        var sink = DeliveredMIDI()
+        var sink = RecordingSink()
         core.router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: Self.keyboard, time: 1, into: &sink)
         #expect(sink.messages(at: "piano") == [.noteOn(channel: 0, note: 48, velocity: 100)])
         #expect(core.state.graph.node("up")?.parameters["semitones"] == -12)
@@ -156,7 +146,7 @@ struct DeliveredMIDI: RouteSink {
         let rule = try ConnectionRule(parsing: #"connect hardware:* -> "midihub:in""#)
         let scene = Scene(name: "verse", program: 1, values: [SceneValue(node: "piano", parameter: "cutoff", value: 800)])
         let patch = Patch(graph: try Self.withoutPiano(), rules: [rule], tempo: 100, scenes: [scene])
-        var sink = DeliveredMIDI()
+        var sink = RecordingSink()
         let effects = try core.install(patch, at: 3, into: &sink)
         #expect(core.state.graph == patch.graph)
         #expect(core.state.rules == [rule])
@@ -183,15 +173,52 @@ struct DeliveredMIDI: RouteSink {
     /// they reached, and the graph stays as it was.
     @Test func anUnpluggedControllersNotesEndAndTheGraphStays() throws {
         var core = try Self.core()
-        var played = DeliveredMIDI()
+        var played = RecordingSink()
         core.router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: Self.keyboard, time: 1, into: &played)
         core.router.route(.controlChange(channel: 0, controller: 64, value: 127), from: Self.keyboard, time: 1, into: &played)
         let left = core.ports.portsChanged(from: [Self.keyboard, PortFixtures.hubIn], to: [PortFixtures.hubIn], at: 2)
         #expect(left == [.portLeft(Self.keyboard)])
-        var released = DeliveredMIDI()
+        var released = RecordingSink()
         #expect(core.router.unplug(Self.keyboard.identity, at: 2, into: &released) == ["piano"])
         #expect(released.messages(at: "piano").contains(.noteOff(channel: 0, note: 72, velocity: 0)))
         #expect(released.messages(at: "piano").contains(.controlChange(channel: 0, controller: 64, value: 0)))
         #expect(core.state.graph == (try GraphFixtures.chain()))
+    }
+}
+
+/// JACK ports reach the core as the daemon's JACK table describes them: client `jack`, port
+/// `CLIENT:PORT`, an address outside ALSA's client range.
+@Suite struct HubCoreJackTests {
+    static let jackKeys = PortFixtures.port(1000, 0, "jack", "a2j:keys", .app, .output)
+
+    static func core() throws -> HubCore {
+        let graph = try HubGraph(nodes: [GraphNode(id: "keys", body: .source(PortSelector(parsing: "jack:a2j:*"))),
+                                         GraphFixtures.piano, GraphFixtures.out],
+                                 routes: [Route("keys", "piano"), Route("piano", "out")])
+        return try HubCore(state: HubState(graph: graph, rules: ConnectionRule.parseList(#"connect "jack:a2j:*" -> "midihub:in""#)),
+                           registry: GraphFixtures.registry)
+    }
+
+    @Test func aJackPortAppearingIsConnectedAndPlaysVanishingEndsItsNotes() throws {
+        var core = try Self.core()
+        let before = [PortFixtures.hubIn], after = [PortFixtures.hubIn, Self.jackKeys]
+        #expect(core.ports.portsChanged(from: before, to: after, at: 1) == [.portAppeared(Self.jackKeys)])
+        var due = core.ports.takeSettle(at: 1 + PortsCore.settleSeconds)
+        #expect(due)
+        #expect(core.ports.settle(ports: after, connections: []) == [.connect(Connection(Self.jackKeys.address, PortFixtures.hubIn.address))])
+
+        var played = RecordingSink()
+        core.router.route(.noteOn(channel: 2, note: 48, velocity: 80), from: Self.jackKeys, time: 2, into: &played)
+        #expect(played.messages(at: "piano") == [.noteOn(channel: 2, note: 48, velocity: 80)])
+
+        // The JACK server goes away: its ports leave with it.
+        #expect(core.ports.portsChanged(from: after, to: before, at: 3) == [.portLeft(Self.jackKeys)])
+        var released = RecordingSink()
+        #expect(core.router.unplug(Self.jackKeys.identity, at: 3, into: &released) == ["piano"])
+        #expect(released.messages(at: "piano").contains(.noteOff(channel: 2, note: 48, velocity: 0)))
+        due = core.ports.takeSettle(at: 3 + PortsCore.settleSeconds)
+        #expect(due)
+        #expect(core.ports.settle(ports: before, connections: []).isEmpty)
+        #expect(core.state.graph.node("keys") != nil)
     }
 }

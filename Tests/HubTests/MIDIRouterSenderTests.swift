@@ -1,7 +1,7 @@
-import Hub
 import MIDICore
 import Testing
-@testable import Daemon
+@testable import Hub
+import HubTestSupport
 
 /// The per-event path: ports resolved once (`MIDIRouter.Sender`), routes compiled per graph.
 @Suite struct MIDIRouterSenderTests {

@@ -1,7 +1,7 @@
-import Hub
 import MIDICore
 import Testing
-@testable import Daemon
+@testable import Hub
+import HubTestSupport
 
 /// An external processor (another app that transforms MIDI, e.g. midish as a transposer):
 /// the hub sends it MIDI, and what it sends back from a port of its client enters the graph

@@ -1,37 +1,8 @@
-import Hub
 import MIDICore
 import RenderCore
 import Testing
-@testable import Daemon
-
-/// Collects what the router delivers, by node.
-struct RecordingSink: RouteSink {
-    var delivered: [(node: NodeID, event: TimedMIDI)] = []
-
-    mutating func deliver(_ event: TimedMIDI, to node: borrowing GraphNode, index: Int) {
-        delivered.append((node.id, event))
-    }
-
-    func messages(at node: NodeID) -> [MIDIMessage] { delivered.filter { $0.node == node }.map(\.event.message) }
-}
-
-enum RouterFixtures {
-    static let keyboard = PortDescriptor(address: PortAddress(client: 20, port: 0), clientName: "Virtual Raw MIDI 1-0",
-                                         portName: "VirMIDI 1-0", portClass: .hardware, direction: .output,
-                                         cardLongName: "Virtual MIDI Card 1")
-    static let app = PortDescriptor(address: PortAddress(client: 130, port: 0), clientName: "vmpk", portName: "out",
-                                    portClass: .app, direction: .output)
-    static let synth = GraphNode(id: "synth", body: .unit(NodeCatalog.registry.type(named: "midihub synth")!.descriptor))
-    static let fluid = GraphNode(id: "fluid", body: .external(ExternalNode(port: PortSelector(client: NamePattern(glob: "FLUID*")))))
-
-    /// keys (hardware) → up (+12) → synth and fluid.
-    static func graph(semitones: Float = 12) throws -> HubGraph {
-        try HubGraph(nodes: [GraphNode(id: "keys", body: .source(PortSelector(portClass: .hardware))),
-                             GraphNode(id: "up", body: .processor(.transpose), parameters: ["semitones": semitones]),
-                             synth, fluid, GraphNode(id: "out", body: .output("default"))],
-                     routes: [Route("keys", "up"), Route("up", "synth"), Route("up", "fluid"), Route("synth", "out")])
-    }
-}
+@testable import Hub
+import HubTestSupport
 
 @Suite struct MIDIRouterTests {
     @Test func routesThroughTheProcessorKeepingTheTimestamp() throws {
