@@ -94,6 +94,8 @@ extension HubDaemon {
                 log.publish(.parameterChanged(node: node, parameter: parameter, value: Double(value)))
             case .loadPatchFile(let path, let scene):
                 loadPatch(at: path, for: scene)
+            case .triggerMoved(let name, let pressed, let time):
+                mappedTrigger(name, pressed: pressed, at: time)
             case .sceneChanged(let scene):
                 showTriggerStates()
                 log.info("scene \(scene)")

@@ -16,34 +16,11 @@ extension HubDaemon {
         mappedChanges.removeAll(keepingCapacity: true)
         let taken = core.mappings.handle(message, device: address.client << 8 | address.port, sources: sources, time: time,
                                     into: &mappedChanges)
-        for change in mappedChanges { apply(change, at: time) }
+        mappedEffects.removeAll(keepingCapacity: true)
+        for change in mappedChanges { core.applyMapped(change, at: time, into: &mappedEffects) }
+        carryOut(mappedEffects)
         if !mappedChanges.isEmpty { stateChanged = true }
         return taken
-    }
-
-    /// Sets one mapped value; a target whose node is gone is skipped.
-    /// - Thread: input (the owner).
-    private func apply(_ change: MappingEngine.Change, at time: Double) {
-        if core.isTransport(change.node) {
-            guard change.parameter == HubCore.tempoParameter.name else { return }
-            setTempo(Double(change.value))
-        } else if change.node == Patch.sceneNode, core.router.graph.node(change.node) == nil {
-            carryOut(core.switchScene(program: change.value, at: time))
-            return
-        } else if change.node == Patch.triggerNode, core.router.graph.node(change.node) == nil {
-            mappedTrigger(change.parameter, to: change.value, at: time)
-            return
-        } else if core.router.processorParameters(change.node) != nil {
-            guard (try? core.router.setProcessorParameter(change.node, change.parameter, to: change.value)) != nil else { return }
-        } else {
-            // Without audio (--no-audio, or no sound card yet) the value is kept in the graph
-            // and played when audio starts, as parameters.set does.
-            mappedEffects.removeAll(keepingCapacity: true)
-            guard core.setUnitParameter(change.node, change.parameter, to: change.value, at: time, into: &mappedEffects)
-            else { return }
-            carryOut(mappedEffects)
-        }
-        log.publish(.parameterChanged(node: change.node, parameter: change.parameter, value: Double(change.value)))
     }
 
     /// Starts the mappings `list` from the parameters' current values, and shows the

@@ -56,12 +56,10 @@ extension HubDaemon {
         showTriggerStates()
     }
 
-    /// A mapping moved `trigger.NAME`: fires it when its value rises into the top half (a
-    /// press). The pad's light then shows the trigger's state, not the press.
-    func mappedTrigger(_ name: String, to value: Float, at time: Double) {
-        let before = core.triggerLevels[name] ?? 0
-        core.triggerLevels[name] = value
-        if value >= 0.5, before < 0.5 {
+    /// A mapping moved `trigger.NAME`: fires it when pressed (`HubCore.applyMapped`). The
+    /// pad's light then shows the trigger's state, not the press.
+    func mappedTrigger(_ name: String, pressed: Bool, at time: Double) {
+        if pressed {
             do {
                 try fireTrigger(named: name, at: time)
             } catch {

@@ -4,8 +4,9 @@ import Synchronization
 
 /// Writes the daemon's state from a queue of its own, so the disk (a state save syncs the
 /// file and its folder) never holds up MIDI or the control side. `submit` keeps only the
-/// newest state; the writer saves it when it is free, so a burst of 200 parameter changes
-/// becomes a few writes of the latest state. `flush` waits until the newest is on disk.
+/// newest state; the writer saves it `coalescing` later, so a fader swept over the socket
+/// (200 parameter sets a second) costs ten writes of the latest state a second, not one a
+/// set. `flush` waits until the newest is on disk (the daemon's stop).
 ///
 /// - Thread: `submit` from any thread (it takes a lock only to swap one value);
 ///   writes on the writer's queue; `flush` on the thread that stops the daemon.
@@ -17,6 +18,8 @@ final class StateWriter: Sendable {
     /// Whether a write is queued that will take `pending`.
     private let queued = Atomic<Bool>(false)
     private let queue = DispatchQueue(label: "midihub-state-writer")
+    /// How long a submitted state waits for newer ones before it is written.
+    static let coalescing = DispatchTimeInterval.milliseconds(100)
 
     init(store: StateStore, log: DaemonLog) {
         self.store = store
@@ -27,7 +30,7 @@ final class StateWriter: Sendable {
     func submit(_ state: HubState) {
         pending.withLock { $0 = state }
         if !queued.exchange(true, ordering: .acquiringAndReleasing) {
-            queue.async { self.writePending() }
+            queue.asyncAfter(deadline: .now() + Self.coalescing) { self.writePending() }
         }
     }
 

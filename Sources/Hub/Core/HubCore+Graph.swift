@@ -71,18 +71,29 @@ extension HubCore {
                          frameTime: Double?) throws(HubRefusal) -> (ParameterInfo, [HubEffect]) {
         let info = try parameterInfo(node: id, name)
         guard info.range.contains(value) else { throw .outOfRange(name, info) }
-        var effects: [HubEffect]
-        if isTransport(id) {
-            effects = setTempo(Double(value), at: time)
-        } else if router.processorParameters(id) != nil {
-            try? router.setProcessorParameter(id, name, to: value)
-            effects = []
-        } else {
-            effects = []
-            setUnitParameter(id, name, to: value, at: frameTime, into: &effects)
-        }
+        var effects: [HubEffect] = []
+        land(node: id, name, to: value, at: time, frameTime: frameTime, into: &effects)
         mappings.valueChanged(node: id, parameter: name, to: value)
         return (info, effects + [.parameterChanged(node: id, parameter: name, value: value)])
+    }
+
+    /// Lands a value where it belongs: the hub's tempo (node `transport`), a processor's
+    /// parameter, or a built-in node's (`setUnitParameter`). `time` is now, `frameTime` the
+    /// frame a built-in node's value takes effect at.
+    /// - Returns: false when nothing was set (no such parameter there).
+    @discardableResult
+    mutating func land(node id: NodeID, _ name: String, to value: Float, at time: Double, frameTime: Double?,
+                       into effects: inout [HubEffect]) -> Bool {
+        if isTransport(id) {
+            guard name == Self.tempoParameter.name else { return false }
+            router.setTempo(Double(value), at: time)
+            effects.append(.setEngineTempo(Double(value)))
+            return true
+        }
+        if router.processorParameters(id) != nil {
+            return (try? router.setProcessorParameter(id, name, to: value)) != nil
+        }
+        return setUnitParameter(id, name, to: value, at: frameTime, into: &effects)
     }
 
     /// Sets parameter `name` of built-in node `id` and records it in the graph (kept for audio
@@ -92,7 +103,7 @@ extension HubCore {
     /// - Returns: false when the graph has no such node or its type no such parameter (nothing set).
     /// - Thread: owner (also on the MIDI path, for mappings).
     @discardableResult
-    public mutating func setUnitParameter(_ id: NodeID, _ name: String, to value: Float, at time: Double?,
+    mutating func setUnitParameter(_ id: NodeID, _ name: String, to value: Float, at time: Double?,
                                           into effects: inout [HubEffect]) -> Bool {
         guard let node = router.graph.node(id),
               registry.parameters(of: node.body)?.contains(where: { $0.name == name }) == true else { return false }
@@ -131,7 +142,9 @@ extension HubCore {
     /// Moves the hub's tempo at `time`: the arpeggiator's clock keeps its beat position, the
     /// render engine's host tempo follows.
     public mutating func setTempo(_ beatsPerMinute: Double, at time: Double) -> [HubEffect] {
-        router.setTempo(beatsPerMinute, at: time)
-        return [.setEngineTempo(beatsPerMinute)]
+        var effects: [HubEffect] = []
+        land(node: Self.transportID, Self.tempoParameter.name, to: Float(beatsPerMinute), at: time, frameTime: nil,
+             into: &effects)
+        return effects
     }
 }

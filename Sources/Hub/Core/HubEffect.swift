@@ -28,6 +28,9 @@ public enum HubEffect: Hashable, Sendable {
     /// Read and check the patch file at `path` off the owner, then install it (`install`) and
     /// tell the core (`scenePatchInstalled`): scene `scene` names it.
     case loadPatchFile(String, scene: String)
+    /// A mapping moved trigger `name` at `time`: fire it when `pressed` (its value rose into
+    /// the top half; the shell runs triggers: the transport, panic, sends), then show its state.
+    case triggerMoved(String, pressed: Bool, at: Double)
     /// The current scene changed: publish it and show the triggers' lights again.
     case sceneChanged(String)
     /// An informational log line.

@@ -1,0 +1,58 @@
+import Testing
+@testable import Hub
+
+/// Values the mappings set from live MIDI, landed by `HubCore.applyMapped`.
+@Suite struct HubCoreMappingTests {
+    static func core() throws -> HubCore {
+        let verse = Scene(name: "verse", program: 4, values: [SceneValue(node: "piano", parameter: "cutoff", value: 800)])
+        return try HubCore(state: HubState(graph: GraphFixtures.chain(), scenes: [verse]), registry: GraphFixtures.registry)
+    }
+
+    static func apply(_ node: NodeID, _ parameter: String, _ value: Float, at time: Double = 3,
+                      to core: inout HubCore) -> [HubEffect] {
+        var effects: [HubEffect] = []
+        core.applyMapped(MappingEngine.Change(node: node, parameter: parameter, value: value), at: time, into: &effects)
+        return effects
+    }
+
+    @Test func aNodesValueLandsAtTheFrameOfTheMessage() throws {
+        var core = try Self.core()
+        #expect(Self.apply("piano", "cutoff", 2000, at: 3.5, to: &core)
+            == [.setNodeParameter(node: "piano", parameter: "cutoff", value: 2000, at: 3.5),
+                .parameterChanged(node: "piano", parameter: "cutoff", value: 2000)])
+        #expect(core.state.graph.node("piano")?.parameters["cutoff"] == 2000)
+    }
+
+    @Test func theTempoAndAProcessorMoveWithoutTheRenderThread() throws {
+        var core = try Self.core()
+        #expect(Self.apply("transport", "tempo", 140, to: &core)
+            == [.setEngineTempo(140), .parameterChanged(node: "transport", parameter: "tempo", value: 140)])
+        #expect(core.router.clock.beatsPerMinute == 140)
+        #expect(Self.apply("up", "semitones", 7, to: &core) == [.parameterChanged(node: "up", parameter: "semitones", value: 7)])
+        #expect(core.router.processorParameters("up")?.value(named: "semitones") == 7)
+    }
+
+    @Test func aTargetThatIsGoneIsSkipped() throws {
+        var core = try Self.core()
+        let before = core.state
+        #expect(Self.apply("organ", "cutoff", 1, to: &core).isEmpty)
+        #expect(Self.apply("piano", "resonance", 1, to: &core).isEmpty)
+        #expect(Self.apply("up", "shift", 1, to: &core).isEmpty)
+        #expect(Self.apply("transport", "swing", 1, to: &core).isEmpty)
+        #expect(core.state == before)
+    }
+
+    @Test func aProgramSwitchesItsScene() throws {
+        var core = try Self.core()
+        #expect(Self.apply("scene", "program", 4, to: &core).last == .sceneChanged("verse"))
+        #expect(core.currentScene == "verse")
+    }
+
+    @Test func aTriggerIsPressedWhenItsValueRisesIntoTheTopHalf() throws {
+        var core = try Self.core()
+        #expect(Self.apply("trigger", "play", 1, at: 1, to: &core) == [.triggerMoved("play", pressed: true, at: 1)])
+        #expect(Self.apply("trigger", "play", 0.8, at: 2, to: &core) == [.triggerMoved("play", pressed: false, at: 2)])
+        #expect(Self.apply("trigger", "play", 0, at: 3, to: &core) == [.triggerMoved("play", pressed: false, at: 3)])
+        #expect(Self.apply("trigger", "play", 0.5, at: 4, to: &core) == [.triggerMoved("play", pressed: true, at: 4)])
+    }
+}
