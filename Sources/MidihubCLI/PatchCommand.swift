@@ -42,7 +42,7 @@ struct PatchLoadCommand: ParsableCommand {
             try $0.loadPatch(PatchSource(path: path))
         }
         if json { return try printJSON(object: setup) }
-        let routes = setup.connections.filter { $0.source.hasPrefix("node:") }.count
+        let routes = setup.connections.filter { $0.sourceEndpoint.nodeID != nil }.count
         print("loaded \(file): \(setup.nodes.count) nodes, \(routes) routes, \(setup.rules.count) rules")
     }
 }

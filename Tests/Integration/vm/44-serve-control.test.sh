@@ -3,7 +3,8 @@
 # what aseqdump receives through the transpose, or in a later listing. Refusals keep
 # the connection and the running setup; a line over 1 MiB closes only its connection;
 # subscribers get port-appeared/port-left when a snd-virmidi card is unbound and bound;
-# two clients are served at once; `midihub nodes/graph/rules` ask the daemon.
+# two clients are served at once; `midihub nodes/graph/rules` ask the daemon; MIDI goes
+# on, every note routed, while a client sets 200 parameters a second.
 # (The protocol version check is the client's; ControlTests cover it.)
 # timeout: 900
 
@@ -166,6 +167,38 @@ assert_file_has "$WORK/graph.txt" "up  midiProcessor transpose" "graph"
 midihub rules >"$WORK/rules.txt" || fail "midihub rules failed"
 assert_eq 2 "$(wc -l <"$WORK/rules.txt")" "rules listed by midihub rules: $(tr '\n' '|' <"$WORK/rules.txt")"
 assert_file_has "$WORK/rules.txt" '"aseqdump"' "the rule set over the socket"
+
+step "MIDI goes on while a client sets 200 parameters a second"
+python3 - "$SERVE_SOCKET" >"$WORK/sets.out" <<'PY' &
+import json, socket, sys, time
+# up.semitones set to its value (2) 200 times a second for 4 s, each answer read.
+connection = socket.socket(socket.AF_UNIX)
+connection.connect(sys.argv[1])
+answers = connection.makefile("rb")
+sets = failed = 0
+due = start = time.monotonic()
+while time.monotonic() - start < 4:
+    request = {"id": sets + 1, "request": "parameters.set", "params": {"node": "up", "parameter": "semitones", "value": 2}}
+    connection.sendall(json.dumps(request).encode() + b"\n")
+    while (answer := json.loads(answers.readline())).get("id") != sets + 1:
+        pass
+    sets += 1
+    failed += 0 if answer.get("ok") else 1
+    due += 1 / 200
+    time.sleep(max(0, due - time.monotonic()))
+print(f"sets={sets} failed={failed}")
+PY
+setter=$!
+for _ in $(seq 40); do
+    amidi -p "hw:$CARD,0" -S '90 30 63 80 30 00' || fail "amidi -S failed"
+    sleep 0.05
+done
+wait "$setter" || fail "the parameter client failed: $(cat "$WORK/sets.out")"
+assert_match "^sets=[0-9]+ failed=0$" "$(cat "$WORK/sets.out")" "every set answered"
+(( $(sed -n 's/^sets=\([0-9]*\).*/\1/p' "$WORK/sets.out") >= 100 )) || fail "too few sets to load the daemon: $(cat "$WORK/sets.out")"
+wait_for "the 40 notes through the transpose" 20 \
+    bash -c "(( \$(grep -cE '^ *$hub_client:1 +Note on +0, note 50, velocity 99$' '$dump') >= 40 ))"
+assert_eq 40 "$(grep -cE "^ *$hub_client:1 +Note on +0, note 50, velocity 99$" "$dump")" "notes through the hub while sets ran"
 stop_peer sub
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
