@@ -10,15 +10,7 @@ extension HubDaemon {
     /// - Throws: `ControlError` when a processor parameter is unknown (nothing changed).
     /// - Thread: owner.
     func applyGraphChange(_ change: GraphChange) throws(ControlError) {
-        var sink = makeSink()
-        let effects: [HubEffect]
-        do {
-            effects = try core.changeGraph(change, at: Self.now(), into: &sink)
-        } catch {
-            throw ControlError(error)
-        }
-        flush(sink)
-        carryOut(effects)
+        try run { (core, sink) throws(HubRefusal) in try core.changeGraph(change, at: Self.now(), into: &sink) }
     }
 
     /// Sets a parameter of a processor or a built-in node, or the hub's tempo (node
@@ -54,10 +46,16 @@ extension HubDaemon {
     /// Replaces graph, rules and the control surface with a validated patch (the caller validated it).
     /// - Thread: owner.
     func install(_ patch: Patch) throws(ControlError) {
+        try run { (core, sink) throws(HubRefusal) in try core.install(patch, at: Self.now(), into: &sink) }
+    }
+
+    /// Runs a core command that may send MIDI: what it sends is flushed to ALSA and the render
+    /// thread, then its effects are carried out; a refusal is answered as a `ControlError`.
+    private func run(_ command: (inout HubCore, inout DaemonSink) throws(HubRefusal) -> [HubEffect]) throws(ControlError) {
         var sink = makeSink()
         let effects: [HubEffect]
         do {
-            effects = try core.install(patch, at: Self.now(), into: &sink)
+            effects = try command(&core, &sink)
         } catch {
             throw ControlError(error)
         }

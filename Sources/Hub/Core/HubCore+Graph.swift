@@ -7,6 +7,7 @@ extension HubCore {
     /// and sustain-off), the processors follow, and the new render program is to be swapped in
     /// (the engine crossfades, so removed nodes fade out and still receive those note-offs).
     /// - Throws: `HubRefusal` when a processor parameter is unknown (nothing changed).
+    /// - Thread: owner.
     public mutating func changeGraph(_ change: GraphChange, at time: Double,
                                      into sink: inout some RouteSink) throws(HubRefusal) -> [HubEffect] {
         guard !change.isEmpty else { return [] }
@@ -39,6 +40,7 @@ extension HubCore {
 
     /// Replaces graph, tempo, rules and the control surface with a validated patch at `time`.
     /// - Throws: `HubRefusal` when a processor parameter is unknown (nothing changed).
+    /// - Thread: owner.
     public mutating func install(_ patch: Patch, at time: Double, into sink: inout some RouteSink) throws(HubRefusal)
         -> [HubEffect] {
         let change = GraphChange(from: router.graph, to: patch.graph)
@@ -60,6 +62,7 @@ extension HubCore {
     /// `nil`: the next block); `time` is now.
     /// - Returns: the parameter and the effects.
     /// - Throws: `HubRefusal` for an unknown node or parameter or a value out of range (nothing changed).
+    /// - Thread: owner.
     public mutating func setParameter(node id: NodeID, _ name: String, to value: Float, at time: Double,
                                       frameTime: Double? = nil) throws(HubRefusal) -> (ParameterInfo, [HubEffect]) {
         let (info, effects) = try assign(node: id, name, to: value, at: time, frameTime: frameTime)
@@ -120,6 +123,7 @@ extension HubCore {
 
     /// The input parameter `name` of node `id`: a processor's, a built-in node's, or the
     /// transport's tempo.
+    /// - Thread: owner.
     public func parameterInfo(node id: NodeID, _ name: String) throws(HubRefusal) -> ParameterInfo {
         let known: [ParameterInfo]
         if isTransport(id) {
@@ -141,6 +145,7 @@ extension HubCore {
 
     /// Moves the hub's tempo at `time`: the arpeggiator's clock keeps its beat position, the
     /// render engine's host tempo follows.
+    /// - Thread: owner.
     public mutating func setTempo(_ beatsPerMinute: Double, at time: Double) -> [HubEffect] {
         var effects: [HubEffect] = []
         land(node: Self.transportID, Self.tempoParameter.name, to: Float(beatsPerMinute), at: time, frameTime: nil,

@@ -36,6 +36,7 @@ public struct HubCore {
     /// Starts from `state` (a patch, the saved state, the default); its mappings start when the
     /// shell carries out `startMappings(state.mappings)`.
     /// - Throws: `ParameterError` when a processor node names an unknown parameter.
+    /// - Thread: owner.
     public init(state: HubState, registry: NodeRegistry) throws(ParameterError) {
         ports = PortsCore(reconciler: Reconciler(rules: state.rules, runtimeEdits: state.runtimeEdits))
         router = try MIDIRouter(graph: state.graph)
@@ -47,6 +48,7 @@ public struct HubCore {
     }
 
     /// What the state file keeps.
+    /// - Thread: owner.
     public var state: HubState {
         HubState(graph: router.graph, rules: ports.reconciler.rules, runtimeEdits: ports.reconciler.runtimeEdits,
                  tempo: router.clock.beatsPerMinute, mappings: mappings.mappings, scenes: scenes, triggers: triggers,
@@ -54,11 +56,13 @@ public struct HubCore {
     }
 
     /// Whether `id` names the transport (no node of the graph has that name).
+    /// - Thread: owner.
     public func isTransport(_ id: NodeID) -> Bool {
         id == Self.transportID && router.graph.node(id) == nil
     }
 
     /// Replaces the connection rules; they apply at once.
+    /// - Thread: owner.
     public mutating func setRules(_ rules: [ConnectionRule]) -> [HubEffect] {
         ports.reconciler.rules = rules
         return [.log("rules set (\(rules.count))"), .reconcile, .save(state)]
@@ -66,6 +70,7 @@ public struct HubCore {
 
     /// Replaces the mappings (`mappings.set`, a learned one): they start, the controllers they
     /// show values on are connected, and the state is saved.
+    /// - Thread: owner.
     public mutating func setMappings(_ list: [Mapping]) -> [HubEffect] {
         mappings = MappingEngine(list)
         return [.startMappings(list), .linkExternalNodes, .save(state)]

@@ -16,7 +16,7 @@ public protocol RouteSink {
 /// nodes. Tracks what sounds where (`SoundingNotes`) so that an unplugged device, a removed
 /// node or a broken path is answered with exactly the right note-offs.
 ///
-/// - Thread: MIDI input (a plain value; the daemon keeps it under its lock).
+/// - Thread: MIDI input, the state's owner (a plain value inside `HubCore`).
 public struct MIDIRouter {
     public private(set) var graph: HubGraph
     public private(set) var sounding = SoundingNotes()
