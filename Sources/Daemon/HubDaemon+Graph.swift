@@ -51,7 +51,7 @@ extension HubDaemon {
 
     /// Runs a core command that may send MIDI: what it sends is flushed to ALSA and the render
     /// thread, then its effects are carried out; a refusal is answered as a `ControlError`.
-    private func run(_ command: (inout HubCore, inout DaemonSink) throws(HubRefusal) -> [HubEffect]) throws(ControlError) {
+    func run(_ command: (inout HubCore, inout DaemonSink) throws(HubRefusal) -> [HubEffect]) throws(ControlError) {
         var sink = makeSink()
         let effects: [HubEffect]
         do {
@@ -140,6 +140,8 @@ extension ControlError {
         case .unknownParameter: .unknownParameter
         case .invalidValue: .invalidValue
         case .unknownScene: .unknownScene
+        case .unknownTrigger: .unknownTrigger
+        case .triggerDisabled: .triggerDisabled
         }
         self.init(code, refusal.message, fix: refusal.fix)
     }

@@ -77,7 +77,7 @@ extension HubDaemon {
             return core.scenes.first { $0.name == core.currentScene }?.program.map(Float.init)
         }
         if id == Patch.triggerNode, core.router.graph.node(id) == nil {
-            return allTriggers.first { $0.name == parameter }.map { Self.light(state(of: $0)) }
+            return core.allTriggers.first { $0.name == parameter }.map { Self.light(state(of: $0)) }
         }
         return MappingSummaries.value(of: parameter, of: id, in: core.router.graph, tempo: core.router.clock.beatsPerMinute)
     }

@@ -7,30 +7,18 @@ import RenderCore
 /// Triggers (docs/mappings.md#triggers): the hub's own and the patch's, fired by mapped
 /// presses, `triggers.fire` and `midihub trigger NAME`.
 extension HubDaemon {
-    /// The hub's triggers, then the patch's.
-    var allTriggers: [Trigger] { Trigger.system + core.triggers }
-
-    /// Fires trigger `name` at `time` (the press's arrival, or now).
+    /// Fires trigger `name` at `time` (the press's arrival, or now): the core fires those that
+    /// act on the hub's state (`HubCore.fire`), the daemon the transport's, `play` and `send`.
     /// - Throws: `ControlError` for an unknown trigger, a disabled one, or a scene it cannot switch to.
     /// - Thread: owner.
     func fireTrigger(named name: String, at time: Double) throws(ControlError) {
-        guard let trigger = allTriggers.first(where: { $0.name == name }) else {
-            throw ControlError(.unknownTrigger, "no trigger '\(name)'",
-                               fix: "use one of \(allTriggers.map(\.name).joined(separator: ", "))")
+        let trigger: Trigger
+        do {
+            trigger = try core.trigger(named: name)
+        } catch {
+            throw ControlError(error)
         }
         switch trigger.action {
-        case .panic:
-            var sink = makeSink()
-            core.router.panic(at: time, into: &sink)
-            flush(sink)
-            log.info("panic: every note ended")
-        case .tapTempo:
-            if let tempo = tapTempo.tap(at: time) {
-                setTempo(tempo)
-                core.mappings.valueChanged(node: HubCore.transportID, parameter: HubCore.tempoParameter.name, to: Float(tempo))
-                log.publish(.parameterChanged(node: HubCore.transportID, parameter: HubCore.tempoParameter.name, value: tempo))
-                saveState()
-            }
         case .transport(let command):
             try fireTransportTrigger(command, name: name)
         case .send(let port, let bytes):
@@ -41,16 +29,10 @@ extension HubDaemon {
                 for message in parser.parse(bytes) { sink.send(message, to: address) }
             }
             flush(sink)
-        case .scene(let scene):
-            try switchScene(named: scene)
         case .play(let path):
             playSequence(at: path, trigger: name)
-        case .bypass(let node):
-            guard let effect = core.router.graph.node(node) else {
-                throw ControlError(.triggerDisabled, "trigger '\(name)' is disabled: the patch's effect '\(node)' is gone",
-                                   fix: "load the patch again, or add the node back")
-            }
-            _ = try setParameter(node: node, ParameterInfo.bypass.name, to: effect.isBypassed ? 0 : 1, at: time)
+        case .panic, .tapTempo, .bypass, .scene:
+            try run { (core, sink) throws(HubRefusal) in try core.fire(trigger, at: time, into: &sink) }
         }
         log.publish(.triggerFired(trigger: name))
         showTriggerStates()
@@ -66,7 +48,7 @@ extension HubDaemon {
                 log.warning(error.description)
             }
         }
-        if let trigger = allTriggers.first(where: { $0.name == name }) {
+        if let trigger = core.allTriggers.first(where: { $0.name == name }) {
             core.mappings.valueChanged(node: Patch.triggerNode, parameter: name, to: Self.light(state(of: trigger)))
         }
     }
@@ -81,7 +63,7 @@ extension HubDaemon {
         switch trigger.action {
         case .transport(let command): transportTriggerState(command)
         case .scene(let scene): scene == core.currentScene ? .selected : .normal
-        case .tapTempo: tapTempo.isPrimed(at: Self.now()) ? .alternate : .normal
+        case .tapTempo: core.tapTempo.isPrimed(at: Self.now()) ? .alternate : .normal
         case .play(let path): player.state == .playing && player.song?.name == Self.songName(path) ? .selected : .normal
         case .bypass(let node):
             // A runtime edit may have removed the effect: the trigger cannot fire then.
@@ -94,7 +76,7 @@ extension HubDaemon {
     /// selected or primed); also called once a second, for tap tempo's priming running out.
     func showTriggerStates() {
         lastTriggerStateCheck = Self.now()
-        for trigger in allTriggers {
+        for trigger in core.allTriggers {
             let lit = Self.light(state(of: trigger))
             guard core.mappings.value(node: Patch.triggerNode, parameter: trigger.name) != lit else { continue }
             core.mappings.valueChanged(node: Patch.triggerNode, parameter: trigger.name, to: lit)
@@ -112,6 +94,6 @@ extension HubDaemon {
 
     /// The triggers as `triggers.list` shows them.
     func triggerSummaries() -> [TriggerSummary] {
-        allTriggers.map { MappingSummaries.summary($0, state: state(of: $0)) }
+        core.allTriggers.map { MappingSummaries.summary($0, state: state(of: $0)) }
     }
 }

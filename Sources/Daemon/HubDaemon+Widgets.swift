@@ -14,7 +14,7 @@ extension HubDaemon {
                 }
                 return MappingSummaries.summary(widget, output: output, value: audio?.outputValue(of: widget.node, widget.parameter))
             }
-            let trigger = widget.kind == .button ? allTriggers.first { $0.name == widget.parameter } : nil
+            let trigger = widget.kind == .button ? core.allTriggers.first { $0.name == widget.parameter } : nil
             return MappingSummaries.summary(widget, info: widget.kind == .button ? nil : try? parameterInfo(node: widget.node, widget.parameter),
                                             value: currentValue(of: widget.parameter, of: widget.node),
                                             state: trigger.map(state(of:)), scenes: core.scenes.map(\.name), currentScene: core.currentScene)

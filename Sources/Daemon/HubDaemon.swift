@@ -41,8 +41,6 @@ public final class HubDaemon: @unchecked Sendable {
     var mappedEffects: [HubEffect] = []
     /// When feedback was last sent to controllers (monotonic seconds), to pace it.
     var lastFeedback = -Double.infinity
-    /// The taps of tap tempo.
-    var tapTempo = TapTempo()
     /// When trigger states were last compared with the lights showing them (`showTriggerStates`).
     var lastTriggerStateCheck = -Double.infinity
     /// The transport: the sequence loaded and where it plays (`HubDaemon+Transport`).

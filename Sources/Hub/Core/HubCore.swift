@@ -23,6 +23,8 @@ public struct HubCore {
     /// when it rises into the top half).
     public var triggers: [Trigger]
     public var triggerLevels: [String: Float] = [:]
+    /// The taps of tap tempo so far.
+    public var tapTempo = TapTempo()
     /// What a remote shows.
     public var widgets: [Widget]
     /// The node types built-in nodes are checked against (their parameters).

@@ -9,6 +9,8 @@ public struct HubRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         case unknownParameter
         case invalidValue
         case unknownScene
+        case unknownTrigger
+        case triggerDisabled
     }
 
     public var kind: Kind

@@ -1,0 +1,78 @@
+import HubTestSupport
+import MIDICore
+import RenderCore
+import Testing
+@testable import Hub
+
+/// Triggers fired through `HubCore`: those that act on the hub's own state.
+@Suite struct HubCoreTriggerTests {
+    static let bypassVerb = Trigger(name: "dry", action: .bypass(node: "verb"))
+    static let toVerse = Trigger(name: "verse", action: .scene("verse"))
+
+    static func core() throws -> HubCore {
+        let verse = Scene(name: "verse", values: [SceneValue(node: "piano", parameter: "cutoff", value: 800)])
+        return try HubCore(state: HubState(graph: GraphFixtures.chain(), scenes: [verse], triggers: [bypassVerb, toVerse]),
+                           registry: GraphFixtures.registry)
+    }
+
+    static func fire(_ name: String, at time: Double = 1, in core: inout HubCore) throws -> (RecordingSink, [HubEffect]) {
+        var sink = RecordingSink()
+        let effects = try core.fire(core.trigger(named: name), at: time, into: &sink)
+        return (sink, effects)
+    }
+
+    @Test func panicEndsEveryNoteAndSoundsOffTheBuiltInNodes() throws {
+        var core = try Self.core()
+        var played = RecordingSink()
+        core.router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: PortFixtures.launchkey, time: 0, into: &played)
+        let (sink, effects) = try Self.fire("panic", at: 2, in: &core)
+        let atPiano = sink.messages(at: "piano")
+        #expect(atPiano.contains(.noteOff(channel: 0, note: 72, velocity: 0)))
+        #expect((0..<16).allSatisfy { atPiano.contains(.controlChange(channel: $0, controller: 120, value: 0)) })
+        #expect(effects == [.log("panic: every note ended")])
+    }
+
+    @Test func tapTempoMovesTheTempoFromTheSecondTap() throws {
+        var core = try Self.core()
+        #expect(try Self.fire("tap tempo", at: 10, in: &core).1.isEmpty)
+        #expect(core.tapTempo.isPrimed(at: 10.2))
+        let (_, effects) = try Self.fire("tap tempo", at: 10.5, in: &core)
+        #expect(effects.first == .setEngineTempo(120))
+        #expect(effects.contains(.parameterChanged(node: "transport", parameter: "tempo", value: 120)))
+        #expect(core.state.tempo == 120)
+        _ = try Self.fire("tap tempo", at: 11.1, in: &core)  // intervals 0.5 and 0.6 s: 109 BPM
+        #expect(abs(core.state.tempo - 60 / 0.55) < 0.01)
+    }
+
+    @Test func aBypassTriggerFlipsItsEffectAndIsDisabledWhenTheEffectIsGone() throws {
+        var core = try Self.core()
+        _ = try Self.fire("dry", in: &core)
+        #expect(core.state.graph.node("verb")?.isBypassed == true)
+        _ = try Self.fire("dry", in: &core)
+        #expect(core.state.graph.node("verb")?.isBypassed == false)
+        var sink = RecordingSink()
+        _ = try core.changeGraph(core.router.graph.removing("verb"), at: 2, into: &sink)
+        #expect(throws: HubRefusal(.triggerDisabled, "trigger 'dry' is disabled: the patch's effect 'verb' is gone",
+                                   fix: "load the patch again, or add the node back")) { try Self.fire("dry", in: &core) }
+    }
+
+    @Test func aSceneTriggerSwitchesAndTransportTriggersAreTheDaemons() throws {
+        var core = try Self.core()
+        #expect(try Self.fire("verse", in: &core).1.last == .sceneChanged("verse"))
+        let before = core.state
+        let (sink, effects) = try Self.fire("play", in: &core)
+        #expect(sink.delivered.isEmpty && effects.isEmpty && core.state == before)
+    }
+
+    @Test func anUnknownTriggerIsRefusedWithTheKnownOnes() throws {
+        let core = try Self.core()
+        #expect(throws: HubRefusal.self) { try core.trigger(named: "encore") }
+        do {
+            _ = try core.trigger(named: "encore")
+        } catch {
+            #expect(error.kind == .unknownTrigger)
+            #expect(error.fix?.hasPrefix("use one of panic, tap tempo, play") == true)
+            #expect(error.fix?.hasSuffix("dry, verse") == true)
+        }
+    }
+}
