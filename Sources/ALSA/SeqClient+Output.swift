@@ -31,6 +31,37 @@ extension SeqClient {
         }
     }
 
+    /// Hands one message to the kernel at once, past the output buffer (one `write`): for a
+    /// single receiver, so that a receiver whose input is full refuses only its own message.
+    ///
+    /// - Returns: `false` when the kernel refused it for now (`EAGAIN`: the receiver's input
+    ///   pool is full, or for a scheduled event midihub's own pool): nothing was sent; try
+    ///   again later. Never waits.
+    /// - Throws: `ALSAError` for any other refusal (the port is gone, a bad address).
+    /// - Thread: the owning thread.
+    public func outputNow(_ message: MIDIMessage, from port: SeqPort, to destination: SeqAddress,
+                          schedule: SeqSchedule = .direct) throws(ALSAError) -> Bool {
+        try SeqEventCodec.withEvent(for: message) { (event: inout snd_seq_event_t) throws(ALSAError) in
+            address(&event, from: port, to: destination, schedule: schedule)
+            let result = snd_seq_event_output_direct(handle, &event)
+            if result == -EAGAIN || result == -ENOMEM { return false }
+            try check("snd_seq_event_output_direct", result)
+            return true
+        }
+    }
+
+    /// How many more events the client `client`'s input can hold now, and the size of its
+    /// input pool; `nil` for a kernel client (a device's port: it has no input pool to fill).
+    /// One `ioctl`: the kernel's own count, so a sender can hold back before the receiver's
+    /// input overflows (the kernel empties a receiver's whole input the next time it reads
+    /// after any refusal).
+    /// - Thread: the owning thread.
+    public func inputRoom(ofClient client: UInt8) throws(ALSAError) -> (free: Int, size: Int)? {
+        var size: Int32 = 0
+        let free = try check("SNDRV_SEQ_IOCTL_GET_CLIENT_POOL", midihub_seq_client_input_room(handle, Int32(client), &size))
+        return size > 0 ? (Int(free), Int(size)) : nil
+    }
+
     /// Puts a tempo change for `queue` into the output buffer, to take effect at
     /// `schedule` (a tick on the same queue, or at once).
     /// - Returns: `false` when the pool is full, as `output(_:from:to:schedule:)`.

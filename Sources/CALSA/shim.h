@@ -55,4 +55,27 @@ static inline void midihub_seq_ev_set_queue_stop(snd_seq_event_t *ev, int queue)
 static inline int midihub_seq_start_queue(snd_seq_t *seq, int queue) { return snd_seq_start_queue(seq, queue, NULL); }
 static inline int midihub_seq_stop_queue(snd_seq_t *seq, int queue) { return snd_seq_stop_queue(seq, queue, NULL); }
 
+/* ---- another client's input room ---- */
+
+/* The kernel's SNDRV_SEQ_IOCTL_GET_CLIENT_POOL answers for any client number, but alsa-lib's
+   snd_seq_get_client_pool asks only for the caller's own client. The kernel's struct
+   (sound/asequencer.h, which clashes with alsa-lib's own definitions) mirrored here. */
+#include <errno.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+struct midihub_seq_client_pool {
+    int client, output_pool, input_pool, output_room, output_free, input_free;
+    char reserved[64];
+};
+/* How many more events client `client`'s input can hold now (>= 0), with its input pool's
+   size in *size; *size is 0 for a kernel client (a device: it has no input pool). -errno on failure. */
+static inline int midihub_seq_client_input_room(snd_seq_t *seq, int client, int *size) {
+    struct pollfd descriptor;
+    if (snd_seq_poll_descriptors(seq, &descriptor, 1, POLLIN) != 1) return -EINVAL;
+    struct midihub_seq_client_pool pool = { .client = client };
+    if (ioctl(descriptor.fd, _IOWR('S', 0x4b, struct midihub_seq_client_pool), &pool) < 0) return -errno;
+    *size = pool.input_pool;
+    return pool.input_free;
+}
+
 #endif

@@ -13,6 +13,8 @@ public enum ControlEventKind: String, Hashable, Sendable, Codable, CaseIterable 
     case sceneChanged = "scene-changed"
     case triggerFired = "trigger-fired"
     case transportChanged = "transport-changed"
+    /// A receiver (an external node's port) stopped taking MIDI and lost messages.
+    case nodeOverloaded = "node-overloaded"
     case log
     /// The server dropped events for this subscriber because it read too slowly.
     case dropped
@@ -42,6 +44,7 @@ public enum LogLevel: String, Hashable, Sendable, Codable {
 ///     {"event":"scene-changed","scene":"chorus"}
 ///     {"event":"trigger-fired","trigger":"panic"}
 ///     {"event":"transport-changed","transport":{…TransportStatus…}}
+///     {"event":"node-overloaded","node":"fluid","port":"128:0","count":312}
 ///     {"event":"log","level":"info","message":"loaded patches/split.yaml"}
 ///     {"event":"dropped","count":17}
 ///
@@ -58,6 +61,9 @@ public enum ControlEvent: Hashable, Sendable {
     case sceneChanged(scene: String)
     case triggerFired(trigger: String)
     case transportChanged(TransportStatus)
+    /// `node`'s receiver (`port`) lost `count` messages in all since the daemon started: it
+    /// stopped reading and its own queue was full.
+    case nodeOverloaded(node: String, port: String, count: Int)
     case log(level: LogLevel, message: String)
     case dropped(count: Int)
 
@@ -74,6 +80,7 @@ public enum ControlEvent: Hashable, Sendable {
         case .sceneChanged: .sceneChanged
         case .triggerFired: .triggerFired
         case .transportChanged: .transportChanged
+        case .nodeOverloaded: .nodeOverloaded
         case .log: .log
         case .dropped: .dropped
         }
@@ -115,6 +122,11 @@ extension ControlEvent: Codable {
             self = .triggerFired(trigger: try container.decode(String.self, forKey: .trigger))
         case .transportChanged:
             self = .transportChanged(try container.decode(TransportStatus.self, forKey: .transport))
+        case .nodeOverloaded:
+            self = .nodeOverloaded(
+                node: try container.decode(String.self, forKey: .node),
+                port: try container.decode(String.self, forKey: .port),
+                count: try container.decode(Int.self, forKey: .count))
         case .log:
             self = .log(
                 level: try container.decode(LogLevel.self, forKey: .level),
@@ -149,6 +161,10 @@ extension ControlEvent: Codable {
             try container.encode(trigger, forKey: .trigger)
         case .transportChanged(let status):
             try container.encode(status, forKey: .transport)
+        case .nodeOverloaded(let node, let port, let count):
+            try container.encode(node, forKey: .node)
+            try container.encode(port, forKey: .port)
+            try container.encode(count, forKey: .count)
         case .log(let level, let message):
             try container.encode(level, forKey: .level)
             try container.encode(message, forKey: .message)

@@ -17,10 +17,13 @@ public struct NodeSummary: Hashable, Sendable, Codable {
     /// For an external node: the ALSA or JACK port it stands for; `nil` for built-in nodes.
     public var port: String?
     public var parameters: [ParameterSummary]
+    /// For an external node on an ALSA port that stopped taking MIDI: messages waiting in its
+    /// own queue now, and messages it lost since the daemon started; `nil` while it keeps up.
+    public var receiver: ReceiverStatus?
 
     public init(
         id: String, name: String, kind: String, subtype: String, manufacturer: String, version: String,
-        port: String? = nil, parameters: [ParameterSummary] = []
+        port: String? = nil, parameters: [ParameterSummary] = [], receiver: ReceiverStatus? = nil
     ) {
         self.id = id
         self.name = name
@@ -30,6 +33,22 @@ public struct NodeSummary: Hashable, Sendable, Codable {
         self.version = version
         self.port = port
         self.parameters = parameters
+        self.receiver = receiver
+    }
+}
+
+/// How an external node's receiver keeps up (`NodeSummary.receiver`).
+///
+/// - Thread: any (a plain value).
+public struct ReceiverStatus: Hashable, Sendable, Codable {
+    /// Messages waiting for it to read again.
+    public var waiting: Int
+    /// Messages lost since the daemon started (its queue was full).
+    public var dropped: Int
+
+    public init(waiting: Int, dropped: Int) {
+        self.waiting = waiting
+        self.dropped = dropped
     }
 }
 

@@ -300,7 +300,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     // MARK: - helpers (on the owner)
 
     private func currentNodes() -> [NodeSummary] {
-        GraphSummaries.nodes(daemon.core.router.graph) { node in
+        var nodes = GraphSummaries.nodes(daemon.core.router.graph) { node in
             if let values = daemon.core.router.processorParameters(node.id) {
                 return values.infos.map { GraphSummaries.summary($0, value: values[Int($0.id)]) }
             }
@@ -309,6 +309,8 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
             }
             return GraphSummaries.defaultParameters(node)
         }
+        for index in nodes.indices { nodes[index].receiver = daemon.receiverStatus(ofNode: nodes[index].id) }
+        return nodes
     }
 
     private func summary(of id: NodeID) throws(ControlError) -> NodeSummary {

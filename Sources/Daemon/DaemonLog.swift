@@ -3,21 +3,91 @@ import Foundation
 import Synchronization
 
 /// The daemon's log: one line per event on stderr, `2024-05-01T12:00:00.123Z midihub: <message>`
-/// (journald keeps it), and the same line as a `log` event to control subscribers.
+/// (journald keeps it), and the same line as a `log` event to control subscribers; and the
+/// daemon's other events for those subscribers.
+///
+/// Nothing here makes its caller wait: lines go to a writer thread of their own
+/// ("midihub-log"), events to another ("midihub-events", which paces `parameter-changed` to 30
+/// a second per parameter, `ParameterCoalescer`, and encodes them for the control server). The
+/// MIDI input thread hands over through lock-free rings (`HandoffThread`, after
+/// `adoptProducer`); a stderr nobody reads fills the ring, and lines past it are dropped and
+/// counted (a line says how many once the writer gets through again), while MIDI goes on.
 ///
 /// - Thread: any but render.
 public final class DaemonLog: Sendable {
-    private let publisher = Mutex<(@Sendable (ControlEvent) -> Void)?>(nil)
-    private let writer: @Sendable (String) -> Void
-
-    /// - Parameter writer: where lines go (stderr by default; tests collect them).
-    public init(writer: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
-        self.writer = writer
+    /// One line as its caller made it: the wall-clock time then, its level and text.
+    private struct Line: Sendable {
+        let time: Date
+        let level: LogLevel
+        let message: String
     }
 
-    /// Also sends each line to `publish` (the control server's subscribers).
+    /// Where events go once attached (the control server's subscribers); only the event thread calls it.
+    private final class Publisher: Sendable {
+        let send = Mutex<(@Sendable (ControlEvent) -> Void)?>(nil)
+    }
+
+    /// The pacing of `parameter-changed` events, touched only on the event thread.
+    private final class Pacing: @unchecked Sendable {
+        var coalescer = ParameterCoalescer()
+    }
+
+    /// Lines or events that may wait for their thread; past this they are dropped and counted.
+    static let capacity = 8192
+
+    private let lines: HandoffThread<Line>
+    private let events: HandoffThread<ControlEvent>
+    private let publisher: Publisher
+
+    /// - Parameter writer: where lines go (stderr by default; tests collect them). Runs on the
+    ///   log's own thread.
+    public init(writer: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+        lines = HandoffThread(name: "midihub-log", capacity: Self.capacity) { lines, lost, _ in
+            for line in lines {
+                let prefix = line.level == .info ? "" : "\(line.level.rawValue): "
+                writer("\(Self.timestamp(line.time)) midihub: \(prefix)\(line.message)")
+            }
+            if lost > 0 {
+                writer("\(Self.timestamp(Date())) midihub: warning: \(lost) log lines dropped (their reader, stderr or journald, was too slow)")
+            }
+            return nil
+        }
+        let publisher = Publisher(), pacing = Pacing()
+        self.publisher = publisher
+        events = HandoffThread(name: "midihub-events", capacity: Self.capacity) { events, lost, now in
+            var out = pacing.coalescer.admit(events, at: now) + pacing.coalescer.due(at: now)
+            if lost > 0 { out.append(.dropped(count: lost)) }
+            if !out.isEmpty, let send = publisher.send.withLock({ $0 }) {
+                for event in out { send(event) }
+            }
+            return pacing.coalescer.nextDue
+        }
+    }
+
+    deinit {
+        lines.stop()
+        events.stop()
+    }
+
+    /// Also sends each event and line to `publish` (the control server's subscribers), from the
+    /// event thread.
     public func attach(_ publish: @escaping @Sendable (ControlEvent) -> Void) {
-        publisher.withLock { $0 = publish }
+        publisher.send.withLock { $0 = publish }
+    }
+
+    /// Makes the calling thread — the MIDI input thread, the state's owner — hand its lines
+    /// and events over without a lock.
+    /// - Thread: owner.
+    public func adoptProducer() {
+        lines.adoptProducer()
+        events.adoptProducer()
+    }
+
+    /// The owner's later lines take the lock path again (it is about to stop).
+    /// - Thread: owner.
+    public func releaseProducer() {
+        lines.releaseProducer()
+        events.releaseProducer()
     }
 
     public func info(_ message: String) { write(.info, message) }
@@ -26,16 +96,22 @@ public final class DaemonLog: Sendable {
 
     /// Sends `event` to the control subscribers (no line on stderr).
     public func publish(_ event: ControlEvent) {
-        publisher.withLock { $0 }?(event)
+        events.post(event)
+    }
+
+    /// Waits until the lines and events posted so far are out (at most a couple of seconds
+    /// each: a blocked stderr is not waited for).
+    public func flush() {
+        lines.flush()
+        events.flush()
     }
 
     private func write(_ level: LogLevel, _ message: String) {
-        let prefix = level == .info ? "" : "\(level.rawValue): "
-        writer("\(Self.timestamp()) midihub: \(prefix)\(message)")
-        publish(.log(level: level, message: message))
+        lines.post(Line(time: Date(), level: level, message: message))
+        events.post(.log(level: level, message: message))
     }
 
-    private static func timestamp() -> String {
-        Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    private static func timestamp(_ time: Date) -> String {
+        time.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 }

@@ -1,5 +1,4 @@
 import ALSA
-import Glibc
 import Hub
 import MIDICore
 
@@ -12,34 +11,26 @@ import MIDICore
 /// at their exact frame, ALSA ports through the transport's queue at its real time, JACK
 /// ports are held (`jackLater`) until due.
 ///
-/// When ALSA refuses output (midihub's pool or the receiver's FIFO is full) the sink
-/// waits for room, up to `outputPatience`; what still does not fit is counted in
-/// `dropped` (the daemon reports it), never silently lost.
+/// ALSA ports get each message at once through `ReceiverQueues`: a receiver whose input is
+/// full has its messages wait in a bounded queue of its own, and costs the others nothing.
+/// The sink never waits.
 ///
 /// - Thread: the state's owner (the MIDI input thread).
 struct DaemonSink: RouteSink {
     let audio: AudioRack?
-    let client: SeqClient
-    let outPort: SeqPort
+    /// Where ALSA ports' messages go, each receiver on its own.
+    let receivers: ReceiverQueues
     /// Each external node's port, ALSA or JACK, by node index (`RouteCache.destinations`).
     let destinations: [ExternalDestination?]
     let jack: JackBridge
-    /// Set when something was queued for ALSA; the caller drains the output.
-    private(set) var wroteOutput = false
-    /// Messages ALSA did not take within `outputPatience`.
-    private(set) var dropped = 0
     /// How the transport's events are timed; `nil` for live MIDI.
     var transport: TransportTiming?
     /// The transport's events for JACK ports, to send when due (the daemon holds them).
     private(set) var jackLater: [TransportTiming.HeldMessage] = []
 
-    /// How long to wait for room before dropping a message: 2000 tries 100 µs apart.
-    static let outputPatience = (tries: 2000, microseconds: UInt32(100))
-
-    init(audio: AudioRack?, client: SeqClient, outPort: SeqPort, destinations: [ExternalDestination?], jack: JackBridge) {
+    init(audio: AudioRack?, receivers: ReceiverQueues, destinations: [ExternalDestination?], jack: JackBridge) {
         self.audio = audio
-        self.client = client
-        self.outPort = outPort
+        self.receivers = receivers
         self.destinations = destinations
         self.jack = jack
     }
@@ -81,20 +72,9 @@ struct DaemonSink: RouteSink {
     }
 
     /// Sends `message` from midihub's output port to the ALSA port `address` (an external
-    /// node, a controller shown its values), at once or as `schedule` says.
-    mutating func send(_ message: MIDIMessage, to address: SeqAddress, schedule: SeqSchedule = .direct) {
-        let queued = Self.retrying { [client, outPort] in try client.output(message, from: outPort, to: address, schedule: schedule) }
-        if queued { wroteOutput = true } else { dropped += 1 }
-    }
-
-    /// Runs `attempt` until it succeeds or `outputPatience` runs out (an error ends it at once).
-    /// - Returns: whether it succeeded.
-    static func retrying(_ attempt: () throws -> Bool) -> Bool {
-        for _ in 0..<outputPatience.tries {
-            guard let done = try? attempt() else { return false }
-            if done { return true }
-            usleep(outputPatience.microseconds)
-        }
-        return false
+    /// node, a controller shown its values), at once or as `schedule` says; a full receiver's
+    /// messages wait in its own queue (`ReceiverQueues`).
+    func send(_ message: MIDIMessage, to address: SeqAddress, schedule: SeqSchedule = .direct) {
+        receivers.send(message, to: address, schedule: schedule)
     }
 }

@@ -23,7 +23,6 @@ extension HubDaemon {
         let targets = Dictionary(grouping: jack.fromJack, by: \.source)
         let hubInput = PortAddress(inPort.address)
         var sink = makeSink()
-        var wroteOutput = false
         let now = Self.now()
         for (source, message) in received {
             guard let port = ports.descriptor(at: source) else { continue }
@@ -31,13 +30,11 @@ extension HubDaemon {
                 if link.destination == hubInput {
                     core.router.route(message, from: port, time: now, into: &sink)
                 } else if let address = SeqAddress(link.destination) {
-                    _ = try? client.output(message, from: outPort, to: address)
-                    wroteOutput = true
+                    receivers.send(message, to: address)
                 }
             }
         }
         flush(sink)
-        if wroteOutput { _ = try? client.drainOutput() }
     }
 
     /// Opens the bridge's outputs to the JACK ports external nodes play, before the first

@@ -38,14 +38,12 @@ extension HubDaemon {
         let now = Self.now()
         guard core.mappings.hasFeedbackDue, now - lastFeedback >= Self.feedbackInterval else { return }
         lastFeedback = now
-        var sink = makeSink()
         for (mapping, messages) in core.mappings.takeFeedback(at: now) {
             for port in feedbackPorts(of: mapping) {
                 guard let address = SeqAddress(port.address) else { continue }
-                for message in messages { sink.send(message, to: address) }
+                for message in messages { receivers.send(message, to: address) }
             }
         }
-        flush(sink)
     }
 
     /// Feedback is sent at most this often (seconds).

@@ -85,6 +85,7 @@ extension HubDaemon {
     /// destinations it fed), and external nodes left without a port are reported gone.
     private func portLeft(_ gone: PortDescriptor) {
         let releasedAtJack = forgetJack(gone.address)
+        if let address = SeqAddress(gone.address) { receivers.forget(address) }
         var sink = makeSink()
         let released = core.router.unplug(gone.identity, at: Self.now(), into: &sink) + releasedAtJack
         flush(sink)

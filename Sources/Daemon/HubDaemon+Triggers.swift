@@ -22,13 +22,11 @@ extension HubDaemon {
         case .transport(let command):
             try fireTransportTrigger(command, name: name)
         case .send(let port, let bytes):
-            var sink = makeSink()
             for destination in triggerPorts(port) {
                 guard let address = SeqAddress(destination.address) else { continue }
                 var parser = MIDIParser()
-                for message in parser.parse(bytes) { sink.send(message, to: address) }
+                for message in parser.parse(bytes) { receivers.send(message, to: address) }
             }
-            flush(sink)
         case .play(let path):
             playSequence(at: path, trigger: name)
         case .panic, .tapTempo, .bypass, .scene:

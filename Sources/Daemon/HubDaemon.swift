@@ -25,6 +25,8 @@ public final class HubDaemon: @unchecked Sendable {
     let client: SeqClient
     let inPort: SeqPort
     let outPort: SeqPort
+    /// What goes to other programs' ALSA ports, each receiver isolated (`ReceiverQueues`).
+    let receivers: ReceiverQueues
     /// Saves the state off the MIDI path (see `saveState`).
     let stateWriter: StateWriter
     /// The patch file to reload when it changes (`reloadPatchIfChanged`).
@@ -100,7 +102,6 @@ public final class HubDaemon: @unchecked Sendable {
     /// Ports and destinations resolved for routing (see `RouteCache`).
     var routeCache = RouteCache()
     private var knownOverruns = 0
-    private var outputDrops = 0
     /// When lost input or output was last logged (monotonic seconds), to log at most once a second.
     private var lastLossReport = -Double.infinity
     private var control: ControlServer?
@@ -147,6 +148,7 @@ public final class HubDaemon: @unchecked Sendable {
         } catch {
             throw DaemonError.sequencer(error.description)
         }
+        receivers = ReceiverQueues(client: client, port: outPort)
         do {
             try client.setPoolSizes(input: SeqClient.maximumPoolSize, output: SeqClient.maximumPoolSize)
         } catch {
@@ -204,6 +206,7 @@ public final class HubDaemon: @unchecked Sendable {
         saveState()
         stateWriter.flush()
         log.info("stopped")
+        log.flush()
     }
 
     /// Ends the MIDI input thread and waits for it (work queued meanwhile still runs).
@@ -221,7 +224,9 @@ public final class HubDaemon: @unchecked Sendable {
     /// whole batch.
     private func runInput() {
         owner.becomeOwner()
+        log.adoptProducer()
         defer {
+            log.releaseProducer()
             owner.resign()
             inputDone.signal()
         }
@@ -231,6 +236,7 @@ public final class HubDaemon: @unchecked Sendable {
             do {
                 _ = try client.waitForInput(milliseconds: pollTimeout(), alsoWatching: jack.wakeDescriptors + [owner.descriptor])
                 owner.runPending()
+                receivers.retry()
                 try handlePendingInput()
             } catch {
                 log.error("reading the sequencer failed: \(error) — retrying")
@@ -241,11 +247,13 @@ public final class HubDaemon: @unchecked Sendable {
     }
 
     /// Milliseconds until a processor's next generated event (rounded up: it is sent at
-    /// most a millisecond late), at most 10.
+    /// most a millisecond late), at most 10; at most `ReceiverQueues.retryMilliseconds` while
+    /// a full receiver has messages waiting.
     /// - Thread: input (the owner).
     private func pollTimeout() -> Int32 {
-        guard let next = core.router.nextGeneratedTime() else { return 10 }
-        return Int32(min(max((next - Self.now()) * 1000, 0).rounded(.up), 10))
+        let limit = receivers.hasWaiting ? ReceiverQueues.retryMilliseconds : 10
+        guard let next = core.router.nextGeneratedTime() else { return limit }
+        return Int32(min(max((next - Self.now()) * 1000, 0).rounded(.up), Double(limit)))
     }
 
     /// Routes up to `batchLimit` pending events (then lets queued work run), runs the
@@ -316,17 +324,21 @@ public final class HubDaemon: @unchecked Sendable {
 
     /// Input lost in the kernel (the FIFO overflowed while the hub fell behind) may have held
     /// port announcements: the port list is read again a second later (once, however many
-    /// overflows come meanwhile). Losses are logged at most once a second.
+    /// overflows come meanwhile). Losses — the hub's input and each receiver's — are reported
+    /// at most once a second (`reportReceiverLosses`).
     private func noteLostInput() {
         let overruns = client.inputOverruns
-        guard overruns != knownOverruns || outputDrops > 0 else { return }
         if overruns != knownOverruns { core.ports.inputLost(at: Self.now()) }
         let now = Self.now()
         guard now - lastLossReport >= 1 else { return }
+        let receiverLosses = receivers.takeLosses()
+        guard overruns != knownOverruns || !receiverLosses.isEmpty else { return }
         lastLossReport = now
-        log.warning("MIDI lost: input overflowed \(overruns - knownOverruns) times, \(outputDrops) events could not be sent (the hub or a receiver is too slow)")
-        knownOverruns = overruns
-        outputDrops = 0
+        if overruns != knownOverruns {
+            log.warning("MIDI lost: input overflowed \(overruns - knownOverruns) times (the hub fell behind its input)")
+            knownOverruns = overruns
+        }
+        reportReceiverLosses(receiverLosses)
     }
 
     /// Applies the rules once the announcements of a burst (a card with several ports
@@ -348,20 +360,15 @@ public final class HubDaemon: @unchecked Sendable {
     }
 
     func makeSink() -> DaemonSink {
-        DaemonSink(audio: audio, client: client, outPort: outPort,
+        DaemonSink(audio: audio, receivers: receivers,
                    destinations: routeCache.destinations(ports: ports, router: core.router, ownClient: client.clientID),
                    jack: jack)
     }
 
     /// Publishes the live events the batch staged for the render thread (all at once: see
-    /// `LiveInput`), hands what `sink` queued to ALSA (waiting for room as the sink does) and
-    /// counts its drops.
+    /// `LiveInput`). ALSA ports already have theirs (`ReceiverQueues`).
     func flush(_ sink: DaemonSink) {
         audio?.publishLive()
-        outputDrops += sink.dropped
-        if sink.wroteOutput, !DaemonSink.retrying({ [client] in try client.drainOutput() }) {
-            outputDrops += 1
-        }
     }
 
     /// Seconds on the monotonic clock the audio driver stamps live events with.

@@ -65,6 +65,7 @@ struct ServeCommand: ParsableCommand {
             daemon = try HubDaemon(options: options, log: log, systemd: systemd)
             try daemon.start()
         } catch let error as DaemonError {
+            log.flush()  // the warnings that led here come first
             if case .badSetup = error { throw CLIError(error.description, fix: nil, exitCode: CLIError.badInput) }
             throw CLIError(error.description, fix: nil)
         }

@@ -18,6 +18,7 @@ struct SubscriptionTests {
         .learnEnded(reason: .timedOut),
         .sceneChanged(scene: "chorus"),
         .triggerFired(trigger: "panic"),
+        .nodeOverloaded(node: "fluid", port: "128:0", count: 312),
         .transportChanged(TransportStatus(state: "playing", song: "song.mid", position: "3:2", seconds: 4.5, duration: 12,
                                           tempo: 120, tempoOverride: false,
                                           loop: TransportStatus.LoopRegion(from: "2:1", to: "4:1"))),

@@ -31,6 +31,7 @@ import Testing
         let writer = StateWriter(store: StateStore(path: folder + "/state.json"), log: log)
         writer.submit(.defaults)
         writer.flush()
+        log.flush()
         #expect(lines.all.contains { $0.contains("warning: cannot save the state") }, "\(lines.all)")
         try FileManager.default.removeItem(atPath: folder)
         var state = HubState.defaults
