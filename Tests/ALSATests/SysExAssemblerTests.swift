@@ -34,3 +34,26 @@ private func add(_ bytes: [UInt8], from source: SeqAddress = keyboard, to assemb
     #expect(add([0xF0, 2, 0xF7], to: &assembler) == [2])
     #expect(add([3, 0xF7], to: &assembler) == nil)
 }
+
+@Test func anUnfinishedMessageIsForgottenWhenItsNextPieceDoesNotCome() {
+    var assembler = SysExAssembler()
+    let start: UInt64 = 100_000_000_000
+    _ = [UInt8]([0xF0, 1]).withUnsafeBytes { assembler.add($0, from: keyboard, at: start) }
+    _ = [UInt8]([0xF0, 9]).withUnsafeBytes { assembler.add($0, from: other, at: start + 4_000_000_000) }
+    #expect(assembler.unfinished == 2)
+    // A piece from `other` 6 s after the keyboard's start: the keyboard's message is gone.
+    let rest = [UInt8]([2, 0xF7]).withUnsafeBytes { assembler.add($0, from: keyboard, at: start + 6_000_000_000) }
+    #expect(rest == nil)
+    #expect(assembler.unfinished == 1)
+    let finished = [UInt8]([0xF7]).withUnsafeBytes { assembler.add($0, from: other, at: start + 6_000_000_000) }
+    #expect(finished == [9])
+}
+
+@Test func aMessageInThousandsOfPiecesIsJoinedWhole() {
+    var assembler = SysExAssembler()
+    #expect(add([0xF0], to: &assembler) == nil)
+    let early = (0..<10_000).compactMap { add([UInt8($0 % 128)], to: &assembler) }
+    #expect(early.isEmpty)
+    let joined = add([0xF7], to: &assembler)
+    #expect(joined == (0..<10_000).map { UInt8($0 % 128) })
+}

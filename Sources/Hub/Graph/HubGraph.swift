@@ -50,21 +50,29 @@ public struct HubGraph: Hashable, Sendable {
         return visited
     }
 
-    /// Node ids in an order where every route goes forward (sources first).
+    /// Node ids in an order where every route goes forward (sources first). Linear in the
+    /// nodes and routes (Kahn's algorithm over indices), since the router orders its
+    /// processors by it when a program is installed on the MIDI thread.
     public var topologicalOrder: [NodeID] {
-        var indegree = Dictionary(uniqueKeysWithValues: nodes.map { ($0.id, 0) })
-        for route in routes { indegree[route.to, default: 0] += 1 }
-        var ready = nodes.map(\.id).filter { indegree[$0] == 0 }
-        var order: [NodeID] = []
-        while !ready.isEmpty {
-            let id = ready.removeFirst()
-            order.append(id)
-            for route in routes(from: id) {
-                indegree[route.to, default: 0] -= 1
-                if indegree[route.to] == 0 { ready.append(route.to) }
-            }
+        let indexByID = Dictionary(nodes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var successors = [[Int]](repeating: [], count: nodes.count)
+        var indegree = [Int](repeating: 0, count: nodes.count)
+        for route in routes {
+            guard let from = indexByID[route.from], let to = indexByID[route.to] else { continue }
+            successors[from].append(to)
+            indegree[to] += 1
         }
-        return order
+        var order = nodes.indices.filter { indegree[$0] == 0 }
+        order.reserveCapacity(nodes.count)
+        var next = 0
+        while next < order.count {
+            for successor in successors[order[next]] {
+                indegree[successor] -= 1
+                if indegree[successor] == 0 { order.append(successor) }
+            }
+            next += 1
+        }
+        return order.map { nodes[$0].id }
     }
 
     private static func validate(nodes: [GraphNode], routes: [Route]) throws(GraphError) {
