@@ -24,7 +24,7 @@ public final class DaemonLog: Sendable {
 
     /// Where events go once attached (the control server's subscribers); only the event thread calls it.
     private final class Publisher: Sendable {
-        let send = Mutex<(@Sendable (ControlEvent) -> Void)?>(nil)
+        let send = ControlLock<(@Sendable (ControlEvent) -> Void)?>(nil, name: "DaemonLog.publisher")
     }
 
     /// The pacing of `parameter-changed` events, touched only on the event thread.

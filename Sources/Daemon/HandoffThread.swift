@@ -27,7 +27,7 @@ final class HandoffThread<Item: Sendable>: @unchecked Sendable {
 
     private let ring: ValueRing<Item>
     /// What threads other than the producer posted, and what they lost.
-    private let others = Mutex<(items: [Item], lost: Int)>(([], 0))
+    private let others = ControlLock<(items: [Item], lost: Int)>(([], 0), name: "HandoffThread.others")
     private let capacity: Int
     /// `pthread_self()` of the thread that posts through the ring, or 0.
     private let producer = Atomic<UInt>(0)

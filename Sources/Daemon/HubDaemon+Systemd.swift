@@ -4,10 +4,10 @@
 extension HubDaemon {
     /// `READY=1`: the ports exist, the rules are applied, the control socket listens and the
     /// input thread runs.
-    /// - Thread: main, at the end of `start`.
+    /// Sent from the owner, which keeps the notifier's pacing (`tick`).
+    /// - Thread: control (main, at the end of `start`).
     func notifyReady() {
-        let status = (try? owner.perform { [self] in serviceStatus() }) ?? "serving"
-        systemd?.ready(status: status)
+        try? owner.perform { [self] in systemd?.ready(status: serviceStatus()) }
     }
 
     /// `WATCHDOG=1` when due and `STATUS=` when it changed.

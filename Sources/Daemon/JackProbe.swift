@@ -34,14 +34,10 @@ final class JackProbe: Sendable {
         case openFailed(reason: String)
     }
 
-    private struct State {
-        /// Whether the thread should probe (false once it opened the clients).
-        var probing = true
-        /// The newest answer not taken yet.
-        var answer: Answer?
-    }
-
-    private let state = Mutex(State())
+    /// Whether the thread should probe (false once it opened the clients).
+    private let probing = Atomic<Bool>(true)
+    /// The newest answer not taken yet (lock-free: the owner takes it).
+    private let answer = Mailbox<Answer>()
     private let stopping = Atomic<Bool>(false)
     private let running = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
@@ -71,17 +67,15 @@ final class JackProbe: Sendable {
     /// Starts the thread; it probes one interval from now, and only when `probing`.
     /// - Thread: main.
     func start(probing: Bool) {
-        state.withLock { $0.probing = probing }
+        self.probing.store(probing, ordering: .releasing)
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let thread = Thread { [self] in
             defer { finished.signal() }
             while sleepUnlessStopped(interval) {
-                guard state.withLock({ $0.probing }) else { continue }
-                let answer = Self.look(clientName: clientName)
-                state.withLock { state in
-                    state.answer = answer
-                    if case .opened = answer { state.probing = false }
-                }
+                guard probing.load(ordering: .acquiring) else { continue }
+                let found = Self.look(clientName: clientName)
+                if case .opened = found { probing.store(false, ordering: .releasing) }
+                answer.put(found)
             }
         }
         thread.name = "midihub-jack-probe"
@@ -100,16 +94,13 @@ final class JackProbe: Sendable {
     /// probes no more until `resume`.
     /// - Thread: MIDI input.
     func take() -> Answer? {
-        state.withLock { state in
-            defer { state.answer = nil }
-            return state.answer
-        }
+        answer.take()
     }
 
     /// Looks for a server again (it went away).
     /// - Thread: MIDI input.
     func resume() {
-        state.withLock { $0.probing = true }
+        probing.store(true, ordering: .releasing)
     }
 
     /// Sleeps `seconds` in steps of at most 0.1 s.

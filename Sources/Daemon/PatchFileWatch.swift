@@ -7,7 +7,7 @@ import Synchronization
 /// and the stamp (inode, size, modification time) it had when read, so that an edit on disk
 /// (saved in place or by rename, as editors do) is noticed.
 ///
-/// - Thread: any (the stamp is taken under a lock only to swap it).
+/// - Thread: control (the stamp is taken under a lock only to swap it; never on the owner).
 final class PatchFileWatch: Sendable {
     struct Stamp: Equatable {
         var inode: UInt
@@ -16,10 +16,10 @@ final class PatchFileWatch: Sendable {
         var nanoseconds: Int
     }
 
-    private let state: Mutex<(path: String?, stamp: Stamp?)>
+    private let state: ControlLock<(path: String?, stamp: Stamp?)>
 
     init(path: String?) {
-        state = Mutex((path, path.flatMap(Self.stamp)))
+        state = ControlLock((path, path.flatMap(Self.stamp)), name: "PatchFileWatch")
     }
 
     /// Watches `path` from now on, as it is now (`nil`: no file).

@@ -8,13 +8,13 @@ import Synchronization
 /// (200 parameter sets a second) costs ten writes of the latest state a second, not one a
 /// set. `flush` waits until the newest is on disk (the daemon's stop).
 ///
-/// - Thread: `submit` from any thread (it takes a lock only to swap one value);
+/// - Thread: `submit` from any thread (lock-free: the state goes into a `Mailbox`);
 ///   writes on the writer's queue; `flush` on the thread that stops the daemon.
 final class StateWriter: Sendable {
     let store: StateStore
     private let log: DaemonLog
     /// The newest state not yet taken by the writer.
-    private let pending = Mutex<HubState?>(nil)
+    private let pending = Mailbox<HubState>()
     /// Whether a write is queued that will take `pending`.
     private let queued = Atomic<Bool>(false)
     private let queue = DispatchQueue(label: "midihub-state-writer")
@@ -28,7 +28,7 @@ final class StateWriter: Sendable {
 
     /// Hands `state` to the writer (replacing a state it has not written yet) and returns at once.
     func submit(_ state: HubState) {
-        pending.withLock { $0 = state }
+        pending.put(state)
         if !queued.exchange(true, ordering: .acquiringAndReleasing) {
             queue.asyncAfter(deadline: .now() + Self.coalescing) { self.writePending() }
         }
@@ -42,7 +42,7 @@ final class StateWriter: Sendable {
     /// Writes the pending state, if any; a failure is logged, and the next submit tries again.
     private func writePending() {
         queued.store(false, ordering: .releasing)
-        guard let state = pending.withLock({ pending in defer { pending = nil }; return pending }) else { return }
+        guard let state = pending.take() else { return }
         do {
             try store.save(state)
         } catch {

@@ -10,8 +10,9 @@ import Synchronization
 /// The watchdog (`$WATCHDOG_USEC`, set by `WatchdogSec=`) is fed from the MIDI input
 /// thread's loop: `WATCHDOG=1` goes out only while that loop keeps turning.
 ///
-/// - Thread: any (each message is one `sendto`; the pacing state is behind a mutex).
-public final class SystemdNotifier: Sendable {
+/// - Thread: any for `stopping` (one `sendto`); `ready` and `tick` on one thread, the owner
+///   (they keep the pacing, which no lock guards: the MIDI input thread takes none).
+public final class SystemdNotifier: @unchecked Sendable {
     /// `$NOTIFY_SOCKET` as given (`@` for an abstract name).
     public let socketName: String
     /// Seconds between two `WATCHDOG=1`: half of `$WATCHDOG_USEC`; `nil` without a watchdog.
@@ -19,7 +20,7 @@ public final class SystemdNotifier: Sendable {
     private let fd: Int32
     private let address: [UInt8]
     /// When `WATCHDOG=1` was last sent, when the status was last compared, and the last status sent.
-    private let pacing = Mutex<(lastPing: Double, lastStatusCheck: Double, status: String)>((-.infinity, -.infinity, ""))
+    private var pacing: (lastPing: Double, lastStatusCheck: Double, status: String) = (-.infinity, -.infinity, "")
 
     /// How often `tick` asks for the status to compare it with the one sent last.
     public static let statusCheckInterval = 1.0
@@ -96,7 +97,7 @@ public final class SystemdNotifier: Sendable {
 
     /// `READY=1` with the first status.
     public func ready(status: String) {
-        pacing.withLock { $0.status = status }
+        pacing.status = status
         send(["READY=1", "STATUS=\(status)"])
     }
 
@@ -111,23 +112,16 @@ public final class SystemdNotifier: Sendable {
     /// - Parameter now: monotonic seconds.
     /// - Thread: the MIDI input thread (the daemon's watchdog proves that loop alive).
     public func tick(now: Double, status: () -> String) {
-        let (ping, checkStatus) = pacing.withLock { pacing -> (Bool, Bool) in
-            let ping = watchdogInterval.map { now - pacing.lastPing >= $0 } ?? false
-            if ping { pacing.lastPing = now }
-            let check = now - pacing.lastStatusCheck >= Self.statusCheckInterval
-            if check { pacing.lastStatusCheck = now }
-            return (ping, check)
-        }
+        let ping = watchdogInterval.map { now - pacing.lastPing >= $0 } ?? false
+        if ping { pacing.lastPing = now }
+        let checkStatus = now - pacing.lastStatusCheck >= Self.statusCheckInterval
+        if checkStatus { pacing.lastStatusCheck = now }
         var lines: [String] = []
         if ping { lines.append("WATCHDOG=1") }
         if checkStatus {
             let current = status()
-            if pacing.withLock({ pacing in
-                defer { pacing.status = current }
-                return pacing.status != current
-            }) {
-                lines.append("STATUS=\(current)")
-            }
+            if pacing.status != current { lines.append("STATUS=\(current)") }
+            pacing.status = current
         }
         if !lines.isEmpty { send(lines) }
     }

@@ -9,7 +9,7 @@ import Testing
     struct Refused: Error, Equatable {}
 
     /// A thread that owns `owner` and runs its queued work until `stop` is set.
-    private final class OwnerThread: @unchecked Sendable {
+    private final class OwnerLoop: @unchecked Sendable {
         let owner: StateOwner
         let stop = Atomic<Bool>(false)
         let started = DispatchSemaphore(value: 0)
@@ -41,7 +41,7 @@ import Testing
 
     @Test func workFromAnotherThreadRunsOnTheOwnerAndReturnsItsResult() throws {
         let owner = try StateOwner()
-        let thread = OwnerThread(owner)
+        let thread = OwnerLoop(owner)
         defer { thread.end() }
         let ranOn = try owner.perform { UInt(pthread_self()) }
         #expect(ranOn == thread.id.withLock { $0 })
@@ -51,7 +51,7 @@ import Testing
 
     @Test func manyThreadsWorkOneAtATimeOnTheOwner() async throws {
         let owner = try StateOwner()
-        let thread = OwnerThread(owner)
+        let thread = OwnerLoop(owner)
         defer { thread.end() }
         final class Counter: @unchecked Sendable { var value = 0 }  // touched only on the owner
         let counter = Counter()
@@ -66,8 +66,24 @@ import Testing
     @Test func withoutARunningOwnerWorkRunsOnTheCaller() throws {
         let owner = try StateOwner()
         #expect(try owner.perform { UInt(pthread_self()) } == UInt(pthread_self()), "before an owner runs")
-        let thread = OwnerThread(owner)
+        let thread = OwnerLoop(owner)
         thread.end()
         #expect(try owner.perform { UInt(pthread_self()) } == UInt(pthread_self()), "after the owner resigned")
+    }
+
+    @Test func workQueuedWhileTheOwnerResignsRunsExactlyOnce() async throws {
+        for _ in 0..<20 {
+            let owner = try StateOwner()
+            let thread = OwnerLoop(owner)
+            final class Counter: @unchecked Sendable { let value = Atomic<Int>(0) }
+            let counter = Counter()
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { for _ in 0..<50 { try? owner.perform { counter.value.add(1, ordering: .relaxed) } } }
+                }
+                group.addTask { thread.end() }  // resigns while the others queue work
+            }
+            #expect(counter.value.load(ordering: .relaxed) == 200)
+        }
     }
 }

@@ -117,3 +117,21 @@ import Testing
         #expect(throws: RuleSyntaxError.self) { try ConnectionRule(parsing: #"connect "abc -> b"#) }
     }
 }
+
+/// Regular expressions in rules are matched on the MIDI input thread: only cheap ones are accepted.
+@Suite struct RegexCostTests {
+    @Test func theCommonPatternsAreAccepted() throws {
+        for pattern in ["/FLUID.*/", "/Key.*/", "/Novation.*/", "/([a-z]+)([0-9]+)/", "/.*:.*/", "/a{2,4}b?/", #"/\(x+\)/"#, "/[+*]+/"] {
+            #expect(throws: Never.self, "\(pattern)") { try NamePattern(parsing: pattern) }
+        }
+    }
+
+    @Test func nestedOrManyOpenRepetitionsAreRefusedWithTheReason() {
+        for pattern in ["/(a+)+$/", "/(a*)*/", "/((ab)*c)+/", "/(x+){2,}/"] {
+            #expect(throws: NamePatternError.self, "\(pattern)") { try NamePattern(parsing: pattern) }
+            #expect(RegexCost.problem(in: String(pattern.dropFirst().dropLast()))?.contains("exponential") == true, "\(pattern)")
+        }
+        #expect(RegexCost.problem(in: ".*a.*b.*c")?.contains("open repetitions") == true)
+        #expect(RegexCost.problem(in: String(repeating: "a", count: 300))?.contains("longer than") == true)
+    }
+}

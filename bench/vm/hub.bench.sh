@@ -5,8 +5,11 @@
 # 1 kHz; the hub's also while a control client sets a parameter 200 times a second, each
 # set saved with the state), throughput (offered at 100,000 events/s for 10 s), the highest rate each path
 # carries without loss (bisected over short runs), plus the daemon's RSS around the
-# throughput run. Writes $WORK/hub.results, one line per run:
+# throughput run, and the hop latency again while a second external node's program
+# (arecordmidi) is stopped with SIGSTOP and gets the same notes.
+# Writes $WORK/hub.results, one line per run:
 #   RUN key=value...   (seq-probe's keys; RUN is direct-latency, hub-latency, hub-latency-loaded,
+#                       hub-latency-stalled,
 #                       direct-throughput, hub-throughput, and PATH-lossless-RATE for
 #                       each bisection step; plus "hub-rss before_kb= after_kb=" and
 #                       "PATH-lossless rate= seconds= tried=RATE:LOST,...", and
@@ -75,9 +78,11 @@ nodes:
   probe: { source: '"hubbench-tx"' }
   up: { processor: transpose }
   receiver: { external: '"hubbench-rx"' }
+  stalled: { external: '"arecordmidi"' }
 routes:
   - probe -> up
   - up -> receiver
+  - up -> stalled
 rules:
   - connect "hubbench-tx" -> "midihub:in"
 YAML
@@ -121,6 +126,14 @@ run_probe hub-latency-loaded hubbench hub --count "$LATENCY_EVENTS" --rate 1000
 stop_peer load TERM
 sets=$(sed -n 's/^sets=//p' "$(peer_out load)")
 echo "parameter-load sets=${sets:-0} rate=$PARAMETER_RATE" | tee -a "$RESULTS_FILE"
+# A second receiver that stops reading: arecordmidi (recording System Announce, which stays
+# quiet) stopped with SIGSTOP; the external node "stalled" plays to it.
+start_peer stalled arecordmidi -p 0:1 "$WORK/stalled.mid"
+wait_for "arecordmidi's port" 30 bash -c "aconnect -l | grep -q \"'arecordmidi'\""
+kill -STOP "${PEER_PIDS[stalled]}"
+run_probe hub-latency-stalled hubbench hub --count "$LATENCY_EVENTS" --rate 1000
+kill -CONT "${PEER_PIDS[stalled]}"
+stop_peer stalled
 run_probe direct-throughput throughput direct --count "$throughput_events" --rate "$THROUGHPUT_RATE"
 rss_before=$(rss_kb "$hub_pid")
 run_probe hub-throughput hubbench hub --count "$throughput_events" --rate "$THROUGHPUT_RATE"

@@ -40,13 +40,9 @@ extension HubGraph {
     /// there is no such node): how a value set at runtime is kept with the graph, and saved.
     /// Not a `GraphChange`: the node keeps running.
     /// - Thread: control.
-    public func settingParameter(_ name: String, of id: NodeID, to value: Float) -> HubGraph {
-        HubGraph(validated: nodes.map { node in
-            guard node.id == id else { return node }
-            var edited = node
-            edited.parameters[name] = value
-            return edited
-        }, routes: routes)
+    public mutating func setParameter(_ name: String, of id: NodeID, to value: Float) {
+        guard let index = nodes.firstIndex(where: { $0.id == id }) else { return }
+        nodes[index].parameters[name] = value  // in place: no copy of the other nodes
     }
 
     private func change(nodes: [GraphNode], routes: [Route]) throws(GraphError) -> GraphChange {

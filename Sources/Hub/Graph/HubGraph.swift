@@ -4,8 +4,8 @@
 ///
 /// - Thread: any (a plain value); edits are made on the control side.
 public struct HubGraph: Hashable, Sendable {
-    /// In definition order.
-    public let nodes: [GraphNode]
+    /// In definition order. (Only a node's parameter values change in place: `setParameter`.)
+    public private(set) var nodes: [GraphNode]
     /// In definition order.
     public let routes: [Route]
 

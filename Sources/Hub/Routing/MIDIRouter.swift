@@ -171,7 +171,7 @@ public struct MIDIRouter {
     /// Keeps a value set at runtime in node `id`'s definition, so it is saved with the graph
     /// and restored at start (the node keeps running).
     public mutating func recordParameter(_ name: String, of id: NodeID, value: Float) {
-        graph = graph.settingParameter(name, of: id, to: value)
+        graph.setParameter(name, of: id, to: value)
     }
 
     /// Changes the tempo at `time`, keeping the beat position (the arpeggiator's grid goes on).

@@ -21,9 +21,13 @@ public struct NamePattern: Hashable, Sendable, CustomStringConvertible {
         compiled = nil
     }
 
-    /// - Throws: ``NamePatternError`` when `regex` does not compile.
+    /// - Throws: ``NamePatternError`` when `regex` does not compile, or could take long to
+    ///   match (``RegexCost``: nested or more than two open repetitions).
     public init(regex: String) throws(NamePatternError) {
         form = .regex(regex)
+        if let problem = RegexCost.problem(in: regex) {
+            throw NamePatternError(pattern: regex, reason: problem)
+        }
         do {
             compiled = CompiledRegex(try Regex(regex))
         } catch {

@@ -8,6 +8,7 @@ extension BenchmarkRow {
         BenchmarkRow(name: "hub-latency-p50", run: { try hubLatency($0, percentile: "p50") }),
         BenchmarkRow(name: "hub-latency-p99", run: { try hubLatency($0, percentile: "p99") }),
         BenchmarkRow(name: "hub-latency-p99-under-control-load", run: hubLatencyUnderLoad),
+        BenchmarkRow(name: "hub-latency-p99-beside-a-stalled-receiver", run: hubLatencyBesideStalledReceiver),
         BenchmarkRow(name: "hub-throughput", run: hubThroughput),
         BenchmarkRow(name: "hub-lossless-rate", run: hubLosslessRate),
         BenchmarkRow(name: "hub-memory", run: hubMemory),
@@ -90,6 +91,20 @@ extension BenchmarkRow {
                 + "(\(Int(try load.value("sets"))) sets during the run, VM)",
             unit: "µs", midihub: try loaded.value("p99_us"),
             anchorName: "the hub idle", anchor: try idle.value("p99_us"),
+            lowerIsBetter: true)
+    }
+
+    /// The hub's p99 hop latency to its receiver while another external node's program is
+    /// stopped (SIGSTOP) and the same notes pile up for it, against the same daemon without
+    /// it in the same boot (lower is better; the goal: at most 1.2×, and nothing lost).
+    @Sendable static func hubLatencyBesideStalledReceiver(_ context: BenchmarkContext) throws -> BenchmarkResult {
+        let results = try HubResults.load(context)
+        let stalled = try results.run("hub-latency-stalled"), idle = try results.run("hub-latency")
+        return BenchmarkResult(
+            title: "hub hop latency p99 while a second receiver is stopped (SIGSTOP) and fed the same notes "
+                + "(\(Int(try stalled.value("lost"))) lost at the live receiver, VM)",
+            unit: "µs", midihub: try stalled.value("p99_us"),
+            anchorName: "without it", anchor: try idle.value("p99_us"),
             lowerIsBetter: true)
     }
 
