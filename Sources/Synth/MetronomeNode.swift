@@ -19,7 +19,7 @@ public final class MetronomeNode: Node, @unchecked Sendable {
     public static let nodeDescriptor = NodeDescriptor(kind: .generator, subtype: "mclk", manufacturer: "mhub",
                                                       name: "metronome", version: 0x01_00_00)
     public let descriptor = MetronomeNode.nodeDescriptor
-    /// `level`, `accent` and `enabled`.
+    /// Its parameters: `level`, `accent` and `enabled`.
     /// - Thread: any.
     public var parameters: [ParameterInfo] { values.infos }
     public let outputs: [OutputInfo] = []
