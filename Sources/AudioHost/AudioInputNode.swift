@@ -63,6 +63,7 @@ public final class AudioInputNode: Node, @unchecked Sendable {
     }
 
     /// Starts capturing at the format's rate (stopping an earlier capture first).
+    /// - Thread: control (never while the node is in a running program).
     public func prepare(format: RenderFormat) {
         capture?.stop()
         capture = AudioCapture(device: device, format: format, alsaConfiguration: alsaConfiguration, report: report)
@@ -72,6 +73,9 @@ public final class AudioInputNode: Node, @unchecked Sendable {
         preparedFormat = format
     }
 
+    /// Adds what the capture ring holds to the bus at the `gain` parameter, once a block and
+    /// a period are buffered, and publishes the level and the dropouts.
+    /// - Thread: render.
     public func process(_ context: ProcessContext) {
         guard let ring = capture?.ring, let format = preparedFormat else { return }
         let available = ring.count

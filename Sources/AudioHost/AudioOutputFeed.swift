@@ -141,8 +141,12 @@ public final class OutputFeedNode: Node, @unchecked Sendable {
         ring = SPSCRing(minimumCapacity: capacity)
     }
 
+    /// Notes `format`; the feed's ring was allocated in `init`.
+    /// - Thread: control (never while the node is in a running program).
     public func prepare(format: RenderFormat) { preparedFormat = format }
 
+    /// Pushes the block into the feed's ring (one publish a block) and leaves the bus as it is.
+    /// - Thread: render.
     public func process(_ context: ProcessContext) {
         let bus = context.bus
         for i in 0..<context.frames { ring.stage(StereoFrame(left: bus.left[i], right: bus.right[i])) }

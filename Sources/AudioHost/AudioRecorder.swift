@@ -11,6 +11,8 @@ import Synchronization
 /// - Thread: `start` and `stop` on control (they open, finish and rename the file).
 public final class AudioRecorder: @unchecked Sendable {
     /// What a recording came to.
+    ///
+    /// - Thread: any (a plain value).
     public struct Summary: Sendable {
         public var path: String
         public var seconds: Double
@@ -29,6 +31,7 @@ public final class AudioRecorder: @unchecked Sendable {
 
     /// Opens `path` (a temporary file beside it) and starts recording what `driver` plays.
     /// - Throws: `WAVWriteError` naming the path and the fix; `RenderThreadError`.
+    /// - Thread: control (opens the file and starts the writer thread).
     public init(driver: AudioDriver, path: String, format: WAVSampleFormat = .s16) throws {
         tap = driver.tap
         sampleRate = driver.settings.sampleRate
@@ -40,10 +43,12 @@ public final class AudioRecorder: @unchecked Sendable {
     }
 
     /// The file being written.
+    /// - Thread: control.
     public var path: String { writer.path }
 
     /// Stops recording, writes the rest and renames the file into place.
     /// - Throws: the write's error (the temporary file is removed).
+    /// - Thread: control (joins the writer thread, finishes and renames the file).
     public func stop() throws -> Summary {
         tap.disarm()
         stopping.store(true, ordering: .releasing)

@@ -40,10 +40,12 @@ public final class AudioTap: Sendable {
     /// - Thread: any.
     public var isArmed: Bool { armed.load(ordering: .acquiring) }
 
-    /// - Thread: the recorder.
+    /// Makes the render thread push what it plays from its next block on.
+    /// - Thread: control (the recorder, as it starts).
     public func arm() { armed.store(true, ordering: .releasing) }
 
-    /// - Thread: the recorder.
+    /// Stops the render thread's pushes from its next block on.
+    /// - Thread: control (the recorder: `stop`, or its writer thread when a write fails).
     public func disarm() { armed.store(false, ordering: .releasing) }
 
     /// What the render thread hands over from now on.

@@ -36,6 +36,8 @@ final class JoinableThread {
 }
 
 /// The system refused to start the render thread (`pthread_create`).
+///
+/// - Thread: any (a plain value).
 public struct RenderThreadError: Error, Equatable, CustomStringConvertible {
     public var code: Int32
 

@@ -36,7 +36,7 @@ public final class LiveInput: Sendable {
 
     /// Queues `event` (its `frame` is ignored) as arrived at `arrival`.
     /// - Returns: false when the ring was full and the event was dropped.
-    /// - Thread: the producer (MIDI input).
+    /// - Thread: any (the one producer thread: MIDI input, the owner in the daemon).
     @discardableResult
     public func push(_ event: RenderEvent, arrival: UInt64 = MonotonicClock.nanoseconds()) -> Bool {
         ring.push(LiveEvent(event: event, arrival: arrival))
@@ -45,7 +45,7 @@ public final class LiveInput: Sendable {
     /// Stages `event` as arrived at `arrival`: the render thread sees it at the next
     /// `publish` or `push`, with everything staged before it.
     /// - Returns: false when the ring was full and the event was dropped.
-    /// - Thread: the producer (MIDI input).
+    /// - Thread: any (the one producer thread: MIDI input, the owner in the daemon).
     @discardableResult
     public func stage(_ event: RenderEvent, arrival: UInt64) -> Bool {
         ring.stage(LiveEvent(event: event, arrival: arrival))
@@ -53,7 +53,7 @@ public final class LiveInput: Sendable {
 
     /// Stages a channel message for node `node`, as `stage(_:arrival:)`.
     /// - Returns: false when the message is not a channel message or the ring was full.
-    /// - Thread: the producer (MIDI input).
+    /// - Thread: any (the one producer thread: MIDI input, the owner in the daemon).
     @discardableResult
     public func stage(_ message: MIDIMessage, node: UInt16 = 0, arrival: UInt64) -> Bool {
         guard let event = RenderEvent(message, node: node) else { return false }
@@ -61,7 +61,7 @@ public final class LiveInput: Sendable {
     }
 
     /// Lets the render thread see every event staged since the last publish, at once.
-    /// - Thread: the producer (MIDI input).
+    /// - Thread: any (the one producer thread: MIDI input, the owner in the daemon).
     public func publish() {
         ring.publish()
     }
@@ -69,7 +69,7 @@ public final class LiveInput: Sendable {
     /// Queues a channel message for node `node` (0 = the instrument).
     /// - Returns: false when the message is not a channel message (the synth has no use
     ///   for it) or the ring was full.
-    /// - Thread: the producer (MIDI input).
+    /// - Thread: any (the one producer thread: MIDI input, the owner in the daemon).
     @discardableResult
     public func push(_ message: MIDIMessage, node: UInt16 = 0, arrival: UInt64 = MonotonicClock.nanoseconds()) -> Bool {
         guard let event = RenderEvent(message, node: node) else { return false }

@@ -45,7 +45,7 @@ public final class SequencedInput: Sendable {
     /// From absolute frame `frame` on, nodes see `host` (its position and rate are set there),
     /// moving on at its tempo; a `.stopped` host hands the timeline back to live playing.
     /// - Returns: false when the ring was full.
-    /// - Thread: the producer.
+    /// - Thread: owner (the one producer thread: the daemon's transport).
     @discardableResult
     public func pushTimeline(_ host: HostSync, frame: Int64) -> Bool {
         timeline.push(TimelineEntry(host: host, frame: frame, cut: currentCut.load(ordering: .relaxed)))
@@ -53,7 +53,7 @@ public final class SequencedInput: Sendable {
 
     /// Schedules a channel message for node `node` at absolute frame `frame`.
     /// - Returns: false when it is not a channel message or the ring was full.
-    /// - Thread: the producer.
+    /// - Thread: owner (the one producer thread: the daemon's transport).
     @discardableResult
     public func push(_ message: MIDIMessage, node: UInt16, frame: Int64) -> Bool {
         guard let event = RenderEvent(message, node: node) else { return false }
@@ -62,14 +62,14 @@ public final class SequencedInput: Sendable {
 
     /// Schedules `event` (its `frame` is ignored) at absolute frame `frame`.
     /// - Returns: false when the ring was full.
-    /// - Thread: the producer.
+    /// - Thread: owner (the one producer thread: the daemon's transport).
     @discardableResult
     public func push(_ event: RenderEvent, frame: Int64) -> Bool {
         ring.push(SequencedEvent(event: event, frame: frame, cut: currentCut.load(ordering: .relaxed)))
     }
 
     /// Drops what was pushed so far and has not played yet.
-    /// - Thread: the producer.
+    /// - Thread: owner (the one producer thread: the daemon's transport).
     public func cut() {
         currentCut.add(1, ordering: .releasing)
     }

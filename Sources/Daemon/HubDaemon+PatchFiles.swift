@@ -27,14 +27,15 @@ extension HubDaemon {
     }
 
     /// Reloads the patch file if it changed since it was read.
-    /// - Thread: main (the file is read and parsed here, off the MIDI owner).
+    /// - Thread: control (main, while the daemon runs: the file is read and parsed here, off
+    ///   the MIDI owner).
     public func reloadPatchIfChanged() {
         guard let path = patchFile.changedPath() else { return }
         reloadPatch(path, because: "changed on disk")
     }
 
     /// Reloads the patch file (SIGHUP); logs when there is none to reload.
-    /// - Thread: main.
+    /// - Thread: control (main, while the daemon runs).
     public func reloadPatch() {
         guard let path = patchFile.currentPath() else {
             log.warning("SIGHUP: no patch file to reload (fix: start with --patch FILE, or load one with 'midihub patch load FILE')")

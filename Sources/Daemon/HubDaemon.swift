@@ -115,7 +115,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// Opens the sequencer client and its ports and chooses the setup: `--patch`, else the
     /// saved state, else the embedded default.
     /// - Throws: `DaemonError` (bad patch, no sequencer).
-    /// - Thread: main.
+    /// - Thread: control (main, while the daemon starts or stops).
     public init(options: DaemonOptions, log: DaemonLog = DaemonLog(), systemd: SystemdNotifier? = nil) throws {
         self.options = options
         self.log = log
@@ -164,7 +164,7 @@ public final class HubDaemon: @unchecked Sendable {
 
     /// Starts audio (when the graph has audio nodes), applies the rules, starts the MIDI
     /// input thread (from then on the state's owner) and opens the control socket.
-    /// - Thread: main.
+    /// - Thread: control (main, while the daemon starts or stops).
     public func start() throws {
         startAudioIfNeeded()
         _ = jack.start()
@@ -191,7 +191,7 @@ public final class HubDaemon: @unchecked Sendable {
     }
 
     /// Stops the control socket and the input thread, silences and closes audio, saves the state.
-    /// - Thread: main.
+    /// - Thread: control (main, while the daemon starts or stops).
     public func stop() {
         notifyStopping()
         control?.stop()
@@ -430,6 +430,7 @@ public final class HubDaemon: @unchecked Sendable {
 }
 
 /// Why the daemon could not start. One line each: the problem and the fix.
+/// - Thread: any (a plain value).
 public enum DaemonError: Error, CustomStringConvertible {
     case sequencer(String)
     case badSetup(String)

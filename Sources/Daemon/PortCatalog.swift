@@ -5,7 +5,7 @@ import Hub
 /// them: built from an ALSA port list, with card details read once per card, plus the JACK
 /// ports and the connections the JACK bridge carries (`updateJack`).
 ///
-/// - Thread: the thread that owns the sequencer client (a plain value).
+/// - Thread: owner (the thread that owns the sequencer client); a plain value.
 public struct PortCatalog: Sendable {
     public private(set) var descriptors: [PortDescriptor] = []
     public private(set) var connections: Set<Connection> = []
@@ -63,6 +63,7 @@ public struct PortCatalog: Sendable {
         cards[card] = nil
     }
 
+    /// The listed port at `address`, if there is one.
     public func descriptor(at address: PortAddress) -> PortDescriptor? {
         descriptors.first { $0.address == address }
     }
@@ -92,6 +93,7 @@ public struct PortCatalog: Sendable {
 
 extension PortAddress {
     /// The hub's address of an ALSA port.
+    /// - Thread: any.
     public init(_ address: SeqAddress) {
         self.init(client: Int(address.client), port: Int(address.port))
     }
@@ -99,6 +101,7 @@ extension PortAddress {
 
 extension SeqAddress {
     /// The ALSA address of a hub port address (`nil` when out of ALSA's 0…255 range).
+    /// - Thread: any.
     public init?(_ address: PortAddress) {
         guard let client = UInt8(exactly: address.client), let port = UInt8(exactly: address.port) else { return nil }
         self.init(client: client, port: port)

@@ -6,7 +6,7 @@ import Hub
 /// (the embedded default without one) — the same summaries either way. `listing` does the
 /// same for one list (`mappings`, `scene`, `trigger`, `widgets` ask only for theirs).
 ///
-/// - Thread: the calling thread (the CLI's main thread).
+/// - Thread: control (the calling thread: the CLI's main thread).
 public struct SetupView {
     public var nodes: [NodeSummary]
     /// Port connections (daemon only) and graph routes as `node:` endpoints.
@@ -15,6 +15,8 @@ public struct SetupView {
     /// Where it came from, for a heading: `daemon`, a patch path, or `embedded default`.
     public var origin: String
 
+    /// The running daemon's nodes, connections and rules, or, when none runs or `patchPath`
+    /// is given, that patch's (or the embedded default's).
     /// - Throws: `PatchError` for a bad patch, `ControlClientError` when the daemon
     ///   answers badly (a protocol version mismatch, a refusal).
     public static func load(patchPath: String?, socket: ControlSocketPath = .resolve()) throws -> SetupView {

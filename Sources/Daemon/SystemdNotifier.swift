@@ -30,8 +30,8 @@ public final class SystemdNotifier: @unchecked Sendable {
     /// `WATCHDOG_PID`, so that programs the hub starts do not inherit them. A watchdog meant
     /// for another process (`$WATCHDOG_PID`) is ignored.
     /// - Throws: `SystemdNotifierError` when the socket is neither a path nor an abstract name.
-    /// - Thread: main, at start, before other threads run (`unsetenv` is not safe while
-    ///   another thread reads the environment).
+    /// - Thread: control (main, at start, before other threads run: `unsetenv` is not safe
+    ///   while another thread reads the environment).
     public static func fromEnvironment() throws(SystemdNotifierError) -> SystemdNotifier? {
         let environment = ProcessInfo.processInfo.environment
         for name in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"] { unsetenv(name) }
@@ -110,7 +110,7 @@ public final class SystemdNotifier: @unchecked Sendable {
     /// when half of the watchdog period has passed since the last one, and, once every
     /// `statusCheckInterval`, `STATUS=` when `status()` differs from what was sent last.
     /// - Parameter now: monotonic seconds.
-    /// - Thread: the MIDI input thread (the daemon's watchdog proves that loop alive).
+    /// - Thread: owner (the MIDI input thread: the daemon's watchdog proves that loop alive).
     public func tick(now: Double, status: () -> String) {
         let ping = watchdogInterval.map { now - pacing.lastPing >= $0 } ?? false
         if ping { pacing.lastPing = now }
@@ -128,6 +128,7 @@ public final class SystemdNotifier: @unchecked Sendable {
 }
 
 /// `$NOTIFY_SOCKET` names no socket the hub can send to. One line: the problem and the fix.
+/// - Thread: any (a plain value).
 public struct SystemdNotifierError: Error, CustomStringConvertible {
     public let socket: String
     public let reason: String

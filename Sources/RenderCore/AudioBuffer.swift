@@ -29,6 +29,7 @@ public final class AudioBuffer: @unchecked Sendable {
     }
 
     /// A non-owning view of the buffer.
+    /// - Thread: any.
     public var bus: AudioBus { AudioBus(left: left, right: right, channelCount: channelCount) }
 }
 

@@ -1,4 +1,6 @@
 /// The format a node is prepared for.
+///
+/// - Thread: any (a plain value).
 public struct RenderFormat: Hashable, Sendable {
     public var sampleRate: Double
     /// The largest block `process` will be asked to render (16…4096).
@@ -69,5 +71,6 @@ public protocol Node: AnyObject, Sendable {
 
 extension Node {
     /// No send outputs: most nodes have only their main output.
+    /// - Thread: any.
     public var sendOutputs: [String] { [] }
 }

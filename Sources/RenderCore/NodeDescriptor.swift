@@ -22,6 +22,8 @@ public struct FourCharCode: Hashable, Sendable, CustomStringConvertible, Express
 }
 
 /// What a node does with MIDI and audio (the Inter-App Audio component types).
+///
+/// - Thread: any (a plain value).
 public enum NodeKind: String, Hashable, Sendable, CaseIterable {
     /// No input, produces audio (`aurg`).
     case generator

@@ -8,6 +8,8 @@ public final class OutputValues: @unchecked Sendable {
     public static let capacity = 8
     @usableFromInline let bits: InlineArray<8, Atomic<UInt32>> = InlineArray { _ in Atomic(0) }
 
+    /// Every output at 0.
+    /// - Thread: control (allocates).
     public init() {}
 
     /// - Thread: render.

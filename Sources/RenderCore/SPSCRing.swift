@@ -31,6 +31,8 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
 
     deinit { storage.deallocate() }
 
+    /// How many values the ring holds.
+    /// - Thread: any.
     public var capacity: Int { mask + 1 }
 
     /// Values dropped because the ring was full.
@@ -43,7 +45,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
 
     /// Appends `value`, or drops and counts it when the ring is full.
     /// - Returns: false when the value was dropped.
-    /// - Thread: producer.
+    /// - Thread: any (the ring's one producer thread).
     @inlinable @discardableResult
     public func push(_ value: Element) -> Bool {
         let stored = stage(value)
@@ -54,7 +56,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     /// Writes `value` where the consumer does not see it until the next `publish` (or
     /// `push`), or drops and counts it when the ring is full.
     /// - Returns: false when the value was dropped.
-    /// - Thread: producer.
+    /// - Thread: any (the ring's one producer thread).
     @inlinable @discardableResult
     public func stage(_ value: Element) -> Bool {
         let t = written
@@ -68,14 +70,14 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     }
 
     /// Lets the consumer see every value staged since the last publish, all at once.
-    /// - Thread: producer.
+    /// - Thread: any (the ring's one producer thread).
     @inlinable
     public func publish() {
         tail.store(written, ordering: .releasing)
     }
 
     /// Removes the oldest value, or returns nil when the ring is empty.
-    /// - Thread: consumer.
+    /// - Thread: any (the ring's one consumer thread).
     @inlinable
     public func pop() -> Element? {
         let h = head.load(ordering: .relaxed)
@@ -86,7 +88,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     }
 
     /// True when a push would succeed now.
-    /// - Thread: producer.
+    /// - Thread: any (the ring's one producer thread).
     @inlinable
     public var hasSpace: Bool { written - head.load(ordering: .acquiring) <= mask }
 }

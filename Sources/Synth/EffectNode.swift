@@ -20,6 +20,8 @@ public class EffectNode: Node, @unchecked Sendable {
     static let chunkFrames = 32
 
     public let descriptor: NodeDescriptor
+    /// The effect's parameters, as made in `init`.
+    /// - Thread: any.
     public var parameters: [ParameterInfo] { values.infos }
     public let outputs: [OutputInfo]
     public let sendOutputs: [String]
@@ -52,6 +54,9 @@ public class EffectNode: Node, @unchecked Sendable {
 
     deinit { sendChunks.deallocate() }
 
+    /// Sets the parameters' smoothing for `format`'s rate, allocates the effect's memory
+    /// (`allocate`) and starts it dormant.
+    /// - Thread: control (never while the node is in a running program).
     public func prepare(format: RenderFormat) {
         sampleRate = Float(format.sampleRate)
         values.prepare(rampFrames: max(1, Int(0.02 * sampleRate)))
@@ -106,6 +111,9 @@ public class EffectNode: Node, @unchecked Sendable {
         render(bus, frames: frames, host: host)
     }
 
+    /// Applies the block's events at their frames and renders the bus in place, in chunks of
+    /// at most `chunkFrames`; chunks of silent input are skipped while dormant.
+    /// - Thread: render.
     public func process(_ context: ProcessContext) {
         guard preparedFormat != nil else { return }
         context.forEachSegment(apply: { event in

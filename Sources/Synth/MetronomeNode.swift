@@ -19,6 +19,8 @@ public final class MetronomeNode: Node, @unchecked Sendable {
     public static let nodeDescriptor = NodeDescriptor(kind: .generator, subtype: "mclk", manufacturer: "mhub",
                                                       name: "metronome", version: 0x01_00_00)
     public let descriptor = MetronomeNode.nodeDescriptor
+    /// Its parameters: `level`, `accent` and `enabled`.
+    /// - Thread: any.
     public var parameters: [ParameterInfo] { values.infos }
     public let outputs: [OutputInfo] = []
     public let outputValues = OutputValues()
@@ -43,6 +45,8 @@ public final class MetronomeNode: Node, @unchecked Sendable {
         ])
     }
 
+    /// Takes `format`'s sample rate; no click sounds until the next beat.
+    /// - Thread: control (never while the node is in a running program).
     public func prepare(format: RenderFormat) {
         sampleRate = Float(format.sampleRate)
         values.prepare(rampFrames: 1)
@@ -50,6 +54,9 @@ public final class MetronomeNode: Node, @unchecked Sendable {
         preparedFormat = format
     }
 
+    /// Adds the clicks of the beats that fall in this block (none while the transport is
+    /// stopped or `enabled` is 0).
+    /// - Thread: render.
     public func process(_ context: ProcessContext) {
         guard preparedFormat != nil else { return }
         for event in context.events { values.apply(event) }

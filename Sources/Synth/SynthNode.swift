@@ -21,6 +21,8 @@ public final class SynthNode: Node, @unchecked Sendable {
 
     public static let nodeDescriptor = NodeDescriptor(kind: .instrument, subtype: "msyn", manufacturer: "mhub",
                                                       name: "midihub synth", version: 0x01_00_00)
+    /// `nodeDescriptor`.
+    /// - Thread: any.
     public var descriptor: NodeDescriptor { Self.nodeDescriptor }
     public let parameters: [ParameterInfo]
     public let outputs = InstrumentOutput.infos

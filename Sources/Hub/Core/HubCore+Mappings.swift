@@ -5,7 +5,7 @@ extension HubCore {
     /// arrived with it), a scene by program, a trigger (`triggerMoved`: pressed when its value
     /// rises into the top half; the shell fires it). A target whose node is gone is skipped. The effects are appended to `effects` (the
     /// MIDI path reuses one buffer; a plain value lands without allocating).
-    /// - Thread: input (the owner), for each mapped message.
+    /// - Thread: owner (the MIDI input thread), for each mapped message.
     public mutating func applyMapped(_ change: MappingEngine.Change, at time: Double, into effects: inout [HubEffect]) {
         let isPseudoNode = router.graph.node(change.node) == nil
         if change.node == Patch.sceneNode, isPseudoNode {

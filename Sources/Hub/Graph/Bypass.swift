@@ -10,5 +10,6 @@ extension ParameterInfo {
 
 extension NodeKind {
     /// Whether nodes of this kind take the host's `bypass`: those that process audio in place.
+    /// - Thread: any.
     public var canBypass: Bool { self == .effect || self == .musicEffect }
 }

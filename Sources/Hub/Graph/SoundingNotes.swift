@@ -43,7 +43,7 @@ public struct NodeRelease: Hashable, Sendable {
 /// `record(_:at:)` with a slot is the routing path: no hashing, no allocation (the held notes
 /// are inline bits). Slots stay valid until `compact()`, which drops the empty ones.
 ///
-/// - Thread: MIDI input (the thread that delivers events); a plain value.
+/// - Thread: owner (the MIDI input thread, which delivers events); a plain value.
 public struct SoundingNotes: Sendable {
     /// One (origin, node) pair's number in this state, from `slot(origin:node:)`.
     public struct Slot: Hashable, Sendable {

@@ -42,6 +42,8 @@ public struct Mapping: Hashable, Sendable, Codable {
 }
 
 /// What a mapping listens to.
+///
+/// - Thread: any (a plain value).
 public enum ControlSource: Hashable, Sendable, Codable {
     /// A 7-bit control change.
     case controller(UInt8)
@@ -114,6 +116,8 @@ extension ControlMode {
 }
 
 /// The three ways controllers send an endless encoder's ticks in a 7-bit value.
+///
+/// - Thread: any (a plain value).
 public enum RelativeEncoding: String, Hashable, Sendable, Codable, CaseIterable {
     /// 1…63 up, 127…65 down by 128 − value (Ableton "Two's Complement", Behringer "Relative 1").
     case twosComplement = "twos-complement"

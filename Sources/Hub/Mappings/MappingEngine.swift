@@ -15,7 +15,7 @@ import MIDICore
 ///
 /// No I/O and no clock: the caller passes each message's time and carries out the changes.
 ///
-/// - Thread: MIDI input, the daemon's state owner (a plain value).
+/// - Thread: owner (the MIDI input thread, the daemon's state owner); a plain value.
 public struct MappingEngine {
     /// A parameter value a mapping set.
     public struct Change: Hashable, Sendable {

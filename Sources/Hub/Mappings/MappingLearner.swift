@@ -8,7 +8,7 @@ import MIDICore
 /// again: an absolute knob sends only changes; the values give the encoding), or a plain
 /// controller.
 ///
-/// - Thread: MIDI input, the daemon's state owner (a plain value).
+/// - Thread: owner (the MIDI input thread, the daemon's state owner); a plain value.
 public struct MappingLearner {
     public enum Outcome: Hashable, Sendable {
         case learned(Mapping)

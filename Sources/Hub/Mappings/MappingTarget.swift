@@ -59,6 +59,8 @@ public struct MappingTarget: Hashable, Sendable, Codable {
 }
 
 /// How a control's travel spreads over a range.
+///
+/// - Thread: any (a plain value).
 public enum MappingCurve: String, Hashable, Sendable, Codable, CaseIterable {
     case linear
     /// Fast at the start, fine at the end (the inverse of exponential).

@@ -58,7 +58,7 @@ public enum TriggerState: String, Hashable, Sendable, Codable {
 /// Tap tempo: the tempo from the intervals between taps, as a drummer counts in — the
 /// mean of the last four intervals; a pause of more than two seconds starts over.
 ///
-/// - Thread: the daemon's owner (a plain value).
+/// - Thread: owner (the daemon's state owner); a plain value.
 public struct TapTempo: Hashable, Sendable {
     private var taps: [Double] = []
     public static let pause = 2.0

@@ -8,7 +8,7 @@ import RenderCore
 /// Parameters: `rate` (steps per beat), `pattern` (0 up, 1 down, 2 up-down, 3 as played),
 /// `octaves`, `gate` (note length as a fraction of a step).
 ///
-/// - Thread: MIDI input.
+/// - Thread: owner (the MIDI input thread, where the router runs it); a plain value.
 public struct Arpeggiator: MIDIProcessor {
     public enum Pattern: Int, CaseIterable, Sendable { case up, down, upDown, asPlayed }
     public enum Parameter: Int { case rate, pattern, octaves, gate }
@@ -32,6 +32,8 @@ public struct Arpeggiator: MIDIProcessor {
     /// Note-offs scheduled past the end of a window, in time order.
     private var pendingOffs: [TimedMIDI] = []
 
+    /// An arpeggiator with the default parameters, holding nothing.
+    /// - Thread: any but render (the router makes it on the owner, `NodeRegistry` on control).
     public init() {
         held.reserveCapacity(128)
         sequence.reserveCapacity(128 * 4 * 2)

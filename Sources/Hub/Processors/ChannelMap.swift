@@ -3,16 +3,19 @@ import RenderCore
 /// Filters and remaps MIDI channels. Parameter `chN` (N = 1…16) is the output channel (1…16)
 /// for input channel N, or 0 to drop that channel. System messages pass unchanged.
 ///
-/// - Thread: MIDI input.
+/// - Thread: owner (the MIDI input thread, where the router runs it); a plain value.
 public struct ChannelMap: MIDIProcessor {
     public var parameters = ParameterValues((0..<16).map {
         ParameterInfo(id: UInt32($0), name: "ch\($0 + 1)", range: 0...16, defaultValue: Float($0 + 1), unit: .generic)
     })
     private var held = HeldNoteMap(fanout: 1)
 
+    /// Every channel to itself.
+    /// - Thread: any but render (the router makes it on the owner, `NodeRegistry` on control).
     public init() {}
 
     /// Passes only `channels` (1-based), each to its own channel.
+    /// - Thread: any but render (the router makes it on the owner, `NodeRegistry` on control).
     public init(passing channels: Set<Int>) {
         for index in 0..<16 where !channels.contains(index + 1) { parameters.set(id: index, to: 0) }
     }

@@ -3,13 +3,14 @@ import RenderCore
 /// Plays a chord for every note: the note itself plus up to four intervals (parameters
 /// `interval1`…`interval4`, semitones; 0 = slot unused). Duplicate and out-of-range notes are skipped.
 ///
-/// - Thread: MIDI input.
+/// - Thread: owner (the MIDI input thread, where the router runs it); a plain value.
 public struct ChordGenerator: MIDIProcessor {
     public static let slots = 4
     public var parameters: ParameterValues
     private var held = HeldNoteMap(fanout: 1 + slots)
 
     /// `intervals`: semitones above (or below) the played note; at most four are used.
+    /// - Thread: any but render (the router makes it on the owner, `NodeRegistry` on control).
     public init(intervals: [Int]) {
         parameters = ParameterValues((0..<Self.slots).map { slot in
             ParameterInfo(id: UInt32(slot), name: "interval\(slot + 1)", range: -24...24,

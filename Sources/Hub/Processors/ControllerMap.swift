@@ -4,8 +4,11 @@ import RenderCore
 /// (or drops it when `to` is nil). Parameter `pass unmapped` (1/0) decides what happens to
 /// controllers not in `routes`. Other messages pass.
 ///
-/// - Thread: MIDI input.
+/// - Thread: owner (the MIDI input thread, where the router runs it); a plain value.
 public struct ControllerMap: MIDIProcessor {
+    /// One remapping: controller `from` to controller `to`, or dropped.
+    ///
+    /// - Thread: any (a plain value).
     public struct Route: Hashable, Codable, Sendable {
         public var from: UInt8
         /// `nil` drops the controller.
@@ -25,6 +28,8 @@ public struct ControllerMap: MIDIProcessor {
     /// Per source controller: target 0…127, `dropped` or `unmapped`.
     private var table: [Int16]
 
+    /// Controllers as `routes` say; the others pass while `pass unmapped` is 1.
+    /// - Thread: any but render (the router makes it on the owner, `NodeRegistry` on control).
     public init(routes: [Route]) {
         table = Array(repeating: Self.unmapped, count: 128)
         for route in routes { table[Int(route.from & 0x7F)] = route.to.map { Int16($0 & 0x7F) } ?? Self.dropped }

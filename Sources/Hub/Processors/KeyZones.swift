@@ -23,13 +23,15 @@ public struct KeyZone: Hashable, Codable, Sendable {
 /// messages (sustain, bend) go to every zone's channel once. Parameters per zone N (1-based):
 /// `zoneN.low`, `zoneN.high`, `zoneN.channel`, `zoneN.transpose`.
 ///
-/// - Thread: MIDI input.
+/// - Thread: owner (the MIDI input thread, where the router runs it); a plain value.
 public struct KeyZones: MIDIProcessor {
     private static let fields = 4
     public var parameters: ParameterValues
     public let zoneCount: Int
     private var held: HeldNoteMap
 
+    /// One zone per `zones` entry, its four parameters set from it.
+    /// - Thread: any but render (the router makes it on the owner, `NodeRegistry` on control).
     public init(zones: [KeyZone]) {
         zoneCount = zones.count
         held = HeldNoteMap(fanout: zones.count)

@@ -29,17 +29,24 @@ public protocol MIDIProcessor: Sendable {
     func nextGeneratedTime(clock: TempoClock) -> Double?
 }
 
+/// Defaults for processors that only react to input, and setting a parameter by name.
 extension MIDIProcessor {
+    /// Generates nothing.
+    /// - Thread: owner (the MIDI input thread).
     public mutating func generate(from start: Double, to end: Double, clock: TempoClock,
                                   into output: inout [TimedMIDI]) {}
 
+    /// Nothing to move onto the new grid.
+    /// - Thread: owner (the MIDI input thread).
     public mutating func regrid(at time: Double, clock: TempoClock) {}
 
+    /// Nothing planned.
+    /// - Thread: owner (the MIDI input thread).
     public func nextGeneratedTime(clock: TempoClock) -> Double? { nil }
 
     /// Sets a parameter by name, clamped to its range.
     /// - Throws: ``ParameterError/unknown(_:known:)`` for a name the processor does not have.
-    /// - Thread: the processor's thread.
+    /// - Thread: any but render (the processor's thread: the owner for the router's processors).
     public mutating func set(_ name: String, to value: Float) throws(ParameterError) {
         try parameters.set(name, to: value)
     }
@@ -79,6 +86,8 @@ public struct ParameterValues: Hashable, Sendable {
 }
 
 /// A parameter could not be set.
+///
+/// - Thread: any (a plain value).
 public enum ParameterError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknown(String, known: [String])
     case notFinite(String)

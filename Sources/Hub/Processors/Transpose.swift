@@ -3,7 +3,7 @@ import RenderCore
 /// Shifts notes by a number of semitones; notes pushed outside 0…127 are dropped.
 /// Other messages pass unchanged.
 ///
-/// - Thread: MIDI input.
+/// - Thread: owner (the MIDI input thread, where the router runs it); a plain value.
 public struct Transpose: MIDIProcessor {
     public enum Parameter: Int { case semitones }
 
@@ -12,6 +12,8 @@ public struct Transpose: MIDIProcessor {
     ])
     private var held = HeldNoteMap(fanout: 1)
 
+    /// A shift of 0 semitones.
+    /// - Thread: any but render (the router makes it on the owner, `NodeRegistry` on control).
     public init() {}
 
     public mutating func process(_ event: TimedMIDI, into output: inout [TimedMIDI]) {

@@ -4,7 +4,7 @@ import RenderCore
 /// Reshapes note-on velocities: `out = 127 × (scale × v / 127) ^ curve`, rounded and limited to `min…max`
 /// (`min` ≥ 1, so a note-on never turns into a note-off). `curve` > 1 softens, < 1 hardens. Other messages pass.
 ///
-/// - Thread: MIDI input.
+/// - Thread: owner (the MIDI input thread, where the router runs it); a plain value.
 public struct VelocityCurve: MIDIProcessor {
     public enum Parameter: Int { case curve, scale, minimum, maximum }
 
@@ -15,6 +15,8 @@ public struct VelocityCurve: MIDIProcessor {
         ParameterInfo(id: 3, name: "max", range: 1...127, defaultValue: 127, unit: .generic),
     ])
 
+    /// The straight curve: every velocity as it came.
+    /// - Thread: any but render (the router makes it on the owner, `NodeRegistry` on control).
     public init() {}
 
     /// The output velocity for input velocity `velocity` (1…127).

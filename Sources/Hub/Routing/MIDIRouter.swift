@@ -4,7 +4,7 @@ import MIDICore
 /// Where the router hands MIDI that leaves the graph: an instrument or effect node (to the
 /// render ring) or an external node (to its ALSA port).
 ///
-/// - Thread: MIDI input (called while the router routes).
+/// - Thread: owner (the MIDI input thread, called while the router routes).
 public protocol RouteSink {
     /// Delivers `event` to `node`, which is `nodes[index]` of the graph the sink was made for
     /// (so a sink can resolve its destinations by index, once per graph).
@@ -16,7 +16,7 @@ public protocol RouteSink {
 /// nodes. Tracks what sounds where (`SoundingNotes`) so that an unplugged device, a removed
 /// node or a broken path is answered with exactly the right note-offs.
 ///
-/// - Thread: MIDI input, the state's owner (a plain value inside `HubCore`).
+/// - Thread: owner (the MIDI input thread, the state's owner); a plain value inside `HubCore`.
 public struct MIDIRouter {
     public private(set) var graph: HubGraph
     public private(set) var sounding = SoundingNotes()
@@ -101,7 +101,7 @@ public struct MIDIRouter {
     }
 
     /// When a processor next generates an event (seconds), `nil` for none planned.
-    /// - Thread: input (the owner).
+    /// - Thread: owner.
     public func nextGeneratedTime() -> Double? {
         processors.lazy.compactMap { $0?.nextGeneratedTime(clock: songClock ?? clock) }.min()
     }

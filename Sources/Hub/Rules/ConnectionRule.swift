@@ -47,6 +47,7 @@ public struct RuleSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
 extension ConnectionRule {
     /// Parses one rule line (no comment, not blank).
     /// - Throws: ``RuleSyntaxError`` with `line` 1 and the column of the problem.
+    /// - Thread: any.
     public init(parsing text: String) throws(RuleSyntaxError) {
         let tokens = RuleTokenizer.tokens(in: text)
         let expected = "write `connect SOURCE -> DESTINATION` or `disallow SOURCE -> DESTINATION`"
@@ -78,6 +79,7 @@ extension ConnectionRule {
 
     /// Parses rule text: one rule per line; blank lines and `#` comments are skipped.
     /// - Throws: ``RuleSyntaxError`` for the first bad line (1-based line and column).
+    /// - Thread: any.
     public static func parseList(_ text: String) throws(RuleSyntaxError) -> [ConnectionRule] {
         var rules: [ConnectionRule] = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -93,6 +95,7 @@ extension ConnectionRule {
     }
 
     /// The decision of the last matching rule in `rules`, or `nil` when none matches.
+    /// - Thread: any.
     public static func decision(_ rules: [ConnectionRule], source: PortDescriptor,
                                 destination: PortDescriptor) -> Action? {
         rules.last { $0.matches(source: source, destination: destination) }?.action

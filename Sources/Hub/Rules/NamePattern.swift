@@ -69,6 +69,8 @@ public struct NamePattern: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A regular expression in a name pattern did not compile.
+///
+/// - Thread: any (a plain value).
 public struct NamePatternError: Error, Hashable, Sendable, CustomStringConvertible {
     public var pattern: String
     public var reason: String

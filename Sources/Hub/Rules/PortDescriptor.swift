@@ -16,6 +16,8 @@ public struct PortAddress: Hashable, Comparable, Codable, Sendable, CustomString
 }
 
 /// Which way MIDI flows through a port, seen from the port's owner.
+///
+/// - Thread: any (a plain value).
 public enum PortDirection: String, Hashable, Codable, Sendable {
     /// The port sends MIDI (ALSA: readable, subscribable for reading). It can be a connection's source.
     case output

@@ -83,6 +83,7 @@ public struct DeviceMatch: Hashable, Sendable {
 extension PortSelector {
     /// Parses the text form (see the type's documentation).
     /// - Throws: ``SelectorSyntaxError`` with the offset (in characters) of the problem within `text`.
+    /// - Thread: any.
     public init(parsing text: String) throws(SelectorSyntaxError) {
         var rest = Substring(text)
         var portClass: PortClass?

@@ -6,7 +6,7 @@
 /// (subscribes, releases the notes a departed port held, logs, publishes, saves) and tells
 /// it what it subscribes.
 ///
-/// - Thread: the state's owner (a plain value).
+/// - Thread: owner (the daemon's state owner); a plain value.
 public struct PortsCore: Sendable {
     /// What the daemon does for an input.
     public enum Effect: Hashable, Sendable {

@@ -26,6 +26,8 @@ public final class SoundFontNode: Node, @unchecked Sendable {
 
     public static let nodeDescriptor = NodeDescriptor(kind: .instrument, subtype: "sfnt", manufacturer: "mhub",
                                                       name: "midihub soundfont", version: 0x01_00_00)
+    /// `nodeDescriptor`.
+    /// - Thread: any.
     public var descriptor: NodeDescriptor { Self.nodeDescriptor }
     public let parameters: [ParameterInfo]
     public let outputs = InstrumentOutput.infos
@@ -33,6 +35,7 @@ public final class SoundFontNode: Node, @unchecked Sendable {
     public private(set) var preparedFormat: RenderFormat?
 
     /// The font's name (its INFO/INAM).
+    /// - Thread: any.
     public var fontName: String { map.font.name }
     public let voiceCapacity: Int
     let map: SoundFontVoiceMap
@@ -169,6 +172,7 @@ public final class SoundFontNode: Node, @unchecked Sendable {
 
     /// The reverb and chorus sends, routed in the graph like the main output
     /// (`{ from: piano, output: reverb, to: hall }`).
+    /// - Thread: any.
     public var sendOutputs: [String] { Self.sendOutputNames }
 
     /// The send outputs, in the order `ProcessContext.sends` hands them.
