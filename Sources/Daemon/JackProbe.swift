@@ -72,9 +72,9 @@ final class JackProbe: Sendable {
         let thread = Thread { [self] in
             defer { finished.signal() }
             while sleepUnlessStopped(interval) {
-                guard probing.load(ordering: .acquiring) else { continue }
+                guard self.probing.load(ordering: .acquiring) else { continue }
                 let found = Self.look(clientName: clientName)
-                if case .opened = found { probing.store(false, ordering: .releasing) }
+                if case .opened = found { self.probing.store(false, ordering: .releasing) }
                 answer.put(found)
             }
         }

@@ -39,7 +39,7 @@ extension HubGraph {
     /// The same graph with parameter `name` of node `id` set to `value` (no change when
     /// there is no such node): how a value set at runtime is kept with the graph, and saved.
     /// Not a `GraphChange`: the node keeps running.
-    /// - Thread: control.
+    /// - Thread: any (a plain value; the owner sets a mapped value here).
     public mutating func setParameter(_ name: String, of id: NodeID, to value: Float) {
         guard let index = nodes.firstIndex(where: { $0.id == id }) else { return }
         nodes[index].parameters[name] = value  // in place: no copy of the other nodes

@@ -5,7 +5,7 @@
 /// - Thread: any (a plain value); edits are made on the control side.
 public struct HubGraph: Hashable, Sendable {
     /// In definition order. (Only a node's parameter values change in place: `setParameter`.)
-    public private(set) var nodes: [GraphNode]
+    public internal(set) var nodes: [GraphNode]
     /// In definition order.
     public let routes: [Route]
 
