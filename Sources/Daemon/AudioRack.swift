@@ -28,8 +28,12 @@ final class AudioRack {
     private(set) var renderIDs: [NodeID: UInt16] = [:]
     /// Ids of the program before the running one: not reused yet (its events may be queued).
     private var previousIDs: Set<UInt16> = []
-    /// Parameter values set so far, by node and name (the rest are at their defaults).
-    private var values: [NodeID: [String: Float]] = [:]
+    /// The nodes whose instances got the graph's values when they joined (later values come
+    /// as they are set). The values themselves live in one place, the graph (`HubCore`).
+    private var started: Set<NodeID> = []
+    /// Each node of the installed graph, by its index there, with its render id when it is
+    /// rendered: how a resolved parameter (`setParameter(atIndex:)`) finds its node.
+    private var byGraphIndex: [(id: NodeID, renderID: UInt16?)] = []
     /// The bypassed effects of the installed program.
     private var bypassed: Set<NodeID> = []
     /// The other sound cards the graph plays to, by device, and their nodes' render ids; kept
@@ -54,7 +58,7 @@ final class AudioRack {
         // A replaced node starts afresh: its new instance gets the new spec's values, not the old one's.
         for node in stopped {
             instances[node.id] = nil
-            values[node.id] = nil
+            started.remove(node.id)
         }
         let routes = graph.audioRoutes
         var order: [NodeID] = []
@@ -94,15 +98,16 @@ final class AudioRack {
         stopFeeds(previousFeeds.filter { feeds[$0.key] == nil })
         let wiring = AudioWiring(inputs: inputs, toOutput: routes.toOutput.compactMap(port))
         instances = instances.filter { newIDs[$0.key] != nil }
-        values = values.filter { newIDs[$0.key] != nil }
+        started = started.filter { newIDs[$0] != nil }
         engine.install(RenderProgram(nodes: nodes, ids: ids, wiring: wiring, format: driver.renderFormat))
         program = (nodes, ids, wiring)
         previousIDs = Set(renderIDs.values).union(previousFeeds.values.map(\.renderID))
         renderIDs = newIDs
+        byGraphIndex = graph.nodes.map { ($0.id, newIDs[$0.id]) }
         bypassed = routes.bypassed
         if recordedNode != nil { record(recordedNode) }
-        for node in graph.nodes where values[node.id] == nil {
-            values[node.id] = [:]
+        for node in graph.nodes where newIDs[node.id] != nil && !started.contains(node.id) {
+            started.insert(node.id)
             for (name, value) in node.parameters { setParameter(node.id, name, to: value) }
         }
         var warnings = routes.unheard.map { id in
@@ -172,12 +177,13 @@ final class AudioRack {
         return (0...UInt16.max).first { !used.contains($0) } ?? 0
     }
 
-    /// The parameters of unit `id` with their current values (an effect's `bypass` too).
-    func parameters(of id: NodeID) -> [(info: ParameterInfo, value: Float)]? {
-        guard let node = instances[id] else { return nil }
-        let own = node.parameters.map { ($0, values[id]?[$0.name] ?? $0.defaultValue) }
-        guard node.descriptor.kind.canBypass else { return own }
-        return own + [(ParameterInfo.bypass, bypassed.contains(id) ? 1 : 0)]
+    /// The parameters of the graph's unit `node` with their current values — the graph's,
+    /// the one place they are kept — (an effect's `bypass` too); `nil` when it is not rendered.
+    func parameters(of node: GraphNode) -> [(info: ParameterInfo, value: Float)]? {
+        guard let instance = instances[node.id] else { return nil }
+        let own = instance.parameters.map { ($0, $0.clamp(node.parameters[$0.name] ?? $0.defaultValue)) }
+        guard instance.descriptor.kind.canBypass else { return own }
+        return own + [(ParameterInfo.bypass, bypassed.contains(node.id) ? 1 : 0)]
     }
 
     /// The value unit `id` publishes as its output `name` (voices, a level), read without a
@@ -196,10 +202,24 @@ final class AudioRack {
     func setParameter(_ id: NodeID, _ name: String, to value: Float, at time: Double? = nil) -> Float? {
         guard let renderID = renderIDs[id], let info = instances[id]?.parameters.first(where: { $0.name == name }) else { return nil }
         let clamped = info.clamp(value)
-        values[id, default: [:]][name] = clamped
-        let event = RenderEvent.parameter(node: renderID, id: info.id, value: clamped)
-        if let time { driver.live.stage(event, arrival: UInt64(max(0, time) * 1e9)) } else { driver.live.push(event) }
+        send(.parameter(node: renderID, id: info.id, value: clamped), at: time)
         return clamped
+    }
+
+    /// Sends a resolved parameter change (`HubEffect.setResolvedParameter`): node `id` at
+    /// `index` of the installed graph, `parameter` its type's, `value` clamped; at the frame
+    /// of `time` like `setParameter`. No name is looked up; a node the installed program does
+    /// not have at that index (audio opened later, another graph) goes by name instead.
+    func setParameter(atIndex index: Int, of id: NodeID, _ parameter: ParameterInfo, to value: Float, at time: Double) {
+        guard byGraphIndex.indices.contains(index), byGraphIndex[index].id == id, let renderID = byGraphIndex[index].renderID else {
+            setParameter(id, parameter.name, to: value, at: time)
+            return
+        }
+        send(.parameter(node: renderID, id: parameter.id, value: value), at: time)
+    }
+
+    private func send(_ event: RenderEvent, at time: Double?) {
+        if let time { driver.live.stage(event, arrival: UInt64(max(0, time) * 1e9)) } else { driver.live.push(event) }
     }
 
     /// Plays `message` on unit `id`, stamped with its arrival time (seconds, monotonic clock);

@@ -304,7 +304,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
             if let values = daemon.core.router.processorParameters(node.id) {
                 return values.infos.map { GraphSummaries.summary($0, value: values[Int($0.id)]) }
             }
-            if let parameters = daemon.audio?.parameters(of: node.id) {
+            if let parameters = daemon.audio?.parameters(of: node) {
                 return parameters.map { GraphSummaries.summary($0.info, value: $0.value) }
             }
             return GraphSummaries.defaultParameters(node)

@@ -77,6 +77,8 @@ extension HubDaemon {
                 installProgram(graph, stopped: stopped)
             case .setNodeParameter(let node, let parameter, let value, let time):
                 audio?.setParameter(node, parameter, to: value, at: time)
+            case .setResolvedParameter(let node, let index, let parameter, let value, let time):
+                audio?.setParameter(atIndex: index, of: node, parameter, to: value, at: time)
             case .setEngineTempo(let beatsPerMinute):
                 audio?.driver.tempo = beatsPerMinute
             case .linkExternalNodes:

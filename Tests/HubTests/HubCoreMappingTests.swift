@@ -1,3 +1,5 @@
+import HubTestSupport
+import MIDICore
 import Testing
 @testable import Hub
 
@@ -54,5 +56,32 @@ import Testing
         #expect(Self.apply("trigger", "play", 0.8, at: 2, to: &core) == [.triggerMoved("play", pressed: false, at: 2)])
         #expect(Self.apply("trigger", "play", 0, at: 3, to: &core) == [.triggerMoved("play", pressed: false, at: 3)])
         #expect(Self.apply("trigger", "play", 0.5, at: 4, to: &core) == [.triggerMoved("play", pressed: true, at: 4)])
+    }
+
+    /// A mapped move to a built-in node lands through the target resolved for the graph and
+    /// the mappings: the node's index, the parameter's description, the value clamped and kept
+    /// in the graph in place; after a graph change the index follows the node.
+    @Test func aMappedMoveLandsByTheNodesIndexResolvedOnce() throws {
+        var core = try Self.core()
+        core.mappings = MappingEngine([Mapping(source: .controller(74), targets: [
+            MappingTarget(node: "piano", parameter: "cutoff", low: 0, high: 40000)])])
+        let piano = try #require(core.router.graph.node("piano"))
+        let cutoff = try #require(GraphFixtures.registry.parameters(of: piano.body)?.first { $0.name == "cutoff" })
+        func move(_ value: UInt8, at time: Double) -> [HubEffect] {
+            var changes: [MappingEngine.Change] = [], effects: [HubEffect] = []
+            _ = core.mappings.handle(.controlChange(channel: 0, controller: 74, value: value), device: 1, sources: ["keys"],
+                                     time: time, into: &changes)
+            for change in changes { core.applyMapped(change, at: time, into: &effects) }
+            return effects
+        }
+        #expect(move(127, at: 1) == [
+            .setResolvedParameter(node: "piano", index: 2, parameter: cutoff, value: 20000, at: 1),
+            .parameterChanged(node: "piano", parameter: "cutoff", value: 20000)])
+        #expect(core.state.graph.node("piano")?.parameters["cutoff"] == 20000)
+        var sink = RecordingSink()
+        _ = try core.changeGraph(core.router.graph.removing("up"), at: 2, into: &sink)
+        #expect(core.router.graph.nodes.firstIndex { $0.id == "piano" } == 1)
+        #expect(move(0, at: 3).first == .setResolvedParameter(node: "piano", index: 1, parameter: cutoff, value: 20, at: 3))
+        #expect(core.state.graph.node("piano")?.parameters["cutoff"] == 20)
     }
 }

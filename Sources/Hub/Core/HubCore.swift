@@ -29,6 +29,9 @@ public struct HubCore {
     public var widgets: [Widget]
     /// The node types built-in nodes are checked against (their parameters).
     public let registry: NodeRegistry
+    /// Where each mapping target lands, resolved for one graph and one mapping list
+    /// (`HubCore+Mappings`).
+    var mappedTargets = MappedTargets()
 
     /// The pseudo-node that carries the hub's transport parameters.
     public static let transportID = Patch.transportNode

@@ -13,6 +13,10 @@ public enum HubEffect: Hashable, Sendable {
     /// Hand a built-in node's parameter to the render thread, at the frame of `time`
     /// (monotonic seconds; `nil`: the next block).
     case setNodeParameter(node: NodeID, parameter: String, value: Float, at: Double?)
+    /// The same, resolved when the mappings or the graph last changed: node `node` is
+    /// `router.graph.nodes[index]`, `parameter` its type's parameter, `value` already clamped.
+    /// The shell reaches the render node by index, no name looked up.
+    case setResolvedParameter(node: NodeID, index: Int, parameter: ParameterInfo, value: Float, at: Double)
     /// The render engine's host tempo (quarter notes per minute).
     case setEngineTempo(Double)
     /// Follow the graph's external nodes: open their JACK outputs, link midihub:out to their ports.

@@ -42,6 +42,13 @@ extension HubGraph {
     /// - Thread: any (a plain value; the owner sets a mapped value here).
     public mutating func setParameter(_ name: String, of id: NodeID, to value: Float) {
         guard let index = nodes.firstIndex(where: { $0.id == id }) else { return }
+        setParameter(name, ofNodeAt: index, to: value)
+    }
+
+    /// The same for the node at `index` (no change when there is none).
+    /// - Thread: any (a plain value; the owner sets a mapped value here).
+    public mutating func setParameter(_ name: String, ofNodeAt index: Int, to value: Float) {
+        guard nodes.indices.contains(index) else { return }
         nodes[index].parameters[name] = value  // in place: no copy of the other nodes
     }
 

@@ -17,12 +17,21 @@ import MIDICore
 ///
 /// - Thread: owner (the MIDI input thread, the daemon's state owner); a plain value.
 public struct MappingEngine {
-    /// A parameter value a mapping set.
+    /// A parameter value a mapping set: target `target` of mapping `mapping` (indices into
+    /// `mappings`, so the core finds where it lands without a name lookup; -1 when unknown).
     public struct Change: Hashable, Sendable {
         public var node: NodeID
         public var parameter: String
         public var value: Float
+        public var mapping = -1
+        public var target = -1
     }
+
+    /// Tells one engine's mapping list from another's (copies share it): what the core resolved
+    /// the targets for (`HubCore.applyMapped`).
+    private final class Identity: Sendable {}
+    private let identity = Identity()
+    public var listIdentity: ObjectIdentifier { ObjectIdentifier(identity) }
 
     public private(set) var mappings: [Mapping]
     /// How close (as a share of travel) a control must come to the value to pick it up.
@@ -253,6 +262,6 @@ public struct MappingEngine {
             if other == 0 { feedbackDue[m] = mappings[m].feedback }
         }
         if t == 0, mappings[index].feedback, !mappings[index].mode.controllerKnowsPosition { feedbackDue[index] = true }
-        changes.append(Change(node: target.node, parameter: target.parameter, value: value))
+        changes.append(Change(node: target.node, parameter: target.parameter, value: value, mapping: index, target: t))
     }
 }

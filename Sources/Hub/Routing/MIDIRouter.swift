@@ -174,6 +174,13 @@ public struct MIDIRouter {
         graph.setParameter(name, of: id, to: value)
     }
 
+    /// Keeps the value of parameter `name` of the node at `index` of the graph (a mapped move,
+    /// resolved: no search for the node).
+    /// - Thread: owner.
+    public mutating func setParameter(_ name: String, ofNodeAt index: Int, to value: Float) {
+        graph.setParameter(name, ofNodeAt: index, to: value)
+    }
+
     /// Changes the tempo at `time`, keeping the beat position (the arpeggiator's grid goes on).
     public mutating func setTempo(_ beatsPerMinute: Double, at time: Double) {
         clock = clock.changingTempo(to: beatsPerMinute, atSeconds: time)
