@@ -23,6 +23,8 @@ let package = Package(
         // For the bench's hub-route row.
         .library(name: "Hub", targets: ["Hub"]),
         .library(name: "Daemon", targets: ["Daemon"]),
+        // For the fuzz targets: the built-in node types a patch is checked against.
+        .library(name: "SetupViews", targets: ["SetupViews"]),
         // For the fuzz targets (fuzz/): the control server's request decoder.
         .library(name: "Control", targets: ["Control"]),
         // For the fuzz targets: the SoundFont reader.
@@ -91,9 +93,15 @@ let package = Package(
         // Live audio: the render thread that plays an engine to ALSA PCM, with live input.
         .target(name: "AudioHost", dependencies: ["ALSA", "RenderCore", "Sequencer", "MIDICore"]),
 
+        // What the CLI and the daemon show of a setup, the same words with or without a daemon:
+        // the graph, mappings, scenes, triggers and widgets as the control protocol's values,
+        // the graph drawn as text, the default setup, the built-in node types.
+        .target(name: "SetupViews", dependencies: ["ALSA", "AudioHost", "Control", "Hub", "RenderCore", "Synth"]),
+
         // The hub service (`midihub serve`): sequencer client, routing, hot-plug, audio, control socket.
         .target(name: "Daemon", dependencies: [
-            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "SoundFont", "Synth",
+            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "SetupViews",
+            "SoundFont", "Synth",
         ]),
 
         // The commands of the CLI: parsing, help, errors and exit codes. A library so that
@@ -101,7 +109,8 @@ let package = Package(
         .target(
             name: "MidihubCLI",
             dependencies: [
-                "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer", "AudioHost", "Control", "Hub", "Daemon", "SoundFont",
+                "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer", "AudioHost", "Control", "Hub", "Daemon", "SetupViews",
+                "SoundFont",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -123,8 +132,8 @@ let package = Package(
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "TestSupport"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: [
-            "Daemon", "Hub", "Control", "ALSA", "AudioHost", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "SoundFont",
-            "Synth",
+            "Daemon", "Hub", "Control", "ALSA", "AudioHost", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "SetupViews",
+            "SoundFont", "Synth",
             "TestSupport", "HubTestSupport",
         ]),
         .testTarget(name: "AudioHostTests", dependencies: [

@@ -19,7 +19,7 @@ let package = Package(
         fuzzTarget("FuzzMIDIParser", testing: "MIDICore", "Sequencer"),
         fuzzTarget("FuzzSequenceText", testing: "MIDICore"),
         fuzzTarget("FuzzControlRequest", testing: "Control"),
-        fuzzTarget("FuzzPatch", testing: "Hub", "Daemon"),
+        fuzzTarget("FuzzPatch", testing: "Hub", "SetupViews"),
         fuzzTarget("FuzzPreset", testing: "Synth"),
         fuzzTarget("FuzzSoundFont", testing: "SoundFont"),
     ]

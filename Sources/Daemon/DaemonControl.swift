@@ -6,6 +6,7 @@ import Hub
 import MIDICore
 import RtMidiBackend
 import Sequencer
+import SetupViews
 
 /// Answers control requests for a running `HubDaemon`: each request's work runs on the
 /// state's owner, the MIDI input thread (`StateOwner.perform`), between two batches of MIDI.
@@ -60,7 +61,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         try daemon.owner.perform { [self] in
             let graph = daemon.core.router.graph
             let id = spec.id ?? Self.freshID(for: spec.type, in: graph)
-            let node = try spec.graphNode(id: id, registry: NodeCatalog.registry)
+            let node = try spec.graphNode(id: id, registry: NodeTypes.registry)
             try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in try graph.adding(node) })
             return try summary(of: id)
         }
@@ -76,7 +77,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     func replaceNode(_ id: String, with spec: NodeSpec) throws -> NodeSummary {
         try daemon.owner.perform { [self] in
             let graph = daemon.core.router.graph
-            let node = try spec.graphNode(id: id, registry: NodeCatalog.registry)
+            let node = try spec.graphNode(id: id, registry: NodeTypes.registry)
             try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in
                 try graph.replacing(id, with: node.body, parameters: node.parameters)
             })
@@ -107,7 +108,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         }
         let patch: Patch
         do {
-            patch = try Patch.parse(yaml: text, file: "<patch>", registry: NodeCatalog.registry)
+            patch = try Patch.parse(yaml: text, file: "<patch>", registry: NodeTypes.registry)
         } catch {
             throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
         }
@@ -141,7 +142,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         try daemon.owner.perform { [self] in
             let list: [Mapping]
             do {
-                list = try Patch.parseMappings(yaml: text, file: "<mappings>", graph: daemon.core.router.graph, registry: NodeCatalog.registry)
+                list = try Patch.parseMappings(yaml: text, file: "<mappings>", graph: daemon.core.router.graph, registry: NodeTypes.registry)
             } catch let error as PatchError {
                 throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
             }

@@ -2,6 +2,7 @@ import ALSA
 import Control
 import Hub
 import MIDICore
+import SetupViews
 
 /// Controller mappings and MIDI learn (docs/mappings.md): controls read from live MIDI move parameters.
 extension HubDaemon {

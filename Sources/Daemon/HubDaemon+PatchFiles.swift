@@ -1,5 +1,6 @@
 import Control
 import Hub
+import SetupViews
 
 /// Installing a patch file — `patch.load` by path, a reload when the file changes on disk or
 /// on SIGHUP, a scene that names a patch — and reloading it (docs/daemon.md).
@@ -14,7 +15,7 @@ extension HubDaemon {
     func installPatchFile<T>(at path: String, then: @escaping () throws -> T) throws -> T {
         let patch: Patch
         do {
-            patch = try Patch.load(contentsOf: path, registry: NodeCatalog.registry)
+            patch = try Patch.load(contentsOf: path, registry: NodeTypes.registry)
         } catch {
             throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
         }

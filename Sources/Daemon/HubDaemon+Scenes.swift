@@ -1,6 +1,7 @@
 import Control
 import Dispatch
 import Hub
+import SetupViews
 
 /// Scenes (docs/mappings.md#scenes): named parameter snapshots switched at once, or patches
 /// loaded whole.

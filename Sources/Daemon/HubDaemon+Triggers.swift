@@ -3,6 +3,7 @@ import Control
 import Hub
 import MIDICore
 import RenderCore
+import SetupViews
 
 /// Triggers (docs/mappings.md#triggers): the hub's own and the patch's, fired by mapped
 /// presses, `triggers.fire` and `midihub trigger NAME`.

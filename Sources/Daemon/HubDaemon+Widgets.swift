@@ -1,5 +1,6 @@
 import Control
 import Hub
+import SetupViews
 
 /// Widgets (docs/mappings.md#widgets): what a remote shows, with the values now.
 extension HubDaemon {
@@ -10,7 +11,7 @@ extension HubDaemon {
         core.widgets.map { widget in
             if widget.showsOutput {
                 let output = core.router.graph.node(widget.node).flatMap { node in
-                    NodeCatalog.registry.outputs(of: node.body).first { $0.name == widget.parameter }
+                    NodeTypes.registry.outputs(of: node.body).first { $0.name == widget.parameter }
                 }
                 return MappingSummaries.summary(widget, output: output, value: audio?.outputValue(of: widget.node, widget.parameter))
             }

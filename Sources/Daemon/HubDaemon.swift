@@ -3,6 +3,7 @@ import AudioHost
 import Control
 import Foundation
 import Hub
+import SetupViews
 import SoundFont
 import Synth
 import Sequencer
@@ -155,7 +156,7 @@ public final class HubDaemon: @unchecked Sendable {
             log.warning("keeping the sequencer's default event pools (input bursts may overflow): \(error)")
         }
         do {
-            core = try HubCore(state: setup, registry: NodeCatalog.registry)
+            core = try HubCore(state: setup, registry: NodeTypes.registry)
         } catch {
             throw DaemonError.badSetup(error.description)
         }
@@ -407,7 +408,7 @@ public final class HubDaemon: @unchecked Sendable {
                                      log: DaemonLog) throws -> HubState {
         if let path = options.patchPath {
             do {
-                let patch = try Patch.load(contentsOf: path, registry: NodeCatalog.registry)
+                let patch = try Patch.load(contentsOf: path, registry: NodeTypes.registry)
                 log.info("loaded patch \(path)")
                 return HubState(graph: patch.graph, rules: patch.rules, tempo: patch.tempo, mappings: patch.mappings,
                                 scenes: patch.scenes, triggers: patch.triggers, widgets: patch.widgets)

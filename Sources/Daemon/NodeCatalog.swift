@@ -1,6 +1,7 @@
 import AudioHost
 import Hub
 import RenderCore
+import SetupViews
 import SoundFont
 import Synth
 
@@ -27,18 +28,10 @@ public struct NodeCatalog: Sendable {
         self.report = report
     }
 
-    /// The registry of every built-in instrument and effect (names as in patches: `midihub synth`, …).
+    /// The registry of every built-in instrument and effect (`NodeTypes.registry`).
     public var registry: NodeRegistry {
-        Self.registry
+        NodeTypes.registry
     }
-
-    /// The registry without a preset bank (for standalone listings and validation).
-    public static let registry = NodeRegistry(prototypes.map {
-        NodeType(descriptor: $0.descriptor, parameters: $0.parameters, outputs: $0.outputs, sendOutputs: $0.sendOutputs)
-    }
-        + [NodeType(descriptor: SoundFontNode.nodeDescriptor, parameters: SoundFontNode.parameterInfos(voiceCapacity: 256),
-                    outputs: InstrumentOutput.infos, sendOutputs: SoundFontNode.sendOutputNames),
-           NodeType(descriptor: .audioInput, parameters: AudioInputNode.parameterInfos, outputs: AudioInputNode.outputInfos)])
 
     /// A new, unprepared render node for `descriptor`, or `nil` when it is not a built-in type
     /// (or a SoundFont instrument with no font).
@@ -68,9 +61,4 @@ public struct NodeCatalog: Sendable {
         AudioOutputFeed(device: device, format: format, report: report)
     }
 
-    /// One instance of each type, to read descriptors and parameter lists from.
-    private static var prototypes: [any Node] {
-        [SynthNode(bank: PresetBank(timbre: Timbre())), ReverbNode(), StereoDelayNode(), ChorusNode(), MixerStripNode(),
-         EqualizerNode(), CompressorNode(), NoteGateNode(), MetronomeNode()]
-    }
 }

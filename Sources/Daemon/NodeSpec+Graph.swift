@@ -24,7 +24,7 @@ extension NodeSpec {
         case "input", NodeDescriptor.audioInput.name:
             body = .input(port ?? "default")
         default:
-            if let config = Self.processors[type.lowercased()] {
+            if let config = ProcessorConfig.byTypeName[type.lowercased()] {
                 body = .processor(config)
             } else if let unit = registry.type(named: type) {
                 body = .unit(unit.descriptor)
@@ -58,9 +58,4 @@ extension NodeSpec {
             throw ControlError(.badParams, "port selector '\(port)': \(error.reason)", fix: error.fix)
         }
     }
-
-    static let processors: [String: ProcessorConfig] = [
-        "transpose": .transpose, "channels": .channelMap, "zones": .keyZones([]), "velocity": .velocityCurve,
-        "controllers": .controllerMap([]), "chord": .chord(intervals: []), "arpeggiator": .arpeggiator,
-    ]
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Daemon
+import SetupViews
 
 /// `midihub graph`: a text picture of the graph (daemon's, or `--patch`'s / the default's).
 struct GraphCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Control
-import Daemon
+import SetupViews
 
 /// `midihub learn NODE PARAMETER`: binds the next control moved to a parameter (MIDI learn).
 struct LearnCommand: ParsableCommand {

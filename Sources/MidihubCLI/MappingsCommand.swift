@@ -1,6 +1,6 @@
 import ArgumentParser
 import Control
-import Daemon
+import SetupViews
 
 /// `midihub mappings`: the controller mappings (the daemon's, or `--patch`'s).
 struct MappingsCommand: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Control
-import Daemon
 import Foundation
 import Hub
+import SetupViews
 
 /// `midihub nodes`: the graph's nodes with their parameters, from the running daemon or,
 /// without one, from `--patch` (or the embedded default).

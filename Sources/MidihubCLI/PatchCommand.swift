@@ -1,6 +1,5 @@
 import ArgumentParser
 import Control
-import Daemon
 import Foundation
 
 /// `midihub patch load FILE`: the running daemon switches to a patch.

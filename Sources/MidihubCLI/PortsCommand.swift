@@ -1,7 +1,6 @@
 import ALSA
 import ArgumentParser
 import Control
-import Daemon
 
 /// `midihub ports`: every sequencer client and port, like `aconnect -l`.
 struct PortsCommand: ParsableCommand {

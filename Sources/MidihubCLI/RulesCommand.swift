@@ -1,6 +1,5 @@
 import ArgumentParser
 import Control
-import Daemon
 
 /// `midihub rules`: the connection rules in force (daemon's, or `--patch`'s / the default's).
 struct RulesCommand: ParsableCommand {

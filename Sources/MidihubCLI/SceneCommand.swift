@@ -1,6 +1,6 @@
 import ArgumentParser
 import Control
-import Daemon
+import SetupViews
 
 /// `midihub scene [NAME]`: switches the running daemon to a scene, or lists the scenes.
 struct SceneCommand: ParsableCommand {

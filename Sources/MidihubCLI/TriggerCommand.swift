@@ -1,6 +1,6 @@
 import ArgumentParser
 import Control
-import Daemon
+import SetupViews
 
 /// `midihub trigger [NAME]`: fires a trigger of the running daemon, or lists the triggers.
 struct TriggerCommand: ParsableCommand {

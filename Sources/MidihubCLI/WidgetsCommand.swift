@@ -1,6 +1,6 @@
 import ArgumentParser
 import Control
-import Daemon
+import SetupViews
 
 /// `midihub widgets`: what a remote shows, with the values now.
 struct WidgetsCommand: ParsableCommand {

@@ -4,6 +4,7 @@ import Foundation
 import Hub
 import MIDICore
 import Sequencer
+import SetupViews
 import Synth
 import Testing
 import TestSupport
@@ -19,7 +20,7 @@ import TestSupport
         let block = try #require(try Repository.blocks(in: "docs/patch-format.md").first {
             $0.language == "yaml" && $0.text.contains(marker)
         })
-        return try Patch.parse(yaml: block.text, file: block.description, registry: NodeCatalog.registry)
+        return try Patch.parse(yaml: block.text, file: block.description, registry: NodeTypes.registry)
     }
 
     static let bankFolder = URL(fileURLWithPath: #filePath)
@@ -138,7 +139,7 @@ import TestSupport
                   - keys -> bass
                   - piano -> out
                   - bass -> phones
-                """, file: "two-outputs.yaml", registry: NodeCatalog.registry)
+                """, file: "two-outputs.yaml", registry: NodeTypes.registry)
         }
         func secondLevel(playing node: NodeID) throws -> (main: Double, second: Double) {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("midihub-second-\(UUID().uuidString).raw").path

@@ -1,5 +1,6 @@
 import Foundation
 import HubTestSupport
+import SetupViews
 import Testing
 import TestSupport
 @testable import Daemon

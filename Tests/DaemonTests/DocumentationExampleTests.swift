@@ -1,16 +1,17 @@
 import Foundation
 import RenderCore
+import SetupViews
 import Testing
 import TestSupport
 @testable import Daemon
 @testable import Hub
 
 /// The code blocks of docs/patch-format.md and docs/rules.md, run against the real code:
-/// patches load with the node registry the daemon itself uses (`NodeCatalog.registry`),
+/// patches load with the node registry the daemon itself uses (`NodeTypes.registry`),
 /// rules parse with the real parser, and each example means what the page says it means.
 @Suite struct DocumentationExampleTests {
     /// The registry `midihub serve`, `midihub nodes --patch` and the control API validate with.
-    static let registry = NodeCatalog.registry
+    static let registry = NodeTypes.registry
 
     static func load(_ yaml: String, file: String) throws -> Patch {
         try Patch.parse(yaml: yaml, file: file, registry: registry)

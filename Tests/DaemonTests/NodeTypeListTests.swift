@@ -1,11 +1,12 @@
 import Hub
+import SetupViews
 import Testing
 @testable import Daemon
 
 @Suite struct NodeTypeListTests {
     @Test func everyTypeAPatchCanNameIsListedWithItsParametersAtTheirDefaults() {
         let types = GraphSummaries.types()
-        let registry = NodeCatalog.registry.types
+        let registry = NodeTypes.registry.types
         #expect(types.map(\.id) == registry.map(\.descriptor.name) + ProcessorConfig.typeNames)
         for type in registry {
             let listed = types.first { $0.id == type.descriptor.name }

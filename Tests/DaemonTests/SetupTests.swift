@@ -1,6 +1,8 @@
+import ALSA
 import Control
 import Foundation
 import Hub
+import SetupViews
 import SoundFont
 import Synth
 import HubTestSupport
@@ -22,7 +24,7 @@ import Testing
     }
 
     @Test func theRoutingFixturesSynthIsTheCatalogs() {
-        #expect(NodeCatalog.registry.type(named: "midihub synth")?.descriptor == RouterFixtures.synthDescriptor)
+        #expect(NodeTypes.registry.type(named: "midihub synth")?.descriptor == RouterFixtures.synthDescriptor)
     }
 
     @Test func rulesRoundTripThroughTheirWireForm() throws {
@@ -52,13 +54,13 @@ import Testing
     }
 
     @Test func nodeSpecsBecomeGraphNodesOrClearErrors() throws {
-        let node = try NodeSpec(type: "transpose", parameters: ["semitones": 5]).graphNode(id: "t", registry: NodeCatalog.registry)
+        let node = try NodeSpec(type: "transpose", parameters: ["semitones": 5]).graphNode(id: "t", registry: NodeTypes.registry)
         #expect(node.body == .processor(.transpose) && node.parameters == ["semitones": 5])
-        let external = try NodeSpec(type: "external-instrument", port: "FLUID*").graphNode(id: "f", registry: NodeCatalog.registry)
+        let external = try NodeSpec(type: "external-instrument", port: "FLUID*").graphNode(id: "f", registry: NodeTypes.registry)
         #expect(external.body == .external(ExternalNode(port: PortSelector(client: NamePattern(glob: "FLUID*")))))
-        #expect(throws: ControlError.self) { try NodeSpec(type: "theremin").graphNode(id: "x", registry: NodeCatalog.registry) }
+        #expect(throws: ControlError.self) { try NodeSpec(type: "theremin").graphNode(id: "x", registry: NodeTypes.registry) }
         #expect(throws: ControlError.self) {
-            try NodeSpec(type: "transpose", parameters: ["semitones": 99]).graphNode(id: "t", registry: NodeCatalog.registry)
+            try NodeSpec(type: "transpose", parameters: ["semitones": 99]).graphNode(id: "t", registry: NodeTypes.registry)
         }
     }
 
@@ -96,7 +98,7 @@ import Testing
         let node = try #require(withFont.makeNode(SoundFontNode.nodeDescriptor) as? SoundFontNode)
         #expect(node.fontName == "TimGM6mb1.sf2")  // its INFO/INAM
         #expect(NodeCatalog(bank: bank).makeNode(SoundFontNode.nodeDescriptor) == nil)
-        #expect(NodeCatalog.registry.type(named: "midihub soundfont")?.parameters.map(\.name)
+        #expect(NodeTypes.registry.type(named: "midihub soundfont")?.parameters.map(\.name)
             == ["master gain", "voice limit", "interpolation"])
     }
 

@@ -27,6 +27,12 @@ public enum ProcessorConfig: Hashable, Codable, Sendable {
     /// All patch type names, for error messages.
     public static let typeNames = ["transpose", "channels", "zones", "velocity", "controllers", "chord", "arpeggiator"]
 
+    /// Each type, by its patch type name, as `nodes.add` makes it: empty zones, maps and chords.
+    public static let byTypeName: [String: ProcessorConfig] = [
+        "transpose": .transpose, "channels": .channelMap, "zones": .keyZones([]), "velocity": .velocityCurve,
+        "controllers": .controllerMap([]), "chord": .chord(intervals: []), "arpeggiator": .arpeggiator,
+    ]
+
     /// A fresh processor with default parameter values.
     /// - Thread: control (allocates).
     public func makeProcessor() -> any MIDIProcessor {

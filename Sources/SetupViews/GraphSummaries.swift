@@ -17,8 +17,8 @@ public enum GraphSummaries {
     /// then the processors — each as a node whose `id` is the type's name, with its
     /// parameters at their defaults.
     public static func types() -> [NodeSummary] {
-        let bodies = NodeCatalog.registry.types.map { NodeBody.unit($0.descriptor) }
-            + ProcessorConfig.typeNames.compactMap { NodeSpec.processors[$0].map(NodeBody.processor) }
+        let bodies = NodeTypes.registry.types.map { NodeBody.unit($0.descriptor) }
+            + ProcessorConfig.typeNames.compactMap { ProcessorConfig.byTypeName[$0].map(NodeBody.processor) }
         return bodies.map { body in
             let node = GraphNode(id: describe(body).name, body: body)
             return summary(node, parameters: defaultParameters(node))
@@ -38,7 +38,7 @@ public enum GraphSummaries {
 
     /// A node's parameters at the values its definition gives (defaults for the rest).
     public static func defaultParameters(_ node: GraphNode) -> [ParameterSummary] {
-        let infos = NodeCatalog.registry.parameters(of: node.body) ?? []
+        let infos = NodeTypes.registry.parameters(of: node.body) ?? []
         return infos.map { summary($0, value: node.parameters[$0.name] ?? $0.defaultValue) }
     }
 

@@ -35,7 +35,7 @@ public struct SetupView {
                                       fromDaemon: (ControlClient) throws -> Value,
                                       fromPatch: (Patch, String) -> Value) throws -> Value {
         if let patchPath {
-            return fromPatch(try Patch.load(contentsOf: patchPath, registry: NodeCatalog.registry), patchPath)
+            return fromPatch(try Patch.load(contentsOf: patchPath, registry: NodeTypes.registry), patchPath)
         }
         do {
             let client = try ControlClient(path: socket, timeout: 10)

@@ -106,11 +106,11 @@ public enum MappingSummaries {
         patch.widgets.map { widget in
             if widget.showsOutput {
                 let output = patch.graph.node(widget.node).flatMap { node in
-                    NodeCatalog.registry.outputs(of: node.body).first { $0.name == widget.parameter }
+                    NodeTypes.registry.outputs(of: node.body).first { $0.name == widget.parameter }
                 }
                 return summary(widget, output: output, value: nil)
             }
-            let info = patch.graph.node(widget.node).flatMap { NodeCatalog.registry.parameters(of: $0.body) }?
+            let info = patch.graph.node(widget.node).flatMap { NodeTypes.registry.parameters(of: $0.body) }?
                 .first { $0.name == widget.parameter } ?? (widget.node == Patch.transportNode ? Patch.tempoParameter : nil)
             let state: TriggerState? = (Trigger.system + patch.triggers).first { $0.name == widget.parameter }.map {
                 if case .transport = $0.action { .disabled } else { .normal }
@@ -132,10 +132,10 @@ public enum MappingSummaries {
     }
 
     /// A parameter's value as `graph` keeps it, else its type's default; the tempo for the transport.
-    static func value(of parameter: String, of id: NodeID, in graph: HubGraph, tempo: Double) -> Float? {
+    public static func value(of parameter: String, of id: NodeID, in graph: HubGraph, tempo: Double) -> Float? {
         guard let node = graph.node(id) else { return id == Patch.transportNode ? Float(tempo) : nil }
         if let value = node.parameters[parameter] { return value }
-        return NodeCatalog.registry.parameters(of: node.body)?.first { $0.name == parameter }?.defaultValue
+        return NodeTypes.registry.parameters(of: node.body)?.first { $0.name == parameter }?.defaultValue
     }
 
     /// One line of `midihub mappings`: `cc 74 on channel 1 from knobs (absolute) → synth.brightness −36…36 = 0`.

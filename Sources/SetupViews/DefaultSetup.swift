@@ -58,6 +58,6 @@ public enum DefaultSetup {
     public static func patch(soundFont: Bool) -> Patch {
         let text = soundFont ? yaml(instrument: SoundFontNode.nodeDescriptor.name, plays: "the SoundFont", sends: true) : yaml
         // The text above is fixed and valid (a test checks both).
-        return try! Patch.parse(yaml: text, file: "<embedded default>", registry: NodeCatalog.registry)
+        return try! Patch.parse(yaml: text, file: "<embedded default>", registry: NodeTypes.registry)
     }
 }
