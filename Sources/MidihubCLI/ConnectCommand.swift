@@ -4,10 +4,11 @@ import Control
 
 /// The two ports `connect` and `disconnect` take.
 struct ConnectionOptions: ParsableArguments {
-    @Argument(help: "The port MIDI comes from (a source): 20:0, a client or port name, a prefix, or jack:CLIENT:PORT.")
+    @Argument(help: "The port MIDI comes from (a source): 20:0, a client or port name, a prefix, or jack:CLIENT:PORT.",
+              completion: NameCompletion.ports(.source))
     var source: String
 
-    @Argument(help: "The port MIDI goes to (a destination).")
+    @Argument(help: "The port MIDI goes to (a destination).", completion: NameCompletion.ports(.destination))
     var destination: String
 
     /// Opens the sequencer and resolves both ports.

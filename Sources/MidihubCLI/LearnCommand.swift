@@ -21,7 +21,7 @@ struct LearnCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The node (see 'midihub nodes'), or 'transport'.")
+    @Argument(help: "The node (see 'midihub nodes'), or 'transport'.", completion: NameCompletion.nodes)
     var node: String
 
     @Argument(help: "The parameter, e.g. 'brightness' or 'master gain'.")

@@ -29,7 +29,7 @@ struct MonitorCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Ports to monitor (default: every readable port).")
+    @Argument(help: "Ports to monitor (default: every readable port).", completion: NameCompletion.ports(.source))
     var ports: [String] = []
 
     @Flag(help: "Print one JSON object per line.")

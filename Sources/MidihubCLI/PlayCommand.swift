@@ -41,7 +41,8 @@ struct PlayCommand: ParsableCommand {
     @Argument(help: "The file to play: a Standard MIDI File or a text sequence (.song).")
     var file: String
 
-    @Option(help: "Destination port(s), comma-separated: 20:0, a client or port name, or a prefix. Without it, the instrument plays.")
+    @Option(help: "Destination port(s), comma-separated: 20:0, a client or port name, or a prefix. Without it, the instrument plays.",
+            completion: NameCompletion.ports(.destination))
     var port: String?
 
     @Flag(help: "Play in this process even while 'midihub serve' runs (else the daemon plays the file through its graph).")

@@ -44,7 +44,8 @@ struct RecordCommand: ParsableCommand {
     @Argument(help: "The file to write: .mid or .song.")
     var output: String
 
-    @Option(help: "Source port(s), comma-separated: 20:0, a client or port name, or a prefix (not for .wav).")
+    @Option(help: "Source port(s), comma-separated: 20:0, a client or port name, or a prefix (not for .wav).",
+            completion: NameCompletion.ports(.source))
     var port: String?
 
     @Option(help: "Quarter notes per minute the file's ticks count at (arecordmidi -b).")
@@ -56,7 +57,7 @@ struct RecordCommand: ParsableCommand {
     @Flag(help: "One track per port and channel instead of one per port.")
     var splitChannels = false
 
-    @Option(help: "For .wav: the node whose output to record (default: the master output).")
+    @Option(help: "For .wav: the node whose output to record (default: the master output).", completion: NameCompletion.nodes)
     var node: String?
 
     @Option(help: "Stop after this many seconds (default: at Ctrl-C).")

@@ -20,7 +20,7 @@ struct SendCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The destination port: 20:0, a client or port name, or a prefix.")
+    @Argument(help: "The destination port: 20:0, a client or port name, or a prefix.", completion: NameCompletion.ports(.destination))
     var port: String
 
     @Argument(help: "MIDI bytes in hex.")

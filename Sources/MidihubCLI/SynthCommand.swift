@@ -28,7 +28,8 @@ struct SynthCommand: ParsableCommand {
             """
     )
 
-    @Option(parsing: .singleValue, help: "A source port to connect to the synth's input (repeatable).")
+    @Option(parsing: .singleValue, help: "A source port to connect to the synth's input (repeatable).",
+            completion: NameCompletion.ports(.source))
     var connect: [String] = []
 
     @OptionGroup(title: "Audio output")
