@@ -1,7 +1,7 @@
 import ALSA
 import ArgumentParser
 import Control
-import Daemon
+import SetupViews
 
 /// Tab completion of port and node names in the shell scripts that
 /// `midihub --generate-completion-script bash|zsh|fish` prints: the shell runs midihub to
