@@ -248,11 +248,11 @@ public final class HubDaemon: @unchecked Sendable {
     }
 
     /// Milliseconds until a processor's next generated event (rounded up: it is sent at
-    /// most a millisecond late), at most 10; at most `receivers.retryMilliseconds` while a
-    /// full receiver has messages waiting.
+    /// most a millisecond late), at most 10; at most `ReceiverQueues.retryMilliseconds` while
+    /// a full receiver has messages waiting.
     /// - Thread: input (the owner).
     private func pollTimeout() -> Int32 {
-        let limit = receivers.hasWaiting ? receivers.retryMilliseconds : 10
+        let limit = receivers.hasWaiting ? ReceiverQueues.retryMilliseconds : 10
         guard let next = core.router.nextGeneratedTime() else { return limit }
         return Int32(min(max((next - Self.now()) * 1000, 0).rounded(.up), Double(limit)))
     }

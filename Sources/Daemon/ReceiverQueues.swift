@@ -11,7 +11,7 @@ import MIDICore
 /// would refuse it, and a refusal makes the kernel empty that program's whole input the next
 /// time it reads. Its messages wait in a queue of its own instead, in order, and so does
 /// everything after them for it; every other receiver goes on as if nothing happened.
-/// `retry` hands waiting messages over as room comes back (the owner calls it every
+/// `retry` hands waiting messages over as room comes back (the owner calls it at least every
 /// `retryMilliseconds` while any wait). Past `capacity` waiting messages, new ones are dropped
 /// for that receiver alone and counted; `takeLosses` reports them. A device's port (a kernel
 /// client, no input pool) is simply tried: a refusal queues there too. Nothing here sleeps.
@@ -31,7 +31,7 @@ final class ReceiverQueues {
     private struct Room {
         /// Events it can still take: the kernel's count when last read, less what was sent since.
         var free: Int
-        /// Events kept free for other senders to that program (a sixteenth of its pool).
+        /// Events kept free for other senders to that program (a sixteenth of its pool, at least 4).
         var reserve: Int
     }
 
@@ -46,10 +46,8 @@ final class ReceiverQueues {
 
     /// Messages one receiver may have waiting; seconds of a dense controller stream.
     static let capacity = 4096
-    /// How long the owner may wait before it calls `retry` again while messages wait: 1 ms
-    /// after a retry that handed something over, doubling up to 16 ms while nothing moves (a
-    /// stopped program costs the MIDI thread a few wake-ups a second, not a thousand).
-    private(set) var retryMilliseconds: Int32 = 1
+    /// How often, at least, the owner calls `retry` while messages wait.
+    static let retryMilliseconds: Int32 = 1
 
     private let client: SeqClient
     private let port: SeqPort
@@ -86,17 +84,13 @@ final class ReceiverQueues {
 
     /// Hands each blocked receiver what waits for it, in order, as far as its input has room.
     func retry() {
-        var moved = false
-        defer { retryMilliseconds = moved ? 1 : min(retryMilliseconds * 2, 16) }
         for address in blocked {
             // Mutated in place (`default:` subscript), so the waiting list is never copied.
             drain: while let (message, schedule) = receivers[address, default: Receiver()].waiting.first {
                 guard hasRoom(at: address.client) else { break drain }
                 switch attempt(message, to: address, schedule: schedule) {
                 case .full: break drain
-                case .sent, .failed:
-                    receivers[address, default: Receiver()].waiting.removeFirst()
-                    moved = true
+                case .sent, .failed: receivers[address, default: Receiver()].waiting.removeFirst()
                 }
             }
             if receivers[address, default: Receiver()].waiting.isEmpty { blocked.remove(address) }
@@ -137,7 +131,7 @@ final class ReceiverQueues {
             rooms[client] = .some(nil)
             return true
         }
-        let room = Room(free: reading.free, reserve: reading.size / 16)
+        let room = Room(free: reading.free, reserve: max(4, reading.size / 16))
         rooms[client] = room
         return room.free > room.reserve
     }

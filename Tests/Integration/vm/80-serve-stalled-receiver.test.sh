@@ -1,6 +1,6 @@
 # Issue 25, kernel test: a receiver that stops reading costs the others nothing.
-# aplaymidi streams 5,460 events (2,600 notes, a CC every tenth, about 2 ms apart: as fast
-# as aseqdump prints under the VM's emulation) into midihub:in; the patch routes them to three external nodes: aseqdump
+# aplaymidi streams 5,460 events (2,600 notes, a CC every tenth, about 3 ms apart: aseqdump
+# prints under the VM's emulation at 150-500 lines a second) into midihub:in; the patch routes them to three external nodes: aseqdump
 # ("dump"), FluidSynth, and a second aseqdump ("stalled") stopped with SIGSTOP before the
 # stream. dump gets every event in order, and FluidSynth loses none (nodes.list shows no
 # loss for it); the hub reports the stalled one's loss (a log line, `node-overloaded` on the control stream, `receiver` in
@@ -16,23 +16,23 @@ SOUNDFONT=/usr/share/sounds/sf2/FluidR3_GM.sf2
 [[ -r $SOUNDFONT ]] || fail "no $SOUNDFONT (fix: scripts/install-deps installs fluid-soundfont-gm)"
 
 # The stream: note i is key 36 + i mod 60 at velocity 1 + i / 60 (each pair once), on for
-# two ticks, off for two (480 ticks a quarter at 120 BPM: about 1 ms each); and the lines
+# three ticks, off for three (480 ticks a quarter at 120 BPM: about 1 ms each); and the lines
 # aseqdump prints for it (the same awk, not midihub, says what is expected: aseqdump
 # straight from aplaymidi loses events at this rate in the emulated VM).
 awk -v csv="$WORK/stream.csv" 'BEGIN {
     print "0, 0, Header, 0, 1, 480" >csv; print "1, 0, Start_track" >csv; print "1, 0, Tempo, 500000" >csv
     for (i = 0; i < 2600; i++) {
         key = 36 + i % 60; velocity = 1 + int(i / 60)
-        printf "1, %d, Note_on_c, 0, %d, %d\n", 4 * i, key, velocity >csv
+        printf "1, %d, Note_on_c, 0, %d, %d\n", 6 * i, key, velocity >csv
         printf "Note on 0, note %d, velocity %d\n", key, velocity
         if (i % 10 == 0) {
-            printf "1, %d, Control_c, 0, 1, %d\n", 4 * i + 1, i % 128 >csv
+            printf "1, %d, Control_c, 0, 1, %d\n", 6 * i + 1, i % 128 >csv
             printf "Control change 0, controller 1, value %d\n", i % 128
         }
-        printf "1, %d, Note_off_c, 0, %d, 0\n", 4 * i + 2, key >csv
+        printf "1, %d, Note_off_c, 0, %d, 0\n", 6 * i + 3, key >csv
         printf "Note off 0, note %d, velocity 0\n", key
     }
-    print "1, 10400, End_track" >csv; print "0, 0, End_of_file" >csv
+    print "1, 15600, End_track" >csv; print "0, 0, End_of_file" >csv
 }' >"$WORK/stream.txt"
 csv_to_midi "$WORK/stream.mid" <"$WORK/stream.csv"
 # A short song played after the stalled receiver is back.
@@ -76,7 +76,7 @@ kill -STOP "${PEER_PIDS[stalled]}"
 
 step "aplaymidi streams through the hub while one receiver is stopped"
 aplaymidi -p midihub:0 "$WORK/stream.mid" || fail "aplaymidi -p midihub:0 failed"
-wait_for_lines "$(peer_out dump)" 5460 30
+wait_for_lines "$(peer_out dump)" 5460 40
 sleep 0.5
 aseqdump_events "$(peer_out dump)" >"$WORK/dump-stream.txt"
 assert_same_files "$WORK/stream.txt" "$WORK/dump-stream.txt" "dump's events while 'stalled' is stopped"
