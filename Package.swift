@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "RenderCore", targets: ["RenderCore"]),
         .library(name: "Synth", targets: ["Synth"]),
         .library(name: "Sequencer", targets: ["Sequencer"]),
+        .library(name: "Transport", targets: ["Transport"]),
         // For the bench's hub-route row.
         .library(name: "Hub", targets: ["Hub"]),
         .library(name: "Daemon", targets: ["Daemon"]),
@@ -68,8 +69,13 @@ let package = Package(
         .target(name: "Synth", dependencies: ["RenderCore", "MIDICore", "SoundFont", "VoiceLanes", "VoiceLanesAVX2"],
                 swiftSettings: dspOptimized),
 
-        // Player, transport, offline renderer (sequence → render events → audio).
-        .target(name: "Sequencer", dependencies: ["MIDICore", "RenderCore", "Synth"]),
+        // The transport's logic, no I/O and no clock of its own: the song and its player, the
+        // playlist, the MIDI clock follower, takes and overdubs. RenderCore for `HostSync`
+        // (the timeline the player hands nodes), a plain value.
+        .target(name: "Transport", dependencies: ["MIDICore", "RenderCore"]),
+
+        // Offline renderer (sequence → render events → audio), sequence files, WAV, presets.
+        .target(name: "Sequencer", dependencies: ["MIDICore", "RenderCore", "Synth", "Transport"]),
 
         // What RtMidi 5's C API lacks (error routing) and libjack's silencing and server
         // probe; C++ behind a C header. Only RtMidiBackend imports it.
@@ -85,7 +91,7 @@ let package = Package(
         .target(name: "ALSA", dependencies: ["CALSA", "MIDICore"]),
 
         // Control side: rules, reconciler, node graph, MIDI processors, patches, state.
-        .target(name: "Hub", dependencies: ["MIDICore", "RenderCore", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Hub", dependencies: ["MIDICore", "RenderCore", "Transport", .product(name: "Yams", package: "Yams")]),
 
         // Control API: versioned protocol types, UNIX-socket server and client. Foundation only.
         .target(name: "Control"),
@@ -101,7 +107,7 @@ let package = Package(
         // The hub service (`midihub serve`): sequencer client, routing, hot-plug, audio, control socket.
         .target(name: "Daemon", dependencies: [
             "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "SetupViews",
-            "SoundFont", "Synth",
+            "SoundFont", "Synth", "Transport",
         ]),
 
         // The commands of the CLI: parsing, help, errors and exit codes. A library so that
@@ -110,7 +116,7 @@ let package = Package(
             name: "MidihubCLI",
             dependencies: [
                 "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer", "AudioHost", "Control", "Hub", "Daemon", "SetupViews",
-                "SoundFont",
+                "SoundFont", "Transport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -120,7 +126,7 @@ let package = Package(
 
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore", "TestSupport"]),
         .testTarget(name: "SoundFontTests", dependencies: ["SoundFont", "TestSupport"]),
-        .testTarget(name: "SequencerTests", dependencies: ["Sequencer", "MIDICore", "TestSupport"]),
+        .testTarget(name: "SequencerTests", dependencies: ["Sequencer", "Transport", "MIDICore", "TestSupport"]),
         .testTarget(name: "MidihubCLITests", dependencies: ["MidihubCLI", "Control", "ALSA", "Synth", "TestSupport"]),
         // Every code block of docs/ and the README names the test that runs it.
         .testTarget(name: "DocsTests", dependencies: ["TestSupport"]),
@@ -132,15 +138,15 @@ let package = Package(
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "TestSupport"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: [
-            "Daemon", "Hub", "Control", "ALSA", "AudioHost", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "SetupViews",
+            "Daemon", "Hub", "Control", "ALSA", "AudioHost", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "SetupViews", "Transport",
             "SoundFont", "Synth",
             "TestSupport", "HubTestSupport",
         ]),
         .testTarget(name: "AudioHostTests", dependencies: [
-            "AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore", "AllocationCounter", "TestSupport",
+            "AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore", "AllocationCounter", "TestSupport", "Transport",
         ]),
         .testTarget(name: "SynthTests", dependencies: [
-            "Synth", "SoundFont", "VoiceLanes", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter", "SoundMeasures",
+            "Synth", "SoundFont", "VoiceLanes", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter", "SoundMeasures", "Transport",
             "TestSupport",
         ]),
         // Test support: what the fidelity tier measures of a note (level, envelope times,

@@ -15,8 +15,8 @@ let package = Package(
         .target(name: "FuzzerEntry"),
         // `require`, the targets' check that keeps its message in a release build.
         .target(name: "FuzzSupport"),
-        fuzzTarget("FuzzSMFReader", testing: "MIDICore", "Sequencer"),
-        fuzzTarget("FuzzMIDIParser", testing: "MIDICore", "Sequencer"),
+        fuzzTarget("FuzzSMFReader", testing: "MIDICore", "Transport"),
+        fuzzTarget("FuzzMIDIParser", testing: "MIDICore", "Transport"),
         fuzzTarget("FuzzSequenceText", testing: "MIDICore"),
         fuzzTarget("FuzzControlRequest", testing: "Control"),
         fuzzTarget("FuzzPatch", testing: "Hub", "SetupViews"),

@@ -6,6 +6,7 @@ import Hub
 import MIDICore
 import RtMidiBackend
 import Sequencer
+import Transport
 import SetupViews
 
 /// Answers control requests for a running `HubDaemon`: each request's work runs on the

@@ -2,6 +2,7 @@ import Control
 import Hub
 import MIDICore
 import Sequencer
+import Transport
 
 /// MIDI clock in (docs/transport.md#midi-clock-in): the transport follows the clock that the
 /// client of the external node with `clock: follow` sends. Start plays the song from the top,

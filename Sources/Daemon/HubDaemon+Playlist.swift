@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Control
 import Sequencer
+import Transport
 
 /// The transport's playlist (docs/transport.md#playlists): `playlist` loads songs read on
 /// the control side; `next` and `previous` switch songs (playing on if the transport

@@ -4,6 +4,7 @@ import Foundation
 import Hub
 import MIDICore
 import Sequencer
+import Transport
 
 /// The `record` trigger (docs/transport.md#recording): records the MIDI that arrives from the
 /// ports feeding the graph, as `midihub record` lays it out (a track per port, at the hub's

@@ -3,6 +3,7 @@ import Control
 import Hub
 import MIDICore
 import Sequencer
+import Transport
 
 /// The transport in the hub (docs/transport.md): a loaded sequence plays through the graph as
 /// the source port `midihub:sequence`, routed like any input (through processors, to

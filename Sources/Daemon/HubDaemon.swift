@@ -7,6 +7,7 @@ import SetupViews
 import SoundFont
 import Synth
 import Sequencer
+import Transport
 import Synchronization
 
 /// `midihub serve`: one ALSA sequencer client "midihub" with an input and an output port,

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import MIDICore
 import Sequencer
+import Transport
 import Control
 
 /// `midihub record OUT.mid --port PORT`: records what arrives from sequencer ports into a

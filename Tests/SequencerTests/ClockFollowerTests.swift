@@ -1,5 +1,6 @@
 import MIDICore
 import Sequencer
+import Transport
 import Testing
 import TestSupport
 

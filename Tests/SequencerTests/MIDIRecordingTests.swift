@@ -1,5 +1,6 @@
 import MIDICore
 import Sequencer
+import Transport
 import Testing
 
 /// `midihub record`'s file: arecordmidi's layout, ticks from arrival times.

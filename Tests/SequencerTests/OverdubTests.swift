@@ -1,5 +1,6 @@
 import MIDICore
 import Sequencer
+import Transport
 import Testing
 
 /// An overdub onto the four-bar song of `SongPlayerTests` (480 ticks per quarter, 7680 ticks).

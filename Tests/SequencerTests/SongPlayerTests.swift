@@ -1,5 +1,6 @@
 import MIDICore
 import Sequencer
+import Transport
 import Testing
 
 /// The transport's player on a song of four bars at 120 BPM (ppq 480: a quarter is 0.5 s),

@@ -1,6 +1,6 @@
 import FuzzSupport
 import MIDICore
-import Sequencer
+import Transport
 
 /// libFuzzer entry: the parser never traps, and feeding the input in pieces (sizes
 /// taken from the first byte) gives the same messages and counts as feeding it whole;

@@ -1,6 +1,6 @@
 import FuzzSupport
 import MIDICore
-import Sequencer
+import Transport
 
 /// libFuzzer entry: any bytes either fail with an `SMFError` or read into a file
 /// that writes and reads back unchanged; the tempo map and merge never trap on it; the

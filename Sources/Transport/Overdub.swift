@@ -8,7 +8,7 @@ import MIDICore
 /// held across the loop's end ends at the song's end. Notes still held when the take ends
 /// end there too.
 ///
-/// - Thread: the daemon's owner (a plain value).
+/// - Thread: owner (a plain value the daemon's owner holds).
 public struct Overdub: Sendable {
     private var events: [TrackEvent] = []
     /// The tick of each held note-on, by channel × 128 + note.

@@ -24,7 +24,7 @@ import RenderCore
 /// seeks, stops and pauses (a new song clears it). It takes effect from the end of what was
 /// already scheduled, so nothing moves that was handed out.
 ///
-/// - Thread: the daemon's owner (a plain value).
+/// - Thread: owner (a plain value the daemon's owner holds).
 public struct SongPlayer: Sendable {
     public enum State: String, Hashable, Sendable, Codable {
         case stopped, playing, paused

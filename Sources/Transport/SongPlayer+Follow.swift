@@ -1,4 +1,6 @@
 /// Playing in step with a MIDI clock master (`ClockFollower`).
+///
+/// - Thread: owner (a plain value the daemon's owner holds).
 extension SongPlayer {
     /// Steers the tempo toward a master clock: the master is at `masterTick` at `time` and
     /// moves at `beatsPerMinute`. From the end of what was handed out, the player plays at the

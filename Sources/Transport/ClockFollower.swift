@@ -1,4 +1,3 @@
-import Foundation
 import MIDICore
 
 /// Follows a MIDI clock master (docs/transport.md#midi-clock-in): reads its Timing Clock,
@@ -19,7 +18,7 @@ import MIDICore
 /// Positions are pulses, 24 per quarter note from the song's start; times are seconds on
 /// the caller's clock.
 ///
-/// - Thread: the daemon's owner (a plain value).
+/// - Thread: owner (a plain value the daemon's owner holds).
 public struct ClockFollower: Sendable {
     /// What the transport does on the master's word.
     public enum Cue: Equatable, Sendable {

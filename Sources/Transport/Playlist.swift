@@ -1,7 +1,7 @@
 /// The transport's songs in order (docs/transport.md#playlists): which one is loaded, and
 /// what comes after a song's end by the repeat mode. A `load` is a playlist of one song.
 ///
-/// - Thread: the daemon's owner (a plain value).
+/// - Thread: owner (a plain value the daemon's owner holds).
 public struct Playlist: Sendable {
     /// What plays after a song's end.
     public enum Repeat: String, Hashable, Sendable, Codable, CaseIterable {
