@@ -131,7 +131,7 @@ let package = Package(
         // Every code block of docs/ and the README names the test that runs it.
         .testTarget(name: "DocsTests", dependencies: ["TestSupport"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA", "TestSupport"]),
-        .testTarget(name: "HubTests", dependencies: ["Hub", "HubTestSupport"]),
+        .testTarget(name: "HubTests", dependencies: ["Hub", "HubTestSupport", "Transport"]),
         .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore", "CJackTestEnvironment", "TestSupport"]),
         // Test support: the JACK server name, set in the environment before main.
         .target(name: "CJackTestEnvironment", path: "Tests/CJackTestEnvironment"),

@@ -195,7 +195,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         switch request.action {
         case .load:
             let song = try Self.readSong(request.path, for: "transport load")
-            return try daemon.owner.perform { [self] in daemon.loadSong(song) }
+            return try daemon.owner.perform { [self] in daemon.loadPlaylist([song]) }
         case .playlist:
             guard let paths = request.paths, !paths.isEmpty else {
                 throw ControlError(.badParams, "transport playlist needs \"paths\": the files' absolute paths, in order",
@@ -221,7 +221,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         } catch {
             throw ControlError(error.isBadInput ? .badSequence : .failed, error.problem, fix: error.fix)
         }
-        return Song(file: file, name: HubDaemon.songName(path))
+        return Song(file: file, name: HubCore.songName(ofPath: path))
     }
 
     func recordAudio(_ request: AudioRecordRequest) throws -> AudioRecordingSummary {
@@ -337,7 +337,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
                 let resolver = PortResolver(ports: daemon.ports.infos.values.sorted { $0.address < $1.address })
                 guard let sourcePort = try port(source, sending: true, resolver),
                       let destinationPort = try port(destination, sending: false, resolver) else { return }
-                daemon.core.ports.reconciler.record(connected: connected, source: sourcePort, destination: destinationPort)
+                daemon.feed(.connectionEdited(source: sourcePort, destination: destinationPort, connected: connected))
                 daemon.apply(Connection(sourcePort.address, destinationPort.address), connected: connected, reason: "control request")
                 daemon.refreshPorts()
                 daemon.saveState()

@@ -15,8 +15,8 @@ extension HubDaemon {
     }
 
     /// Hands each message from a JACK source to every ALSA destination it is connected to:
-    /// `midihub:in` means into the graph (the source nodes whose selector matches the JACK
-    /// port), any other port gets it from `midihub:out`.
+    /// `midihub:in` means into the hub as any live input (mappings, learn, a take, then the
+    /// source nodes whose selector matches the JACK port), any other port gets it from `midihub:out`.
     private func routeJackInput() {
         let received = jack.drain()
         guard !received.isEmpty else { return }
@@ -25,10 +25,10 @@ extension HubDaemon {
         var sink = makeSink()
         let now = Self.now()
         for (source, message) in received {
-            guard let port = ports.descriptor(at: source) else { continue }
+            guard core.knowsPort(at: source) else { continue }
             for link in targets[source] ?? [] {
                 if link.destination == hubInput {
-                    core.router.route(message, from: port, time: now, into: &sink)
+                    routeLive(message, from: source, at: now, into: &sink)
                 } else if let address = SeqAddress(link.destination) {
                     receivers.send(message, to: address)
                 }

@@ -4,8 +4,10 @@ import Hub
 
 /// Ports coming and going, rule reconciliation, connections made by hand.
 extension HubDaemon {
-    /// Re-reads the port list. - Thread: owner.
-    func refreshPorts() {
+    /// Re-reads the port list and hands it to the core; `changed`: announcements came since
+    /// the last listing (the core reports the ports that left and appeared).
+    /// - Thread: owner.
+    func refreshPorts(changed: Bool = false) {
         do {
             ports.update(try client.ports())
             routeCache.portsChanged()
@@ -13,6 +15,8 @@ extension HubDaemon {
             log.error("cannot list the sequencer ports: \(error)")
         }
         ports.updateJack(jack.descriptors, connections: jack.connections)
+        feed(.portsListed(ports.descriptors, directSenders: Array(ports.directSenders.values), connections: ports.connections,
+                          changed: changed, at: Self.now()))
     }
 
     /// Reacts to a System announcement. - Thread: input (the owner).
@@ -27,23 +31,21 @@ extension HubDaemon {
         }
     }
 
-    /// Compares the port list before and after (`PortsCore.portsChanged`): departed ports
+    /// Lists the ports again; the core compares (`PortsCore.portsChanged`): departed ports
     /// release every note they hold (note-offs and sustain-off at each node they fed) at
     /// once; the rules are applied a moment later, when the burst of announcements is over.
     ///
     /// Called once per batch of announcements (and after lost input), so a card leaving
     /// with many ports costs one listing, and a missed announcement is caught up.
     func syncPorts() {
-        let before = ports.descriptors
-        refreshPorts()
-        carryOut(core.ports.portsChanged(from: before, to: ports.descriptors, at: Self.now()))
+        refreshPorts(changed: true)
     }
 
     /// A subscription appeared or vanished: published, and handed to `PortsCore`, which keeps
     /// it as a hand edit once ports have settled unless the daemon made it.
     private func connectionChanged(_ connection: Connection, connected: Bool) {
         log.publish(connected ? .connected(connectionSummary(connection)) : .disconnected(connectionSummary(connection)))
-        core.ports.connectionAnnounced(connection, connected: connected, ports: ports.descriptors, at: Self.now())
+        feed(.connectionAnnounced(connection, connected: connected, at: Self.now()))
     }
 
     /// Makes and breaks connections so they follow the rules and runtime edits, and links
@@ -51,34 +53,31 @@ extension HubDaemon {
     /// - Thread: owner.
     func reconcile() {
         prepareJackOutputs()
-        carryOut(core.ports.plan(ports: ports.descriptors, connections: ports.connections))
+        feed(.reconcile)
         linkExternalNodes()
     }
 
-    /// Does what `PortsCore` asks; reads the port list again after making or breaking
-    /// connections.
+    /// Does what `PortsCore` asks (`HubEffect.ports`).
+    /// - Returns: whether a connection was made or broken (the caller reads the port list again).
     /// - Thread: owner.
-    func carryOut(_ effects: [PortsCore.Effect]) {
-        var rewired = false
-        for effect in effects {
-            switch effect {
-            case .portLeft(let gone):
-                portLeft(gone)
-            case .portAppeared(let new):
-                log.info("port appeared: \(describe(new))")
-                log.publish(.portAppeared(summary(new)))
-            case .handEditKept(let source, let destination, let connected):
-                log.info("\(connected ? "connected" : "disconnected") by hand: \(describe(source)) -> \(describe(destination)) (kept as a runtime edit)")
-                saveState()
-            case .connect(let connection):
-                apply(connection, connected: true, reason: "by rule")
-                rewired = true
-            case .disconnect(let connection):
-                apply(connection, connected: false, reason: "by rule")
-                rewired = true
-            }
+    func carryOut(_ effect: PortsCore.Effect) -> Bool {
+        switch effect {
+        case .portLeft(let gone):
+            portLeft(gone)
+        case .portAppeared(let new):
+            log.info("port appeared: \(describe(new))")
+            log.publish(.portAppeared(summary(new)))
+        case .handEditKept(let source, let destination, let connected):
+            log.info("\(connected ? "connected" : "disconnected") by hand: \(describe(source)) -> \(describe(destination)) (kept as a runtime edit)")
+            saveState()
+        case .connect(let connection):
+            apply(connection, connected: true, reason: "by rule")
+            return true
+        case .disconnect(let connection):
+            apply(connection, connected: false, reason: "by rule")
+            return true
         }
-        if rewired { refreshPorts() }
+        return false
     }
 
     /// A port left: the notes it held are released at every node they reached (and at JACK
@@ -87,8 +86,11 @@ extension HubDaemon {
         let releasedAtJack = forgetJack(gone.address)
         if let address = SeqAddress(gone.address) { receivers.forget(address) }
         var sink = makeSink()
-        let released = core.router.unplug(gone.identity, at: Self.now(), into: &sink) + releasedAtJack
+        let effects = (try? core.handle(.unplugged(gone, at: Self.now()), into: &sink)) ?? []
         flush(sink)
+        let released = effects.flatMap { effect -> [NodeID] in
+            if case .notesReleased(let nodes) = effect { nodes } else { [] }
+        } + releasedAtJack
         log.info("port left: \(describe(gone))" + (released.isEmpty ? "" : "; released notes at \(released.joined(separator: ", "))"))
         log.publish(.portLeft(summary(gone)))
         for node in core.router.graph.nodes {
@@ -114,10 +116,10 @@ extension HubDaemon {
             } else {
                 try client.unsubscribe(sender: sender, destination: destination)
             }
-            core.ports.applied(connection, connected: connected, succeeded: true)
+            feed(.connectionApplied(connection, connected: connected, succeeded: true))
             log.info("\(connected ? "connected" : "disconnected") \(text) (\(reason))")
         } catch {
-            core.ports.applied(connection, connected: connected, succeeded: false)
+            feed(.connectionApplied(connection, connected: connected, succeeded: false))
             log.warning("cannot \(connected ? "connect" : "disconnect") \(text): \(error)")
         }
     }

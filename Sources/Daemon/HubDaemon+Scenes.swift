@@ -6,19 +6,14 @@ import SetupViews
 /// Scenes (docs/mappings.md#scenes): named parameter snapshots switched at once, or patches
 /// loaded whole.
 extension HubDaemon {
-    /// Switches to scene `name` now (`HubCore.switchScene`): its values take effect at one
+    /// Switches to scene `name` now (`HubInput.switchScene`): its values take effect at one
     /// frame; a scene that names a patch loads it shortly after (`loadPatch(at:for:)`).
     /// - Throws: `ControlError` when there is no such scene.
     /// - Thread: owner.
     @discardableResult
     func switchScene(named name: String) throws(ControlError) -> Scene {
-        do {
-            let (scene, effects) = try core.switchScene(named: name, at: Self.now())
-            carryOut(effects)
-            return scene
-        } catch {
-            throw ControlError(error)
-        }
+        try command(.switchScene(name, at: Self.now()))
+        return core.scenes.first { $0.name == name }!
     }
 
     /// Scene `name` loads the patch at `path`: read and checked on a worker (off the MIDI
@@ -33,7 +28,7 @@ extension HubDaemon {
             do {
                 try installPatchFile(at: path) { [self] in
                     log.info("scene \(name): loaded patch \(path)")
-                    carryOut(core.scenePatchInstalled(scene: name))
+                    feed(.scenePatchInstalled(name))
                 }
             } catch {
                 log.error("scene '\(name)': patch \(path) not loaded, the setup stays: \(error)")

@@ -8,7 +8,8 @@ extension HubDaemon {
     /// an output's value only while audio runs).
     /// - Thread: owner.
     func widgetSummaries() -> [WidgetSummary] {
-        core.widgets.map { widget in
+        let now = Self.now()
+        return core.widgets.map { widget in
             if widget.showsOutput {
                 let output = core.router.graph.node(widget.node).flatMap { node in
                     NodeTypes.registry.outputs(of: node.body).first { $0.name == widget.parameter }
@@ -17,8 +18,8 @@ extension HubDaemon {
             }
             let trigger = widget.kind == .button ? core.allTriggers.first { $0.name == widget.parameter } : nil
             return MappingSummaries.summary(widget, info: widget.kind == .button ? nil : try? parameterInfo(node: widget.node, widget.parameter),
-                                            value: currentValue(of: widget.parameter, of: widget.node),
-                                            state: trigger.map(state(of:)), scenes: core.scenes.map(\.name), currentScene: core.currentScene)
+                                            value: core.currentValue(of: widget.parameter, of: widget.node, at: now),
+                                            state: trigger.map { core.state(of: $0, at: now) }, scenes: core.scenes.map(\.name), currentScene: core.currentScene)
         }
     }
 }

@@ -35,53 +35,19 @@ public final class HubDaemon: @unchecked Sendable {
     let patchFile: PatchFileWatch
     let catalog: NodeCatalog?
     var ports = PortCatalog()
-    /// The state's logic (`Hub.HubCore`): rules, graph and processors, tempo, mappings, scenes,
-    /// triggers, widgets. The daemon feeds it and carries out its effects (`carryOut`).
+    /// The state's logic (`Hub.HubCore`): rules, graph and processors, tempo, mappings and
+    /// learn, scenes, triggers, widgets, the transport and its takes. The daemon feeds it
+    /// (`HubDaemon+Core`) and carries out its effects.
     var core: HubCore
     var audio: AudioRack?
-    /// What the mappings set for the message being handled (reused, so mapping allocates nothing).
-    var mappedChanges: [MappingEngine.Change] = []
-    /// What `HubCore` asks for a mapped value (reused likewise).
-    var mappedEffects: [HubEffect] = []
-    /// When feedback was last sent to controllers (monotonic seconds), to pace it.
-    var lastFeedback = -Double.infinity
-    /// When trigger states were last compared with the lights showing them (`showTriggerStates`).
-    var lastTriggerStateCheck = -Double.infinity
-    /// The transport: the sequence loaded and where it plays (`HubDaemon+Transport`).
-    var player = SongPlayer()
-    var playlist = Playlist()
-    /// The song's beats for the generating processors, from each timeline point's time
-    /// (monotonic) on; `nil`: the hub's clock (`followSongClock`).
-    var songClocks: [(time: Double, clock: TempoClock?)] = []
-    /// The MIDI clock the transport follows (`clock: follow`), its last steering (monotonic) and
-    /// how far behind the master the transport was then (seconds), when the hub's tempo last followed it.
-    var clockFollower = ClockFollower()
-    var lastClockSteer = -Double.infinity
-    var clockDrift: Double?
-    var lastClockTempoChange = -Double.infinity
+    /// What the core asks for a live message (reused, so a plain message allocates nothing).
+    var liveEffects: [HubEffect] = []
     /// The queue that times the transport's events to ALSA ports (running from the start).
     let transportQueue: SeqQueue
-    /// The source the sequence's events are routed from, resolved for the current graph.
-    var sequenceSender: MIDIRouter.Sender?
     /// The queue's real time minus the transport's clock, steadied over readings.
     var queueClockOffset = ClockOffsetFilter()
     /// The transport's events for JACK ports, held until due.
     var heldForJack: [TransportTiming.HeldMessage] = []
-    /// Whether the transport's clock was frames rendered (else monotonic) when it last ran,
-    /// and that clock's reading then.
-    var transportOnAudioClock = false
-    var lastTransportClock = 0.0
-    /// The take the record trigger is recording, when on; when it started (monotonic
-    /// seconds) and each port's source index in it.
-    var recording: MIDIRecording?
-    /// A take recorded onto the playing song (`HubDaemon+Recording`).
-    var overdub: Overdub?
-    var recordingStart = 0.0
-    var recordingSources: [PortAddress: Int] = [:]
-    /// MIDI learn, while armed (`learn`).
-    var learner: MappingLearner?
-    /// Whether the batch being handled changed something the state keeps (saved once per batch).
-    var stateChanged = false
     /// JACK MIDI ports and the MIDI carried to and from them.
     let jack: JackBridge
     /// Set by port and client announcements; the port list is compared once per batch.
@@ -101,7 +67,7 @@ public final class HubDaemon: @unchecked Sendable {
     var lastAudioReopenFailure: String?
     /// Work on other threads that hands results back to the owner; `stop` waits for it.
     let slowWork = DispatchGroup()
-    /// Ports and destinations resolved for routing (see `RouteCache`).
+    /// The ALSA or JACK port each external node plays to (see `RouteCache`).
     var routeCache = RouteCache()
     private var knownOverruns = 0
     /// When lost input or output was last logged (monotonic seconds), to log at most once a second.
@@ -156,12 +122,14 @@ public final class HubDaemon: @unchecked Sendable {
         } catch {
             log.warning("keeping the sequencer's default event pools (input bursts may overflow): \(error)")
         }
+        let sequencePort = PortDescriptor(address: PortAddress(client: Int(client.clientID), port: -1),
+                                          clientName: options.clientName, portName: "sequence", portClass: .app,
+                                          direction: .output)
         do {
-            core = try HubCore(state: setup, registry: NodeTypes.registry)
+            core = try HubCore(state: setup, registry: NodeTypes.registry, sequencePort: sequencePort)
         } catch {
             throw DaemonError.badSetup(error.description)
         }
-        installMappings(setup.mappings)
     }
 
     /// Starts audio (when the graph has audio nodes), applies the rules, starts the MIDI
@@ -199,7 +167,7 @@ public final class HubDaemon: @unchecked Sendable {
         control?.stop()
         controlHandler?.finishAudioRecording()  // a recording in progress is written, not lost
         stopInput()
-        if isRecording { toggleRecording(at: Self.now()) }  // a take in progress is written, not lost
+        if core.transport.isRecording { runTransport(.toggleRecording(stamp: Self.takeStamp())) }  // a take in progress is written, not lost
         jack.stop()
         // A worker still opening the audio device hands its result over first (the owner
         // has resigned, so that runs on the worker); then main is the only thread left.
@@ -258,9 +226,10 @@ public final class HubDaemon: @unchecked Sendable {
         return Int32(min(max((next - Self.now()) * 1000, 0).rounded(.up), Double(limit)))
     }
 
-    /// Routes up to `batchLimit` pending events (then lets queued work run), runs the
-    /// arpeggiator and the due rules. Events are stamped with the time of the `read` that
-    /// fetched them (one clock reading per read, not per event).
+    /// Routes up to `batchLimit` pending events (then lets queued work run), then gives the
+    /// core its turn (`HubInput.tick`: the transport, the processors, learning, feedback, the
+    /// rules). Events are stamped with the time of the `read` that fetched them (one clock
+    /// reading per read, not per event).
     /// - Thread: input (the owner).
     private func handlePendingInput() throws(ALSAError) {
         var handled = 0
@@ -273,22 +242,15 @@ public final class HubDaemon: @unchecked Sendable {
             handled += 1
         }
         flush(sink)
-        if stateChanged {
-            stateChanged = false
-            saveState()
-        }
         serviceJack()
         if portsDirty {
             portsDirty = false
             syncPorts()
         }
-        if learner != nil { finishLearning() }
-        if Self.now() - lastTriggerStateCheck >= 1 { showTriggerStates() }
-        if core.mappings.hasFeedbackDue { sendFeedbackIfDue() }
-        serviceTransport()
         noteLostInput()
-        generate()
-        reconcileIfDue()
+        sendDueJackMessages()
+        let (clock, timing) = transportClock()
+        feed(.tick(clock), timing: timing)
         watchAudio()
         notifySystemd()
     }
@@ -296,27 +258,21 @@ public final class HubDaemon: @unchecked Sendable {
     /// Events routed before queued work gets its turn.
     static let batchLimit = 512
 
-    /// Routes one event, which arrived at `time`, into `sink`.
+    /// Hands one event, which arrived at `time`, to the core (MIDI it routes goes into `sink`).
     /// - Thread: input (the owner).
     private func handle(_ event: SeqEvent, at time: Double, into sink: inout DaemonSink) {
         switch event {
         case .message(let message, let source, _):
             let address = PortAddress(source)
             jack.forward(message, from: address)
-            var sender = routeCache.sender(at: address, ports: ports, router: &core.router)
-            if sender == nil, portsDirty {
+            if !core.knowsPort(at: address), portsDirty {
                 // A new app's port and its first events arrive in one batch (aplaymidi sends at once).
                 portsDirty = false
                 flush(sink)
                 syncPorts()
                 sink = makeSink()
-                sender = routeCache.sender(at: address, ports: ports, router: &core.router)
             }
-            if Self.isClock(message) { followClock(message, from: address, at: time) }
-            if isRecording, sender?.feedsGraph == true { recordLive(message, from: address, at: time) }
-            if map(message, from: address, sources: sender?.sourceIDs ?? [], at: time) { return }
-            guard let sender, sender.feedsGraph else { return }
-            core.router.route(message, from: sender, time: time, into: &sink)
+            routeLive(message, from: address, at: time, into: &sink)
         case .announce(let announcement, _):
             handle(announcement)
         case .unsupported:
@@ -330,7 +286,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// at most once a second (`reportReceiverLosses`).
     private func noteLostInput() {
         let overruns = client.inputOverruns
-        if overruns != knownOverruns { core.ports.inputLost(at: Self.now()) }
+        if overruns != knownOverruns { feed(.inputLost(at: Self.now())) }
         let now = Self.now()
         guard now - lastLossReport >= 1 else { return }
         let receiverLosses = receivers.takeLosses()
@@ -341,24 +297,6 @@ public final class HubDaemon: @unchecked Sendable {
             knownOverruns = overruns
         }
         reportReceiverLosses(receiverLosses)
-    }
-
-    /// Applies the rules once the announcements of a burst (a card with several ports
-    /// leaving or arriving) have settled.
-    private func reconcileIfDue() {
-        guard core.ports.takeSettle(at: Self.now()) else { return }
-        syncPorts()
-        prepareJackOutputs()
-        carryOut(core.ports.settle(ports: ports.descriptors, connections: ports.connections))
-        linkExternalNodes()
-    }
-
-    private func generate() {
-        let now = Self.now()
-        followSongClock(until: now)
-        var sink = makeSink()
-        core.router.generate(until: now, into: &sink)
-        flush(sink)
     }
 
     func makeSink() -> DaemonSink {

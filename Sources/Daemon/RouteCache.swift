@@ -1,30 +1,19 @@
 import ALSA
 import Hub
 
-/// What routing an event needs to know about ports, resolved once per port-list or graph
-/// change instead of per event: which source nodes a sending port feeds, and which ALSA
-/// port each external node plays to. Selector matching (string work) happens here only.
+/// Which port (ALSA or JACK) each external node plays to, resolved once per port-list or graph
+/// change instead of per event (selector matching is string work). The core resolves which
+/// source nodes a sending port feeds the same way (`HubCore.sender(at:)`).
 ///
 /// - Thread: the state's owner, the MIDI input thread (a plain value).
 struct RouteCache {
-    private var senders: [PortAddress: MIDIRouter.Sender] = [:]
     private var destinations: [ExternalDestination?] = []
     /// The router revision `destinations` was resolved for (`nil`: resolve again).
     private var destinationsRevision: Int?
 
     /// Forgets everything resolved: the port list changed.
     mutating func portsChanged() {
-        senders = [:]
         destinationsRevision = nil
-    }
-
-    /// The source nodes the port at `address` feeds; `nil` when the port is not in `ports`.
-    mutating func sender(at address: PortAddress, ports: PortCatalog, router: inout MIDIRouter) -> MIDIRouter.Sender? {
-        if let known = senders[address], router.isCurrent(known) { return known }
-        guard let port = ports.sender(at: address) else { return nil }
-        let sender = router.sender(for: port)
-        senders[address] = sender
-        return sender
     }
 
     /// The port (ALSA or JACK) of each external node of `router`'s graph that has one in `ports`

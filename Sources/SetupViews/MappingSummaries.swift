@@ -133,9 +133,7 @@ public enum MappingSummaries {
 
     /// A parameter's value as `graph` keeps it, else its type's default; the tempo for the transport.
     public static func value(of parameter: String, of id: NodeID, in graph: HubGraph, tempo: Double) -> Float? {
-        guard let node = graph.node(id) else { return id == Patch.transportNode ? Float(tempo) : nil }
-        if let value = node.parameters[parameter] { return value }
-        return NodeTypes.registry.parameters(of: node.body)?.first { $0.name == parameter }?.defaultValue
+        graph.value(of: parameter, of: id, registry: NodeTypes.registry, tempo: tempo)
     }
 
     /// One line of `midihub mappings`: `cc 74 on channel 1 from knobs (absolute) → synth.brightness −36…36 = 0`.

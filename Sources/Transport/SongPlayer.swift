@@ -46,6 +46,11 @@ public struct SongPlayer: Sendable {
     public struct TimelinePoint: Equatable, Sendable {
         public var time: Double
         public var host: HostSync
+
+        public init(time: Double, host: HostSync) {
+            self.time = time
+            self.host = host
+        }
     }
 
     /// A loop region in ticks; `end` > `start`.

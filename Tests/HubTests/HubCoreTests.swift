@@ -156,7 +156,7 @@ import Testing
         #expect(core.triggerLevels.isEmpty)
         #expect(effects.first == .installProgram(patch.graph, stopped: [GraphFixtures.piano]))
         #expect(effects.contains(.setEngineTempo(100)))
-        #expect(Array(effects.suffix(3)) == [.startMappings([]), .reconcile, .save(core.state)])
+        #expect(Array(effects.suffix(2)) == [.reconcile, .save(core.state)])
         #expect(effects.filter { if case .save = $0 { true } else { false } }.count == 1)
     }
 

@@ -15,10 +15,12 @@ import Testing
                            registry: GraphFixtures.registry)
     }
 
+    /// Fires `name` through the core's entry; the effects but the last, which publishes the firing.
     static func fire(_ name: String, at time: Double = 1, in core: inout HubCore) throws -> (RecordingSink, [HubEffect]) {
         var sink = RecordingSink()
-        let effects = try core.fire(core.trigger(named: name), at: time, into: &sink)
-        return (sink, effects)
+        let effects = try core.handle(.fire(name, at: time, clock: TransportClock(now: time), stamp: "stamp"), into: &sink)
+        #expect(effects.last == .triggerFired(name))
+        return (sink, Array(effects.dropLast()))
     }
 
     @Test func panicEndsEveryNoteAndSoundsOffTheBuiltInNodes() throws {
@@ -56,12 +58,15 @@ import Testing
                                    fix: "load the patch again, or add the node back")) { try Self.fire("dry", in: &core) }
     }
 
-    @Test func aSceneTriggerSwitchesAndTransportTriggersAreTheDaemons() throws {
+    @Test func aSceneTriggerSwitchesAndATransportTriggerWithoutASongIsDisabled() throws {
         var core = try Self.core()
         #expect(try Self.fire("verse", in: &core).1.last == .sceneChanged("verse"))
         let before = core.state
-        let (sink, effects) = try Self.fire("play", in: &core)
-        #expect(sink.delivered.isEmpty && effects.isEmpty && core.state == before)
+        #expect(throws: HubRefusal(.triggerDisabled, "trigger 'play' is disabled: the hub plays no sequence",
+                                   fix: "load one with 'midihub transport load FILE' or 'midihub play FILE'")) {
+            try Self.fire("play", in: &core)
+        }
+        #expect(core.state == before && core.transport.player.state == .stopped)
     }
 
     @Test func anUnknownTriggerIsRefusedWithTheKnownOnes() throws {

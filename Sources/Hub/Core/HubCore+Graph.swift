@@ -8,7 +8,7 @@ extension HubCore {
     /// (the engine crossfades, so removed nodes fade out and still receive those note-offs).
     /// - Throws: `HubRefusal` when a processor parameter is unknown (nothing changed).
     /// - Thread: owner.
-    public mutating func changeGraph(_ change: GraphChange, at time: Double,
+    mutating func changeGraph(_ change: GraphChange, at time: Double,
                                      into sink: inout some RouteSink) throws(HubRefusal) -> [HubEffect] {
         guard !change.isEmpty else { return [] }
         return try rewire(change, at: time, into: &sink) + [.linkExternalNodes, .save(state)]
@@ -41,7 +41,7 @@ extension HubCore {
     /// Replaces graph, tempo, rules and the control surface with a validated patch at `time`.
     /// - Throws: `HubRefusal` when a processor parameter is unknown (nothing changed).
     /// - Thread: owner.
-    public mutating func install(_ patch: Patch, at time: Double, into sink: inout some RouteSink) throws(HubRefusal)
+    mutating func install(_ patch: Patch, at time: Double, into sink: inout some RouteSink) throws(HubRefusal)
         -> [HubEffect] {
         let change = GraphChange(from: router.graph, to: patch.graph)
         var effects = change.isEmpty ? [] : try rewire(change, at: time, into: &sink)
@@ -51,9 +51,9 @@ extension HubCore {
         triggers = patch.triggers
         triggerLevels = [:]
         widgets = patch.widgets
-        mappings = MappingEngine(patch.mappings)
         ports.reconciler.rules = patch.rules
-        return effects + [.startMappings(patch.mappings), .reconcile, .save(state)]
+        startMappings(patch.mappings)
+        return effects + [.reconcile, .save(state)]
     }
 
     /// Sets a parameter of a processor or a built-in node, or the hub's tempo (node
@@ -63,7 +63,7 @@ extension HubCore {
     /// - Returns: the parameter and the effects.
     /// - Throws: `HubRefusal` for an unknown node or parameter or a value out of range (nothing changed).
     /// - Thread: owner.
-    public mutating func setParameter(node id: NodeID, _ name: String, to value: Float, at time: Double,
+    mutating func setParameter(node id: NodeID, _ name: String, to value: Float, at time: Double,
                                       frameTime: Double? = nil) throws(HubRefusal) -> (ParameterInfo, [HubEffect]) {
         let (info, effects) = try assign(node: id, name, to: value, at: time, frameTime: frameTime)
         return (info, effects + [.save(state)])
@@ -146,7 +146,7 @@ extension HubCore {
     /// Moves the hub's tempo at `time`: the arpeggiator's clock keeps its beat position, the
     /// render engine's host tempo follows.
     /// - Thread: owner.
-    public mutating func setTempo(_ beatsPerMinute: Double, at time: Double) -> [HubEffect] {
+    mutating func setTempo(_ beatsPerMinute: Double, at time: Double) -> [HubEffect] {
         var effects: [HubEffect] = []
         land(node: Self.transportID, Self.tempoParameter.name, to: Float(beatsPerMinute), at: time, frameTime: nil,
              into: &effects)

@@ -7,7 +7,7 @@ extension HubCore {
     /// be loaded instead (`loadPatchFile`); the scene is current once it is installed.
     /// - Throws: `HubRefusal` when there is no such scene (nothing changed).
     /// - Thread: owner.
-    public mutating func switchScene(named name: String, at time: Double) throws(HubRefusal) -> (Scene, [HubEffect]) {
+    mutating func switchScene(named name: String, at time: Double) throws(HubRefusal) -> (Scene, [HubEffect]) {
         guard let scene = scenes.first(where: { $0.name == name }) else {
             throw HubRefusal(.unknownScene, "no scene '\(name)'",
                              fix: scenes.isEmpty ? "add scenes: to the patch (docs/mappings.md#scenes)"
@@ -28,7 +28,7 @@ extension HubCore {
 
     /// A mapping moved `scene.program` at `time`: switches to the scene of that program, if any.
     /// - Thread: owner.
-    public mutating func switchScene(program value: Float, at time: Double) -> [HubEffect] {
+    mutating func switchScene(program value: Float, at time: Double) -> [HubEffect] {
         let program = UInt8(clamping: Int(value.rounded()))
         guard let scene = scenes.first(where: { $0.program == program }) else { return [] }
         return (try? switchScene(named: scene.name, at: time))?.1 ?? []
@@ -36,7 +36,7 @@ extension HubCore {
 
     /// The patch a scene named was installed: its scene of the same name, if any, is current.
     /// - Thread: owner.
-    public mutating func scenePatchInstalled(scene name: String) -> [HubEffect] {
+    mutating func scenePatchInstalled(scene name: String) -> [HubEffect] {
         if scenes.contains(where: { $0.name == name }) { currentScene = name }
         return [.sceneChanged(name)]
     }

@@ -1,8 +1,8 @@
 import RenderCore
 
 /// Triggers (docs/mappings.md#triggers): the core fires those that act on the hub's own state
-/// — panic, tap tempo, an effect's bypass, a scene; the daemon runs the transport's, `play`
-/// and `send`, which act on the transport and the ports.
+/// — panic, tap tempo, an effect's bypass, a scene, the transport's; the shell runs `play`
+/// (it reads a file) and `send` (it writes to ports) when the core says so.
 extension HubCore {
     /// The hub's triggers, then the patch's.
     /// - Thread: owner.
@@ -19,35 +19,122 @@ extension HubCore {
         return trigger
     }
 
-    /// Fires `trigger` at `time` when it acts on the hub's state: panic ends every sounding
-    /// note (into `sink`), tap tempo moves the tempo from the second tap on, bypass flips an
-    /// effect's bypass, scene switches. Other actions (the transport's, `play`, `send`) are the
-    /// daemon's: nothing happens here.
-    /// - Throws: `HubRefusal` when the bypass trigger's effect is gone or its scene is unknown
-    ///   (nothing changed).
-    /// - Thread: owner.
-    public mutating func fire(_ trigger: Trigger, at time: Double, into sink: inout some RouteSink) throws(HubRefusal)
-        -> [HubEffect] {
+    /// Fires `trigger` at `time` (monotonic): panic ends every sounding note (into `sink`),
+    /// tap tempo moves the tempo from the second tap on, bypass flips an effect's bypass, scene
+    /// switches, a transport trigger moves the transport on `clock` (`stamp` names a take it
+    /// ends); `play` and `send` come out as effects for the shell. Then the lights show the
+    /// triggers' states.
+    /// - Throws: `HubRefusal` when the trigger is disabled (its effect gone, no sequence, no
+    ///   next song) or its scene is unknown (nothing changed).
+    mutating func fire(_ trigger: Trigger, at time: Double, clock: TransportClock, stamp: String,
+                       into sink: inout some RouteSink) throws(HubRefusal) -> [HubEffect] {
+        var effects: [HubEffect]
         switch trigger.action {
         case .panic:
             router.panic(at: time, into: &sink)
-            return [.log("panic: every note ended")]
+            effects = [.log("panic: every note ended")]
         case .tapTempo:
-            guard let tempo = tapTempo.tap(at: time) else { return [] }
-            return try setParameter(node: Self.transportID, Self.tempoParameter.name,
-                                    to: Self.tempoParameter.clamp(Float(tempo)), at: time).1
+            effects = []
+            if let tempo = tapTempo.tap(at: time) {
+                effects = try setParameter(node: Self.transportID, Self.tempoParameter.name,
+                                           to: Self.tempoParameter.clamp(Float(tempo)), at: time).1
+            }
         case .bypass(let node):
             // A runtime edit may have removed the effect: the trigger cannot fire then.
             guard let effect = router.graph.node(node) else {
                 throw HubRefusal(.triggerDisabled, "trigger '\(trigger.name)' is disabled: the patch's effect '\(node)' is gone",
                                  fix: "load the patch again, or add the node back")
             }
-            return try setParameter(node: node, ParameterInfo.bypass.name, to: effect.isBypassed ? 0 : 1, at: time,
-                                    frameTime: time).1
+            effects = try setParameter(node: node, ParameterInfo.bypass.name, to: effect.isBypassed ? 0 : 1, at: time,
+                                       frameTime: time).1
         case .scene(let scene):
-            return try switchScene(named: scene, at: time).1
-        case .transport, .play, .send:
-            return []
+            effects = try switchScene(named: scene, at: time).1
+        case .transport(let command):
+            effects = try fireTransport(command, name: trigger.name, clock: clock, stamp: stamp)
+        case .play(let path):
+            effects = [.playFile(path, trigger: trigger.name)]
+        case .send(let port, let bytes):
+            effects = [.sendBytes(bytes, to: port)]
+        }
+        refreshTriggerLights(at: time)
+        return effects + [.triggerFired(trigger.name)]
+    }
+
+    /// A transport trigger: `play` plays or pauses, `stop` stops, `rewind` goes back to the
+    /// start, `next` plays the playlist's next song, `record` starts and ends a take.
+    private mutating func fireTransport(_ command: TransportCommand, name: String, clock: TransportClock,
+                                        stamp: String) throws(HubRefusal) -> [HubEffect] {
+        if command == .record { return try transport(.toggleRecording(stamp: stamp), clock: clock) }
+        guard transportTriggerState(command) != .disabled else {
+            let why = command == .next ? "the playlist has no song after this one" : "the hub plays no sequence"
+            throw HubRefusal(.triggerDisabled, "trigger '\(name)' is disabled: \(why)",
+                             fix: "load one with 'midihub transport load FILE' or 'midihub play FILE'")
+        }
+        switch command {
+        case .play: return try transport(transport.player.state == .playing ? .pause : .play, clock: clock)
+        case .stop: return try transport(.stop, clock: clock)
+        case .rewind: return try transport(.seek("1"), clock: clock)
+        case .next: return try transport(.next, clock: clock)
+        case .record: return []
+        }
+    }
+
+    /// A mapping moved trigger `name` (`triggerMoved`): fired when pressed; the pad's light
+    /// then shows the trigger's state, not the press. A refusal is a warning.
+    mutating func mappedTrigger(_ name: String, pressed: Bool, at time: Double, clock: TransportClock, stamp: String,
+                                into sink: inout some RouteSink) -> [HubEffect] {
+        var effects: [HubEffect] = []
+        if pressed {
+            do {
+                effects = try fire(trigger(named: name), at: time, clock: clock, stamp: stamp, into: &sink)
+            } catch {
+                effects = [.warning(error.description)]
+            }
+        }
+        if let trigger = allTriggers.first(where: { $0.name == name }) {
+            mappings.valueChanged(node: Patch.triggerNode, parameter: name, to: Self.light(state(of: trigger, at: time)))
+        }
+        return effects
+    }
+
+    /// How trigger `trigger` shows at `time` (monotonic).
+    /// - Thread: owner.
+    public func state(of trigger: Trigger, at time: Double) -> TriggerState {
+        switch trigger.action {
+        case .transport(let command): transportTriggerState(command)
+        case .scene(let scene): scene == currentScene ? .selected : .normal
+        case .tapTempo: tapTempo.isPrimed(at: time) ? .alternate : .normal
+        case .play(let path):
+            transport.player.state == .playing && transport.player.song?.name == Self.songName(ofPath: path) ? .selected : .normal
+        case .bypass(let node):
+            // A runtime edit may have removed the effect: the trigger cannot fire then.
+            router.graph.node(node).map { $0.isBypassed ? .selected : .normal } ?? .disabled
+        case .panic, .send: .normal
+        }
+    }
+
+    /// How a transport trigger shows: `record` selected while recording; `play` selected while
+    /// playing; the others disabled without a sequence, `next` without a song to go to.
+    func transportTriggerState(_ command: TransportCommand) -> TriggerState {
+        if command == .record { return transport.isRecording ? .selected : .normal }
+        guard transport.player.song != nil, command != .next || transport.playlist.hasNext else { return .disabled }
+        return command == .play && transport.player.state == .playing ? .selected : .normal
+    }
+
+    /// A trigger's light: on when selected or primed.
+    /// - Thread: any.
+    public static func light(_ state: TriggerState) -> Float {
+        state == .selected || state == .alternate ? 1 : 0
+    }
+
+    /// Shows changed trigger states on the controllers mapped to them with feedback (lit when
+    /// selected or primed); also done once a second (`tick`), for tap tempo's priming running out.
+    mutating func refreshTriggerLights(at time: Double) {
+        lastTriggerLights = time
+        for trigger in allTriggers {
+            let lit = Self.light(state(of: trigger, at: time))
+            guard mappings.value(node: Patch.triggerNode, parameter: trigger.name) != lit else { continue }
+            mappings.valueChanged(node: Patch.triggerNode, parameter: trigger.name, to: lit)
         }
     }
 }

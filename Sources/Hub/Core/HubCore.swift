@@ -1,34 +1,57 @@
 import RenderCore
 
-/// The daemon's state as one value, with no I/O and no threads (DESIGN.md's `HubCore`): the
-/// ports and their rules (`PortsCore`), the graph with its processors and what sounds where
-/// (`MIDIRouter`), the tempo, the control surface (mappings, scenes, triggers, widgets).
-/// Commands go in — graph edits, parameter sets, a patch, rules — with the time they take
-/// effect; effects come out (`HubEffect`), which the daemon carries out. MIDI the core sends
-/// (the note-offs of a removed node) goes straight into the caller's `RouteSink`, as live
-/// routing does. What a command refuses (`HubRefusal`) changes nothing.
+/// The daemon's state as one value, with no I/O, no threads and no clock (DESIGN.md's
+/// `HubCore`): the ports and their rules (`PortsCore`), the graph with its processors and what
+/// sounds where (`MIDIRouter`), the tempo, the control surface (mappings, learn, scenes,
+/// triggers, widgets), the transport (the song, the playlist, the clock it follows, the take).
+/// Every input comes in through one entry, `handle(_:into:effects:)` (`HubInput`: live MIDI,
+/// port announcements, control commands, transport commands, the turn's tick, with the time
+/// or the transport's clock the shell read for it); effects come out (`HubEffect`), which the
+/// shell carries out. MIDI the core sends goes straight into the caller's `RouteSink`. What an
+/// input refuses (`HubRefusal`) changes nothing. Its state is read-only outside the module.
 ///
 /// - Thread: the state's owner (the daemon's MIDI input thread); a plain value.
 public struct HubCore {
     /// The rules, runtime edits, hand edits waiting to be confirmed and when the rules are due.
-    public var ports: PortsCore
+    public internal(set) var ports: PortsCore
+    /// The ports as last listed (`HubInput.portsListed`), and the connections between them.
+    public internal(set) var portList: [PortDescriptor] = []
+    public internal(set) var connections: Set<Connection> = []
+    /// The listed ports and those that send without being listed, by address.
+    var portsByAddress: [PortAddress: PortDescriptor] = [:]
+    /// The source nodes each sending port feeds, resolved once per port list and graph.
+    var senders: [PortAddress: MIDIRouter.Sender] = [:]
     /// The graph, its processors, the hub's tempo and the notes sounding at each node.
-    public var router: MIDIRouter
+    public internal(set) var router: MIDIRouter
     /// Controller mappings and what they know of their controls and targets.
-    public var mappings = MappingEngine()
+    public internal(set) var mappings = MappingEngine()
+    /// MIDI learn, while armed.
+    public internal(set) var learner: MappingLearner?
+    /// What the mappings set for the message being handled (reused: mapping allocates nothing).
+    var mappedChanges: [MappingEngine.Change] = []
+    /// When feedback was last sent to controllers (monotonic), to pace it.
+    var lastFeedback = -Double.infinity
+    /// Whether the batch being handled changed something the state keeps (saved once per tick).
+    var stateChanged = false
     /// The scenes (parameter snapshots) and the one switched to last.
-    public var scenes: [Scene]
-    public var currentScene: String?
+    public internal(set) var scenes: [Scene]
+    public internal(set) var currentScene: String?
     /// The patch's own triggers, and the last value each mapped trigger got (a trigger fires
     /// when it rises into the top half).
-    public var triggers: [Trigger]
-    public var triggerLevels: [String: Float] = [:]
+    public internal(set) var triggers: [Trigger]
+    var triggerLevels: [String: Float] = [:]
+    /// When the trigger lights were last compared with the triggers' states (monotonic).
+    var lastTriggerLights = -Double.infinity
     /// The taps of tap tempo so far.
-    public var tapTempo = TapTempo()
+    public internal(set) var tapTempo = TapTempo()
     /// What a remote shows.
-    public var widgets: [Widget]
+    public internal(set) var widgets: [Widget]
+    /// The transport: the song, the playlist, the clock it follows, the take.
+    public internal(set) var transport = HubTransport()
     /// The node types built-in nodes are checked against (their parameters).
     public let registry: NodeRegistry
+    /// The pseudo-port the transport's song plays from (`midihub:sequence`).
+    public let sequencePort: PortDescriptor
     /// Where each mapping target lands, resolved for one graph and one mapping list
     /// (`HubCore+Mappings`).
     var mappedTargets = MappedTargets()
@@ -38,11 +61,12 @@ public struct HubCore {
     /// The transport's one parameter: the tempo in quarter notes per minute.
     public static let tempoParameter = Patch.tempoParameter
 
-    /// Starts from `state` (a patch, the saved state, the default); its mappings start when the
-    /// shell carries out `startMappings(state.mappings)`.
+    /// Starts from `state` (a patch, the saved state, the default), its mappings started from
+    /// the parameters' values; the song plays from `sequencePort`.
     /// - Throws: `ParameterError` when a processor node names an unknown parameter.
     /// - Thread: owner.
-    public init(state: HubState, registry: NodeRegistry) throws(ParameterError) {
+    public init(state: HubState, registry: NodeRegistry, sequencePort: PortDescriptor = HubCore.defaultSequencePort)
+        throws(ParameterError) {
         ports = PortsCore(reconciler: Reconciler(rules: state.rules, runtimeEdits: state.runtimeEdits))
         router = try MIDIRouter(graph: state.graph)
         router.clock = TempoClock(beatsPerMinute: state.tempo)
@@ -50,7 +74,13 @@ public struct HubCore {
         triggers = state.triggers
         widgets = state.widgets
         self.registry = registry
+        self.sequencePort = sequencePort
+        startMappings(state.mappings)
     }
+
+    /// `midihub:sequence` of a client 128 (the tests'; the daemon names its own).
+    public static let defaultSequencePort = PortDescriptor(address: PortAddress(client: 128, port: -1), clientName: "midihub",
+                                                           portName: "sequence", portClass: .app, direction: .output)
 
     /// What the state file keeps.
     /// - Thread: owner.
@@ -66,18 +96,46 @@ public struct HubCore {
         id == Self.transportID && router.graph.node(id) == nil
     }
 
+    /// The monotonic time of the transport's last clock reading (a turn ago at most).
+    var lastKnownTime: Double { transport.clock.monotonic(transport.clock.now) }
+
+    /// The port at `address` in the last listing.
+    func port(at address: PortAddress) -> PortDescriptor? {
+        portsByAddress[address]
+    }
+
     /// Replaces the connection rules; they apply at once.
-    /// - Thread: owner.
-    public mutating func setRules(_ rules: [ConnectionRule]) -> [HubEffect] {
+    mutating func setRules(_ rules: [ConnectionRule]) -> [HubEffect] {
         ports.reconciler.rules = rules
         return [.log("rules set (\(rules.count))"), .reconcile, .save(state)]
     }
 
-    /// Replaces the mappings (`mappings.set`, a learned one): they start, the controllers they
-    /// show values on are connected, and the state is saved.
+    /// Replaces the mappings (`mappings.set`, a learned one): they start from the parameters'
+    /// values, the controllers they show values on are connected, and the state is saved.
+    mutating func setMappings(_ list: [Mapping]) -> [HubEffect] {
+        startMappings(list)
+        return [.linkExternalNodes, .save(state)]
+    }
+
+    /// Starts the mappings `list` from the parameters' current values, and shows the
+    /// controllers with feedback their values.
+    mutating func startMappings(_ list: [Mapping]) {
+        let time = lastKnownTime
+        let engine = MappingEngine(list) { node, parameter in currentValue(of: parameter, of: node, at: time) }
+        mappings = engine
+        mappings.showValues()
+    }
+
+    /// A parameter's value now: a scene's program, a trigger's light, else as the graph keeps
+    /// it (set in the patch or at runtime) or its default, or the tempo.
     /// - Thread: owner.
-    public mutating func setMappings(_ list: [Mapping]) -> [HubEffect] {
-        mappings = MappingEngine(list)
-        return [.startMappings(list), .linkExternalNodes, .save(state)]
+    public func currentValue(of parameter: String, of id: NodeID, at time: Double) -> Float? {
+        if id == Patch.sceneNode, router.graph.node(id) == nil {
+            return scenes.first { $0.name == currentScene }?.program.map(Float.init)
+        }
+        if id == Patch.triggerNode, router.graph.node(id) == nil {
+            return allTriggers.first { $0.name == parameter }.map { Self.light(state(of: $0, at: time)) }
+        }
+        return router.graph.value(of: parameter, of: id, registry: registry, tempo: router.clock.beatsPerMinute)
     }
 }

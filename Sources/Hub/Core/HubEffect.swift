@@ -1,4 +1,6 @@
+import MIDICore
 import RenderCore
+import Transport
 
 /// What the shell around `HubCore` does for it: the render program to compile and swap in,
 /// values for the render thread, the external ports to follow, what to log, publish and save.
@@ -6,7 +8,7 @@ import RenderCore
 /// card, writing the state) go to a worker there.
 ///
 /// - Thread: any (a plain value).
-public enum HubEffect: Hashable, Sendable {
+public enum HubEffect: Equatable, Sendable {
     /// Compile `graph` into the render program and swap it in (the engine crossfades; the
     /// nodes in `stopped` fade out); with no audio running, open the sound card for it.
     case installProgram(HubGraph, stopped: [GraphNode])
@@ -23,8 +25,6 @@ public enum HubEffect: Hashable, Sendable {
     case linkExternalNodes
     /// Apply the rules and runtime edits to the ports now.
     case reconcile
-    /// Start these mappings from the parameters' current values, showing them on the controllers.
-    case startMappings([Mapping])
     /// A node left the graph (not replaced): publish it.
     case nodeRemoved(NodeID)
     /// Publish a parameter's new value.
@@ -32,9 +32,48 @@ public enum HubEffect: Hashable, Sendable {
     /// Read and check the patch file at `path` off the owner, then install it (`install`) and
     /// tell the core (`scenePatchInstalled`): scene `scene` names it.
     case loadPatchFile(String, scene: String)
-    /// A mapping moved trigger `name` at `time`: fire it when `pressed` (its value rose into
-    /// the top half; the shell runs triggers: the transport, panic, sends), then show its state.
+    /// A mapping moved trigger `name` at `time`: the shell hands it back with the transport's
+    /// clock (`HubInput.mappedTrigger`), which fires it when `pressed` (its value rose into the
+    /// top half) and shows its state.
     case triggerMoved(String, pressed: Bool, at: Double)
+    /// Trigger `name` fired: publish it.
+    case triggerFired(String)
+    /// A `play` trigger: read the sequence at `path` off the owner, then load and play it
+    /// (`HubInput.transport`).
+    case playFile(String, trigger: String)
+    /// A `send` trigger: send `bytes` (MIDI) to the ALSA ports `selector` names.
+    case sendBytes([UInt8], to: String)
+    /// What `PortsCore` asks of the ports: connect, disconnect, report.
+    case ports(PortsCore.Effect)
+    /// The device that left released its notes at these nodes (`HubInput.unplugged`).
+    case notesReleased([NodeID])
+    /// Show a mapping's value on its controllers (`Mapping.feedback`): send `messages` to the
+    /// ports its `from` node selects.
+    case feedback(Mapping, [MIDIMessage])
+    /// The rules' settle time came (`HubInput.tick`): read the port list again and hand it
+    /// back (`HubInput.settle`).
+    case settlePorts
+    /// Carry these transport messages out at their times (seconds on the transport's clock
+    /// the input came with): from `midihub:sequence` through the graph
+    /// (`HubInput.sequenced`), clock to the external nodes that follow it.
+    case schedule([SongPlayer.Scheduled])
+    /// Drop what the transport handed out and has not played (the render thread's queue, the
+    /// ALSA queue, JACK messages held).
+    case dropScheduled
+    /// The song's timeline from these points on (times on the transport's clock): hand it to
+    /// the render thread, for the nodes' `HostSync`, when it renders the transport's clock.
+    case timeline([SongPlayer.TimelinePoint])
+    /// The transport moved: publish its status.
+    case transportChanged
+    /// The master clock said `cue`: hand it back with the transport's clock
+    /// (`HubInput.transport(.follow)`).
+    case followClock(ClockFollower.Cue, jump: Bool)
+    /// Write a take `name` in `recordings/` beside the state, off the owner, then log `saying`.
+    case writeTake(MIDIFile, name: String, saying: String)
+    /// MIDI learn ended without a mapping: timed out, or cancelled.
+    case learnEnded(timedOut: Bool)
+    /// MIDI learn bound a control (the mappings already hold it): log and publish it.
+    case mappingLearned(Mapping)
     /// The current scene changed: publish it and show the triggers' lights again.
     case sceneChanged(String)
     /// An informational log line.

@@ -11,6 +11,10 @@ public struct HubRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         case unknownScene
         case unknownTrigger
         case triggerDisabled
+        case noSequence
+        case unknownPosition
+        case followingClock
+        case badParams
     }
 
     public var kind: Kind

@@ -117,3 +117,14 @@ extension HubGraph {
         return heard
     }
 }
+
+extension HubGraph {
+    /// Parameter `parameter` of node `id` as the graph keeps it (set in the patch or at
+    /// runtime), else its type's default; the transport's tempo is `tempo`.
+    /// - Thread: any.
+    public func value(of parameter: String, of id: NodeID, registry: NodeRegistry, tempo: Double) -> Float? {
+        guard let node = node(id) else { return id == Patch.transportNode ? Float(tempo) : nil }
+        if let value = node.parameters[parameter] { return value }
+        return registry.parameters(of: node.body)?.first { $0.name == parameter }?.defaultValue
+    }
+}
