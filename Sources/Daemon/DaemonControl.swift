@@ -20,9 +20,6 @@ import SetupViews
 /// - Thread: control (the server's thread).
 final class DaemonControl: ControlHandler, @unchecked Sendable {
     private unowned let daemon: HubDaemon
-    /// The recording of what the daemon plays (`audio.record`), while one runs; touched on
-    /// the control server's thread only (and at stop, after that thread ended).
-    private var audioRecording: (recorder: AudioRecorder, node: String?)?
 
     init(daemon: HubDaemon) {
         self.daemon = daemon
@@ -224,32 +221,50 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         return Song(file: file, name: HubCore.songName(ofPath: path))
     }
 
+    /// `audio.record`: the owner claims the recording (`HubDaemon.audioTake`) and points the
+    /// tap; the WAV file is opened and, at the end, finished here, off the MIDI path.
     func recordAudio(_ request: AudioRecordRequest) throws -> AudioRecordingSummary {
         if request.stop == true {
-            guard let running = audioRecording else {
+            guard let running = try daemon.owner.perform({ [self] in releaseAudioTake() }) else {
                 throw ControlError(.invalidValue, "no audio recording runs", fix: "start one with {\"path\":\"/home/me/take.wav\"}")
             }
-            return try finishAudioRecording(running)
+            return try finish(running)
         }
         guard let path = request.path, path.hasPrefix("/") else {
             throw ControlError(.badParams, "audio.record needs the WAV file's absolute path, or \"stop\": true",
                                fix: "give \"path\", e.g. /home/me/take.wav ('midihub record take.wav' resolves it)")
         }
-        if let running = audioRecording {
-            throw ControlError(.invalidValue, "already recording to \(running.recorder.path)", fix: "stop it first: {\"stop\":true}")
+        let driver = try daemon.owner.perform { [self] () throws -> AudioDriver in
+            if let take = daemon.audioTake {
+                throw ControlError(.invalidValue, "already recording to \(take.path)", fix: "stop it first: {\"stop\":true}")
+            }
+            guard let driver = try tapForRecording(request.node) else {
+                throw ControlError(.failed, "the daemon plays no audio to record",
+                                   fix: "start 'midihub serve' with a sound card (not --no-audio); 'midihub render' writes a WAV offline")
+            }
+            daemon.audioTake = AudioTake(path: path, node: request.node)
+            return driver
         }
-        guard let driver = try daemon.owner.perform({ [self] in try tapForRecording(request.node) }) else {
-            throw ControlError(.failed, "the daemon plays no audio to record",
-                               fix: "start 'midihub serve' with a sound card (not --no-audio); 'midihub render' writes a WAV offline")
-        }
+        let recorder: AudioRecorder
         do {
-            audioRecording = (try AudioRecorder(driver: driver, path: path), request.node)  // opens the file here, off the MIDI path
+            recorder = try AudioRecorder(driver: driver, path: path)  // opens the file here, off the MIDI path
         } catch let error as WAVWriteError {
-            try? daemon.owner.perform { [self] in daemon.audio?.record(nil) }
+            _ = try? daemon.owner.perform { [self] in releaseAudioTake() }
             throw ControlError(.failed, error.problem, fix: error.fix)
         }
+        try daemon.owner.perform { [self] in daemon.audioTake?.recorder = recorder }
         daemon.log.info("recording audio\(request.node.map { " of node '\($0)'" } ?? "") to \(path)")
         return AudioRecordingSummary(path: path, recording: true, node: request.node)
+    }
+
+    /// Ends the owner's claim on the recording and points the tap nowhere.
+    /// - Returns: the take that ran, if any.
+    /// - Thread: the state's owner.
+    private func releaseAudioTake() -> AudioTake? {
+        let take = daemon.audioTake
+        daemon.audioTake = nil
+        if take != nil { daemon.audio?.record(nil) }
+        return take
     }
 
     /// Points the running driver's tap at node `name` (`nil`: the master output).
@@ -279,27 +294,26 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     /// Stops the audio recording, if one runs, and writes its file (the daemon stops).
     func finishAudioRecording() {
-        guard let running = audioRecording else { return }
-        _ = try? finishAudioRecording(running)
+        guard let running = try? daemon.owner.perform({ [self] in releaseAudioTake() }) else { return }
+        _ = try? finish(running)
     }
 
-    private func finishAudioRecording(_ running: (recorder: AudioRecorder, node: String?)) throws -> AudioRecordingSummary {
-        audioRecording = nil
-        let recorder = running.recorder
-        defer { try? daemon.owner.perform { [self] in daemon.audio?.record(nil) } }
+    /// Finishes the take's file (here, off the MIDI path) and logs it.
+    private func finish(_ take: AudioTake) throws -> AudioRecordingSummary {
+        guard let recorder = take.recorder else {
+            throw ControlError(.failed, "the recording to \(take.path) had not started")
+        }
         do {
             let summary = try recorder.stop()
             daemon.log.info("recorded \(String(format: "%.1f", summary.seconds)) s of audio to \(summary.path)"
                 + (summary.droppedFrames > 0 ? " (\(summary.droppedFrames) frames lost: the disk fell behind)" : ""))
-            return AudioRecordingSummary(path: summary.path, recording: false, node: running.node, seconds: summary.seconds,
+            return AudioRecordingSummary(path: summary.path, recording: false, node: take.node, seconds: summary.seconds,
                                          droppedFrames: summary.droppedFrames)
         } catch {
             daemon.log.warning("audio recording to \(recorder.path) failed: \(error)")
             throw ControlError(.failed, "\(error)")
         }
     }
-
-    // MARK: - helpers (on the owner)
 
     private func currentNodes() -> [NodeSummary] {
         var nodes = GraphSummaries.nodes(daemon.core.router.graph) { node in

@@ -42,6 +42,9 @@ public final class HubDaemon: @unchecked Sendable {
     var audio: AudioRack?
     /// What the core asks for a live message (reused, so a plain message allocates nothing).
     var liveEffects: [HubEffect] = []
+    /// The recording of what the daemon plays (`audio.record`), while one runs: claimed here
+    /// by the control side's request, its file opened and finished on the control side.
+    var audioTake: AudioTake?
     /// The queue that times the transport's events to ALSA ports (running from the start).
     let transportQueue: SeqQueue
     /// The queue's real time minus the transport's clock, steadied over readings.
