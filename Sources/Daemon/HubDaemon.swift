@@ -358,11 +358,16 @@ public final class HubDaemon: @unchecked Sendable {
                 throw DaemonError.badSetup(error.description)
             }
         }
-        let (state, problem) = store.restore()
+        var (state, problem) = store.restore()
         if let problem {
             log.warning("\(problem); starting from the embedded default")
         } else if FileManager.default.fileExists(atPath: store.path) {
             log.info("restored state from \(store.path)")
+            if let rules = DefaultSetup.rulesReplacingFormerDefault(state.rules) {
+                state.rules = rules
+                log.info("rules: the former default's `disallow \"Midi Through\" -> *` broke other programs' connections; "
+                    + "now `disallow \"Midi Through\" -> \"midihub:in\"` (docs/daemon.md#default-setup)")
+            }
             return state
         }
         let patch = DefaultSetup.patch(soundFont: soundFont != nil)

@@ -4,7 +4,8 @@ import Synth
 /// The setup the daemon runs with no patch and no saved state: every hardware MIDI input
 /// (a USB keyboard; not Midi Through, not System) plays the built-in synth on the default
 /// sound output, or the SoundFont instrument when the daemon has a font. Written as a
-/// patch, so it is validated like any other.
+/// patch, so it is validated like any other. Its rules touch only `midihub:in`'s own
+/// connections: what other programs connect (arecordmidi on Midi Through) stays.
 ///
 /// - Thread: any.
 public enum DefaultSetup {
@@ -46,8 +47,20 @@ public enum DefaultSetup {
               - synth -> out\(sendRoutes)
             rules:
               - connect hardware:* -> "midihub:in"
-              - disallow "Midi Through" -> *
+              - disallow "Midi Through" -> "midihub:in"
             """
+    }
+
+    /// The rules of the embedded default before 2026-11-27, which broke every connection from
+    /// Midi Through, other programs' too; a saved state still holding exactly them gets
+    /// today's (`rulesReplacingFormerDefault`).
+    static let formerRules = ["connect hardware:* -> \"midihub:in\"", "disallow \"Midi Through\" -> *"]
+
+    /// Today's default rules when `rules` are exactly the former default's (a state saved
+    /// by an older midihub that the user never changed); `nil` otherwise.
+    public static func rulesReplacingFormerDefault(_ rules: [ConnectionRule]) -> [ConnectionRule]? {
+        guard rules.map(\.description) == formerRules else { return nil }
+        return patch.rules
     }
 
     /// The embedded default as a patch, with the built-in synth.

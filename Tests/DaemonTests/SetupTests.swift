@@ -21,6 +21,22 @@ import Testing
         #expect(reconciler.wantsConnection(from: RouterFixtures.keyboard, to: hub) == true)
         #expect(reconciler.wantsConnection(from: through, to: hub) == false)
         #expect(reconciler.wantsConnection(from: RouterFixtures.app, to: hub) == nil)
+        let recorder = PortDescriptor(address: PortAddress(client: 129, port: 0), clientName: "arecordmidi",
+                                      portName: "arecordmidi", portClass: .app, direction: .input)
+        #expect(reconciler.wantsConnection(from: through, to: recorder) == nil, "another program's subscription is not the hub's")
+        let plan = reconciler.plan(ports: [through, recorder, hub], current: [Connection(through.address, recorder.address)])
+        #expect(plan.toBreak.isEmpty && plan.toMake.isEmpty)
+    }
+
+    @Test func aStateWithTheFormerDefaultRulesGetsTodaysAndAnyOtherIsKept() throws {
+        let former = try ConnectionRule.parseList("""
+            connect hardware:* -> "midihub:in"
+            disallow "Midi Through" -> *
+            """)
+        #expect(DefaultSetup.rulesReplacingFormerDefault(former) == DefaultSetup.patch.rules)
+        let own = try ConnectionRule.parseList(#"disallow "Midi Through" -> *"#)
+        #expect(DefaultSetup.rulesReplacingFormerDefault(own) == nil, "a user's own rule stays")
+        #expect(DefaultSetup.rulesReplacingFormerDefault(DefaultSetup.patch.rules) == nil)
     }
 
     @Test func theRoutingFixturesSynthIsTheCatalogs() {
