@@ -358,9 +358,14 @@ public final class HubDaemon: @unchecked Sendable {
                 throw DaemonError.badSetup(error.description)
             }
         }
-        var (state, problem) = store.restore()
+        var (state, problem): (HubState, StateError?)
+        do {
+            (state, problem) = try store.restore(stamp: takeStamp())
+        } catch {
+            throw DaemonError.badSetup(error.description)
+        }
         if let problem {
-            log.warning("\(problem); starting from the embedded default")
+            log.warning("\(problem)")
         } else if FileManager.default.fileExists(atPath: store.path) {
             log.info("restored state from \(store.path)")
             if let rules = DefaultSetup.rulesReplacingFormerDefault(state.rules) {

@@ -31,21 +31,35 @@ func temporaryDirectory() -> String {
         #expect(!FileManager.default.fileExists(atPath: store.path + ".tmp"))
     }
 
-    @Test func corruptFileGivesDefaultsAndAClearProblem() throws {
+    @Test func aCorruptFileGivesDefaultsAndIsKeptBesideItselfNeverOverwritten() throws {
         let store = StateStore(path: temporaryDirectory() + "/state.json")
         try store.save(try sampleState())
         let bytes = try #require(try AtomicFile.read(store.path))
         for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)) {
-            try Data(bytes[..<length]).write(to: URL(fileURLWithPath: store.path))
-            let (state, problem) = store.restore()
+            let truncated = Array(bytes[..<length])
+            try Data(truncated).write(to: URL(fileURLWithPath: store.path))
+            let (state, problem) = try store.restore(stamp: "at-\(length)")
             #expect(state == .defaults)
-            guard case .corrupt(let path, _)? = problem else {
-                Issue.record("length \(length): expected corrupt, got \(String(describing: problem))")
+            guard case .corruptKept(let path, _, let kept)? = problem else {
+                Issue.record("length \(length): expected corruptKept, got \(String(describing: problem))")
                 continue
             }
-            #expect(path == store.path)
-            #expect(problem?.description.contains("starting with defaults (fix: delete or move the file away") == true)
+            #expect(path == store.path && kept == store.path + ".unusable-at-\(length)")
+            #expect(try AtomicFile.read(kept) == truncated, "the user's file is kept as it was")
+            #expect(!FileManager.default.fileExists(atPath: store.path), "nothing left for a save to replace")
+            #expect(problem?.description.contains("kept as \(kept), starting from the defaults (fix: ") == true)
         }
+    }
+
+    @Test func aStateFromANewerMidihubIsRefusedAndLeftAlone() throws {
+        let store = StateStore(path: temporaryDirectory() + "/state.json")
+        let newer = #"{"format":2,"nodes":[],"routes":[],"rules":[],"runtimeEdits":[],"futureField":{"a":1}}"#
+        try Data(newer.utf8).write(to: URL(fileURLWithPath: store.path))
+        #expect(throws: StateError.newer(path: store.path, format: 2, supported: 1)) { try store.restore(stamp: "x") }
+        #expect(try AtomicFile.read(store.path) == Array(newer.utf8))
+        #expect(StateError.newer(path: "s.json", format: 2, supported: 1).description
+            == "state file s.json was written by a newer midihub (format 2; this one reads format 1) "
+            + "(fix: run the newer midihub, or start with --state OTHER-FILE)")
     }
 
     @Test func semanticallyInvalidStateIsCorrupt() throws {

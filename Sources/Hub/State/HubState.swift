@@ -49,10 +49,14 @@ public struct HubState: Hashable, Sendable {
     /// - Throws: ``StateError/corrupt(path:reason:)`` naming the problem.
     /// - Thread: control.
     public init(decoding bytes: [UInt8], path: String) throws(StateError) {
+        struct Format: Decodable { var format: Int }
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = Self.floatStrategy.decoding
+        if let format = try? decoder.decode(Format.self, from: Data(bytes)).format, format > Self.formatVersion {
+            throw .newer(path: path, format: format, supported: Self.formatVersion)
+        }
         let record: StateRecord
         do {
-            let decoder = JSONDecoder()
-            decoder.nonConformingFloatDecodingStrategy = Self.floatStrategy.decoding
             record = try decoder.decode(StateRecord.self, from: Data(bytes))
         } catch {
             throw .corrupt(path: path, reason: Self.describe(error))

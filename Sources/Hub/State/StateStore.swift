@@ -31,12 +31,19 @@ public struct StateStore: Sendable {
         return try HubState(decoding: bytes, path: path)
     }
 
-    /// The saved state, or the defaults with the problem to log (never throws, never crashes).
-    public func restore() -> (state: HubState, problem: StateError?) {
+    /// The saved state; or, when the file holds no valid state, the defaults with the problem
+    /// to log, the file kept beside itself as `PATH.unusable-STAMP` (renamed, so the next save
+    /// cannot overwrite it).
+    /// - Throws: `StateError` when the hub must not start: the file was written by a newer
+    ///   midihub (`newer`), cannot be read (`unreadable`), or is not valid and cannot be moved
+    ///   aside (`cannotKeep`) — a save would replace it.
+    public func restore(stamp: String) throws(StateError) -> (state: HubState, problem: StateError?) {
         do {
             return (try load() ?? .defaults, nil)
-        } catch {
-            return (.defaults, error)
+        } catch .corrupt(let path, let reason) {
+            let kept = path + ".unusable-" + stamp
+            guard rename(path, kept) == 0 else { throw .cannotKeep(path: path, reason: reason, code: errno) }
+            return (.defaults, .corruptKept(path: path, reason: reason, keptAt: kept))
         }
     }
 }
