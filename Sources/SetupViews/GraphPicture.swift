@@ -7,39 +7,47 @@ import Control
 ///     └─▶ synth  instrument midihub synth
 ///         └─▶ out  output default
 ///
-/// A node fed from several places is drawn in full once, then as `↑ name`.
+/// A node fed from several places is drawn in full once, then as `↑ name`. Past 32 levels
+/// the indentation stops growing and each line starts with its depth (`[33] name …`).
 ///
 /// - Thread: any.
 public enum GraphPicture {
     public static func render(nodes: [NodeSummary], connections: [ConnectionSummary]) -> String {
-        let routes = connections.compactMap { connection -> (String, String)? in
-            guard let from = connection.sourceEndpoint.nodeID, let to = connection.destinationEndpoint.nodeID else { return nil }
-            return (from, to)
+        var children: [String: [String]] = [:]
+        var fed: Set<String> = []
+        for connection in connections {
+            guard let from = connection.sourceEndpoint.nodeID, let to = connection.destinationEndpoint.nodeID else { continue }
+            children[from, default: []].append(to)
+            fed.insert(to)
         }
         let byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let fed = Set(routes.map(\.1))
         var lines: [String] = []
         var drawn: Set<String> = []
-        func draw(_ id: String, prefix: String, connector: String, childPrefix: String) {
-            let label = byID[id].map(label) ?? id
-            guard drawn.insert(id).inserted else {
-                lines.append(prefix + connector + "↑ " + id)
-                return
+        // Depth first with an explicit stack (a chain of 20,000 nodes needs no call stack);
+        // each entry: the node, its depth, the line's prefix and connector, its children's prefix.
+        var stack: [(id: String, depth: Int, prefix: String, connector: String, childPrefix: String)] = []
+        for node in nodes.reversed() where !fed.contains(node.id) { stack.append((node.id, 0, "", "", "")) }
+        while let entry = stack.popLast() {
+            let deep = entry.depth > maxIndent ? "[\(entry.depth)] " : ""
+            guard drawn.insert(entry.id).inserted else {
+                lines.append(entry.prefix + entry.connector + deep + "↑ " + entry.id)
+                continue
             }
-            lines.append(prefix + connector + label)
-            let children = routes.filter { $0.0 == id }.map(\.1)
-            for (index, child) in children.enumerated() {
-                let last = index == children.count - 1
-                draw(child, prefix: prefix + childPrefix, connector: last ? "└─▶ " : "├─▶ ",
-                     childPrefix: last ? "    " : "│   ")
+            lines.append(entry.prefix + entry.connector + deep + (byID[entry.id].map(label) ?? entry.id))
+            let below = children[entry.id] ?? []
+            // Past `maxIndent` levels the indentation stops growing and each line names its depth.
+            let prefix = entry.depth < maxIndent ? entry.prefix + entry.childPrefix : entry.prefix
+            for (index, child) in below.enumerated().reversed() {
+                let last = index == below.count - 1
+                stack.append((child, entry.depth + 1, prefix, last ? "└─▶ " : "├─▶ ", last ? "    " : "│   "))
             }
-        }
-        for node in nodes where !fed.contains(node.id) {
-            draw(node.id, prefix: "", connector: "", childPrefix: "")
         }
         if lines.isEmpty { return "(no nodes)" }
         return lines.joined(separator: "\n")
     }
+
+    /// Levels of indentation drawn; deeper nodes are drawn at this one with their depth.
+    static let maxIndent = 32
 
     private static func label(_ node: NodeSummary) -> String {
         let detail = node.port.map { " \($0)" } ?? (node.kind == node.name ? "" : " \(node.name)")

@@ -69,6 +69,24 @@ import Testing
             """)
     }
 
+    /// A chain of 20,000 nodes draws without recursion, its indentation stopping at 32 levels
+    /// (the lines deeper say their depth), so the picture stays linear in the chain's length.
+    @Test func graphPictureOfAVeryLongChainIsBoundedAndSaysTheDepth() throws {
+        let count = 20_000
+        let chain = (0..<count).map { GraphNode(id: "p\($0)", body: .processor(.transpose)) }
+        let routes = [Route("keys", "p0")] + (1..<count).map { Route("p\($0 - 1)", "p\($0)") }
+        let graph = try HubGraph(nodes: [GraphNode(id: "keys", body: .source(PortSelector(portClass: .hardware)))] + chain,
+                                 routes: routes)
+        let lines = GraphPicture.render(nodes: GraphSummaries.nodes(graph), connections: GraphSummaries.routes(graph))
+            .split(separator: "\n")
+        #expect(lines.count == count + 1)
+        let last = String(lines.last ?? "")
+        #expect(last == String(repeating: " ", count: 4 * 31) + "└─▶ [20000] p19999  midiProcessor transpose",
+                "\(last.count) characters, \(last.prefix { $0 == " " }.count) spaces")
+        #expect(lines.allSatisfy { $0.count < 200 })
+        #expect(lines[32] == String(repeating: " ", count: 4 * 31) + "└─▶ p31  midiProcessor transpose")
+    }
+
     @Test func nodeSpecsBecomeGraphNodesOrClearErrors() throws {
         let node = try NodeSpec(type: "transpose", parameters: ["semitones": 5]).graphNode(id: "t", registry: NodeTypes.registry)
         #expect(node.body == .processor(.transpose) && node.parameters == ["semitones": 5])

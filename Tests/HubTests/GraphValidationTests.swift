@@ -49,6 +49,26 @@ import Testing
         }
     }
 
+    /// 100,000 processors in a chain (a patch a script wrote, or a hostile one): checked and
+    /// ordered without recursion; the same chain closed into a loop is refused with the loop.
+    @Test func aChainOfAHundredThousandNodesIsCheckedWithoutRecursion() throws {
+        let count = 100_000
+        let chain = (0..<count).map { GraphNode(id: "p\($0)", body: .processor(.transpose)) }
+        let routes = [Route("keys", "p0")] + (1..<count).map { Route("p\($0 - 1)", "p\($0)") }
+        let graph = try HubGraph(nodes: [F.keys] + chain, routes: routes)
+        #expect(graph.topologicalOrder.count == count + 1 && graph.topologicalOrder.last == "p\(count - 1)")
+        do {
+            _ = try HubGraph(nodes: [F.keys] + chain, routes: routes + [Route("p\(count - 1)", "p0")])
+            Issue.record("expected a loop")
+        } catch {
+            guard case .cycle(let loop) = error else {
+                Issue.record("expected a loop, got \(error)")
+                return
+            }
+            #expect(loop.count == count + 1 && loop.first == "p0" && loop.last == "p0")
+        }
+    }
+
     @Test func refusesBadChannels() {
         #expect(throws: GraphError.badChannel(Route("keys", "piano", channels: [17]), 17)) {
             try HubGraph(nodes: [F.keys, F.piano], routes: [Route("keys", "piano", channels: [17])])

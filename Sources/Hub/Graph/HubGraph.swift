@@ -100,21 +100,31 @@ public struct HubGraph: Hashable, Sendable {
         for route in routes { next[route.from, default: []].append(route.to) }
         enum Mark { case visiting, done }
         var marks: [NodeID: Mark] = [:]
-        var path: [NodeID] = []
-        func visit(_ id: NodeID) -> [NodeID]? {
-            if marks[id] == .done { return nil }
-            if marks[id] == .visiting, let start = path.firstIndex(of: id) { return Array(path[start...]) + [id] }
-            marks[id] = .visiting
-            path.append(id)
-            for successor in next[id] ?? [] {
-                if let cycle = visit(successor) { return cycle }
+        for root in ids where marks[root] == nil {
+            // Depth first, the path an explicit stack of nodes and the successor each tries
+            // next: a chain of 100,000 nodes needs no call stack.
+            var path: [(id: NodeID, next: Int)] = [(root, 0)]
+            marks[root] = .visiting
+            while let top = path.last {
+                let successors = next[top.id] ?? []
+                guard top.next < successors.count else {
+                    marks[top.id] = .done
+                    path.removeLast()
+                    continue
+                }
+                path[path.count - 1].next += 1
+                let successor = successors[top.next]
+                switch marks[successor] {
+                case .done?:
+                    continue
+                case .visiting?:
+                    let start = path.firstIndex { $0.id == successor } ?? 0
+                    return path[start...].map(\.id) + [successor]
+                case nil:
+                    marks[successor] = .visiting
+                    path.append((successor, 0))
+                }
             }
-            path.removeLast()
-            marks[id] = .done
-            return nil
-        }
-        for id in ids {
-            if let cycle = visit(id) { return cycle }
         }
         return nil
     }
