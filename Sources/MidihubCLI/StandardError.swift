@@ -1,7 +1,9 @@
+import Control
 import Foundation
 
-/// Writes one line to stderr, unbuffered.
+/// Writes one line to stderr, unbuffered: control characters escaped, a very long line cut
+/// in the middle (`TerminalText`), so what came from a file cannot move the terminal.
 /// - Thread: any.
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    FileHandle.standardError.write(Data((TerminalText.line(line) + "\n").utf8))
 }

@@ -45,7 +45,7 @@ public final class DaemonLog: Sendable {
         lines = HandoffThread(name: "midihub-log", capacity: Self.capacity) { lines, lost, _ in
             for line in lines {
                 let prefix = line.level == .info ? "" : "\(line.level.rawValue): "
-                writer("\(Self.timestamp(line.time)) midihub: \(prefix)\(line.message)")
+                writer("\(Self.timestamp(line.time)) midihub: \(prefix)\(TerminalText.line(line.message, limit: 2000))")
             }
             if lost > 0 {
                 writer("\(Self.timestamp(Date())) midihub: warning: \(lost) log lines dropped (their reader, stderr or journald, was too slow)")
