@@ -45,12 +45,16 @@ let package = Package(
         // MIDI 1.0 model, byte-stream parser/encoder, SMF, tempo map, text format. No C, no I/O.
         .target(name: "MIDICore"),
 
+        // The files a user names, opened the one way: a regular file within its kind's size
+        // limit, or one line saying what the path is. Glibc only.
+        .target(name: "UserFiles"),
+
         // Realtime side: RenderEvent, SPSC rings, Node protocol, block executor. No Foundation.
         .target(name: "RenderCore", swiftSettings: dspOptimized),
 
         // SoundFont 2 reader: RIFF, the hydra, sample data mapped from the file, SF3's Vorbis
         // samples decoded. No other midihub module.
-        .target(name: "SoundFont", dependencies: ["CVorbis"], swiftSettings: dspOptimized),
+        .target(name: "SoundFont", dependencies: ["CVorbis", "UserFiles"], swiftSettings: dspOptimized),
 
         // SoundFont voices rendered four at a time in SIMD lanes, from plain copies of them.
         .target(name: "VoiceLanes", dependencies: ["SoundFont", "CCPUFeatures"], swiftSettings: dspOptimized),
@@ -75,7 +79,7 @@ let package = Package(
         .target(name: "Transport", dependencies: ["MIDICore", "RenderCore"]),
 
         // Offline renderer (sequence → render events → audio), sequence files, WAV, presets.
-        .target(name: "Sequencer", dependencies: ["MIDICore", "RenderCore", "Synth", "Transport"]),
+        .target(name: "Sequencer", dependencies: ["MIDICore", "RenderCore", "Synth", "Transport", "UserFiles"]),
 
         // What RtMidi 5's C API lacks (error routing) and libjack's silencing and server
         // probe; C++ behind a C header. Only RtMidiBackend imports it.
@@ -91,7 +95,7 @@ let package = Package(
         .target(name: "ALSA", dependencies: ["CALSA", "MIDICore"]),
 
         // Control side: rules, reconciler, node graph, MIDI processors, patches, state.
-        .target(name: "Hub", dependencies: ["MIDICore", "RenderCore", "Transport", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Hub", dependencies: ["MIDICore", "RenderCore", "Transport", "UserFiles", .product(name: "Yams", package: "Yams")]),
 
         // Control API: versioned protocol types, UNIX-socket server and client. Foundation only.
         .target(name: "Control"),
@@ -126,7 +130,7 @@ let package = Package(
 
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore", "TestSupport"]),
         .testTarget(name: "SoundFontTests", dependencies: ["SoundFont", "TestSupport"]),
-        .testTarget(name: "SequencerTests", dependencies: ["Sequencer", "Transport", "MIDICore", "TestSupport"]),
+        .testTarget(name: "SequencerTests", dependencies: ["Sequencer", "Transport", "MIDICore", "TestSupport", "UserFiles"]),
         .testTarget(name: "MidihubCLITests", dependencies: ["MidihubCLI", "Control", "ALSA", "Synth", "TestSupport"]),
         // Every code block of docs/ and the README names the test that runs it.
         .testTarget(name: "DocsTests", dependencies: ["TestSupport"]),

@@ -60,10 +60,11 @@ private struct PresetListing: Encodable {
 }
 
 extension CLIError {
-    /// A font that cannot be read: exit 1 when the file cannot be opened, 2 when it is not
-    /// a valid SoundFont (the line names the chunk and byte offset).
+    /// A font that cannot be read: exit 1 when the file cannot be read, 2 when the path is
+    /// wrong (missing, a directory, a FIFO, too large) or it is not a valid SoundFont (the
+    /// line names the chunk and byte offset).
     init(_ error: SoundFontError) {
-        let place = error.chunk == "file" ? "" : "\(error.file): \(error.chunk) at byte \(error.offset): "
+        let place = ["file", "path"].contains(error.chunk) ? "" : "\(error.file): \(error.chunk) at byte \(error.offset): "
         self.init(place + error.problem, fix: error.fix,
                   exitCode: error.chunk == "file" ? CLIError.runtimeFailure : CLIError.badInput)
     }

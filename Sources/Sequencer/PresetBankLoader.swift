@@ -1,5 +1,6 @@
 import Foundation
 import Synth
+import UserFiles
 
 /// Why the preset bank could not be loaded.
 public enum PresetBankLoadError: Error, CustomStringConvertible {
@@ -69,6 +70,9 @@ public enum PresetBankLoader {
     }
 
     /// Reads every `*.preset` file of `directory` (sorted by name) into a bank.
+    /// The largest preset file read: 1 MiB (a preset is a few hundred bytes).
+    public static let presetSizeLimit = 1 << 20
+
     public static func load(directory: String) throws(PresetBankLoadError) -> PresetBank {
         let names: [String]
         do {
@@ -80,10 +84,13 @@ public enum PresetBankLoader {
         var files: [(name: String, text: String)] = []
         for name in names {
             let path = directory + "/" + name
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw .unreadable(path: path, reason: "the file cannot be opened")
+            let bytes: [UInt8]
+            do {
+                bytes = try UserFile.read(path, what: "a preset", limit: presetSizeLimit)
+            } catch {
+                throw .unreadable(path: path, reason: error.problem)
             }
-            files.append((path, String(decoding: data, as: UTF8.self)))
+            files.append((path, String(decoding: bytes, as: UTF8.self)))
         }
         do {
             return try PresetBank(files: files)

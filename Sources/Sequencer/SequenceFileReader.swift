@@ -1,5 +1,5 @@
-import Foundation
 import MIDICore
+import UserFiles
 
 /// Reads a sequence file: a Standard MIDI File when it starts with `MThd`, else the text
 /// format (`.song`). Shared by the CLI and the daemon's transport.
@@ -16,14 +16,20 @@ public enum SequenceFileReader {
         public var description: String { fix.map { "\(problem) (fix: \($0))" } ?? problem }
     }
 
+    /// The largest sequence file read: 64 MiB (an hour-long orchestral `.mid` is a few MB).
+    public static let sizeLimit = 64 << 20
+
     /// The file at `path`. Errors name the path (and line:column for text).
     public static func read(path: String) throws(Failure) -> MIDIFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw Failure(problem: exists ? "cannot read '\(path)'" : "no file '\(path)'",
-                          fix: exists ? "check the file's permissions" : "check the path", isBadInput: false)
+        let bytes: [UInt8]
+        do {
+            bytes = try UserFile.read(path, what: "a sequence", limit: sizeLimit)
+        } catch {
+            throw Failure(problem: error.problem, fix: error.fix, isBadInput: error.isBadInput)
         }
-        let bytes = Array(data)
+        guard !bytes.isEmpty else {
+            throw Failure(problem: "'\(path)' is empty", fix: "give a .mid file or a text sequence (.song)", isBadInput: true)
+        }
         if bytes.starts(with: Array("MThd".utf8)) {
             do {
                 return try MIDIFile(smf: bytes)

@@ -91,6 +91,8 @@ public struct SoundFont: Sendable {
     /// The most (preset zone, instrument zone) layers a font may have: each becomes a region
     /// an instrument keeps in memory (about 500 bytes). FluidR3_GM has 18,082.
     public static let layerLimit = 1 << 19
+    /// The largest SoundFont opened: 4 GiB, the most a RIFF file can say it holds.
+    public static let sizeLimit = 1 << 32
 
     /// Refuses a font whose presets layer more instrument zones than `layerLimit`: a few
     /// kilobytes of zones that name each other could otherwise ask for gigabytes.

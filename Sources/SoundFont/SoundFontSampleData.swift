@@ -1,4 +1,5 @@
 import Glibc
+import UserFiles
 
 /// The font's 16-bit sample frames, where they lie: in a read-only mapping of the file
 /// (pages are read from disk as they are touched, so memory goes only to what plays), in
@@ -76,12 +77,14 @@ public struct SoundFontSampleData: Sendable {
                 SoundFontError(file: name, chunk: "file", offset: 0, problem: "cannot \(what) '\(path)': \(String(cString: strerror(errno)))",
                                fix: "check the path and that you may read the file")
             }
-            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw failure("open") }
+            let fd: Int32, size: Int
+            do {
+                (fd, size) = try UserFile.open(path, what: "a SoundFont", limit: SoundFont.sizeLimit)
+            } catch {
+                throw SoundFontError(file: name, chunk: error.isBadInput ? "path" : "file", offset: 0, problem: error.problem,
+                                     fix: error.fix)
+            }
             defer { close(fd) }
-            var status = stat()
-            guard fstat(fd, &status) == 0 else { throw failure("stat") }
-            let size = Int(status.st_size)
             guard size > 0 else {
                 throw SoundFontError(file: name, chunk: "RIFF", offset: 0, problem: "the file is empty", fix: "give a .sf2 file")
             }

@@ -54,17 +54,19 @@ import TestSupport
         #expect(CommandEnding(ExitCode(130), arguments: []) == CommandEnding(text: nil, toStandardError: true, exitCode: 130))
     }
 
-    /// A file that is not a SoundFont is bad input (2), named with its chunk and offset; a
-    /// missing one is a runtime failure (1). Both one line with the fix.
+    /// A file that is not a SoundFont is bad input (2), named with its chunk and offset; so is
+    /// a path that holds no file (2, as for any file a command reads). Both one line with the fix.
     @Test func soundfontRefusalsAreOneLineWithTheirStatus() {
         let readme = Repository.root.appendingPathComponent("README.md").path
         #expect(Self.ending(["soundfont", readme]) == CommandEnding(
             text: "midihub: README.md: RIFF at byte 0: not a SoundFont (no 'RIFF' … 'sfbk' header) (fix: give a .sf2 file)",
             toStandardError: true, exitCode: 2))
         let missing = Self.ending(["soundfont", "/nonexistent/font.sf2"])
-        #expect(missing.exitCode == 1 && missing.toStandardError)
-        #expect(missing.text == "midihub: cannot open '/nonexistent/font.sf2': No such file or directory "
-            + "(fix: check the path and that you may read the file)")
+        #expect(missing.exitCode == 2 && missing.toStandardError)
+        #expect(missing.text == "midihub: no file '/nonexistent/font.sf2' (fix: check the path)")
+        let folder = Self.ending(["soundfont", Repository.root.path])
+        #expect(folder.exitCode == 2)
+        #expect(folder.text == "midihub: '\(Repository.root.path)' is a directory, not a SoundFont file (fix: give the path of a SoundFont file)")
     }
 
     /// The same through the real binary: what the user sees in the terminal.

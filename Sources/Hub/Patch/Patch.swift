@@ -1,5 +1,6 @@
 import Foundation
 import RenderCore
+import UserFiles
 import Yams
 
 /// A whole setup as written in a patch file: the graph, the connection rules and the
@@ -57,16 +58,22 @@ public struct Patch: Hashable, Sendable {
     static let knownKeys = ["version", "name", "description", "tempo", "nodes", "routes", "rules", "mappings", "scenes", "triggers",
                              "widgets", "pads"]
 
+    /// The largest patch file read: 16 MiB (a patch of a thousand nodes is under 100 KB).
+    public static let sizeLimit = 16 << 20
+
     /// Reads and validates the patch at `path`.
     /// - Throws: ``PatchError`` with the file, line and column of the first problem.
     /// - Thread: control (reads the file).
     public static func load(contentsOf path: String, registry: NodeRegistry) throws(PatchError) -> Patch {
-        let text: String
+        let bytes: [UInt8]
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            bytes = try UserFile.read(path, what: "a patch", limit: sizeLimit)
         } catch {
-            throw PatchError(file: path, line: 1, column: 1, reason: "cannot read the patch: \(error.localizedDescription)",
-                             fix: "check the path and that the file is UTF-8 text")
+            throw PatchError(file: path, line: 1, column: 1, reason: error.problem, fix: error.fix)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw PatchError(file: path, line: 1, column: 1, reason: "the patch is not UTF-8 text",
+                             fix: "save it as UTF-8 (a YAML file)")
         }
         return try parse(yaml: text, file: path, registry: registry)
     }

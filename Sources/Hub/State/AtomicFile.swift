@@ -1,4 +1,5 @@
 import Glibc
+import UserFiles
 
 /// Replaces a file atomically: write `PATH.tmp` in the same directory, fsync it, rename it over
 /// `PATH`, fsync the directory. A crash (even `kill -9`) at any moment leaves `PATH` holding either
@@ -58,26 +59,22 @@ public enum AtomicFile {
         return nil
     }
 
+    /// The largest state file read: 64 MiB (a big setup's state is under 1 MB).
+    public static let sizeLimit = 64 << 20
+
     /// Reads the whole file; `nil` when it does not exist.
-    /// - Throws: ``StateError/unreadable(path:code:)``.
+    /// - Throws: ``StateError/unreadable(path:code:)``; ``StateError/corrupt(path:reason:)`` for a
+    ///   directory, a FIFO or a device, or a file past `sizeLimit`.
     /// - Thread: control (blocking I/O).
     public static func read(_ path: String) throws(StateError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw .unreadable(path: path, code: errno)
-        }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(path: path, code: errno)
+        do {
+            return try UserFile.read(path, what: "a state", limit: sizeLimit)
+        } catch {
+            switch error.kind {
+            case .missing: return nil
+            case .unreadable(let code): throw .unreadable(path: path, code: code)
+            case .notRegular, .tooLarge: throw .corrupt(path: path, reason: error.problem)
             }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[..<count])
         }
     }
 
