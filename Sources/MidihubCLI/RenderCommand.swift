@@ -65,6 +65,15 @@ struct RenderCommand: ParsableCommand {
         let sequence = try SequenceFile.load(path: file)
         let instrument = try InstrumentChoice(instrument, presetBank: presetBank)
         let schedule = RenderSchedule(file: sequence, sampleRate: Double(sampleRate))
+        let longest = WAVFileWriter.maximumFrames(format: format)
+        guard schedule.endFrame <= longest else {
+            // Checked before a byte is rendered: huge delta times would otherwise fill the disk first.
+            let seconds = { (frames: Int64) in StatusLine.clock(Double(frames) / Double(sampleRate)) }
+            throw CLIError("\(file) lasts \(seconds(schedule.endFrame)); a WAV file holds at most \(seconds(longest)) "
+                           + "at \(sampleRate) Hz with \(format) samples",
+                           fix: "check the file's delta times and tempo ('midihub info \(file)'), or render at a lower rate",
+                           exitCode: CLIError.badInput)
+        }
         let graph = instrument.graph
         let renderer = OfflineRenderer(schedule: schedule, nodes: graph.nodes, wiring: graph.wiring, blockSize: blockSize,
                                        tail: .untilSilent(threshold: format.silence, maximum: RenderTail.longestSeconds))

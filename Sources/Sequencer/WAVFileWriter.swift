@@ -53,11 +53,19 @@ public struct WAVFileWriter: AudioSink {
         staging.count = header.count
     }
 
+    /// The most stereo frames a WAV file of `format` holds (its sizes are 32-bit: 4 GB).
+    /// - Thread: any.
+    public static func maximumFrames(format: WAVSampleFormat) -> Int64 {
+        Int64(maximumDataBytes) / Int64(2 * format.bytesPerSample)
+    }
+
+    private static let maximumDataBytes = UInt64(UInt32.max - 64)
+
     /// - Thread: the rendering thread.
     public mutating func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) throws {
         let frameBytes = 2 * format.bytesPerSample
         dataBytes += UInt64(frames * frameBytes)
-        guard dataBytes <= UInt64(UInt32.max - 64) else {
+        guard dataBytes <= Self.maximumDataBytes else {
             throw WAVWriteError(path: path, reason: "the audio exceeds the 4 GB limit of WAV", fix: "render a shorter file or a lower sample rate")
         }
         var done = 0

@@ -20,4 +20,22 @@ import Testing
         #expect(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "no raw control character")
         #expect(line.contains(#"\e]0;owned\a\e[2J"#), "\(line.prefix(200))")
     }
+
+    /// A 37-byte file whose one delta time is the largest a MIDI file can hold (77 hours at
+    /// 120 BPM): render refuses before writing a byte, where it used to fill 4 GB first.
+    @Test func aRenderLongerThanAWAVCanHoldIsRefusedBeforeItStarts() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("midihub-long-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let track: [UInt8] = [0x00, 0x90, 60, 100, 0xFF, 0xFF, 0xFF, 0x7F, 0x80, 60, 0, 0x00, 0xFF, 0x2F, 0x00]
+        let file: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0x01, 0xE0] + Array("MTrk".utf8)
+            + [0, 0, 0, UInt8(track.count)] + track
+        let song = folder.appendingPathComponent("long.mid"), wav = folder.appendingPathComponent("long.wav")
+        try Data(file).write(to: song)
+        let result = try MidihubBinary.run(["render", song.path, "-o", wav.path])
+        #expect(result.status == 2)
+        #expect(result.standardError.hasPrefix("midihub: \(song.path) lasts 4660:"), "\(result.standardError)")
+        #expect(result.standardError.contains("a WAV file holds at most 372:"), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["long.mid"], "nothing written")
+    }
 }
