@@ -46,7 +46,12 @@ public struct WAVFileWriter: AudioSink {
         }
         temporaryPath = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).partial"
         staging = Staging(capacity: Self.stagingCapacity)
-        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // O_EXCL: never through a link someone left at that name (the daemon writes a client's
+        // `audio.record` take); a stale partial of an earlier run with the same pid goes first.
+        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if descriptor < 0, errno == EEXIST, unlink(temporaryPath) == 0 {
+            descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
         guard descriptor >= 0 else { throw Self.error(path: path, errno: errno) }
         let header = WAVEncoding.header(format: format, sampleRate: sampleRate, dataBytes: 0)
         staging.bytes.copyMemory(from: header, byteCount: header.count)

@@ -49,3 +49,24 @@ import UserFiles
         #expect(try UserFile.read(path, what: "a sequence", limit: 4 << 20).count == 3 << 20)
     }
 }
+
+/// A WAV is written through a partial file created afresh: a link someone left at the partial's
+/// name (the daemon writes clients' `audio.record` takes) is replaced, never followed.
+@Suite struct WAVFileWriterLinkTests {
+    @Test func aLinkAtThePartialsNameIsNotFollowed() throws {
+        let folder = try SequenceFileReaderTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let victim = folder + "/victim.txt"
+        #expect(FileManager.default.createFile(atPath: victim, contents: Data("keep me".utf8)))
+        let partial = folder + "/.take.wav.\(getpid()).partial"
+        try FileManager.default.createSymbolicLink(atPath: partial, withDestinationPath: victim)
+        var writer = try WAVFileWriter(path: folder + "/take.wav", format: .s16, sampleRate: 48_000)
+        let silence = [Float](repeating: 0, count: 64)
+        try silence.withUnsafeBufferPointer { samples in
+            try writer.write(left: samples.baseAddress!, right: samples.baseAddress!, frames: 64)
+        }
+        try writer.finish()
+        #expect(FileManager.default.contents(atPath: victim) == Data("keep me".utf8))
+        #expect(FileManager.default.contents(atPath: folder + "/take.wav")?.count == 44 + 64 * 4)
+    }
+}

@@ -32,7 +32,7 @@ public enum AtomicFile {
     /// Returns the failing step and errno, or `nil` on success.
     static func write(_ bytes: UnsafeRawBufferPointer, target: UnsafePointer<CChar>, temporary: UnsafePointer<CChar>,
                       directory: UnsafePointer<CChar>) -> (Step, Int32)? {
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return (.open, errno) }
         var written = 0
         while written < bytes.count {
