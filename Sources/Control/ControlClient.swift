@@ -38,6 +38,33 @@ public final class ControlClient {
         } catch {
             throw .system(error)
         }
+        if let reason = Self.distrust(fd, in: path.directory) {
+            close(fd)
+            throw .untrustedSocket(socket: path.socket, reason: reason)
+        }
+    }
+
+    /// Why the socket at `directory` is not this user's daemon, or `nil`: the folder must be
+    /// this user's (or root's) and closed to others — `/tmp/midihub-UID` is a name anyone
+    /// could take first — and the program listening must run as this user or root.
+    static func distrust(_ fd: Int32, in directory: String, userID: uid_t = getuid()) -> String? {
+        var status = stat()
+        if lstat(directory, &status) == 0 {
+            guard status.st_mode & S_IFMT == S_IFDIR else { return "\(directory) is not a folder" }
+            guard status.st_uid == userID || status.st_uid == 0 else { return "its folder belongs to uid \(status.st_uid)" }
+            guard status.st_mode & 0o022 == 0 else { return "others may write to its folder \(directory)" }
+        }
+        // `struct ucred` (pid, uid, gid), which Swift's Glibc does not export without _GNU_SOURCE.
+        struct PeerCredentials { var pid: pid_t = 0, uid: uid_t = 0, gid: gid_t = 0 }
+        var credentials = PeerCredentials()
+        var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else {
+            return "its credentials cannot be read: \(String(cString: strerror(errno)))"
+        }
+        guard credentials.uid == userID || credentials.uid == 0 else {
+            return "the program listening there runs as uid \(credentials.uid)"
+        }
+        return nil
     }
 
     deinit {

@@ -17,6 +17,9 @@ public enum ControlClientError: Error, Hashable, Sendable, CustomStringConvertib
     case malformedLine(String)
     /// A system call on the socket failed.
     case system(SocketError)
+    /// The socket is not this user's daemon: its folder is another user's (or others may
+    /// write to it), or the program listening runs as another user (`SO_PEERCRED`).
+    case untrustedSocket(socket: String, reason: String)
 
     /// True when no daemon runs, so the caller can do the work itself.
     public var isDaemonNotRunning: Bool {
@@ -41,6 +44,8 @@ public enum ControlClientError: Error, Hashable, Sendable, CustomStringConvertib
             "the midihub daemon sent an unreadable line: \(reason)"
         case .system(let error):
             "control socket: \(error)"
+        case .untrustedSocket(let socket, let reason):
+            "refusing the control socket \(socket): \(reason)"
         }
     }
 
@@ -59,6 +64,8 @@ public enum ControlClientError: Error, Hashable, Sendable, CustomStringConvertib
             "run the daemon and the CLI from the same midihub version"
         case .system:
             nil
+        case .untrustedSocket(let socket, _):
+            "stop that program, remove the folder of \(socket), then start 'midihub serve' (or set XDG_RUNTIME_DIR)"
         }
     }
 
