@@ -23,6 +23,7 @@ extension HubCore {
             }
         }
         currentScene = name
+        refreshTriggerLights(at: time)
         return (scene, effects + [.save(state), .sceneChanged(name)])
     }
 
@@ -38,6 +39,7 @@ extension HubCore {
     /// - Thread: owner.
     mutating func scenePatchInstalled(scene name: String) -> [HubEffect] {
         if scenes.contains(where: { $0.name == name }) { currentScene = name }
+        refreshTriggerLights(at: lastKnownTime)
         return [.sceneChanged(name)]
     }
 }

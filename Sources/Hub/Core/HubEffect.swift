@@ -74,7 +74,7 @@ public enum HubEffect: Equatable, Sendable {
     case learnEnded(timedOut: Bool)
     /// MIDI learn bound a control (the mappings already hold it): log and publish it.
     case mappingLearned(Mapping)
-    /// The current scene changed: publish it and show the triggers' lights again.
+    /// The current scene changed (the trigger lights already show it): publish it.
     case sceneChanged(String)
     /// An informational log line.
     case log(String)
