@@ -42,11 +42,11 @@ poll_until 30 bash -c "[[ \$(grep -c 'Note off' '$(peer_out dump)') -ge 24 ]]" \
     || fail "aseqdump got $(grep -c 'Note' "$(peer_out dump)") of 48 events; the hub's log: $(grep -i connect "$(peer_err hub)" | tail -n 5)"
 aseqdump_events "$(peer_out dump)" >"$WORK/dumped.txt"
 assert_same_files "$WORK/sent.txt" "$WORK/dumped.txt" "what aseqdump printed from Midi Through"
+through_feeds_recorder || fail "arecordmidi's subscription is gone: $(connections_by_aconnect | tr '\n' ' ')"
 stop_peer rec INT
 midicsv "$WORK/recorded.mid" | grep -cE 'Note_(on|off)_c' >"$WORK/recorded.count" || true
 assert_eq 48 "$(cat "$WORK/recorded.count")" "notes arecordmidi recorded from Midi Through"
 assert_file_lacks "$(peer_err hub)" "disconnected 14:0" "the hub's log"
-through_feeds_recorder || fail "arecordmidi's subscription is gone: $(connections_by_aconnect | tr '\n' ' ')"
 hub_client=$(client_number midihub)
 connections_by_aconnect | grep -q "^14:0>$hub_client:0$" && fail "Midi Through is connected to midihub:in: $(connections_by_aconnect | tr '\n' ' ')"
 stop_peer dump
