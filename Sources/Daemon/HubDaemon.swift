@@ -268,7 +268,7 @@ public final class HubDaemon: @unchecked Sendable {
         case .message(let message, let source, _):
             let address = PortAddress(source)
             jack.forward(message, from: address)
-            if !core.knowsPort(at: address), portsDirty {
+            if portsDirty, !core.knowsPort(at: address) {
                 // A new app's port and its first events arrive in one batch (aplaymidi sends at once).
                 portsDirty = false
                 flush(sink)
