@@ -354,7 +354,6 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
                 daemon.feed(.connectionEdited(source: sourcePort, destination: destinationPort, connected: connected))
                 daemon.apply(Connection(sourcePort.address, destinationPort.address), connected: connected, reason: "control request")
                 daemon.refreshPorts()
-                daemon.saveState()
             }
         }
     }

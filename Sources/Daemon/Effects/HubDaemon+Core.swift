@@ -68,6 +68,13 @@ extension HubDaemon {
         takeStampFormat.string(from: Date())
     }
 
+    /// `takeStamp()` when a take is being recorded (an input may end it), else nothing: no
+    /// date is formatted for a trigger press or a transport request that cannot end one.
+    /// - Thread: owner.
+    func stampIfRecording() -> String {
+        core.transport.isRecording ? Self.takeStamp() : ""
+    }
+
     private static let takeStampFormat: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -103,7 +110,7 @@ extension HubDaemon {
                 loadPatch(at: path, for: scene)
             case .triggerMoved(let name, let pressed, let time):
                 let (clock, timing) = transportClock()
-                feed(.mappedTrigger(name, pressed: pressed, at: time, clock: clock, stamp: Self.takeStamp()), timing: timing)
+                feed(.mappedTrigger(name, pressed: pressed, at: time, clock: clock, stamp: stampIfRecording()), timing: timing)
             case .triggerFired(let name):
                 log.publish(.triggerFired(trigger: name))
             case .playFile(let path, let trigger):

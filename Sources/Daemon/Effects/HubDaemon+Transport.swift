@@ -100,7 +100,7 @@ extension HubDaemon {
         case .next: input = .next
         case .previous: input = .previous
         case .repeat: input = .repeatMode(request.mode)
-        case .record: input = .record(countIn: request.bars ?? 1, stamp: Self.takeStamp())
+        case .record: input = .record(countIn: request.bars ?? 1, stamp: stampIfRecording())
         }
         try moveTransport(input)
         return transportStatus()

@@ -11,7 +11,7 @@ extension HubDaemon {
     /// - Thread: owner.
     func fireTrigger(named name: String, at time: Double) throws(ControlError) {
         let (clock, timing) = transportClock()
-        try command(.fire(name, at: time, clock: clock, stamp: Self.takeStamp()), timing: timing)
+        try command(.fire(name, at: time, clock: clock, stamp: stampIfRecording()), timing: timing)
     }
 
     /// The ALSA ports a send trigger's selector names (midihub's own left out).

@@ -64,8 +64,7 @@ extension HubCore {
         }
     }
 
-    /// `handle` for inputs that refuse nothing and send no MIDI (ports, ticks without
-    /// processors): the effects.
+    /// `handle` with the effects collected in an array of their own (for inputs off the MIDI path).
     /// - Thread: owner.
     public mutating func handle(_ input: HubInput, into sink: inout some RouteSink) throws(HubRefusal) -> [HubEffect] {
         var effects: [HubEffect] = []

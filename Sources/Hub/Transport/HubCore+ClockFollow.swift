@@ -19,12 +19,12 @@ extension HubCore {
         router.graph.nodes.first(where: \.leadsClock)
     }
 
-    /// Takes a clock message from the port at `address`, which arrived at `time` (monotonic),
+    /// Takes a clock message (`isClock`) from the port at `address`, which arrived at `time` (monotonic),
     /// when it came from the leader's client; what the master says comes out as
     /// `HubEffect.followClock` (the shell reads the clock for it).
     mutating func followClock(_ message: MIDIMessage, from address: PortAddress, at time: Double,
                               into effects: inout [HubEffect]) {
-        guard Self.isClock(message), let leader = clockLeader, case .external(let external) = leader.body,
+        guard let leader = clockLeader, case .external(let external) = leader.body,
               let port = port(at: address), external.leadsClock(from: port) else { return }
         guard let cue = transport.clockFollower.receive(message, from: address.client << 8 | address.port, at: time) else { return }
         effects.append(.followClock(cue, jump: false))
@@ -64,7 +64,7 @@ extension HubCore {
         guard let song = transport.player.song else { return [] }
         let at = clock.actionTime
         transport.lastClock = clock.now
-        transport.player.played(until: clock.now - clock.outputDelay - Self.queueLagMargin)
+        notePlayed(until: clock.now, clock: clock)
         transport.onAudioClock = clock.onAudio
         func tick(_ pulse: Int) -> UInt64 { UInt64(max(pulse, 0)) * UInt64(song.tempoMap.ticksPerQuarter) / 24 }
         var effects: [HubEffect] = []
