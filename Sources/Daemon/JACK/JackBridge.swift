@@ -134,9 +134,16 @@ final class JackBridge {
             throw .unavailable(reason: "the JACK port is gone")
         }
         if inputs[connection.source] == nil {
-            inputs[connection.source] = try client.openInput(connectedTo: source, portName: "in") { [wakeup] in
+            let input = try client.openInput(connectedTo: source, portName: "in") { [wakeup] in
                 wakeup?.signal()
             }
+            do {
+                try confirm(source, feeds: input.name)
+            } catch {
+                input.close()
+                throw error
+            }
+            inputs[connection.source] = input
         }
         fromJack.insert(connection)
     }
@@ -252,7 +259,16 @@ final class JackBridge {
             _ = forwards.removeAll(touching: gone.address)
         }
         peerLinks?.refresh(in: table)
+        reopenNodeOutputs()
         return changes
+    }
+
+    /// Opens again, on each port reading, the outputs to node destinations that failed to
+    /// open before (logged once then, by `prepareOutputs` or `send`).
+    private func reopenNodeOutputs() {
+        for address in nodeDestinations where outputs[address] == nil && table.jackName(at: address) != nil {
+            _ = try? openOutput(for: address)
+        }
     }
 
     /// The server went away: abandons every JACK port of ours (see `abandoned`) and empties
@@ -286,8 +302,23 @@ final class JackBridge {
             throw .unavailable(reason: "the JACK port is gone")
         }
         let output = try client.openOutput(connectedTo: destination, portName: "out")
+        do {
+            try confirm(output.name, feeds: destination)
+        } catch {
+            output.close()
+            throw error
+        }
         outputs[address] = output
         return output
+    }
+
+    /// Makes sure JACK connected `source` to `destination`: RtMidi ignores `jack_connect`'s
+    /// answer when it opens a port, and a busy `--sync` server can refuse it (the port then
+    /// exists unconnected, and MIDI sent to it goes nowhere). Already connected is success.
+    /// - Throws: `JackMIDIError.connectionFailed` with libjack's code.
+    private func confirm(_ source: JackPortName, feeds destination: JackPortName) throws(JackMIDIError) {
+        guard let connector = peerLinks?.connector else { throw .unavailable(reason: "the JACK server is gone") }
+        try connector.connect(source, to: destination)
     }
 
     private func release(_ releases: [MIDIMessage], at destination: PortAddress) {
