@@ -49,6 +49,11 @@ public final class HubDaemon: @unchecked Sendable {
     let transportQueue: SeqQueue
     /// The queue's real time minus the transport's clock, steadied over readings.
     var queueClockOffset = ClockOffsetFilter()
+    /// The queue's real time minus the monotonic clock, steadied over readings: turns the
+    /// kernel's arrival stamps into monotonic times (`arrivals`).
+    var queueAheadOfMonotonic = ClockOffsetFilter()
+    /// The kernel's arrival stamps of the events on `midihub:in`, never going back.
+    var arrivals = ArrivalClock()
     /// The transport's events for JACK ports, held until due.
     var heldForJack: [TransportTiming.HeldMessage] = []
     /// JACK MIDI ports and the MIDI carried to and from them.
@@ -111,11 +116,14 @@ public final class HubDaemon: @unchecked Sendable {
         }
         do {
             client = try SeqClient(name: options.clientName)
-            inPort = try client.createPort(name: "in", capabilities: .destination, types: [.midiGeneric, .application])
-            outPort = try client.createPort(name: "out", capabilities: .source, types: [.midiGeneric, .application])
-            try client.subscribe(sender: .systemAnnounce, destination: inPort.address)
             transportQueue = try client.makeQueue(name: "midihub transport")
             try client.start(transportQueue)
+            // The kernel stamps what arrives with the queue's time: a take, a clock pulse and
+            // a note for a unit node keep when they arrived, not when the hub read them.
+            inPort = try client.createPort(name: "in", capabilities: .destination, types: [.midiGeneric, .application],
+                                           timestampQueue: transportQueue)
+            outPort = try client.createPort(name: "out", capabilities: .source, types: [.midiGeneric, .application])
+            try client.subscribe(sender: .systemAnnounce, destination: inPort.address)
         } catch {
             throw DaemonError.sequencer(error.description)
         }
@@ -231,8 +239,7 @@ public final class HubDaemon: @unchecked Sendable {
 
     /// Routes up to `batchLimit` pending events (then lets queued work run), then gives the
     /// core its turn (`HubInput.tick`: the transport, the processors, learning, feedback, the
-    /// rules). Events are stamped with the time of the `read` that fetched them (one clock
-    /// reading per read, not per event).
+    /// rules). Each event goes in at its arrival (`arrivalTime`).
     /// - Thread: input (the owner).
     private func handlePendingInput() throws(ALSAError) {
         var handled = 0
@@ -241,7 +248,7 @@ public final class HubDaemon: @unchecked Sendable {
         while handled < Self.batchLimit {
             if handled > 0, !client.hasBufferedInput { readTime = Self.now() }
             guard let event = try client.receivePending() else { break }
-            handle(event, at: readTime, into: &sink)
+            handle(event, at: arrivalTime(of: event.time, readAt: readTime), into: &sink)
             handled += 1
         }
         flush(sink)
@@ -281,6 +288,16 @@ public final class HubDaemon: @unchecked Sendable {
         case .unsupported:
             return
         }
+    }
+
+    /// When an event read at `readTime` arrived, on the monotonic clock: the kernel's stamp
+    /// (the transport queue's real time as it reached `midihub:in`) less the queue's offset,
+    /// never later than the read. Before the offset's first reading (the first turn), the
+    /// read's time.
+    /// - Thread: input (the owner).
+    private func arrivalTime(of stamp: SeqTime, readAt readTime: Double) -> Double {
+        guard let ahead = queueAheadOfMonotonic.value, let arrival = arrivals.time(of: stamp) else { return readTime }
+        return min(arrival - ahead, readTime)
     }
 
     /// Input lost in the kernel (the FIFO overflowed while the hub fell behind) may have held

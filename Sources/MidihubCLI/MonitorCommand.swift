@@ -51,8 +51,7 @@ struct MonitorCommand: ParsableCommand {
         var clock = ArrivalClock()
         while SignalTrap.caught == nil {
             guard let event = try client.receive(milliseconds: 500) else { continue }
-            let stamp = if case .seconds(let value) = event.time { value } else { 0.0 }
-            let seconds = clock.time(stampedAt: stamp)
+            let seconds = clock.time(of: event.time) ?? 0
             emit(json ? EventFormatter.json(event, seconds: seconds) : EventFormatter.text(event, seconds: seconds))
         }
     }

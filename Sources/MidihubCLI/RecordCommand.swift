@@ -104,8 +104,7 @@ struct RecordCommand: ParsableCommand {
             if let seconds, try client.status(of: queue).seconds >= seconds { break }
             guard let event = try client.receive(milliseconds: 100) else { continue }
             guard case .message(let message, let source, let time) = event, let which = index[source] else { continue }
-            let stamp = if case .seconds(let value) = time { value } else { 0.0 }
-            recording.record(message, seconds: clock.time(stampedAt: stamp), source: which)
+            recording.record(message, seconds: clock.time(of: time) ?? 0, source: which)
         }
         let length = try client.status(of: queue).seconds
         try SequenceFile.save(recording.file(endingAt: length), path: output)

@@ -21,7 +21,10 @@ extension HubDaemon {
     func transportClock() -> (clock: TransportClock, timing: TransportTiming) {
         let monotonic = Self.now()
         let now = audio?.renderedSeconds ?? monotonic
-        if let seconds = try? client.status(of: transportQueue).seconds { _ = queueClockOffset.add(seconds - now) }
+        if let seconds = try? client.status(of: transportQueue).seconds {
+            _ = queueClockOffset.add(seconds - now)
+            _ = queueAheadOfMonotonic.add(seconds - monotonic)
+        }
         let queueOffset = (queueClockOffset.value ?? 0) + (now - monotonic) + (audio?.outputDelay ?? 0)
         let clock = TransportClock(now: now, offset: now - monotonic, actionDelay: (audio?.blockSeconds ?? 0) + Self.actionMargin,
                                    outputDelay: audio?.outputDelay ?? 0, onAudio: audio?.renderedSeconds != nil)

@@ -14,6 +14,9 @@ extension BenchmarkRow {
         BenchmarkRow(name: "hub-memory", run: hubMemory),
         BenchmarkRow(name: "transport-timing-p50", run: { try transportTiming($0, percentile: "p50") }),
         BenchmarkRow(name: "transport-timing-p99", run: { try transportTiming($0, percentile: "p99") }),
+        BenchmarkRow(name: "record-take-p99", run: { try recordAccuracy($0, run: "hub-take", statistic: "p99") }),
+        BenchmarkRow(name: "record-take-max", run: { try recordAccuracy($0, run: "hub-take", statistic: "max") }),
+        BenchmarkRow(name: "record-port-max", run: { try recordAccuracy($0, run: "port-take", statistic: "max") }),
         BenchmarkRow(name: "clock-out-jitter-p50", run: { try clockJitter($0, percentile: "p50") }),
         BenchmarkRow(name: "clock-out-jitter-p99", run: { try clockJitter($0, percentile: "p99") }),
         BenchmarkRow(name: "clock-in-follow-p50", run: { try clockFollow($0, percentile: "p50") }),
@@ -64,6 +67,23 @@ extension BenchmarkRow {
                 + "(little-song.mid, \(Int(try hub.value("events"))) events, VM)",
             unit: "µs", midihub: try hub.value("\(percentile)_us"),
             anchorName: "aplaymidi", anchor: try anchor.value("\(percentile)_us"),
+            lowerIsBetter: true)
+    }
+
+    /// How far each event of a song played into Midi Through lands from its time in the song
+    /// in a recording of that port — the daemon's take (`hub-take`) or `midihub record --port`
+    /// (`port-take`) — against arecordmidi recording the same port at the same time, all on
+    /// the same grid (`bench/vm/record.bench.sh`; lower is better; the issue's goal: the worst
+    /// event at most arecordmidi's plus 0.5 ms).
+    @Sendable static func recordAccuracy(_ context: BenchmarkContext, run name: String, statistic: String) throws -> BenchmarkResult {
+        let results = try HubResults.load(context, bench: "record")
+        let take = try results.run(name), anchor = try results.run("arecordmidi-take")
+        let recorder = name == "hub-take" ? "the daemon's record trigger" : "midihub record --port"
+        return BenchmarkResult(
+            title: "recording accuracy, \(statistic) of abs(recorded − song time − median) (\(recorder); little-song.mid, "
+                + "\(Int(try take.value("events"))) events, 480 ticks per quarter at 120 BPM, VM)",
+            unit: "µs", midihub: try take.value("\(statistic)_us"),
+            anchorName: "arecordmidi", anchor: try anchor.value("\(statistic)_us"),
             lowerIsBetter: true)
     }
 

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MidihubCLI
+import ALSA
 
 struct ArrivalClockTests {
     @Test func aStampBehindTheLastOneShowsAsTheLastOne() {
