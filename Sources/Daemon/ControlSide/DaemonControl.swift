@@ -48,39 +48,39 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func connect(_ connection: ConnectionSummary) throws {
-        try edit(connection, connected: true)
+        try durably { try edit(connection, connected: true) }
     }
 
     func disconnect(_ connection: ConnectionSummary) throws {
-        try edit(connection, connected: false)
+        try durably { try edit(connection, connected: false) }
     }
 
     func addNode(_ spec: NodeSpec) throws -> NodeSummary {
-        try daemon.owner.perform { [self] in
+        try durably { try daemon.owner.perform { [self] in
             let graph = daemon.core.router.graph
             let id = spec.id ?? Self.freshID(for: spec.type, in: graph)
             let node = try spec.graphNode(id: id, registry: NodeTypes.registry)
             try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in try graph.adding(node) })
             return try summary(of: id)
-        }
+        } }
     }
 
     func removeNode(_ id: String) throws {
-        try daemon.owner.perform { [self] in
+        try durably { try daemon.owner.perform { [self] in
             let graph = daemon.core.router.graph
             try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in try graph.removing(id) })
-        }
+        } }
     }
 
     func replaceNode(_ id: String, with spec: NodeSpec) throws -> NodeSummary {
-        try daemon.owner.perform { [self] in
+        try durably { try daemon.owner.perform { [self] in
             let graph = daemon.core.router.graph
             let node = try spec.graphNode(id: id, registry: NodeTypes.registry)
             try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in
                 try graph.replacing(id, with: node.body, parameters: node.parameters)
             })
             return try summary(of: id)
-        }
+        } }
     }
 
     func setParameter(_ assignment: ParameterAssignment) throws -> ParameterSummary {
@@ -91,6 +91,10 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func loadPatch(_ source: PatchSource) throws -> GraphSummary {
+        try durably { try installPatch(source) }
+    }
+
+    private func installPatch(_ source: PatchSource) throws -> GraphSummary {
         let summary = { [self] in
             GraphSummary(nodes: currentNodes(), connections: GraphSummaries.routes(daemon.core.router.graph),
                          rules: GraphSummaries.rules(daemon.core.ports.reconciler.rules))
@@ -126,10 +130,10 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     func setRules(_ rules: [RuleSummary]) throws -> [RuleSummary] {
         let parsed = try GraphSummaries.connectionRules(rules)
-        return try daemon.owner.perform { [self] in
+        return try durably { try daemon.owner.perform { [self] in
             daemon.setRules(parsed)
             return GraphSummaries.rules(daemon.core.ports.reconciler.rules)
-        }
+        } }
     }
 
     func mappings() throws -> [MappingSummary] {
@@ -137,7 +141,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func setMappings(_ text: String) throws -> [MappingSummary] {
-        try daemon.owner.perform { [self] in
+        try durably { try daemon.owner.perform { [self] in
             let list: [Mapping]
             do {
                 list = try Patch.parseMappings(yaml: text, file: "<mappings>", graph: daemon.core.router.graph, registry: NodeTypes.registry)
@@ -147,7 +151,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
             daemon.replaceMappings(list)
             daemon.log.info("mappings set (\(list.count))")
             return daemon.mappingSummaries()
-        }
+        } }
     }
 
     func learn(_ request: LearnRequest) throws {
@@ -167,10 +171,10 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func switchScene(_ name: String) throws -> SceneSummary {
-        try daemon.owner.perform { [self] in
+        try durably { try daemon.owner.perform { [self] in
             let scene = try daemon.switchScene(named: name)
             return daemon.sceneSummaries().first { $0.name == scene.name }!
-        }
+        } }
     }
 
     func triggers() throws -> [TriggerSummary] {
@@ -332,6 +336,17 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     private func summary(of id: NodeID) throws(ControlError) -> NodeSummary {
         guard let node = currentNodes().first(where: { $0.id == id }) else { throw HubDaemon.unknownNode(id) }
         return node
+    }
+
+    /// Runs a structural edit (connections, nodes, rules, the patch, mappings, the scene) and
+    /// returns once the state it saved is on disk: an acknowledged edit survives a crash or
+    /// `kill -9` (docs/daemon.md#state). Parameter moves are not waited for (they coalesce,
+    /// `StateWriter.coalescing`).
+    /// - Thread: control (waits for the state writer, never for the MIDI path).
+    private func durably<Result>(_ edit: () throws -> Result) throws -> Result {
+        let result = try edit()
+        daemon.stateWriter.flush()
+        return result
     }
 
     private func edit(_ connection: ConnectionSummary, connected: Bool) throws {
