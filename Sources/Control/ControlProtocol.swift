@@ -21,6 +21,7 @@ public enum ControlProtocol {
     /// event with the count is sent as soon as the subscriber catches up.
     public static let maxQueuedEventBytes = 1 << 20
 
-    /// The most clients served at once; more wait in the listen backlog.
+    /// The most clients served at once. At the cap, a new client takes the place of the one
+    /// that has sent nothing longest (at least 5 s), or is closed at once (see `ServerLimits`).
     public static let maxClients = 64
 }

@@ -15,6 +15,8 @@ import Synchronization
 public final class ControlServer: Sendable {
     public let path: ControlSocketPath
     private let responder: Responder
+    private let limits: ServerLimits
+    private let report: @Sendable (String) -> Void
     private let running = Mutex<Running?>(nil)
 
     private struct Running {
@@ -27,14 +29,20 @@ public final class ControlServer: Sendable {
     ///   - path: where to listen; `ControlSocketPath.resolve()` by default.
     ///   - handler: answers the requests, on the server's thread.
     ///   - version: the daemon's software version, reported by `hello`.
-    public convenience init(path: ControlSocketPath = .resolve(), handler: any ControlHandler, version: String? = nil) {
-        self.init(path: path, handler: handler, hello: HelloResult(version: version))
+    ///   - report: told, on the server's thread, each time a client is dropped or refused
+    ///     (`ServerLimits`), in one line.
+    public convenience init(path: ControlSocketPath = .resolve(), handler: any ControlHandler, version: String? = nil,
+                            report: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.init(path: path, handler: handler, hello: HelloResult(version: version), report: report)
     }
 
-    /// `hello` answers `hello`; tests give another protocol version here.
-    init(path: ControlSocketPath, handler: any ControlHandler, hello: HelloResult) {
+    /// `hello` answers `hello`; tests give another protocol version and other limits here.
+    init(path: ControlSocketPath, handler: any ControlHandler, hello: HelloResult, limits: ServerLimits = ServerLimits(),
+         report: @escaping @Sendable (String) -> Void = { _ in }) {
         self.path = path
         self.responder = Responder(handler: handler, hello: hello)
+        self.limits = limits
+        self.report = report
     }
 
     deinit {
@@ -102,7 +110,7 @@ public final class ControlServer: Sendable {
             let inbox = try EventInbox()
             let listener = try UnixSocket.listen(at: path.socket)
             let finished = DispatchSemaphore(value: 0)
-            let loop = ServerLoop(listener: listener, inbox: inbox, responder: responder)
+            let loop = ServerLoop(listener: listener, inbox: inbox, responder: responder, limits: limits, report: report)
             let thread = Thread {
                 loop.run()
                 close(listener)

@@ -1,55 +1,71 @@
 import Glibc
 
-/// One client of the control server: its socket, the request bytes not yet cut into
-/// lines, and the response and event bytes not yet written.
+/// One client of the control server: its socket, the request bytes not yet answered, and
+/// the response and event bytes not yet written.
 ///
-/// Responses are always queued; while more than `ControlProtocol.maxQueuedEventBytes`
-/// wait, the server stops reading this client's requests. Events beyond that limit are
-/// dropped and counted, and a `dropped` event with the count goes out as soon as there
-/// is room again, so a slow subscriber never holds up the daemon.
+/// What one client costs is bounded. Requests are answered one line at a time while less
+/// than `ControlProtocol.maxQueuedEventBytes` of output waits; past it, its requests wait
+/// unread (in the kernel's socket buffer, then in the client's own writes), so a client
+/// that sends and never reads holds at most that much and one answer. Events past the
+/// limit are dropped and counted, and a `dropped` event with the count goes out as soon as
+/// there is room again. A client that takes none of its output for
+/// `ServerLimits.stalledSeconds` is dropped (`ServerLoop`).
 ///
 /// - Thread: control (the server's loop thread only).
 final class ServerConnection {
     let fd: Int32
     /// What this client subscribed to; `nil` before `subscribe`.
     var subscription: SubscriptionFilter?
+    /// When the client last sent bytes (or connected).
+    private(set) var lastHeard: ContinuousClock.Instant
+    /// Since when output has waited without the client taking any of it; `nil` while it reads.
+    private(set) var stuckSince: ContinuousClock.Instant?
     private var lines = LineSplitter(maxLength: ControlProtocol.maxRequestLength)
     private var output: [UInt8] = []
     private var written = 0
     private var droppedEvents = 0
+    /// The client shut its writing side: the requests buffered are the last ones.
+    private var endOfInput = false
     private var closing = false
     private var broken = false
 
-    init(fd: Int32) {
+    init(fd: Int32, now: ContinuousClock.Instant) {
         self.fd = fd
+        lastHeard = now
     }
 
-    private var pendingBytes: Int { output.count - written }
+    var pendingBytes: Int { output.count - written }
 
+    private var hasRoom: Bool { pendingBytes < ControlProtocol.maxQueuedEventBytes }
     /// True while the server should poll this client for requests.
-    var wantsInput: Bool { !closing && !broken && pendingBytes < ControlProtocol.maxQueuedEventBytes }
+    var wantsInput: Bool { !endOfInput && !closing && !broken && hasRoom }
     /// True while bytes wait to be written.
     var wantsOutput: Bool { !broken && pendingBytes > 0 }
     /// True when the connection can be closed: broken, or closing with everything written.
     var isFinished: Bool { broken || (closing && pendingBytes == 0) }
 
-    /// Reads what the socket has and returns the complete lines. At end of stream the
-    /// last unterminated line is returned too and the connection closes once its
-    /// responses are written.
-    func readLines(using scratch: inout [UInt8]) -> [LineSplitter.Item] {
-        guard let count = UnixSocket.receive(fd, into: &scratch) else { return [] }
+    /// Reads what the socket has into the buffer of requests (`nextRequest` cuts them).
+    func receive(using scratch: inout [UInt8], now: ContinuousClock.Instant) {
+        guard let count = UnixSocket.receive(fd, into: &scratch) else { return }
         if count < 0 {
             broken = true
-            return []
+        } else if count == 0 {
+            endOfInput = true
+        } else {
+            lines.append(scratch[0..<count])
+            lastHeard = now
         }
-        var items: [LineSplitter.Item] = []
-        lines.append(scratch[0..<count])
-        while let item = lines.next() { items.append(item) }
-        if count == 0 {
-            if let last = lines.finish() { items.append(last) }
-            closing = true
-        }
-        return items
+    }
+
+    /// The next request line to answer, while its answer has room; at the end of the
+    /// client's input, the last unterminated line, after which the connection closes once
+    /// its answers are written.
+    func nextRequest() -> LineSplitter.Item? {
+        guard !closing, !broken, hasRoom else { return nil }
+        if let item = lines.next() { return item }
+        guard endOfInput else { return nil }
+        closing = true
+        return lines.finish()
     }
 
     /// Queues a response line; it is never dropped.
@@ -77,8 +93,15 @@ final class ServerConnection {
         closing = true
     }
 
-    /// Writes as much as the socket takes without blocking.
-    func flush() {
+    /// Gives up on the client at once, whatever is queued.
+    func drop() {
+        broken = true
+    }
+
+    /// Writes as much as the socket takes without blocking; notes since when the client
+    /// has taken nothing of what waits.
+    func flush(now: ContinuousClock.Instant) {
+        var progressed = false
         while pendingBytes > 0 {
             let count = UnixSocket.send(fd, output[written...])
             if count < 0 {
@@ -87,6 +110,7 @@ final class ServerConnection {
             }
             if count == 0 { break }
             written += count
+            progressed = true
         }
         if pendingBytes == 0 {
             output.removeAll(keepingCapacity: true)
@@ -96,6 +120,11 @@ final class ServerConnection {
             written = 0
         }
         queueDroppedNotice()
+        if pendingBytes == 0 || progressed {
+            stuckSince = nil
+        } else if stuckSince == nil {
+            stuckSince = now
+        }
     }
 
     /// Queues `{"event":"dropped","count":N}` when events were dropped and it fits now.

@@ -2,20 +2,27 @@ import Glibc
 
 /// The control server's loop: one thread polls the listening socket, the wake pipe
 /// and every client; it reads requests, calls the handler, fans events out and writes
-/// without ever blocking on a client.
+/// without ever blocking on a client. `limits` keep one client from costing the others:
+/// one that stops reading is dropped, and at the cap the quietest makes room for a new one.
 ///
 /// - Thread: control (created by `ControlServer.start()`, runs on its own thread).
 final class ServerLoop: @unchecked Sendable {
     private let listener: Int32
     private let inbox: EventInbox
     private let responder: Responder
+    private let limits: ServerLimits
+    /// Says why a client was dropped or refused (the daemon's log).
+    private let report: @Sendable (String) -> Void
     private var connections: [ServerConnection] = []
     private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
 
-    init(listener: Int32, inbox: EventInbox, responder: Responder) {
+    init(listener: Int32, inbox: EventInbox, responder: Responder, limits: ServerLimits,
+         report: @escaping @Sendable (String) -> Void) {
         self.listener = listener
         self.inbox = inbox
         self.responder = responder
+        self.limits = limits
+        self.report = report
     }
 
     /// Serves until `inbox.requestStop()`, then closes every client.
@@ -24,11 +31,18 @@ final class ServerLoop: @unchecked Sendable {
             let batch = inbox.take()
             if batch.stop { break }
             fanOut(batch)
-            for connection in connections { connection.flush() }
+            let now = ContinuousClock.now
+            for connection in connections {
+                connection.flush(now: now)
+                answer(connection)
+            }
+            dropStalled(now: now)
             closeFinished()
 
             var entries = pollEntries()
-            guard poll(&entries, nfds_t(entries.count), -1) >= 0 else {
+            // While output waits, wake each second to see whether its client stalled.
+            let timeout: Int32 = connections.contains(where: \.wantsOutput) ? 1000 : -1
+            guard poll(&entries, nfds_t(entries.count), timeout) >= 0 else {
                 if errno == EINTR { continue }
                 break
             }
@@ -37,7 +51,10 @@ final class ServerLoop: @unchecked Sendable {
             if entries[1].revents & Int16(POLLIN) != 0 { acceptWaiting() }
             for (connection, entry) in zip(polled, entries.dropFirst(2)) {
                 if entry.revents & Int16(POLLERR) != 0 { connection.closeAfterFlush() }
-                if entry.revents & Int16(POLLIN | POLLHUP) != 0 { serve(connection) }
+                if entry.revents & Int16(POLLIN | POLLHUP) != 0, connection.wantsInput {
+                    connection.receive(using: &scratch, now: .now)
+                    answer(connection)
+                }
             }
         }
         for connection in connections { connection.close() }
@@ -47,7 +64,7 @@ final class ServerLoop: @unchecked Sendable {
     private func pollEntries() -> [pollfd] {
         var entries = [
             pollfd(fd: inbox.wakeReader, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: listener, events: connections.count < ControlProtocol.maxClients ? Int16(POLLIN) : 0, revents: 0),
+            pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
         ]
         for connection in connections {
             let events = (connection.wantsInput ? POLLIN : 0) | (connection.wantsOutput ? POLLOUT : 0)
@@ -56,15 +73,35 @@ final class ServerLoop: @unchecked Sendable {
         return entries
     }
 
+    /// Takes every waiting client; at the cap, a new one gets the place of the client that
+    /// has been quiet longest (at least `quietSeconds`), or is closed at once when none is.
     private func acceptWaiting() {
-        while connections.count < ControlProtocol.maxClients, let fd = UnixSocket.acceptNext(from: listener) {
-            connections.append(ServerConnection(fd: fd))
+        while let fd = UnixSocket.acceptNext(from: listener) {
+            let now = ContinuousClock.now
+            if connections.count >= limits.maxClients, !makeRoom(now: now) {
+                Glibc.close(fd)
+                report("control socket: refused a client: \(connections.count) clients connected, none quiet for "
+                    + "\(Int(limits.quietSeconds)) s (fix: close idle clients of the control socket)")
+                continue
+            }
+            connections.append(ServerConnection(fd: fd, now: now))
         }
     }
 
-    private func serve(_ connection: ServerConnection) {
-        guard connection.wantsInput else { return }
-        for item in connection.readLines(using: &scratch) {
+    private func makeRoom(now: ContinuousClock.Instant) -> Bool {
+        guard let quietest = connections.filter({ !$0.isFinished }).min(by: { $0.lastHeard < $1.lastHeard }),
+              Self.seconds(now - quietest.lastHeard) >= limits.quietSeconds
+        else { return false }
+        report("control socket: closed a client quiet for \(Int(Self.seconds(now - quietest.lastHeard))) s "
+            + "to make room for a new one (\(limits.maxClients) clients at most)")
+        quietest.close()
+        connections.removeAll { $0 === quietest }
+        return true
+    }
+
+    /// Answers the client's buffered requests while its output has room.
+    private func answer(_ connection: ServerConnection) {
+        while let item = connection.nextRequest() {
             switch item {
             case .line(let line):
                 connection.send(responder.respond(to: line, from: connection))
@@ -73,6 +110,16 @@ final class ServerLoop: @unchecked Sendable {
                 connection.closeAfterFlush()
                 return
             }
+        }
+    }
+
+    /// Drops the clients that took none of their waiting output for `stalledSeconds`.
+    private func dropStalled(now: ContinuousClock.Instant) {
+        for connection in connections {
+            guard let since = connection.stuckSince, Self.seconds(now - since) >= limits.stalledSeconds else { continue }
+            report("control socket: dropped a client that stopped reading (\(connection.pendingBytes) bytes "
+                + "waiting for \(Int(limits.stalledSeconds)) s)")
+            connection.drop()
         }
     }
 
@@ -92,5 +139,10 @@ final class ServerLoop: @unchecked Sendable {
             connection.close()
             return true
         }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (whole, attoseconds) = duration.components
+        return Double(whole) + Double(attoseconds) / 1e18
     }
 }

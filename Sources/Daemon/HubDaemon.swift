@@ -158,7 +158,8 @@ public final class HubDaemon: @unchecked Sendable {
         inputThread = thread
         let handler = DaemonControl(daemon: self)
         controlHandler = handler
-        let server = ControlServer(path: options.socket, handler: handler, version: MidihubVersion.current)
+        let server = ControlServer(path: options.socket, handler: handler, version: MidihubVersion.current,
+                                   report: { [log] line in log.warning(line) })
         do {
             try server.start()
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 import TestSupport
 
@@ -10,16 +11,19 @@ final class TestSocket {
     let runtimeDirectory: String
     let path: ControlSocketPath
     let daemon = FakeDaemon()
+    /// What the server reported about clients it dropped or refused.
+    let reports = Reports()
     private(set) var server: ControlServer?
 
-    init(start: Bool = true, protocolVersion: Int = ControlProtocol.version) throws {
+    init(start: Bool = true, protocolVersion: Int = ControlProtocol.version, limits: ServerLimits = ServerLimits()) throws {
         var template = Array("/tmp/mhctl-XXXXXX".utf8CString)
         guard let directory = mkdtemp(&template) else { throw SocketError("mkdtemp") }
         runtimeDirectory = String(cString: directory)
         path = ControlSocketPath.resolve(environment: ["XDG_RUNTIME_DIR": runtimeDirectory])
         if start {
             let server = ControlServer(
-                path: path, handler: daemon, hello: HelloResult(protocolVersion: protocolVersion, version: "test"))
+                path: path, handler: daemon, hello: HelloResult(protocolVersion: protocolVersion, version: "test"),
+                limits: limits, report: { [reports] in reports.add($0) })
             try server.start()
             self.server = server
         }
@@ -37,6 +41,15 @@ final class TestSocket {
     func raw() throws -> RawConnection {
         try RawConnection(path: path.socket)
     }
+}
+
+/// Lines a server reported, kept for a test to read from any thread.
+final class Reports: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+
+    var all: [String] { lines.withLock { $0 } }
 }
 
 extension ControlServer {
