@@ -79,9 +79,9 @@ final class ServerLoop: @unchecked Sendable {
         while let fd = UnixSocket.acceptNext(from: listener) {
             let now = ContinuousClock.now
             if connections.count >= limits.maxClients, !makeRoom(now: now) {
-                Glibc.close(fd)
                 report("control socket: refused a client: \(connections.count) clients connected, none quiet for "
                     + "\(Int(limits.quietSeconds)) s (fix: close idle clients of the control socket)")
+                Glibc.close(fd)
                 continue
             }
             connections.append(ServerConnection(fd: fd, now: now))
