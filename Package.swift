@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "Daemon", targets: ["Daemon"]),
         // For the fuzz targets: the built-in node types a patch is checked against.
         .library(name: "SetupViews", targets: ["SetupViews"]),
+        // For the fuzz targets (fuzz/): the sequencer's event decoder and SysEx assembly.
+        .library(name: "ALSA", targets: ["ALSA"]),
         // For the fuzz targets (fuzz/): the control server's request decoder.
         .library(name: "Control", targets: ["Control"]),
         // For the fuzz targets: the SoundFont reader.

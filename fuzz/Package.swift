@@ -22,6 +22,8 @@ let package = Package(
         fuzzTarget("FuzzPatch", testing: "Hub", "SetupViews"),
         fuzzTarget("FuzzPreset", testing: "Synth"),
         fuzzTarget("FuzzSoundFont", testing: "SoundFont"),
+        fuzzTarget("FuzzSeqEvent", testing: "ALSA", "MIDICore"),
+        fuzzTarget("FuzzStateFile", testing: "Hub"),
     ]
 )
 

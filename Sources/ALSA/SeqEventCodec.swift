@@ -68,7 +68,7 @@ enum SeqEventCodec {
         case SND_SEQ_EVENT_PGMCHANGE: message = .programChange(channel: controlChannel, program: value7)
         case SND_SEQ_EVENT_CHANPRESS: message = .channelPressure(channel: controlChannel, pressure: value7)
         case SND_SEQ_EVENT_PITCHBEND:
-            message = .pitchBend(channel: controlChannel, value: UInt16(min(16383, max(0, control.value + 8192))))
+            message = .pitchBend(channel: controlChannel, value: UInt16(min(16383, max(0, Int(control.value) + 8192))))
         case SND_SEQ_EVENT_SYSEX:
             let ext = event.data.ext
             guard midihub_seq_ev_is_variable(withUnsafePointer(to: event) { $0 }) != 0, let pointer = ext.ptr,

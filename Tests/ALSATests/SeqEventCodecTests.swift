@@ -42,3 +42,16 @@ func messagesSurviveTheTripThroughAnALSAEvent(message: MIDIMessage) throws {
     }
     #expect(bytes == [0xF0, 0x41, 0x10, 0xF7])
 }
+
+/// Found while writing `FuzzSeqEvent`: a pitch-bend event's value is any 32-bit number the sending
+/// client chose; Int32.max overflowed the conversion and trapped. It reads as the top of the range.
+@Test func aPitchBendValueAtTheEndOfItsIntegerIsClamped() {
+    for (value, expected) in [(Int32.max, UInt16(16383)), (Int32.min, 0)] {
+        var wire = SeqEventWire.bytes(for: .pitchBend(channel: 2, value: 0), from: SeqAddress(client: 20, port: 0))
+        // `snd_seq_event_t`: 16 bytes of header, then `data.control`: channel, 3 unused, param, value.
+        withUnsafeBytes(of: value.littleEndian) { wire.replaceSubrange(24..<28, with: $0) }
+        var assembler = SysExAssembler()
+        let decoded = wire.withUnsafeBytes { SeqEventWire.decode($0, sysEx: &assembler) }
+        #expect(decoded == [.message(.pitchBend(channel: 2, value: expected), source: SeqAddress(client: 20, port: 0), time: .tick(0))])
+    }
+}

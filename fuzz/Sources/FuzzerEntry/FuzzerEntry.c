@@ -35,3 +35,11 @@ int FuzzPreset_main(int argc, char **argv) {
 int FuzzSoundFont_main(int argc, char **argv) {
     return LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput);
 }
+
+int FuzzSeqEvent_main(int argc, char **argv) {
+    return LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput);
+}
+
+int FuzzStateFile_main(int argc, char **argv) {
+    return LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput);
+}
