@@ -167,8 +167,22 @@ import Testing
         #expect(patch.mappings.isEmpty && patch.widgets.isEmpty)
     }
 
-    @Test func missingFileIsATypedError() {
-        #expect(throws: PatchError.self) { try Patch.load(contentsOf: "/nonexistent/p.yaml", registry: registry) }
+    @Test func aProblemWithTheWholeFileNamesTheFileWithoutALine() throws {
+        do {
+            _ = try Patch.load(contentsOf: "/nonexistent/p.yaml", registry: registry)
+            Issue.record("a missing patch loaded")
+        } catch {
+            #expect(error.description == "no file '/nonexistent/p.yaml' (fix: check the path)")
+        }
+        let binary = FileManager.default.temporaryDirectory.appendingPathComponent("midihub-\(UUID().uuidString).yaml").path
+        defer { try? FileManager.default.removeItem(atPath: binary) }
+        #expect(FileManager.default.createFile(atPath: binary, contents: Data([0xFF, 0xFE, 0x00])))
+        do {
+            _ = try Patch.load(contentsOf: binary, registry: registry)
+            Issue.record("bytes that are not UTF-8 loaded as a patch")
+        } catch {
+            #expect(error.description == "'\(binary)' is not UTF-8 text, not a patch (fix: give a YAML patch saved as UTF-8)")
+        }
     }
 
     @Test func noteNames() {

@@ -70,3 +70,19 @@ import UserFiles
         #expect(FileManager.default.contents(atPath: folder + "/take.wav")?.count == 44 + 64 * 4)
     }
 }
+
+extension SequenceFileReaderTests {
+    @Test func aFileNamedMidWithoutMThdIsAMIDIFileError() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/broken.MID"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("garbage\n".utf8)))
+        #expect(throws: SequenceFileReader.Failure(problem: "'\(path)' is not a Standard MIDI File: it starts with 67 61 72 62, not MThd",
+                                                   fix: "give a MIDI file, or a text sequence in a file named .song", isBadInput: true)) {
+            try SequenceFileReader.read(path: path)
+        }
+        let text = folder + "/song.txt"
+        #expect(FileManager.default.createFile(atPath: text, contents: Data("tempo 100\ntrack \"Piano\" channel 1\n  1:1 C4 1/4\n".utf8)))
+        #expect(try SequenceFileReader.read(path: text).tracks.isEmpty == false, "another name is read as text")
+    }
+}

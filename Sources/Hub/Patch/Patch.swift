@@ -69,11 +69,11 @@ public struct Patch: Hashable, Sendable {
         do {
             bytes = try UserFile.read(path, what: "a patch", limit: sizeLimit)
         } catch {
-            throw PatchError(file: path, line: 1, column: 1, reason: error.problem, fix: error.fix)
+            throw PatchError(file: path, line: 0, column: 0, reason: error.problem, fix: error.fix)
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw PatchError(file: path, line: 1, column: 1, reason: "the patch is not UTF-8 text",
-                             fix: "save it as UTF-8 (a YAML file)")
+            throw PatchError(file: path, line: 0, column: 0, reason: "'\(path)' is not UTF-8 text, not a patch",
+                             fix: "give a YAML patch saved as UTF-8")
         }
         return try parse(yaml: text, file: path, registry: registry)
     }

@@ -1,4 +1,5 @@
-/// Why a patch was refused: where (`file:line:column`, 1-based), what and how to fix it.
+/// Why a patch was refused: where (`file:line:column`, 1-based; line 0 for the file as a
+/// whole: missing, a directory, too large, not text), what and how to fix it.
 ///
 /// - Thread: any (a plain value).
 public struct PatchError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -20,9 +21,10 @@ public struct PatchError: Error, Hashable, Sendable, CustomStringConvertible {
     /// scalar): line breaks in it are written as `\n`, `\r` or `\u{2028}`.
     public var description: String { "\(problem) (fix: \(oneLineFix))" }
 
-    /// `file:line:column: reason` on one line, without the fix (the control protocol sends
-    /// the fix in a field of its own).
-    public var problem: String { "\(file):\(line):\(column): \(Self.oneLine(reason))" }
+    /// `file:line:column: reason` (the reason alone, naming the file, for the file as a
+    /// whole) on one line, without the fix (the control protocol sends the fix in a field of
+    /// its own).
+    public var problem: String { line == 0 ? Self.oneLine(reason) : "\(file):\(line):\(column): \(Self.oneLine(reason))" }
 
     /// The fix on one line.
     public var oneLineFix: String { Self.oneLine(fix) }
