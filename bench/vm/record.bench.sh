@@ -22,39 +22,16 @@ load_modules snd-seq-dummy
 take_accuracy_of() { # RUN RECORDING
     midicsv "$SONG" >"$WORK/song.csv" || fail "midicsv $SONG"
     midicsv "$2" >"$WORK/$1.csv" || fail "midicsv cannot read $1's recording $2"
-    python3 - "$1" "$WORK/song.csv" "$WORK/$1.csv" <<'PY' | tee -a "$RESULTS_FILE"
-import statistics, sys
-run, song_csv, take_csv = sys.argv[1:]
-def channel_event_seconds(path):
-    division, tempos, ticks = 480, [], []
-    for line in open(path, errors="replace"):
-        fields = [f.strip() for f in line.split(",")]
-        if len(fields) < 3:
-            continue
-        if fields[2] == "Header":
-            division = int(fields[5])
-        elif fields[2] == "Tempo":
-            tempos.append((int(fields[1]), int(fields[3])))
-        elif fields[2].endswith("_c"):
-            ticks.append(int(fields[1]))
-    tempos.sort()
-    def seconds(tick):
-        total, last_tick, tempo = 0.0, 0, 500000
-        for at, value in tempos:
-            if at > tick:
-                break
-            total += (at - last_tick) * tempo / 1e6 / division
-            last_tick, tempo = at, value
-        return total + (tick - last_tick) * tempo / 1e6 / division
-    return sorted(seconds(tick) for tick in ticks)
+    python3 - "$REPO" "$1" "$WORK/song.csv" "$WORK/$1.csv" <<'PY' | tee -a "$RESULTS_FILE"
+import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1] + "/bench/vm")
+from event_times import channel_event_seconds, deviation_row
+run, song_csv, take_csv = sys.argv[2:]
 expected, recorded = channel_event_seconds(song_csv), channel_event_seconds(take_csv)
 if len(recorded) != len(expected):
     sys.exit(f"{run}: {len(recorded)} channel events recorded, the song has {len(expected)}")
-offsets = [r - e for r, e in zip(recorded, expected)]
-median = statistics.median(offsets)
-deviations = sorted(abs(o - median) * 1e6 for o in offsets)
-p = lambda q: deviations[min(len(deviations) - 1, int(q * len(deviations)))]
-print(f"{run} events={len(deviations)} p50_us={p(0.5):.1f} p99_us={p(0.99):.1f} max_us={deviations[-1]:.1f}")
+print(deviation_row(run, "events", recorded, expected))
 PY
     [[ ${PIPESTATUS[0]} == 0 ]] || fail "cannot read how exactly $1 recorded"
 }

@@ -50,36 +50,17 @@ monitor_while() { # RUN COMMAND...
 # time in the song (midicsv and the song's tempo map), less the median offset.
 timing_of() { # RUN
     midicsv "$SONG" >"$WORK/song.csv" || fail "midicsv $SONG"
-    python3 - "$1" "$WORK/song.csv" "$WORK/$1.json" <<'PY' | tee -a "$RESULTS_FILE"
-import json, statistics, sys
-run, csv_path, json_path = sys.argv[1:]
-division, tempos, events = 480, [], []
-for line in open(csv_path):
-    fields = [f.strip() for f in line.split(",")]
-    if fields[2] == "Header":
-        division = int(fields[5])
-    elif fields[2] == "Tempo":
-        tempos.append((int(fields[1]), int(fields[3])))
-    elif fields[2].endswith("_c"):
-        events.append(int(fields[1]))
-tempos.sort()
-def seconds(tick):
-    total, last_tick, tempo = 0.0, 0, 500000
-    for at, value in tempos:
-        if at > tick:
-            break
-        total += (at - last_tick) * tempo / 1e6 / division
-        last_tick, tempo = at, value
-    return total + (tick - last_tick) * tempo / 1e6 / division
-expected = [seconds(tick) for tick in sorted(events)]
+    python3 - "$REPO" "$1" "$WORK/song.csv" "$WORK/$1.json" <<'PY' | tee -a "$RESULTS_FILE"
+import json, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1] + "/bench/vm")
+from event_times import channel_event_seconds, deviation_row
+run, csv_path, json_path = sys.argv[2:]
+expected = channel_event_seconds(csv_path)
 arrived = [json.loads(line)["time"] for line in open(json_path) if '"channel"' in line]
 if len(arrived) != len(expected):
     sys.exit(f"{run}: {len(arrived)} channel events arrived, the song has {len(expected)}")
-offsets = [a - e for a, e in zip(arrived, expected)]
-median = statistics.median(offsets)
-deviations = sorted(abs(o - median) * 1e6 for o in offsets)
-p = lambda q: deviations[min(len(deviations) - 1, int(q * len(deviations)))]
-print(f"{run} events={len(deviations)} p50_us={p(0.5):.1f} p99_us={p(0.99):.1f} max_us={deviations[-1]:.1f}")
+print(deviation_row(run, "events", arrived, expected))
 PY
     [[ ${PIPESTATUS[0]} == 0 ]] || fail "cannot read the timing of $1"
 }
