@@ -167,6 +167,21 @@ import Testing
         #expect(patch.mappings.isEmpty && patch.widgets.isEmpty)
     }
 
+    @Test func aPatchHoldsAtMostMaxNodesNodes() throws {
+        func nodes(_ count: Int) -> String {
+            "nodes:\n" + (0..<count).map { "  n\($0):\n    source: '*'\n" }.joined()
+        }
+        #expect(try parse(nodes(HubGraph.maxNodes)).graph.nodes.count == HubGraph.maxNodes)
+        #expect(throws: PatchError(file: "test.yaml", line: 2, column: 3, reason: "4097 nodes; a hub holds at most 4096",
+                                   fix: "split the setup over several patches, or remove nodes")) {
+            try parse(nodes(HubGraph.maxNodes + 1))
+        }
+        let full = try parse(nodes(HubGraph.maxNodes)).graph
+        #expect(throws: GraphError.tooManyNodes(HubGraph.maxNodes + 1)) {
+            try full.adding(GraphNode(id: "one-more", body: full.nodes[0].body))
+        }
+    }
+
     @Test func aProblemWithTheWholeFileNamesTheFileWithoutALine() throws {
         do {
             _ = try Patch.load(contentsOf: "/nonexistent/p.yaml", registry: registry)

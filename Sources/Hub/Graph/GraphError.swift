@@ -10,6 +10,7 @@ public enum GraphError: Error, Hashable, Sendable, CustomStringConvertible {
     case signalMismatch(Route, sends: Signal, toKind: String, accepts: Set<Signal>)
     case cycle([NodeID])
     case badChannel(Route, Int)
+    case tooManyNodes(Int)
 
     public var description: String { "\(reason) (fix: \(fix))" }
 
@@ -27,6 +28,7 @@ public enum GraphError: Error, Hashable, Sendable, CustomStringConvertible {
                 + (accepts.isEmpty ? "takes no input" : "takes \(accepts.map(\.rawValue).sorted().joined(separator: " and ")) only")
         case .cycle(let path): "routes form a loop \(path.joined(separator: " -> "))"
         case .badChannel(let route, let channel): "route \(route) lists channel \(channel)"
+        case .tooManyNodes(let count): "\(count) nodes; a hub holds at most \(HubGraph.maxNodes)"
         }
     }
 
@@ -43,6 +45,7 @@ public enum GraphError: Error, Hashable, Sendable, CustomStringConvertible {
             sends == .midi ? "send MIDI to a processor, instrument or external node" : "send audio to an effect or the output"
         case .cycle: "remove one of these routes"
         case .badChannel: "channels are 1…16"
+        case .tooManyNodes: "split the setup over several patches, or remove nodes"
         }
     }
 }

@@ -75,7 +75,12 @@ public struct HubGraph: Hashable, Sendable {
         return order.map { nodes[$0].id }
     }
 
+    /// The most nodes a graph holds: far past any real setup, and a bound on what a patch,
+    /// a saved state or `nodes.add` can make the hub compile and keep.
+    public static let maxNodes = 4096
+
     private static func validate(nodes: [GraphNode], routes: [Route]) throws(GraphError) {
+        guard nodes.count <= maxNodes else { throw .tooManyNodes(nodes.count) }
         var byID: [NodeID: GraphNode] = [:]
         for node in nodes {
             guard byID.updateValue(node, forKey: node.id) == nil else { throw .duplicateNode(node.id) }

@@ -58,8 +58,9 @@ public struct Patch: Hashable, Sendable {
     static let knownKeys = ["version", "name", "description", "tempo", "nodes", "routes", "rules", "mappings", "scenes", "triggers",
                              "widgets", "pads"]
 
-    /// The largest patch file read: 16 MiB (a patch of a thousand nodes is under 100 KB).
-    public static let sizeLimit = 16 << 20
+    /// The largest patch file read: 1 MiB (a patch of a thousand nodes is under 100 KB; a
+    /// megabyte of YAML parses in a fraction of a second).
+    public static let sizeLimit = 1 << 20
 
     /// Reads and validates the patch at `path`.
     /// - Throws: ``PatchError`` with the file, line and column of the first problem.

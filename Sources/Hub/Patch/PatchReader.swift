@@ -30,7 +30,12 @@ struct PatchReader {
                                 fix: "write a tempo in quarter notes per minute, like `tempo: 120`")
                 }
             case "nodes":
-                for (idNode, definition) in try mapping(value, "nodes") {
+                let definitions = try mapping(value, "nodes")
+                guard definitions.count <= HubGraph.maxNodes else {
+                    let excess = GraphError.tooManyNodes(definitions.count)
+                    throw error(at: value, excess.reason, fix: excess.fix)
+                }
+                for (idNode, definition) in definitions {
                     let id = try string(idNode, "a node name")
                     guard nodeMarks.updateValue(idNode, forKey: id) == nil else {
                         throw error(at: idNode, "node '\(id)' is defined twice", fix: "give each node its own name")
@@ -90,6 +95,8 @@ struct PatchReader {
             return routeNode(route)
         case .cycle(let path):
             return routes.last { $0.0.from == path[path.count - 2] && $0.0.to == path[path.count - 1] }?.1
+        case .tooManyNodes:
+            return nil
         }
     }
 
