@@ -8,7 +8,10 @@
 /// `ControlServer.publish(_:)`, which handlers may call.
 ///
 /// - Thread: control (every method is called on the server's loop thread, one at a
-///   time; while a method runs, the server answers no other client).
+///   time; while a method runs, the server answers no other client) — but for the
+///   requests that read a file the client named, `loadPatch` with a path and `transport`
+///   with `load` or `playlist`: those are called on the server's file thread, one at a
+///   time, while the loop goes on serving the other clients.
 public protocol ControlHandler: AnyObject, Sendable {
     /// `ports.list`: every MIDI port the daemon sees.
     func ports() throws -> [PortSummary]

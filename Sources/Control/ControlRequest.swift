@@ -165,3 +165,16 @@ public struct SubscriptionFilter: Hashable, Sendable, Codable {
         kind == .dropped || events?.contains(kind) ?? true
     }
 }
+
+extension ControlRequest {
+    /// Whether answering reads a file the client named — `patch.load` by path, `transport`
+    /// `load` and `playlist` — which the server does off its own thread (`Responder.Answer`).
+    /// - Thread: any.
+    var readsFiles: Bool {
+        switch self {
+        case .loadPatch(let source): source.path != nil
+        case .transport(let request): request.action == .load || request.action == .playlist
+        default: false
+        }
+    }
+}

@@ -2,7 +2,8 @@ import Glibc
 import Synchronization
 
 /// The hand-off between publishers (any thread) and the server's loop thread:
-/// encoded event lines and the stop request, plus a pipe that wakes the loop's `poll`.
+/// encoded event lines, the answers the file thread made (`Responder.Answer.later`) and
+/// the stop request, plus a pipe that wakes the loop's `poll`.
 /// Holds at most `capacity` events; more are dropped and counted for every subscriber.
 ///
 /// - Thread: any.
@@ -10,6 +11,8 @@ final class EventInbox: Sendable {
     struct Batch {
         var events: [(kind: ControlEventKind, line: [UInt8])] = []
         var overflow = 0
+        /// Response lines made off the loop's thread, for the connection with that number.
+        var answers: [(connection: Int, line: [UInt8])] = []
         var stop = false
     }
 
@@ -47,6 +50,12 @@ final class EventInbox: Sendable {
         wake()
     }
 
+    /// Hands the loop the response line for connection number `connection`.
+    func postAnswer(_ line: [UInt8], to connection: Int) {
+        batch.withLock { $0.answers.append((connection, line)) }
+        wake()
+    }
+
     func requestStop() {
         batch.withLock { $0.stop = true }
         wake()
@@ -58,6 +67,7 @@ final class EventInbox: Sendable {
             defer {
                 batch.events.removeAll()
                 batch.overflow = 0
+                batch.answers.removeAll()
             }
             return batch
         }

@@ -1,17 +1,37 @@
 /// Turns one request line into one response line: decodes it, answers `hello` and
 /// `subscribe`, hands everything else to the `ControlHandler`.
 ///
-/// - Thread: control.
+/// - Thread: control; the work of a `later` answer on the server's file thread.
 struct Responder: Sendable {
     let handler: any ControlHandler
     let hello: HelloResult
 
-    func respond(to line: [UInt8], from connection: ServerConnection) -> [UInt8] {
+    /// A response line now, or the work that makes it, to run off the server's thread.
+    enum Answer {
+        case now([UInt8])
+        /// A request that reads a file the client named (`ControlRequest.readsFiles`): its
+        /// work runs on the server's file thread, so a large or slow file holds up no
+        /// other client.
+        case later(@Sendable () -> [UInt8])
+    }
+
+    func answer(to line: [UInt8], from connection: ServerConnection) -> Answer {
         let (id, decoded) = ControlRequest.decode(line: line)
-        let outcome = decoded.flatMap { request in
-            Result { () throws(ControlError) in try result(for: request, from: connection) }
+        switch decoded {
+        case .success(.subscribe(let filter)):
+            connection.subscription = filter
+            return .now(encode(ControlResponse(id: id, outcome: .success(.done))))
+        case .success(let request) where request.readsFiles:
+            return .later { [self] in respond(to: request, id: id) }
+        case .success(let request):
+            return .now(respond(to: request, id: id))
+        case .failure(let error):
+            return .now(encode(ControlResponse(id: id, outcome: .failure(error))))
         }
-        return encode(ControlResponse(id: id, outcome: outcome))
+    }
+
+    private func respond(to request: ControlRequest, id: RequestID?) -> [UInt8] {
+        encode(ControlResponse(id: id, outcome: Result { () throws(ControlError) in try result(for: request) }))
     }
 
     func lineTooLong() -> [UInt8] {
@@ -20,16 +40,13 @@ struct Responder: Sendable {
             fix: "send patches by path (patch.load {\"path\":…}) instead of inline text"))))
     }
 
-    private func result(for request: ControlRequest, from connection: ServerConnection) throws(ControlError)
-        -> ControlResult
-    {
+    private func result(for request: ControlRequest) throws(ControlError) -> ControlResult {
         do {
             switch request {
             case .hello:
                 return .hello(hello)
-            case .subscribe(let filter):
-                connection.subscription = filter
-                return .done
+            case .subscribe:
+                return .done  // `answer` keeps the filter with the connection
             case .listPorts:
                 return .ports(try handler.ports())
             case .listConnections:

@@ -14,6 +14,11 @@ import Glibc
 /// - Thread: control (the server's loop thread only).
 final class ServerConnection {
     let fd: Int32
+    /// The server's number for this client (an answer made off the loop finds it by it).
+    let number: Int
+    /// A request's answer is being made off the loop's thread: the requests after it wait,
+    /// so answers keep the order of the requests.
+    var awaitingAnswer = false
     /// What this client subscribed to; `nil` before `subscribe`.
     var subscription: SubscriptionFilter?
     /// When the client last sent bytes (or connected).
@@ -29,8 +34,9 @@ final class ServerConnection {
     private var closing = false
     private var broken = false
 
-    init(fd: Int32, now: ContinuousClock.Instant) {
+    init(fd: Int32, number: Int, now: ContinuousClock.Instant) {
         self.fd = fd
+        self.number = number
         lastHeard = now
     }
 
@@ -42,7 +48,7 @@ final class ServerConnection {
     /// True while bytes wait to be written.
     var wantsOutput: Bool { !broken && pendingBytes > 0 }
     /// True when the connection can be closed: broken, or closing with everything written.
-    var isFinished: Bool { broken || (closing && pendingBytes == 0) }
+    var isFinished: Bool { broken || (closing && !awaitingAnswer && pendingBytes == 0) }
 
     /// Reads what the socket has into the buffer of requests (`nextRequest` cuts them).
     func receive(using scratch: inout [UInt8], now: ContinuousClock.Instant) {
@@ -61,7 +67,7 @@ final class ServerConnection {
     /// client's input, the last unterminated line, after which the connection closes once
     /// its answers are written.
     func nextRequest() -> LineSplitter.Item? {
-        guard !closing, !broken, hasRoom else { return nil }
+        guard !closing, !broken, !awaitingAnswer, hasRoom else { return nil }
         if let item = lines.next() { return item }
         guard endOfInput else { return nil }
         closing = true

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 
 /// The control server's loop: one thread polls the listening socket, the wake pipe
@@ -15,6 +16,9 @@ final class ServerLoop: @unchecked Sendable {
     private let report: @Sendable (String) -> Void
     private var connections: [ServerConnection] = []
     private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
+    private var connectionsAccepted = 0
+    /// Where requests that read a client's file run (`Responder.Answer.later`), one at a time.
+    private let fileThread = DispatchQueue(label: "midihub-control-files")
 
     init(listener: Int32, inbox: EventInbox, responder: Responder, limits: ServerLimits,
          report: @escaping @Sendable (String) -> Void) {
@@ -31,6 +35,7 @@ final class ServerLoop: @unchecked Sendable {
             let batch = inbox.take()
             if batch.stop { break }
             fanOut(batch)
+            deliver(batch.answers)
             let now = ContinuousClock.now
             for connection in connections {
                 connection.flush(now: now)
@@ -84,7 +89,8 @@ final class ServerLoop: @unchecked Sendable {
                 Glibc.close(fd)
                 continue
             }
-            connections.append(ServerConnection(fd: fd, now: now))
+            connectionsAccepted += 1
+            connections.append(ServerConnection(fd: fd, number: connectionsAccepted, now: now))
         }
     }
 
@@ -99,17 +105,34 @@ final class ServerLoop: @unchecked Sendable {
         return true
     }
 
-    /// Answers the client's buffered requests while its output has room.
+    /// Answers the client's buffered requests while its output has room; a request that
+    /// reads a file goes to the file thread, and the ones after it wait for its answer.
     private func answer(_ connection: ServerConnection) {
         while let item = connection.nextRequest() {
             switch item {
             case .line(let line):
-                connection.send(responder.respond(to: line, from: connection))
+                switch responder.answer(to: line, from: connection) {
+                case .now(let response):
+                    connection.send(response)
+                case .later(let work):
+                    connection.awaitingAnswer = true
+                    let number = connection.number
+                    fileThread.async { [inbox] in inbox.postAnswer(work(), to: number) }
+                }
             case .tooLong:
                 connection.send(responder.lineTooLong())
                 connection.closeAfterFlush()
                 return
             }
+        }
+    }
+
+    /// Queues the answers the file thread made; their clients' next requests go on.
+    private func deliver(_ answers: [(connection: Int, line: [UInt8])]) {
+        for (number, line) in answers {
+            guard let connection = connections.first(where: { $0.number == number }) else { continue }
+            connection.send(line)
+            connection.awaitingAnswer = false
         }
     }
 

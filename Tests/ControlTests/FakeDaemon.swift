@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 @testable import Control
@@ -35,6 +36,9 @@ final class FakeDaemon: ControlHandler {
             id: 1, name: "voices", direction: .output, min: nil, max: nil, default: nil, unit: "count", value: 3)])
 
     let state = Mutex(State())
+    /// `patch.load` of `slowPatchPath` waits for this: a file on a stalled disk.
+    let slowFile = DispatchSemaphore(value: 0)
+    static let slowPatchPath = "/slow/disk/patch.yaml"
 
     func ports() throws -> [PortSummary] { [Self.keyboard, Self.jackPort] }
 
@@ -100,6 +104,7 @@ final class FakeDaemon: ControlHandler {
     }
 
     func loadPatch(_ source: PatchSource) throws -> GraphSummary {
+        if source.path == Self.slowPatchPath { slowFile.wait() }
         if source.text?.contains("bad") == true {
             throw ControlError(.invalidPatch, "patch:3:7: unknown node type 'synthh'", fix: "use one of: synth")
         }

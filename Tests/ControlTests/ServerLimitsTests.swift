@@ -60,3 +60,20 @@ import TestSupport
         }
     }
 }
+
+/// A request that reads a file the client named runs off the server's thread: a stalled
+/// disk holds up that client's answers, in order, and no other client.
+@Suite struct FileRequestTests {
+    @Test func aPatchLoadFromAStalledDiskHoldsUpOnlyItsOwnClient() throws {
+        let socket = try TestSocket()
+        let loader = try socket.raw()
+        try loader.send(#"{"id":1,"request":"patch.load","params":{"path":"\#(FakeDaemon.slowPatchPath)"}}"#)
+        try loader.send(#"{"id":2,"request":"ports.list"}"#)
+        #expect(try socket.client().ports().count == 2, "another client is served meanwhile")
+        #expect(try !UnixSocket.waitReadable(loader.fd, milliseconds: 200), "an answer before the patch was read")
+        socket.daemon.slowFile.signal()
+        #expect(try loader.readObject()?["id"] as? Int == 1, "the patch's answer first")
+        #expect(try loader.readObject()?["id"] as? Int == 2, "then the request sent after it")
+        #expect(socket.daemon.state.withLock { $0.loadedPatches.map(\.path) } == [FakeDaemon.slowPatchPath])
+    }
+}

@@ -72,7 +72,7 @@ import Testing
     /// A chain of 20,000 nodes draws without recursion, its indentation stopping at 32 levels
     /// (the lines deeper say their depth), so the picture stays linear in the chain's length.
     @Test func graphPictureOfAVeryLongChainIsBoundedAndSaysTheDepth() throws {
-        let count = 20_000
+        let count = HubGraph.maxNodes - 1  // the longest chain a graph holds
         let chain = (0..<count).map { GraphNode(id: "p\($0)", body: .processor(.transpose)) }
         let routes = [Route("keys", "p0")] + (1..<count).map { Route("p\($0 - 1)", "p\($0)") }
         let graph = try HubGraph(nodes: [GraphNode(id: "keys", body: .source(PortSelector(portClass: .hardware)))] + chain,
@@ -81,7 +81,7 @@ import Testing
             .split(separator: "\n")
         #expect(lines.count == count + 1)
         let last = String(lines.last ?? "")
-        #expect(last == String(repeating: " ", count: 4 * 31) + "└─▶ [20000] p19999  midiProcessor transpose",
+        #expect(last == String(repeating: " ", count: 4 * 31) + "└─▶ [\(count)] p\(count - 1)  midiProcessor transpose",
                 "\(last.count) characters, \(last.prefix { $0 == " " }.count) spaces")
         #expect(lines.allSatisfy { $0.count < 200 })
         #expect(lines[32] == String(repeating: " ", count: 4 * 31) + "└─▶ p31  midiProcessor transpose")

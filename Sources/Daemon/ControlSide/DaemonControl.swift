@@ -17,7 +17,8 @@ import SetupViews
 /// sequencer subscription, a connection the JACK bridge carries or one made in JACK (and a
 /// runtime edit remembered by port identity); one between two nodes is a graph route.
 ///
-/// - Thread: control (the server's thread).
+/// - Thread: control (the server's thread; `loadPatch` by path and `transport` load and
+///   playlist on its file thread, `ControlHandler`).
 final class DaemonControl: ControlHandler, @unchecked Sendable {
     private unowned let daemon: HubDaemon
 

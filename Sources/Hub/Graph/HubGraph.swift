@@ -100,7 +100,7 @@ public struct HubGraph: Hashable, Sendable {
     }
 
     /// A loop as a path that starts and ends at the same node, or `nil`.
-    private static func findCycle(ids: [NodeID], routes: [Route]) -> [NodeID]? {
+    static func findCycle(ids: [NodeID], routes: [Route]) -> [NodeID]? {
         var next: [NodeID: [NodeID]] = [:]
         for route in routes { next[route.from, default: []].append(route.to) }
         enum Mark { case visiting, done }
