@@ -52,7 +52,7 @@ enum SeqEventCodec {
     /// Decodes a received event; `nil` while a split SysEx is still incomplete.
     static func decode(_ event: snd_seq_event_t, sysEx: inout SysExAssembler) -> SeqEvent? {
         let source = SeqAddress(client: event.source.client, port: event.source.port)
-        let time = midihub_seq_ev_is_real(withUnsafePointer(to: event) { $0 }) != 0
+        let time = withUnsafePointer(to: event, { midihub_seq_ev_is_real($0) }) != 0
             ? SeqTime.seconds(Double(event.time.time.tv_sec) + Double(event.time.time.tv_nsec) / 1e9)
             : SeqTime.tick(event.time.tick)
         let note = event.data.note, control = event.data.control
@@ -71,7 +71,7 @@ enum SeqEventCodec {
             message = .pitchBend(channel: controlChannel, value: UInt16(min(16383, max(0, Int(control.value) + 8192))))
         case SND_SEQ_EVENT_SYSEX:
             let ext = event.data.ext
-            guard midihub_seq_ev_is_variable(withUnsafePointer(to: event) { $0 }) != 0, let pointer = ext.ptr,
+            guard withUnsafePointer(to: event, { midihub_seq_ev_is_variable($0) }) != 0, let pointer = ext.ptr,
                   let payload = sysEx.add(UnsafeRawBufferPointer(start: pointer, count: Int(ext.len)), from: source)
             else { return nil }
             message = .sysEx(payload)

@@ -73,6 +73,18 @@ func temporaryDirectory() -> String {
         #expect(throws: StateError.self) { try store.load() }
     }
 
+    /// Found by `FuzzStateFile` (the seed `fuzz/corpus/state/rule-with-a-line-break.json`):
+    /// a hand-edited rule with a line break in it made the error two lines long.
+    @Test func anErrorQuotingAHandEditedRuleStaysOnOneLine() throws {
+        let json = #"{"format":1,"nodes":[],"routes":[],"rules":["connect /\n\""],"runtimeEdits":[]}"#
+        do {
+            _ = try HubState(decoding: Array(json.utf8), path: "state.json")
+            Issue.record("a rule that does not parse was read")
+        } catch {
+            #expect(!error.description.contains("\n") && error.description.contains(#"connect /\n"#), "\(error)")
+        }
+    }
+
     @Test func writeFailureIsTyped() {
         #expect(throws: StateError.self) { try AtomicFile.write([1, 2, 3], to: "/proc/nonexistent-dir/state.json") }
         #expect(StateStore.defaultPath(environment: ["XDG_STATE_HOME": "/x"]) == "/x/midihub/state.json")

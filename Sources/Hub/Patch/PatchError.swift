@@ -24,22 +24,8 @@ public struct PatchError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `file:line:column: reason` (the reason alone, naming the file, for the file as a
     /// whole) on one line, without the fix (the control protocol sends the fix in a field of
     /// its own).
-    public var problem: String { line == 0 ? Self.oneLine(reason) : "\(file):\(line):\(column): \(Self.oneLine(reason))" }
+    public var problem: String { line == 0 ? reason.onOneLine : "\(file):\(line):\(column): \(reason.onOneLine)" }
 
     /// The fix on one line.
-    public var oneLineFix: String { Self.oneLine(fix) }
-
-    static func oneLine(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}":
-                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    public var oneLineFix: String { fix.onOneLine }
 }

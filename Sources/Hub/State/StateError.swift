@@ -22,15 +22,15 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unreadable(let path, let code):
             "cannot read state file \(path): \(AtomicFile.message(code)) (fix: check its permissions)"
         case .corrupt(let path, let reason):
-            "state file \(path) is not valid: \(reason) (fix: correct it, or delete it to start from the defaults)"
+            "state file \(path.onOneLine) is not valid: \(reason.onOneLine) (fix: correct it, or delete it to start from the defaults)"
         case .corruptKept(let path, let reason, let kept):
-            "state file \(path) is not valid: \(reason); kept as \(kept), starting from the defaults "
+            "state file \(path.onOneLine) is not valid: \(reason.onOneLine); kept as \(kept.onOneLine), starting from the defaults "
                 + "(fix: correct it and move it back while the daemon is stopped, or delete it)"
         case .newer(let path, let format, let supported):
             "state file \(path) was written by a newer midihub (format \(format); this one reads format \(supported)) "
                 + "(fix: run the newer midihub, or start with --state OTHER-FILE)"
         case .cannotKeep(let path, let reason, let code):
-            "state file \(path) is not valid (\(reason)) and cannot be moved aside: \(AtomicFile.message(code)) "
+            "state file \(path.onOneLine) is not valid (\(reason.onOneLine)) and cannot be moved aside: \(AtomicFile.message(code)) "
                 + "(fix: move it away by hand, or start with --state OTHER-FILE)"
         }
     }
