@@ -1,3 +1,4 @@
+import MIDICore
 /// The kernel's arrival stamps of the events on a port a queue stamps in real time
 /// (`SeqClient.createPort(timestampQueue:)`), as a clock that never goes back.
 ///
@@ -9,22 +10,22 @@
 ///
 /// - Thread: the thread that reads the port (a plain value).
 public struct ArrivalClock: Sendable {
-    private var latest = 0.0
+    private var latest = HostTime.distantPast
 
     public init() {}
 
-    /// The arrival time of an event the kernel stamped `seconds` (the queue's real time).
+    /// The arrival time of an event the kernel stamped `stamp` (the queue's real time).
     /// - Thread: the port's reader.
-    public mutating func time(stampedAt seconds: Double) -> Double {
-        latest = max(latest, seconds)
+    public mutating func time(stampedAt stamp: HostTime) -> HostTime {
+        latest = max(latest, stamp)
         return latest
     }
 
     /// The arrival time of an event stamped `stamp`; `nil` when it carries no real-time
     /// stamp (a port without timestamping, or one stamping in ticks).
     /// - Thread: the port's reader.
-    public mutating func time(of stamp: SeqTime) -> Double? {
-        guard case .seconds(let seconds) = stamp else { return nil }
-        return time(stampedAt: seconds)
+    public mutating func time(of stamp: SeqTime) -> HostTime? {
+        guard case .realTime(let time) = stamp else { return nil }
+        return self.time(stampedAt: time)
     }
 }

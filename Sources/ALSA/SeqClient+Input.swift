@@ -7,7 +7,7 @@ extension SeqClient {
     /// flag and call again). `-1` waits until input or a signal.
     ///
     /// Ports created with a `timestampQueue` get events stamped with that queue's
-    /// real time at arrival (`SeqTime.seconds`). To hear announcements, subscribe
+    /// real time at arrival (`SeqTime.realTime`). To hear announcements, subscribe
     /// a destination port to `SeqAddress.systemAnnounce`.
     /// - Thread: the owning thread.
     public func receive(milliseconds: Int32) throws(ALSAError) -> SeqEvent? {

@@ -57,7 +57,7 @@ public final class SeqClient {
     ///   - capabilities: `.source` to let others read from it, `.destination` to
     ///     let others write to it, or both.
     ///   - timestampQueue: when given, the kernel stamps every event delivered to
-    ///     this port with the queue's real time at arrival (`SeqTime.seconds`).
+    ///     this port with the queue's real time at arrival (`SeqTime.realTime`).
     /// - Thread: the owning thread.
     public func createPort(name: String, capabilities: SeqPort.Capabilities,
                            types: SeqPort.Types = .midiApplication,

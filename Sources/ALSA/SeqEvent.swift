@@ -27,13 +27,13 @@ public enum SeqEvent: Hashable, Sendable {
     }
 }
 
-/// An event's timestamp: queue ticks, or seconds of a queue's real time (ports
+/// An event's timestamp: queue ticks, or a queue's real time, to the nanosecond (ports
 /// created with a `timestampQueue` get the latter, stamped on arrival).
 ///
 /// - Thread: any (a plain value).
 public enum SeqTime: Hashable, Sendable {
     case tick(UInt32)
-    case seconds(Double)
+    case realTime(HostTime)
 }
 
 /// The System client's notices about clients, ports and subscriptions.

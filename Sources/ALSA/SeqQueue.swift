@@ -1,4 +1,5 @@
 internal import CALSA
+import MIDICore
 
 /// A sequencer queue owned by a `SeqClient`: a clock with a tempo that the kernel
 /// uses to deliver scheduled events and to timestamp incoming ones.
@@ -11,7 +12,8 @@ public struct SeqQueue: Hashable, Sendable {
 /// Where a queue stands, from `SeqClient.status(of:)`.
 public struct SeqQueueStatus: Hashable, Sendable {
     public var tick: UInt32
-    public var seconds: Double
+    /// The queue's real time (since it started).
+    public var time: HostTime
     /// Events still waiting in the queue.
     public var pendingEvents: Int
     public var isRunning: Bool
@@ -78,7 +80,7 @@ extension SeqClient {
         let real = snd_seq_queue_status_get_real_time(status)!.pointee
         return SeqQueueStatus(
             tick: snd_seq_queue_status_get_tick_time(status),
-            seconds: Double(real.tv_sec) + Double(real.tv_nsec) / 1e9,
+            time: HostTime(nanoseconds: Int64(real.tv_sec) * 1_000_000_000 + Int64(real.tv_nsec)),
             pendingEvents: Int(snd_seq_queue_status_get_events(status)),
             isRunning: snd_seq_queue_status_get_status(status) & 1 != 0)
     }

@@ -1,3 +1,4 @@
+import MIDICore
 import Glibc
 
 /// Joins SysEx that arrives in pieces (the kernel's MIDI-byte converter sends
@@ -12,20 +13,19 @@ import Glibc
 /// - Thread: the thread of the owning `SeqClient`.
 struct SysExAssembler {
     static let maximumLength = 1 << 20
-    /// Nanoseconds an unfinished message waits for its next piece.
-    static let patience: UInt64 = 5_000_000_000
+    /// How long an unfinished message waits for its next piece.
+    static let patience: HostDuration = 5
 
-    private var partial: [SeqAddress: (bytes: [UInt8], last: UInt64)] = [:]
+    private var partial: [SeqAddress: (bytes: [UInt8], last: HostTime)] = [:]
 
     /// Messages waiting for more pieces.
     var unfinished: Int { partial.count }
 
-    /// Adds a piece from `source` that arrived at `now` (monotonic nanoseconds); returns the
+    /// Adds a piece from `source` that arrived at `now` (the monotonic clock); returns the
     /// payload (between F0 and F7) once complete.
-    mutating func add(_ piece: UnsafeRawBufferPointer, from source: SeqAddress,
-                      at now: UInt64 = SysExAssembler.monotonicNanoseconds()) -> [UInt8]? {
+    mutating func add(_ piece: UnsafeRawBufferPointer, from source: SeqAddress, at now: HostTime = .now()) -> [UInt8]? {
         guard let first = piece.first else { return nil }
-        if !partial.isEmpty { forget(before: now &- Self.patience, now: now) }
+        if !partial.isEmpty { forget(before: now - Self.patience) }
         var buffer: [UInt8]
         if first == 0xF0 {
             partial[source] = nil
@@ -46,14 +46,7 @@ struct SysExAssembler {
         return nil
     }
 
-    private mutating func forget(before limit: UInt64, now: UInt64) {
-        guard now > Self.patience else { return }
+    private mutating func forget(before limit: HostTime) {
         partial = partial.filter { $0.value.last >= limit }
-    }
-
-    static func monotonicNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }

@@ -1,3 +1,4 @@
+import MIDICore
 import ALSA
 import Glibc
 import RenderCore
@@ -133,9 +134,9 @@ public final class OutputFeedNode: Node, @unchecked Sendable {
     public let outputValues = OutputValues()
     public private(set) var preparedFormat: RenderFormat?
     let ring: SPSCRing<StereoFrame>
-    /// When the last block was handed over (`MonotonicClock` nanoseconds), stored before it
+    /// When the last block was handed over (`HostTime.nanoseconds`), stored before it
     /// is published: the writer tells from it how far the render thread is into the next.
-    let lastHandover = Atomic<UInt64>(0)
+    let lastHandover = Atomic<Int64>(0)
 
     init(capacity: Int) {
         ring = SPSCRing(minimumCapacity: capacity)
@@ -150,7 +151,7 @@ public final class OutputFeedNode: Node, @unchecked Sendable {
     public func process(_ context: ProcessContext) {
         let bus = context.bus
         for i in 0..<context.frames { ring.stage(StereoFrame(left: bus.left[i], right: bus.right[i])) }
-        lastHandover.store(MonotonicClock.nanoseconds(), ordering: .releasing)
+        lastHandover.store(HostTime.now().nanoseconds, ordering: .releasing)
         ring.publish()  // once a block: one atomic store, not one a frame
     }
 
@@ -164,9 +165,9 @@ public final class OutputFeedNode: Node, @unchecked Sendable {
         while true {
             let handed = lastHandover.load(ordering: .acquiring)
             let count = ring.count
-            let now = MonotonicClock.nanoseconds()
+            let now = HostTime.now()
             guard lastHandover.load(ordering: .acquiring) == handed else { continue }  // a block came meanwhile
-            let since = now > handed ? Double(now - handed) * 1e-9 : 0
+            let since = max(now - HostTime(nanoseconds: handed), .zero).seconds
             return DriftFollower.fill(waiting: count, secondsSinceHandover: since, block: block, sampleRate: sampleRate)
         }
     }

@@ -1,3 +1,4 @@
+import MIDICore
 import RenderCore
 
 /// Turns arrival times of live events into frame offsets with one block of constant
@@ -15,20 +16,20 @@ import RenderCore
 ///
 /// - Thread: render (no allocation).
 struct LiveEventTiming {
-    let sampleRate: Double
+    let timeBase: TimeBase
     /// When the previous block started; nil before the first block.
-    private var previousBlockStart: UInt64?
+    private var previousBlockStart: HostTime?
     /// An event popped too early (it arrived after this block started), kept for the next.
     private var carried: LiveEvent?
 
-    init(sampleRate: Double) {
-        self.sampleRate = sampleRate
+    init(sampleRate: Int) {
+        timeBase = TimeBase(sampleRate: sampleRate)
     }
 
     /// Inserts the live events due in this block into `buffer` (whose first `count` events
     /// are sorted by frame; the result is too, live events after sequenced ones on ties).
     /// - Returns: events dropped because `buffer` was full.
-    mutating func collect(from ring: SPSCRing<LiveEvent>, blockStart: UInt64, frames: Int,
+    mutating func collect(from ring: SPSCRing<LiveEvent>, blockStart: HostTime, frames: Int,
                           into buffer: UnsafeMutablePointer<RenderEvent>, count: inout Int, capacity: Int) -> Int {
         let windowStart = previousBlockStart ?? blockStart
         previousBlockStart = blockStart
@@ -53,10 +54,9 @@ struct LiveEventTiming {
 
     /// Whole frames between the start of the previous block and the arrival (0 when earlier):
     /// the frame during which the event arrived.
-    private func offset(arrival: UInt64, windowStart: UInt64) -> UInt32 {
+    private func offset(arrival: HostTime, windowStart: HostTime) -> UInt32 {
         guard arrival > windowStart else { return 0 }
-        let frames = (Double(arrival - windowStart) * sampleRate / 1e9).rounded(.down)
-        return UInt32(min(frames, Double(UInt32.max)))
+        return UInt32(clamping: timeBase.frames(in: arrival - windowStart))
     }
 
     /// Inserts `event` into the first `count` events of `buffer` (sorted by frame), after

@@ -2,14 +2,14 @@ import MIDICore
 import RenderCore
 import Sequencer
 
-/// A live event and the moment it arrived (`MonotonicClock` nanoseconds).
+/// A live event and the moment it arrived (the monotonic clock).
 ///
 /// - Thread: any (a plain value).
 public struct LiveEvent: Sendable, BitwiseCopyable {
     public var event: RenderEvent
-    public var arrival: UInt64
+    public var arrival: HostTime
 
-    public init(event: RenderEvent, arrival: UInt64) {
+    public init(event: RenderEvent, arrival: HostTime) {
         self.event = event
         self.arrival = arrival
     }
@@ -38,7 +38,7 @@ public final class LiveInput: Sendable {
     /// - Returns: false when the ring was full and the event was dropped.
     /// - Thread: any (the one producer thread: MIDI input, the owner in the daemon).
     @discardableResult
-    public func push(_ event: RenderEvent, arrival: UInt64 = MonotonicClock.nanoseconds()) -> Bool {
+    public func push(_ event: RenderEvent, arrival: HostTime = .now()) -> Bool {
         ring.push(LiveEvent(event: event, arrival: arrival))
     }
 
@@ -47,7 +47,7 @@ public final class LiveInput: Sendable {
     /// - Returns: false when the ring was full and the event was dropped.
     /// - Thread: any (the one producer thread: MIDI input, the owner in the daemon).
     @discardableResult
-    public func stage(_ event: RenderEvent, arrival: UInt64) -> Bool {
+    public func stage(_ event: RenderEvent, arrival: HostTime) -> Bool {
         ring.stage(LiveEvent(event: event, arrival: arrival))
     }
 
@@ -55,7 +55,7 @@ public final class LiveInput: Sendable {
     /// - Returns: false when the message is not a channel message or the ring was full.
     /// - Thread: any (the one producer thread: MIDI input, the owner in the daemon).
     @discardableResult
-    public func stage(_ message: MIDIMessage, node: UInt16 = 0, arrival: UInt64) -> Bool {
+    public func stage(_ message: MIDIMessage, node: UInt16 = 0, arrival: HostTime) -> Bool {
         guard let event = RenderEvent(message, node: node) else { return false }
         return stage(event, arrival: arrival)
     }
@@ -71,7 +71,7 @@ public final class LiveInput: Sendable {
     ///   for it) or the ring was full.
     /// - Thread: any (the one producer thread: MIDI input, the owner in the daemon).
     @discardableResult
-    public func push(_ message: MIDIMessage, node: UInt16 = 0, arrival: UInt64 = MonotonicClock.nanoseconds()) -> Bool {
+    public func push(_ message: MIDIMessage, node: UInt16 = 0, arrival: HostTime = .now()) -> Bool {
         guard let event = RenderEvent(message, node: node) else { return false }
         return push(event, arrival: arrival)
     }

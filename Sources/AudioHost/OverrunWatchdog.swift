@@ -1,3 +1,5 @@
+import MIDICore
+
 /// Watches a realtime render thread for blocks that take longer to render than they take to
 /// play. Such a thread never waits in the device write (every write finds the device run
 /// dry and refills it at once), so at `SCHED_FIFO` it would hold its CPU for the kernel's
@@ -11,16 +13,16 @@ struct OverrunWatchdog {
     static let defaultLimit = 16
 
     private let limit: Int
-    private let blockNanoseconds: UInt64
+    private let blockLength: HostDuration
     private var consecutiveOverruns = 0
     /// False until the thread runs at realtime priority, and again once the watchdog fired.
     private(set) var isArmed = false
 
     /// - Parameters:
     ///   - blockFrames: frames per block; `sampleRate`: the device's rate.
-    init(blockFrames: Int, sampleRate: Double, limit: Int = OverrunWatchdog.defaultLimit) {
+    init(blockFrames: Int, sampleRate: Int, limit: Int = OverrunWatchdog.defaultLimit) {
         self.limit = limit
-        blockNanoseconds = UInt64(Double(blockFrames) / sampleRate * 1e9)
+        blockLength = TimeBase(sampleRate: sampleRate).duration(ofFrames: Int64(blockFrames))
     }
 
     /// Starts watching (the render thread got realtime priority).
@@ -29,11 +31,11 @@ struct OverrunWatchdog {
         consecutiveOverruns = 0
     }
 
-    /// Records one block that took `renderNanoseconds` to render.
+    /// Records one block that took `rendering` to render.
     /// - Returns: true exactly once: when the limit of overruns in a row is reached.
-    mutating func record(renderNanoseconds: UInt64) -> Bool {
+    mutating func record(rendering: HostDuration) -> Bool {
         guard isArmed else { return false }
-        consecutiveOverruns = renderNanoseconds > blockNanoseconds ? consecutiveOverruns + 1 : 0
+        consecutiveOverruns = rendering > blockLength ? consecutiveOverruns + 1 : 0
         guard consecutiveOverruns >= limit else { return false }
         isArmed = false
         return true

@@ -1,3 +1,4 @@
+import MIDICore
 import ALSA
 import RenderCore
 import Sequencer
@@ -61,7 +62,7 @@ final class RenderLoop: @unchecked Sendable {
         self.state = state
         self.blockFrames = blockFrames
         sampleRate = Double(device.settings.sampleRate)
-        timing = LiveEventTiming(sampleRate: sampleRate)
+        timing = LiveEventTiming(sampleRate: device.settings.sampleRate)
         liveHost = HostSync(sampleRate: sampleRate, transport: .playing)
         cursor = schedule.map(ScheduleCursor.init(schedule:))
         endFrame = schedule.map { $0.endFrame + Int64(options.tailSeconds * Double(device.settings.sampleRate)) }
@@ -70,7 +71,7 @@ final class RenderLoop: @unchecked Sendable {
         interleaved = .allocate(capacity: blockFrames * device.settings.channels)
         eventCapacity = max(options.maxEventsPerBlock, 16)  // room for All Sound Off on 16 channels
         events = .allocate(capacity: eventCapacity)
-        watchdog = OverrunWatchdog(blockFrames: blockFrames, sampleRate: sampleRate)
+        watchdog = OverrunWatchdog(blockFrames: blockFrames, sampleRate: device.settings.sampleRate)
     }
 
     deinit {
@@ -107,7 +108,7 @@ final class RenderLoop: @unchecked Sendable {
                 return false
             }
         }
-        let blockStart = MonotonicClock.nanoseconds()
+        let blockStart = HostTime.now()
         var count = cursor?.events(from: position, frames: blockFrames, into: events, capacity: eventCapacity) ?? 0
         var dropped = sequencedTiming.collect(from: sequenced, start: position, frames: blockFrames,
                                               into: events, count: &count, capacity: eventCapacity)
@@ -123,7 +124,7 @@ final class RenderLoop: @unchecked Sendable {
         applyFade()
         tap.push(output: output.bus, of: engine, frames: blockFrames)
         interleave()
-        if watchdog.record(renderNanoseconds: MonotonicClock.nanoseconds() - blockStart) {
+        if watchdog.record(rendering: HostTime.now() - blockStart) {
             state.realtimeDropped.store(PCMRealtimePriority.dropForCurrentThread(), ordering: .releasing)
         }
         try device.write(frames: UnsafeBufferPointer(start: interleaved, count: blockFrames * device.settings.channels))

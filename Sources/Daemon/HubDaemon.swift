@@ -1,3 +1,4 @@
+import MIDICore
 import ALSA
 import AudioHost
 import Control
@@ -65,7 +66,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// ALSA sources the daemon subscribed to midihub:in only to carry them to JACK ports.
     var forwardSubscriptions: Set<PortAddress> = []
     /// When to try opening the audio device again after it failed (`watchAudio`).
-    var audioRetryDue: Double?
+    var audioRetryDue: HostTime?
     /// Whether a worker is opening the audio device again (`watchAudio`).
     var reopeningAudio = false
     /// Whether a worker is opening the audio device for the first audio node a graph edit
@@ -78,8 +79,8 @@ public final class HubDaemon: @unchecked Sendable {
     /// The ALSA or JACK port each external node plays to (see `RouteCache`).
     var routeCache = RouteCache()
     private var knownOverruns = 0
-    /// When lost input or output was last logged (monotonic seconds), to log at most once a second.
-    private var lastLossReport = -Double.infinity
+    /// When lost input or output was last logged (the monotonic clock), to log at most once a second.
+    private var lastLossReport = HostTime.distantPast
     private var control: ControlServer?
     private var controlHandler: DaemonControl?
     private var inputThread: Thread?
@@ -235,7 +236,8 @@ public final class HubDaemon: @unchecked Sendable {
     private func pollTimeout() -> Int32 {
         let limit = receivers.hasWaiting ? ReceiverQueues.retryMilliseconds : 10
         guard let next = core.router.nextGeneratedTime() else { return limit }
-        return Int32(min(max((next - Self.now()) * 1000, 0).rounded(.up), Double(limit)))
+        let microseconds = max((next - HostTime.now()).microseconds, 0)
+        return Int32(min((microseconds + 999) / 1000, Int64(limit)))
     }
 
     /// Routes up to `batchLimit` pending events (then lets queued work run), then gives the
@@ -245,9 +247,9 @@ public final class HubDaemon: @unchecked Sendable {
     private func handlePendingInput() throws(ALSAError) {
         var handled = 0
         var sink = makeSink()
-        var readTime = Self.now()
+        var readTime = HostTime.now()
         while handled < Self.batchLimit {
-            if handled > 0, !client.hasBufferedInput { readTime = Self.now() }
+            if handled > 0, !client.hasBufferedInput { readTime = HostTime.now() }
             guard let event = try client.receivePending() else { break }
             handle(event, at: arrivalTime(of: event.time, readAt: readTime), into: &sink)
             handled += 1
@@ -271,7 +273,7 @@ public final class HubDaemon: @unchecked Sendable {
 
     /// Hands one event, which arrived at `time`, to the core (MIDI it routes goes into `sink`).
     /// - Thread: input (the owner).
-    private func handle(_ event: SeqEvent, at time: Double, into sink: inout DaemonSink) {
+    private func handle(_ event: SeqEvent, at time: HostTime, into sink: inout DaemonSink) {
         switch event {
         case .message(let message, let source, _):
             let address = PortAddress(source)
@@ -296,7 +298,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// never later than the read. Before the offset's first reading (the first turn), the
     /// read's time.
     /// - Thread: input (the owner).
-    private func arrivalTime(of stamp: SeqTime, readAt readTime: Double) -> Double {
+    private func arrivalTime(of stamp: SeqTime, readAt readTime: HostTime) -> HostTime {
         guard let ahead = queueAheadOfMonotonic.value, let arrival = arrivals.time(of: stamp) else { return readTime }
         return min(arrival - ahead, readTime)
     }
@@ -307,8 +309,8 @@ public final class HubDaemon: @unchecked Sendable {
     /// at most once a second (`reportReceiverLosses`).
     private func noteLostInput() {
         let overruns = client.inputOverruns
-        if overruns != knownOverruns { feed(.inputLost(at: Self.now())) }
-        let now = Self.now()
+        if overruns != knownOverruns { feed(.inputLost(at: HostTime.now())) }
+        let now = HostTime.now()
         guard now - lastLossReport >= 1 else { return }
         let receiverLosses = receivers.takeLosses()
         guard overruns != knownOverruns || !receiverLosses.isEmpty else { return }
@@ -330,11 +332,6 @@ public final class HubDaemon: @unchecked Sendable {
     /// `LiveInput`). ALSA ports already have theirs (`ReceiverQueues`).
     func flush(_ sink: DaemonSink) {
         audio?.publishLive()
-    }
-
-    /// Seconds on the monotonic clock the audio driver stamps live events with.
-    static func now() -> Double {
-        Double(MonotonicClock.nanoseconds()) / 1e9
     }
 
     /// Saves graph, rules and runtime edits: hands them to the state writer, which writes

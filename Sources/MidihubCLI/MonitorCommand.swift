@@ -51,7 +51,7 @@ struct MonitorCommand: ParsableCommand {
         var clock = ArrivalClock()
         while SignalTrap.caught == nil {
             guard let event = try client.receive(milliseconds: 500) else { continue }
-            let seconds = clock.time(of: event.time) ?? 0
+            let seconds = clock.time(of: event.time)?.seconds ?? 0
             emit(json ? EventFormatter.json(event, seconds: seconds) : EventFormatter.text(event, seconds: seconds))
         }
     }

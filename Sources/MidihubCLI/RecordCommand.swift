@@ -101,14 +101,15 @@ struct RecordCommand: ParsableCommand {
         let index = Dictionary(sources.enumerated().map { ($1.address, $0) }, uniquingKeysWith: { first, _ in first })
         var clock = ArrivalClock()
         while SignalTrap.caught == nil {
-            if let seconds, try client.status(of: queue).seconds >= seconds { break }
+            if let seconds, try client.status(of: queue).time.seconds >= seconds { break }
             guard let event = try client.receive(milliseconds: 100) else { continue }
             guard case .message(let message, let source, let time) = event, let which = index[source] else { continue }
-            recording.record(message, seconds: clock.time(of: time) ?? 0, source: which)
+            // The queue started with the take: its real time is the time since the start.
+            recording.record(message, after: (clock.time(of: time) ?? .zero).sinceOrigin, source: which)
         }
-        let length = try client.status(of: queue).seconds
-        try SequenceFile.save(recording.file(endingAt: length), path: output)
-        printError("midihub: recorded \(recording.count) events in \(StatusLine.clock(length)) to \(output)")
+        let length = try client.status(of: queue).time.sinceOrigin
+        try SequenceFile.save(recording.file(endingAfter: length), path: output)
+        printError("midihub: recorded \(recording.count) events in \(StatusLine.clock(length.seconds)) to \(output)")
     }
 
     /// Asks the running daemon to record what it plays to `output` until Ctrl-C or --seconds.

@@ -15,15 +15,15 @@ import MIDICore
 /// pulse; Song Position moves the transport while stopped and is ignored while running;
 /// Stop stops where the master stopped; no pulse for `timeout` while running stops too.
 ///
-/// Positions are pulses, 24 per quarter note from the song's start; times are seconds on
-/// the caller's clock.
+/// Positions are pulses, 24 per quarter note from the song's start; times are the caller's
+/// clock (`HostTime`); the loop's own arithmetic (errors, gains) is in seconds.
 ///
 /// - Thread: owner (a plain value the daemon's owner holds).
 public struct ClockFollower: Sendable {
     /// What the transport does on the master's word.
     public enum Cue: Equatable, Sendable {
         /// Play from `pulse` at `time`: the first pulse after a Start (from 0) or a Continue.
-        case play(pulse: Int, at: Double)
+        case play(pulse: Int, at: HostTime)
         /// Stop at `pulse`, where the next Continue resumes: on Stop, or when the pulses
         /// stopped coming for `timeout` (`timedOut`).
         case stop(pulse: Int, timedOut: Bool)
@@ -32,7 +32,7 @@ public struct ClockFollower: Sendable {
     }
 
     /// How long without a pulse before a running master counts as stopped (Ardour's 0.25 s).
-    public static let timeout = 0.25
+    public static let timeout: HostDuration = 0.25
     /// The loop's bandwidth (Hz): about a second to lock, and arrival jitter of a millisecond
     /// moves the tempo by less than a tenth of a BPM.
     static let bandwidth = 1.0
@@ -41,7 +41,7 @@ public struct ClockFollower: Sendable {
     static let maxOmega = 0.5
     /// Pulse periods a clock may have: 10 to 1,000 quarter notes per minute (a pulse at least
     /// every `timeout`).
-    static let periods = (60.0 / 24 / 1000)...timeout
+    static let periods = (60.0 / 24 / 1000)...timeout.seconds
 
     /// Whether the master plays: from the first pulse after Start or Continue until Stop.
     public private(set) var running = false
@@ -50,9 +50,9 @@ public struct ClockFollower: Sendable {
     /// The song pulse the next Timing Clock marks.
     private var nextPulse = 0
     /// The last pulse's arrival.
-    private var lastPulseTime: Double?
+    private var lastPulseTime: HostTime?
     /// The loop's state: the predicted time of the next pulse and the period (seconds).
-    private var predicted = 0.0
+    private var predicted = HostTime.zero
     private var period: Double?
     /// The pulses giving the loop its first period (`seed`), while it has none.
     private var seeding: PulseLine?
@@ -63,7 +63,7 @@ public struct ClockFollower: Sendable {
     /// The mean square of the arrival errors (seconds²), a moving average.
     private var errorSquare = 0.0
     /// The port the clock is taken from (see `receive(_:from:at:)`) and when it last sent.
-    private var source: (port: Int, lastHeard: Double)?
+    private var source: (port: Int, lastHeard: HostTime)?
 
     public init() {}
 
@@ -74,9 +74,9 @@ public struct ClockFollower: Sendable {
     public var jitter: Double { errorSquare.squareRoot() }
 
     /// Where the master is at `time` in pulses (fractional), while it runs and its tempo is known.
-    public func masterPulse(at time: Double) -> Double? {
+    public func masterPulse(at time: HostTime) -> Double? {
         guard running, let period else { return nil }
-        return Double(nextPulse) + (time - predicted) / period
+        return Double(nextPulse) + (time - predicted).seconds / period
     }
 
     /// Takes one message that came from the master's port `port` (any key stable per port)
@@ -85,7 +85,7 @@ public struct ClockFollower: Sendable {
     /// takes them from one port, the first that sends, and from another only once that one
     /// has been silent for `timeout`.
     /// - Returns: what the transport does now, if anything.
-    public mutating func receive(_ message: MIDIMessage, from port: Int, at time: Double) -> Cue? {
+    public mutating func receive(_ message: MIDIMessage, from port: Int, at time: HostTime) -> Cue? {
         if let source, source.port != port, time - source.lastHeard <= Self.timeout { return nil }
         source = (port, time)
         return receive(message, at: time)
@@ -93,7 +93,7 @@ public struct ClockFollower: Sendable {
 
     /// Takes one message that came from the master at `time` (a master with one port).
     /// - Returns: what the transport does now, if anything.
-    public mutating func receive(_ message: MIDIMessage, at time: Double) -> Cue? {
+    public mutating func receive(_ message: MIDIMessage, at time: HostTime) -> Cue? {
         switch message {
         case .clock:
             return pulse(at: time)
@@ -121,7 +121,7 @@ public struct ClockFollower: Sendable {
     /// Notices a master that stopped sending pulses: `timeout` after the last one while running,
     /// the transport stops; a clock silent that long while stopped has no tempo any more.
     /// - Returns: the stop, once.
-    public mutating func check(at time: Double) -> Cue? {
+    public mutating func check(at time: HostTime) -> Cue? {
         guard let last = lastPulseTime, time - last > Self.timeout else { return nil }
         lastPulseTime = nil
         period = nil
@@ -131,7 +131,7 @@ public struct ClockFollower: Sendable {
     }
 
     /// One Timing Clock at `time`: the loop takes it; the first after Start or Continue plays.
-    private mutating func pulse(at time: Double) -> Cue? {
+    private mutating func pulse(at time: HostTime) -> Cue? {
         track(time)
         defer { nextPulse += 1 }
         guard armed else { return nil }
@@ -151,18 +151,18 @@ public struct ClockFollower: Sendable {
     /// before the next pulse is measured, the loop's arithmetic unchanged. A gap longer than
     /// `timeout`, a burst longer than `longestBurst` or an error of more than `lostAfter`
     /// periods starts the loop again.
-    private mutating func track(_ time: Double) {
+    private mutating func track(_ time: HostTime) {
         guard let last = lastPulseTime, time - last <= Self.timeout, let current = period else {
             seed(time)
             return
         }
         lastPulseTime = time
-        guard time - last >= current * Self.burstFraction else {
+        guard (time - last).seconds >= current * Self.burstFraction else {
             // Held up with the previous pulse: both on time as far as anyone can tell. More
             // than a quarter note of them in a row is a clock far faster than the loop's.
             burstPulses += 1
             pendingError = nil
-            predicted += current
+            predicted += HostDuration(seconds: current)
             if burstPulses > Self.longestBurst { restart(at: time) }
             return
         }
@@ -170,17 +170,17 @@ public struct ClockFollower: Sendable {
         if let error = pendingError {
             guard abs(error) <= Self.lostAfter * current else { return restart(at: time) }
             let omega = min(2 * Double.pi * Self.bandwidth * current, Self.maxOmega)
-            predicted += 2.squareRoot() * omega * error
+            predicted += HostDuration(seconds: 2.squareRoot() * omega * error)
             period = min(max(current + omega * omega * error, Self.periods.lowerBound), Self.periods.upperBound)
             errorSquare += 0.05 * (error * error - errorSquare)
         }
-        let error = time - predicted
+        let error = (time - predicted).seconds
         pendingError = error
-        predicted += period ?? current
+        predicted += HostDuration(seconds: period ?? current)
     }
 
     /// Starts the loop from `time`'s pulse: the pulses of the next `seedSpan` give its period.
-    private mutating func restart(at time: Double) {
+    private mutating func restart(at time: HostTime) {
         (period, pendingError, burstPulses) = (nil, nil, 0)
         seeding = PulseLine(start: time)
         lastPulseTime = time
@@ -191,9 +191,9 @@ public struct ClockFollower: Sendable {
     /// pulses a stall held up: their intervals were in the gap before it); once the seed
     /// spans `seedSpan`, the line through its pulses gives the period and the next pulse's
     /// time, and the loop runs from this pulse.
-    private mutating func seed(_ time: Double) {
+    private mutating func seed(_ time: HostTime) {
         guard let last = lastPulseTime, time - last <= Self.timeout, var line = seeding, time >= line.start,
-              line.count > 1 || time - line.start >= Self.periods.lowerBound * Self.burstFraction else {
+              line.count > 1 || (time - line.start).seconds >= Self.periods.lowerBound * Self.burstFraction else {
             restart(at: time)
             return
         }
@@ -205,7 +205,7 @@ public struct ClockFollower: Sendable {
         errorSquare = 0
         let interval = min(max(slope, Self.periods.lowerBound), Self.periods.upperBound)
         period = interval
-        predicted = max(origin + slope * Double(line.count), time + interval * Self.burstFraction)
+        predicted = max(origin + HostDuration(seconds: slope * Double(line.count)), time + HostDuration(seconds: interval * Self.burstFraction))
     }
 
     /// A pulse closer than this fraction of the period to the previous one arrived in a burst.

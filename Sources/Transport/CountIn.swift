@@ -1,3 +1,4 @@
+import MIDICore
 import RenderCore
 
 /// A count-in before a take (docs/transport.md#overdubbing): whole bars of the song's meter
@@ -7,8 +8,8 @@ import RenderCore
 ///
 /// - Thread: any (a plain value).
 public struct CountIn: Equatable, Sendable {
-    /// How long the count-in lasts (seconds): the song starts that long after it begins.
-    public var seconds: Double
+    /// How long the count-in lasts: the song starts that long after it begins.
+    public var length: HostDuration
     /// The timeline nodes read from the count-in's start (`samplePosition` and `sampleRate`
     /// left for the caller).
     public var host: HostSync
@@ -26,6 +27,6 @@ public struct CountIn: Equatable, Sendable {
         host.barStartBeat = host.beat
         host.bar -= bars
         self.host = host
-        seconds = countBeats * 60 / tempo
+        length = HostDuration(seconds: countBeats * 60 / tempo)
     }
 }

@@ -53,9 +53,9 @@ public struct MIDIRecording: Sendable {
     /// Messages kept so far.
     public var count: Int { recorded.count }
 
-    /// Keeps `message`, which arrived from `sources[source]` `seconds` after the start;
+    /// Keeps `message`, which arrived from `sources[source]` `elapsed` after the start;
     /// drops what a file does not keep.
-    public mutating func record(_ message: MIDIMessage, seconds: Double, source: Int) {
+    public mutating func record(_ message: MIDIMessage, after elapsed: HostDuration, source: Int) {
         let kind: TrackEvent.Kind
         switch message {
         case .sysEx(let payload):
@@ -65,16 +65,21 @@ public struct MIDIRecording: Sendable {
         default:
             return
         }
-        let ticks = max(0, seconds) * options.beatsPerMinute / 60 * Double(options.ticksPerQuarter)
         // Arrival stamps never go back here: a stamp a hair behind the last one keeps its tick.
-        let tick = max(UInt64(min(ticks.rounded(), 1e15)), lastTick)
+        let tick = max(ticks(after: elapsed), lastTick)
         lastTick = tick
         recorded.append(Recorded(tick: tick, kind: kind, source: source, channel: message.channel))
     }
 
-    /// The recording as a file; it ends at `seconds` after the start (or at its last event).
-    public func file(endingAt seconds: Double) -> MIDIFile {
-        let end = max(UInt64((max(0, seconds) * options.beatsPerMinute / 60 * Double(options.ticksPerQuarter)).rounded()), lastTick)
+    /// The tick `elapsed` after the start, at the recording's tempo (the nearest).
+    private func ticks(after elapsed: HostDuration) -> UInt64 {
+        let ticks = Double(max(0, elapsed.nanoseconds)) * options.beatsPerMinute * Double(options.ticksPerQuarter) / 60e9
+        return UInt64(min(ticks.rounded(), 1e15))
+    }
+
+    /// The recording as a file; it ends `length` after the start (or at its last event).
+    public func file(endingAfter length: HostDuration) -> MIDIFile {
+        let end = max(ticks(after: length), lastTick)
         let tempo = UInt32((60_000_000 / options.beatsPerMinute).rounded())
         let conductor = MIDITrack(events: [
             TrackEvent(tick: 0, .meta(.tempo(microsecondsPerQuarter: tempo))),

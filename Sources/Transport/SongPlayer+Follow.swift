@@ -1,3 +1,4 @@
+import MIDICore
 /// Playing in step with a MIDI clock master (`ClockFollower`).
 ///
 /// - Thread: owner (a plain value the daemon's owner holds).
@@ -9,12 +10,12 @@ extension SongPlayer {
     /// - Returns: how far the player was behind the master (ticks; negative: ahead) where
     ///   the new tempo begins, or `nil` when it does not play.
     @discardableResult
-    public mutating func follow(masterTick: Double, at time: Double, beatsPerMinute: Double,
+    public mutating func follow(masterTick: Double, at time: HostTime, beatsPerMinute: Double,
                                 catchUp: Double = 0.25) -> Double? {
         guard state == .playing, let song else { return nil }
         let ticksPerSecond = beatsPerMinute / 60 * Double(song.tempoMap.ticksPerQuarter)
         let from = max(scheduledUntil, time)
-        let behind = masterTick + (from - time) * ticksPerSecond - position(at: from)
+        let behind = masterTick + (from - time).seconds * ticksPerSecond - position(at: from)
         let tempo = beatsPerMinute * (1 + behind / (catchUp * ticksPerSecond))
         overrideTempo(min(max(tempo, beatsPerMinute / 2), beatsPerMinute * 2), at: time)
         return behind

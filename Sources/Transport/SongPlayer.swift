@@ -5,7 +5,7 @@ import RenderCore
 /// loop region and a tempo override. Pure: the caller reads its clock, asks for what is due
 /// up to a horizon (`due(until:)`) and carries the messages out at their times.
 ///
-/// Times are seconds on the caller's clock. Messages come out in time order; each one's time
+/// Times are the caller's clock (`HostTime`). Messages come out in time order; each one's time
 /// is where it takes effect (a note's exact frame, a queue's real time). Ending playback
 /// (pause, stop, seek, a loop's end, another song) ends the notes the player started: it
 /// answers with note-offs for every note on or still to be ended; the caller drops what it
@@ -30,12 +30,12 @@ public struct SongPlayer: Sendable {
         case stopped, playing, paused
     }
 
-    /// A message and the time (seconds, the caller's clock) where it takes effect.
+    /// A message and the time (the caller's clock) where it takes effect.
     public struct Scheduled: Hashable, Sendable {
-        public var time: Double
+        public var time: HostTime
         public var message: MIDIMessage
 
-        public init(time: Double, message: MIDIMessage) {
+        public init(time: HostTime, message: MIDIMessage) {
             self.time = time
             self.message = message
         }
@@ -44,10 +44,10 @@ public struct SongPlayer: Sendable {
     /// Where the timeline takes a new course: from `time` on, nodes see `host` (its
     /// `samplePosition` and `sampleRate` are left for the caller), moving at its tempo.
     public struct TimelinePoint: Equatable, Sendable {
-        public var time: Double
+        public var time: HostTime
         public var host: HostSync
 
-        public init(time: Double, host: HostSync) {
+        public init(time: HostTime, host: HostSync) {
             self.time = time
             self.host = host
         }
@@ -69,14 +69,14 @@ public struct SongPlayer: Sendable {
     public private(set) var tempoOverride: Double?
     public private(set) var loop: Loop?
     /// How many times the song played to its end by itself (the caller reports each), and
-    /// when it last did (seconds, the caller's clock; up to the lookahead ahead of it).
+    /// when it last did (the caller's clock; up to the lookahead ahead of it).
     public private(set) var endings = 0
-    public private(set) var endedAt = 0.0
+    public private(set) var endedAt = HostTime.zero
     /// A song that replaces `song` where playing next starts (`replaceSong`).
     private var pendingSong: Song?
     /// Where the transport stands while not playing; where it stood at `anchorTime` while playing.
     private var anchorTick: Double = 0
-    private var anchorTime: Double = 0
+    private var anchorTime = HostTime.zero
     /// The next song event to hand out.
     private var next = 0
     /// Timeline points not taken yet (`takeTimeline`).
@@ -86,18 +86,18 @@ public struct SongPlayer: Sendable {
     /// The song tick of the next clock pulse to hand out.
     private var nextPulse: Double = 0
     /// Handed out up to this time (while playing).
-    private(set) var scheduledUntil: Double = 0
+    private(set) var scheduledUntil = HostTime.zero
     /// Notes handed out as on and not yet as off, by channel × 128 + note.
     private var held = [UInt8](repeating: 0, count: 16 * 128)
     /// Note-offs handed out and maybe not played yet, which a cut may drop (`played(until:)`
     /// forgets those that have played).
-    private var recentOffs: [(time: Double, key: Int)] = []
+    private var recentOffs: [(time: HostTime, key: Int)] = []
 
     public init() {}
 
     /// Loads `song` (stopped at its start), ending what the previous one played; clears the
     /// loop and the tempo override.
-    public mutating func load(_ song: Song, at time: Double) -> [Scheduled] {
+    public mutating func load(_ song: Song, at time: HostTime) -> [Scheduled] {
         let offs = state == .playing ? cut(at: time) + [Scheduled(time: time, message: .stop)] : cut(at: time)
         self.song = song
         pendingSong = nil
@@ -118,7 +118,7 @@ public struct SongPlayer: Sendable {
 
     /// Starts (or resumes) at the current position at `time`; chases the channels first.
     /// - Returns: `nil` when no song is loaded.
-    public mutating func play(at time: Double) -> [Scheduled]? {
+    public mutating func play(at time: HostTime) -> [Scheduled]? {
         guard let song else { return nil }
         guard state != .playing else { return [] }
         if anchorTick >= Double(song.endTick) { anchorTick = 0 }
@@ -127,7 +127,7 @@ public struct SongPlayer: Sendable {
     }
 
     /// Stops where it is at `time`; `play` resumes from there.
-    public mutating func pause(at time: Double) -> [Scheduled] {
+    public mutating func pause(at time: HostTime) -> [Scheduled] {
         guard state == .playing else { return [] }
         anchorTick = position(at: time)
         state = .paused
@@ -136,7 +136,7 @@ public struct SongPlayer: Sendable {
     }
 
     /// Stops at `time` and goes back to the start (of the loop, when there is one).
-    public mutating func stop(at time: Double) -> [Scheduled] {
+    public mutating func stop(at time: HostTime) -> [Scheduled] {
         let offs = state == .playing ? cut(at: time) + [Scheduled(time: time, message: .stop)] : []
         state = .stopped
         anchorTick = Double(loop?.start ?? 0)
@@ -145,7 +145,7 @@ public struct SongPlayer: Sendable {
     }
 
     /// Moves to `tick` at `time`; playing goes on from there.
-    public mutating func seek(to tick: UInt64, at time: Double) -> [Scheduled] {
+    public mutating func seek(to tick: UInt64, at time: HostTime) -> [Scheduled] {
         guard let song else { return [] }
         let target = Double(min(tick, song.endTick))
         guard state == .playing else {
@@ -157,7 +157,7 @@ public struct SongPlayer: Sendable {
 
     /// Plays at `beatsPerMinute` (quarter notes) from now on, or the file's tempo map again
     /// with `nil`.
-    public mutating func overrideTempo(_ beatsPerMinute: Double?, at time: Double) {
+    public mutating func overrideTempo(_ beatsPerMinute: Double?, at time: HostTime) {
         if state == .playing {
             let from = max(scheduledUntil, time)
             anchorTick = position(at: from)
@@ -175,7 +175,7 @@ public struct SongPlayer: Sendable {
     /// The messages due up to `horizon`, in time order: the song's events, and at a loop's end
     /// the note-offs and the chase of the loop's start. At the song's end the transport stops
     /// by itself (and `endings` counts it).
-    public mutating func due(until horizon: Double) -> [Scheduled] {
+    public mutating func due(until horizon: HostTime) -> [Scheduled] {
         guard state == .playing else { return [] }
         recentOffs.removeAll { $0.time < horizon - Self.offMemory }
         var out: [Scheduled] = []
@@ -187,7 +187,7 @@ public struct SongPlayer: Sendable {
             let end = boundary ?? Double(song.endTick)
             while nextTiming < song.timingTicks.count, Double(song.timingTicks[nextTiming]) < min(limit, end) {
                 let tick = Double(song.timingTicks[nextTiming])
-                if tick > anchorTick { mark(tick, at: anchorTime + seconds(from: anchorTick, to: tick)) }
+                if tick > anchorTick { mark(tick, at: anchorTime + duration(from: anchorTick, to: tick)) }
                 nextTiming += 1
             }
             var events: [Scheduled] = []
@@ -196,12 +196,12 @@ public struct SongPlayer: Sendable {
                 let tick = Double(event.tick)
                 guard boundary == nil ? tick <= min(limit, end) : tick < min(limit, end) else { break }
                 next += 1
-                let scheduled = Scheduled(time: anchorTime + seconds(from: anchorTick, to: tick), message: event.message)
+                let scheduled = Scheduled(time: anchorTime + duration(from: anchorTick, to: tick), message: event.message)
                 if note(scheduled) { events.append(scheduled) }
             }
             out += Self.merged(pulses(before: min(limit, end)), events)
             guard limit >= end else { break }
-            let endTime = anchorTime + seconds(from: anchorTick, to: end)
+            let endTime = anchorTime + duration(from: anchorTick, to: end)
             out += releaseHeld(at: endTime) + [Scheduled(time: endTime, message: .stop)]
             guard let loop, boundary != nil else {
                 state = .stopped
@@ -219,13 +219,13 @@ public struct SongPlayer: Sendable {
 
     /// Tells the player that what it handed out for before `time` has played (a cut no
     /// longer needs to repeat those note-offs).
-    public mutating func played(until time: Double) {
+    public mutating func played(until time: HostTime) {
         recentOffs.removeAll { $0.time < time }
     }
 
     /// The position (fractional tick) at `time`; the anchor's before it (playing starts, or
     /// a loop begins again, up to the lookahead after the caller's clock).
-    public func position(at time: Double) -> Double {
+    public func position(at time: HostTime) -> Double {
         guard state == .playing, time > anchorTime, let song else { return anchorTick }
         return min(tick(after: time - anchorTime, from: anchorTick), Double(song.endTick))
     }
@@ -251,8 +251,15 @@ public struct SongPlayer: Sendable {
         return song.tempoMap.seconds(atFractionalTick: end) - song.tempoMap.seconds(atFractionalTick: start)
     }
 
-    private func tick(after seconds: Double, from start: Double) -> Double {
+    /// The song's time from `start` to `end` (fractional ticks) on the host clock: where
+    /// musical time becomes host time, once.
+    private func duration(from start: Double, to end: Double) -> HostDuration {
+        HostDuration(seconds: seconds(from: start, to: end))
+    }
+
+    private func tick(after duration: HostDuration, from start: Double) -> Double {
         guard let song else { return start }
+        let seconds = duration.seconds
         if let tempoOverride { return start + seconds * tempoOverride / 60 * Double(song.tempoMap.ticksPerQuarter) }
         return song.tempoMap.tick(atSeconds: song.tempoMap.seconds(atFractionalTick: start) + seconds)
     }
@@ -261,7 +268,7 @@ public struct SongPlayer: Sendable {
 
     /// Anchors playback at `tick` = `time`: the clock's Start (or Song Position and
     /// Continue), then the chase of `tick`, at `time`.
-    private mutating func start(at time: Double, from tick: Double) -> [Scheduled] {
+    private mutating func start(at time: HostTime, from tick: Double) -> [Scheduled] {
         if let pendingSong {
             song = pendingSong
             self.pendingSong = nil
@@ -288,7 +295,7 @@ public struct SongPlayer: Sendable {
     }
 
     /// Marks the timeline at `tick` = `time`, playing or not as the transport is now.
-    private mutating func mark(_ tick: Double, at time: Double) {
+    private mutating func mark(_ tick: Double, at time: HostTime) {
         guard let song else { return }
         let host = song.tempoMap.hostSync(atTick: tick, tempo: tempoOverride, transport: state == .playing ? .playing : .stopped)
         timeline.append(TimelinePoint(time: time, host: host))
@@ -314,7 +321,7 @@ public struct SongPlayer: Sendable {
                 nextPulse = (tick / pulseTicks).rounded(.up) * pulseTicks
                 break
             }
-            pulses.append(Scheduled(time: anchorTime + seconds(from: anchorTick, to: nextPulse), message: .clock))
+            pulses.append(Scheduled(time: anchorTime + duration(from: anchorTick, to: nextPulse), message: .clock))
             nextPulse += pulseTicks
         }
         return pulses
@@ -343,7 +350,7 @@ public struct SongPlayer: Sendable {
 
     /// Ends at `time` everything the player may have left sounding: the notes handed out as
     /// on, and those whose note-off was handed out lately (the caller may drop it unplayed).
-    private mutating func cut(at time: Double) -> [Scheduled] {
+    private mutating func cut(at time: HostTime) -> [Scheduled] {
         for off in recentOffs where held[off.key] == 0 { held[off.key] = 1 }
         recentOffs.removeAll()
         return releaseHeld(at: time)
@@ -352,7 +359,7 @@ public struct SongPlayer: Sendable {
     /// Note-offs at `time` for every note held — one for each time a note was started and
     /// not ended (a song may start the same key twice); remembered as handed out (a cut
     /// before `time` may drop them).
-    private mutating func releaseHeld(at time: Double) -> [Scheduled] {
+    private mutating func releaseHeld(at time: HostTime) -> [Scheduled] {
         var offs: [Scheduled] = []
         for key in held.indices where held[key] > 0 {
             let off = Scheduled(time: time, message: .noteOff(channel: UInt8(key / 128), note: UInt8(key % 128), velocity: 0))
@@ -384,5 +391,5 @@ public struct SongPlayer: Sendable {
 
     /// How long a handed-out note-off is remembered at most (longer than any lookahead), when
     /// `played(until:)` is not called.
-    static let offMemory = 1.0
+    static let offMemory: HostDuration = 1
 }

@@ -1,4 +1,5 @@
 @testable import ALSA
+import MIDICore
 import Testing
 
 private let keyboard = SeqAddress(client: 20, port: 0)
@@ -37,15 +38,15 @@ private func add(_ bytes: [UInt8], from source: SeqAddress = keyboard, to assemb
 
 @Test func anUnfinishedMessageIsForgottenWhenItsNextPieceDoesNotCome() {
     var assembler = SysExAssembler()
-    let start: UInt64 = 100_000_000_000
+    let start: HostTime = 100
     _ = [UInt8]([0xF0, 1]).withUnsafeBytes { assembler.add($0, from: keyboard, at: start) }
-    _ = [UInt8]([0xF0, 9]).withUnsafeBytes { assembler.add($0, from: other, at: start + 4_000_000_000) }
+    _ = [UInt8]([0xF0, 9]).withUnsafeBytes { assembler.add($0, from: other, at: start + 4) }
     #expect(assembler.unfinished == 2)
     // A piece from `other` 6 s after the keyboard's start: the keyboard's message is gone.
-    let rest = [UInt8]([2, 0xF7]).withUnsafeBytes { assembler.add($0, from: keyboard, at: start + 6_000_000_000) }
+    let rest = [UInt8]([2, 0xF7]).withUnsafeBytes { assembler.add($0, from: keyboard, at: start + 6) }
     #expect(rest == nil)
     #expect(assembler.unfinished == 1)
-    let finished = [UInt8]([0xF7]).withUnsafeBytes { assembler.add($0, from: other, at: start + 6_000_000_000) }
+    let finished = [UInt8]([0xF7]).withUnsafeBytes { assembler.add($0, from: other, at: start + 6) }
     #expect(finished == [9])
 }
 

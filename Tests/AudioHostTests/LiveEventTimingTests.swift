@@ -1,22 +1,23 @@
 @testable import AudioHost
+import MIDICore
 import RenderCore
 import Testing
 
 /// Live events are delivered one block after they arrive, at their exact offset.
 @Suite("Live event timing")
 struct LiveEventTimingTests {
-    static let rate = 48_000.0
+    static let rate = 48_000
     static let blockFrames = 480
     /// 480 frames at 48 kHz.
-    static let blockNanoseconds: UInt64 = 10_000_000
-    static let firstBlockStart: UInt64 = 5_000_000_000
+    static let blockNanoseconds: Int64 = 10_000_000
+    static let firstBlockStart: Int64 = 5_000_000_000
 
     /// Runs `blocks` blocks starting one period apart and returns every delivered event
     /// with its absolute frame (block index × block frames + offset).
-    private func deliver(_ arrivals: [UInt64], blocks: Int, sequenced: [RenderEvent] = []) -> [(frame: Int, event: RenderEvent)] {
+    private func deliver(_ arrivals: [Int64], blocks: Int, sequenced: [RenderEvent] = []) -> [(frame: Int, event: RenderEvent)] {
         let ring = SPSCRing<LiveEvent>(minimumCapacity: 1024)
         for (index, arrival) in arrivals.enumerated() {
-            ring.push(LiveEvent(event: .noteOn(channel: 0, note: UInt8(index % 128), velocity: 100), arrival: arrival))
+            ring.push(LiveEvent(event: .noteOn(channel: 0, note: UInt8(index % 128), velocity: 100), arrival: HostTime(nanoseconds: arrival)))
         }
         var timing = LiveEventTiming(sampleRate: Self.rate)
         let buffer = UnsafeMutablePointer<RenderEvent>.allocate(capacity: 1024)
@@ -27,7 +28,7 @@ struct LiveEventTimingTests {
             if block == 1 {
                 for event in sequenced { buffer[count] = event; count += 1 }
             }
-            let dropped = timing.collect(from: ring, blockStart: Self.firstBlockStart + UInt64(block) * Self.blockNanoseconds,
+            let dropped = timing.collect(from: ring, blockStart: HostTime(nanoseconds: Self.firstBlockStart + Int64(block) * Self.blockNanoseconds),
                                          frames: Self.blockFrames, into: buffer, count: &count, capacity: 1024)
             #expect(dropped == 0)
             let frames = (0..<count).map { Int(buffer[$0].frame) }
@@ -40,11 +41,11 @@ struct LiveEventTimingTests {
     @Test func everyEventSoundsExactlyOneBlockAfterItArrived() {
         var generator = SystemRandomNumberGenerator()
         let span = 20 * Self.blockNanoseconds
-        let arrivals = (0..<300).map { _ in Self.firstBlockStart + UInt64.random(in: 0..<span, using: &generator) }.sorted()
+        let arrivals = (0..<300).map { _ in Self.firstBlockStart + Int64.random(in: 0..<span, using: &generator) }.sorted()
         let delivered = deliver(arrivals, blocks: 22).filter { $0.event.kind == .noteOn }
         #expect(delivered.count == arrivals.count)
         for (arrival, delivery) in zip(arrivals, delivered) {
-            let arrivalFrame = Int((Double(arrival - Self.firstBlockStart) * Self.rate / 1e9).rounded(.down))
+            let arrivalFrame = Int((Double(arrival - Self.firstBlockStart) * Double(Self.rate) / 1e9).rounded(.down))
             #expect(delivery.frame - arrivalFrame == Self.blockFrames, "arrival frame \(arrivalFrame)")
         }
     }
@@ -55,9 +56,9 @@ struct LiveEventTimingTests {
     @Test(arguments: [64, 256, 1024])
     func aParameterMovedByAControllerLandsOnTheFrameOfANoteArrivingWithIt(blockFrames: Int) {
         let ring = SPSCRing<LiveEvent>(minimumCapacity: 1024)
-        let blockNanoseconds = UInt64(Double(blockFrames) / Self.rate * 1e9)
+        let blockNanoseconds = Int64(blockFrames) * 1_000_000_000 / Int64(Self.rate)
         var generator = SystemRandomNumberGenerator()
-        let arrivals = (0..<128).map { _ in Self.firstBlockStart + UInt64.random(in: 0..<(30 * blockNanoseconds), using: &generator) }
+        let arrivals = (0..<128).map { _ in HostTime(nanoseconds: Self.firstBlockStart + Int64.random(in: 0..<(30 * blockNanoseconds), using: &generator)) }
         for (index, arrival) in arrivals.sorted().enumerated() {
             ring.push(LiveEvent(event: .noteOn(channel: 0, note: UInt8(index), velocity: 100), arrival: arrival))
             ring.push(LiveEvent(event: .parameter(node: 1, id: UInt32(index), value: 1), arrival: arrival))
@@ -68,7 +69,7 @@ struct LiveEventTimingTests {
         var noteFrames: [Int: Int] = [:], parameterFrames: [Int: Int] = [:]
         for block in 0..<32 {
             var count = 0
-            _ = timing.collect(from: ring, blockStart: Self.firstBlockStart + UInt64(block) * blockNanoseconds,
+            _ = timing.collect(from: ring, blockStart: HostTime(nanoseconds: Self.firstBlockStart + Int64(block) * blockNanoseconds),
                                frames: blockFrames, into: buffer, count: &count, capacity: 1024)
             for event in (0..<count).map({ buffer[$0] }) {
                 let frame = block * blockFrames + Int(event.frame)
@@ -88,11 +89,11 @@ struct LiveEventTimingTests {
         defer { buffer.deallocate() }
         func block(_ index: Int) -> [RenderEvent] {
             var count = 0
-            _ = timing.collect(from: ring, blockStart: Self.firstBlockStart + UInt64(index) * Self.blockNanoseconds,
+            _ = timing.collect(from: ring, blockStart: HostTime(nanoseconds: Self.firstBlockStart + Int64(index) * Self.blockNanoseconds),
                                frames: Self.blockFrames, into: buffer, count: &count, capacity: 16)
             return (0..<count).map { buffer[$0] }
         }
-        let arrival = Self.firstBlockStart + 2_500_000  // block 1, frame 120, if on time
+        let arrival = HostTime(nanoseconds: Self.firstBlockStart + 2_500_000)  // block 1, frame 120, if on time
         #expect(block(0).isEmpty)
         ring.stage(LiveEvent(event: .noteOn(channel: 0, note: 60, velocity: 100), arrival: arrival))
         #expect(block(1).isEmpty && block(2).isEmpty, "staged: not seen yet")

@@ -1,4 +1,5 @@
 @testable import AudioHost
+import MIDICore
 import Testing
 
 /// The render thread leaves realtime priority only after a run of blocks that each took
@@ -6,9 +7,9 @@ import Testing
 @Suite("Overrun watchdog")
 struct OverrunWatchdogTests {
     /// 480 frames at 48 kHz play for 10 ms.
-    static let blockNanoseconds: UInt64 = 10_000_000
-    static let slow = blockNanoseconds + 1
-    static let inTime = blockNanoseconds - 1
+    static let blockLength = HostDuration.milliseconds(10)
+    static let slow = blockLength + HostDuration(nanoseconds: 1)
+    static let inTime = blockLength - HostDuration(nanoseconds: 1)
 
     func armedWatchdog(limit: Int = 4) -> OverrunWatchdog {
         var watchdog = OverrunWatchdog(blockFrames: 480, sampleRate: 48_000, limit: limit)
@@ -18,7 +19,7 @@ struct OverrunWatchdogTests {
 
     @Test func firesAtTheLimitOfOverrunsInARow() {
         var watchdog = armedWatchdog()
-        let fired = (0..<4).map { _ in watchdog.record(renderNanoseconds: Self.slow) }
+        let fired = (0..<4).map { _ in watchdog.record(rendering: Self.slow) }
         #expect(fired == [false, false, false, true])
         #expect(!watchdog.isArmed)
     }
@@ -26,21 +27,21 @@ struct OverrunWatchdogTests {
     @Test func aBlockInTimeStartsTheCountAgain() {
         var watchdog = armedWatchdog()
         let pattern = [Self.slow, Self.slow, Self.slow, Self.inTime, Self.slow, Self.slow, Self.slow]
-        let fired = pattern.map { watchdog.record(renderNanoseconds: $0) }
+        let fired = pattern.map { watchdog.record(rendering: $0) }
         #expect(fired.allSatisfy { !$0 })
-        let firedAtTheFourthInARow = watchdog.record(renderNanoseconds: Self.slow)
+        let firedAtTheFourthInARow = watchdog.record(rendering: Self.slow)
         #expect(firedAtTheFourthInARow)
     }
 
     @Test func firesOnlyOnce() {
         var watchdog = armedWatchdog(limit: 2)
-        let fired = (0..<10).map { _ in watchdog.record(renderNanoseconds: Self.slow) }
+        let fired = (0..<10).map { _ in watchdog.record(rendering: Self.slow) }
         #expect(fired.filter { $0 }.count == 1)
     }
 
     @Test func neverFiresWithoutRealtimePriority() {
         var watchdog = OverrunWatchdog(blockFrames: 480, sampleRate: 48_000, limit: 2)
-        let fired = (0..<10).map { _ in watchdog.record(renderNanoseconds: Self.slow) }
+        let fired = (0..<10).map { _ in watchdog.record(rendering: Self.slow) }
         #expect(fired.allSatisfy { !$0 })
     }
 }

@@ -2,6 +2,7 @@ import ALSA
 import AllocationCounter
 import AudioHost
 import Foundation
+import MIDICore
 import RenderCore
 import Sequencer
 import Synchronization
@@ -98,7 +99,7 @@ private final class CountedStretch: Node, @unchecked Sendable {
                 #expect(driver.isRunning, "the render thread ended early: \(driver.failure.map(\.description) ?? "")")
                 guard driver.isRunning else { return true }
                 let channel = UInt8(sent % 16), note = UInt8(36 + sent * 7 % 60)
-                let arrival = MonotonicClock.nanoseconds()  // a batch, as the daemon stages and publishes it
+                let arrival = HostTime.now()  // a batch, as the daemon stages and publishes it
                 driver.live.stage(.noteOn(channel: channel, note: note, velocity: 90), arrival: arrival)
                 driver.live.stage(.controlChange(channel: channel, controller: [1, 7, 10, 64][sent % 4], value: UInt8(sent % 128)),
                                   arrival: arrival)

@@ -56,7 +56,7 @@ import TestSupport
     }
 
     private func note(on node: NodeID, channel: UInt8 = 0) -> (AudioRack) -> Void {
-        { rack in rack.play(.noteOn(channel: channel, note: 69, velocity: 100), on: node, at: HubDaemon.now()) }
+        { rack in rack.play(.noteOn(channel: channel, note: 69, velocity: 100), on: node, at: .now()) }
     }
 
     @Test func eachInstrumentIsHeardOnlyInTheChannelItsStripIsPannedTo() throws {

@@ -72,25 +72,32 @@ import Testing
         #expect(test.contains(asRun), "05-doc-example.test.sh runs '\(inside)'")
     }
 
-    /// `bench/run ROW` and `bench/run-vm ROW` name rows that exist; the settings are read.
+    /// `bench/run ROW` and `bench/run-vm ROW` name rows that exist; `bench/run-soak` runs the
+    /// soak's VM script; the settings are read by the script each command runs.
     @Test func benchmarkCommandsNameRealRowsAndSettings() throws {
         let sources = try FileManager.default.contentsOfDirectory(
             atPath: Repository.root.appendingPathComponent("bench/Sources/midihub-bench").path)
             .map { try String(contentsOf: Repository.root.appendingPathComponent("bench/Sources/midihub-bench/\($0)"),
                               encoding: .utf8) }.joined()
-        let runVM = try String(contentsOf: Repository.root.appendingPathComponent("bench/run-vm"), encoding: .utf8)
         let commands = try Self.lines(of: "docs/benchmarks.md")
-        #expect(commands.count == 6)
+        #expect(commands.count == 8)
         for command in commands {
             var words = command.split(separator: " ").map(String.init)
+            let script = try #require(words.first { !$0.contains("=") })
+            #expect(["bench/run", "bench/run-vm", "bench/run-soak"].contains(script), "\(command)")
+            #expect(FileManager.default.isExecutableFile(atPath: Repository.root.appendingPathComponent(script).path))
+            let text = try Repository.text(script)
             while let setting = words.first, setting.contains("=") {
                 let name = String(setting.split(separator: "=")[0])
-                #expect(runVM.contains("${\(name):-"), "bench/run-vm reads \(name)")
+                #expect(text.contains("${\(name):-"), "\(script) reads \(name)")
                 words.removeFirst()
             }
-            let script = try #require(words.first)
-            #expect(["bench/run", "bench/run-vm"].contains(script), "\(command)")
-            #expect(FileManager.default.isExecutableFile(atPath: Repository.root.appendingPathComponent(script).path))
+            if script == "bench/run-soak" {
+                #expect(text.contains("VM_SUITE=\"$root/bench/soak\""), "bench/run-soak runs bench/soak/*.bench.sh")
+                #expect(FileManager.default.fileExists(atPath: Repository.root.appendingPathComponent("bench/soak/soak.bench.sh").path))
+                #expect(words.count == 1, "\(command): bench/run-soak takes no rows")
+                continue
+            }
             for row in words.dropFirst() {
                 #expect(sources.contains("BenchmarkRow(name: \"\(row)\""), "\(command): no benchmark row '\(row)'")
             }

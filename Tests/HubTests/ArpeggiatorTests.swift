@@ -8,12 +8,12 @@ import Testing
 
     func window(_ arp: inout Arpeggiator, _ start: Double, _ end: Double, clock: TempoClock? = nil) -> [TimedMIDI] {
         var out: [TimedMIDI] = []
-        arp.generate(from: start, to: end, clock: clock ?? self.clock, into: &out)
+        arp.generate(from: HostTime(seconds: start), to: HostTime(seconds: end), clock: clock ?? self.clock, into: &out)
         return out
     }
 
     func noteOns(_ events: [TimedMIDI]) -> [(Double, UInt8)] {
-        events.compactMap { if case .noteOn(_, let note, _) = $0.message { ($0.time, note) } else { nil } }
+        events.compactMap { if case .noteOn(_, let note, _) = $0.message { ($0.time.seconds, note) } else { nil } }
     }
 
     @Test func playsUpOnTheGridAndConsumesHeldNotes() {
@@ -62,7 +62,7 @@ import Testing
         _ = run(&arp, [on(60, 0)])
         let first = noteOns(window(&arp, 0, 1))
         #expect(first.map(\.0) == [0, 0.25, 0.5, 0.75])
-        let faster = clock.changingTempo(to: 240, atSeconds: 1)
+        let faster = clock.changingTempo(to: 240, at: 1)
         let second = noteOns(window(&arp, 1, 1.5, clock: faster))
         #expect(second.map(\.0) == [1, 1.125, 1.25, 1.375])
     }
@@ -109,7 +109,7 @@ extension ArpeggiatorTests {
         var arp = Arpeggiator()
         _ = run(&arp, [on(60, 0.1)])
         #expect(noteOns(window(&arp, 0, 1.0)).map(\.0) == [0.25, 0.5, 0.75])
-        let song = TempoClock(beatsPerMinute: 100, originSeconds: 0.93)
+        let song = TempoClock(beatsPerMinute: 100, origin: 0.93)
         arp.regrid(at: 1.0, clock: song)
         let steps = noteOns(window(&arp, 1.0, 2.0, clock: song)).map(\.0)
         #expect(steps.count == 3)

@@ -13,7 +13,7 @@ import Testing
     static func apply(_ node: NodeID, _ parameter: String, _ value: Float, at time: Double = 3,
                       to core: inout HubCore) -> [HubEffect] {
         var effects: [HubEffect] = []
-        core.applyMapped(MappingEngine.Change(node: node, parameter: parameter, value: value), at: time, into: &effects)
+        core.applyMapped(MappingEngine.Change(node: node, parameter: parameter, value: value), at: HostTime(seconds: time), into: &effects)
         return effects
     }
 
@@ -70,8 +70,8 @@ import Testing
         func move(_ value: UInt8, at time: Double) -> [HubEffect] {
             var changes: [MappingEngine.Change] = [], effects: [HubEffect] = []
             _ = core.mappings.handle(.controlChange(channel: 0, controller: 74, value: value), device: 1, sources: ["keys"],
-                                     time: time, into: &changes)
-            for change in changes { core.applyMapped(change, at: time, into: &effects) }
+                                     time: HostTime(seconds: time), into: &changes)
+            for change in changes { core.applyMapped(change, at: HostTime(seconds: time), into: &effects) }
             return effects
         }
         #expect(move(127, at: 1) == [

@@ -203,7 +203,7 @@ import Testing
         var core = try Self.core()
         let before = [PortFixtures.hubIn], after = [PortFixtures.hubIn, Self.jackKeys]
         #expect(core.ports.portsChanged(from: before, to: after, at: 1) == [.portAppeared(Self.jackKeys)])
-        var due = core.ports.takeSettle(at: 1 + PortsCore.settleSeconds)
+        var due = core.ports.takeSettle(at: 1 + PortsCore.settleDelay)
         #expect(due)
         #expect(core.ports.settle(ports: after, connections: []) == [.connect(Connection(Self.jackKeys.address, PortFixtures.hubIn.address))])
 
@@ -216,7 +216,7 @@ import Testing
         var released = RecordingSink()
         #expect(core.router.unplug(Self.jackKeys.identity, at: 3, into: &released) == ["piano"])
         #expect(released.messages(at: "piano").contains(.noteOff(channel: 2, note: 48, velocity: 0)))
-        due = core.ports.takeSettle(at: 3 + PortsCore.settleSeconds)
+        due = core.ports.takeSettle(at: 3 + PortsCore.settleDelay)
         #expect(due)
         #expect(core.ports.settle(ports: before, connections: []).isEmpty)
         #expect(core.state.graph.node("keys") != nil)

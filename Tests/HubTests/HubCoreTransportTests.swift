@@ -40,7 +40,7 @@ import Transport
     }
 
     static func clock(_ now: Double) -> TransportClock {
-        TransportClock(now: now, actionDelay: 0.01)
+        TransportClock(now: HostTime(seconds: now), actionDelay: 0.01)
     }
 
     @discardableResult

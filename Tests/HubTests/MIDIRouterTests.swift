@@ -81,11 +81,11 @@ import HubTestSupport
 
     @Test func aTempoChangeKeepsTheBeatPosition() throws {
         var router = try MIDIRouter(graph: RouterFixtures.graph())
-        #expect(router.clock.beats(atSeconds: 10) == 20)
+        #expect(router.clock.beats(at: 10) == 20)
         router.setTempo(60, at: 10)
         #expect(router.clock.beatsPerMinute == 60)
-        #expect(abs(router.clock.beats(atSeconds: 10) - 20) < 1e-9)
-        #expect(abs(router.clock.beats(atSeconds: 12) - 22) < 1e-9)
+        #expect(abs(router.clock.beats(at: 10) - 20) < 1e-9)
+        #expect(abs(router.clock.beats(at: 12) - 22) < 1e-9)
     }
 }
 
@@ -101,11 +101,11 @@ extension MIDIRouterTests {
         router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: RouterFixtures.keyboard, time: 2.0, into: &sink)
         router.generate(until: 2.0, into: &sink)
         router.generate(until: 3.0, into: &sink)
-        router.followSong(TempoClock(beatsPerMinute: 100, originSeconds: 2.93), at: 2.93)
+        router.followSong(TempoClock(beatsPerMinute: 100, origin: 2.93), at: 2.93)
         router.generate(until: 4.0, into: &sink)
         router.followSong(nil, at: 4.0)
         router.generate(until: 5.0, into: &sink)
-        let steps = sink.delivered.filter { if case .noteOn = $0.event.message { $0.node == "synth" } else { false } }.map(\.event.time)
+        let steps = sink.delivered.filter { if case .noteOn = $0.event.message { $0.node == "synth" } else { false } }.map(\.event.time.seconds)
         let expected = [2.0, 2.25, 2.5, 2.75, 3.23, 3.53, 3.83, 4.0, 4.25, 4.5, 4.75]
         #expect(steps.count == expected.count, "\(steps)")
         for (step, time) in zip(steps, expected) { #expect(abs(step - time) < 1e-9, "\(steps)") }

@@ -11,7 +11,7 @@ import Testing
     static func values(_ engine: inout MappingEngine, _ messages: [MIDIMessage], time: Double = 0,
                        sources: [NodeID] = ["keys"]) -> [Float] {
         var changes: [MappingEngine.Change] = []
-        for message in messages { _ = engine.handle(message, device: 1, sources: sources, time: time, into: &changes) }
+        for message in messages { _ = engine.handle(message, device: 1, sources: sources, time: HostTime(seconds: time), into: &changes) }
         return changes.map(\.value)
     }
 

@@ -10,7 +10,7 @@ import Testing
     static func learn(_ messages: [MIDIMessage], sources: [NodeID] = ["keys"]) -> MappingLearner.Outcome? {
         var learner = MappingLearner(target: target, deadline: 30)
         for (index, message) in messages.enumerated() {
-            let taken = learner.observe(message, sources: sources, time: Double(index) * 0.01)
+            let taken = learner.observe(message, sources: sources, time: HostTime(seconds: Double(index) * 0.01))
             #expect(taken)
         }
         return learner.outcome(at: 1)

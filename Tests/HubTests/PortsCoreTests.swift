@@ -1,3 +1,4 @@
+import MIDICore
 import Testing
 @testable import Hub
 
@@ -20,7 +21,7 @@ import Testing
         #expect(effects == [.portAppeared(F.launchkey)])
         var due = core.takeSettle(at: 10.1)
         #expect(!due, "the rules wait until the burst of announcements is over")
-        due = core.takeSettle(at: 10 + PortsCore.settleSeconds)
+        due = core.takeSettle(at: HostTime(seconds: 10) + PortsCore.settleDelay)
         #expect(due)
         due = core.takeSettle(at: 11)
         #expect(!due, "once")

@@ -10,11 +10,11 @@ func run<P: MIDIProcessor>(_ processor: inout P, _ events: [TimedMIDI]) -> [Time
 }
 
 func on(_ note: UInt8, _ time: Double = 0, channel: UInt8 = 0, velocity: UInt8 = 100) -> TimedMIDI {
-    TimedMIDI(time: time, message: .noteOn(channel: channel, note: note, velocity: velocity))
+    TimedMIDI(time: HostTime(seconds: time), message: .noteOn(channel: channel, note: note, velocity: velocity))
 }
 
 func off(_ note: UInt8, _ time: Double = 0, channel: UInt8 = 0) -> TimedMIDI {
-    TimedMIDI(time: time, message: .noteOff(channel: channel, note: note, velocity: 0))
+    TimedMIDI(time: HostTime(seconds: time), message: .noteOff(channel: channel, note: note, velocity: 0))
 }
 
 @Suite struct TransposeTests {

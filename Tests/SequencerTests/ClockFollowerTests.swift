@@ -16,7 +16,7 @@ import TestSupport
         var cues: [ClockFollower.Cue] = []
         for pulse in 0..<count {
             let noise = jitter > 0 ? Double.random(in: -jitter...jitter, using: &random) : 0
-            if let cue = follower.receive(.clock, at: start + Double(pulse) * period + noise) { cues.append(cue) }
+            if let cue = follower.receive(.clock, at: HostTime(seconds: start + Double(pulse) * period + noise)) { cues.append(cue) }
         }
         return (cues, start + Double(count) * period)
     }
@@ -31,7 +31,7 @@ import TestSupport
         let tempo = try #require(follower.beatsPerMinute)
         #expect(abs(tempo - 100) < 0.3, "tempo \(tempo)")
         // The master's next pulse (480) is due at `end`: predicted within a millisecond.
-        let pulse = try #require(follower.masterPulse(at: end))
+        let pulse = try #require(follower.masterPulse(at: HostTime(seconds: end)))
         #expect(abs(pulse - 480) * 0.025 < 0.001, "pulse \(pulse)")
         // Uniform ±1 ms: an RMS of 0.58 ms, seen through the loop's prediction.
         #expect(follower.jitter > 0.0003 && follower.jitter < 0.0012, "jitter \(follower.jitter)")
@@ -44,7 +44,7 @@ import TestSupport
         var cues: [ClockFollower.Cue] = []
         func both(_ message: MIDIMessage, at time: Double) {
             for port in [1, 2] {
-                if let cue = follower.receive(message, from: port, at: time + Double(port) * 0.0001) { cues.append(cue) }
+                if let cue = follower.receive(message, from: port, at: HostTime(seconds: time + Double(port) * 0.0001)) { cues.append(cue) }
             }
         }
         both(.start, at: 0.99)
@@ -54,8 +54,8 @@ import TestSupport
         #expect(abs(tempo - 125) < 0.3, "tempo \(tempo), not twice it")
         // Port 2 is heard only once port 1 has been silent for `timeout`.
         let last = 1 + 239 * period
-        #expect(follower.receive(.stop, from: 2, at: last + 0.01) == nil, "port 1 is the one followed")
-        #expect(follower.receive(.stop, from: 2, at: last + ClockFollower.timeout + 0.01) == .stop(pulse: 240, timedOut: false))
+        #expect(follower.receive(.stop, from: 2, at: HostTime(seconds: last + 0.01)) == nil, "port 1 is the one followed")
+        #expect(follower.receive(.stop, from: 2, at: HostTime(seconds: last + 0.01) + ClockFollower.timeout) == .stop(pulse: 240, timedOut: false))
     }
 
     @Test func followsATempoChangeWithinSeconds() throws {
@@ -71,24 +71,24 @@ import TestSupport
         // A master that sends its clock while stopped: the tempo is known, nothing plays.
         var (cues, time) = Self.feed(&follower, count: 48, beatsPerMinute: 120, from: 0, jitter: 0)
         #expect(cues.isEmpty && !follower.running && follower.beatsPerMinute != nil)
-        #expect(follower.receive(.start, at: time - 0.01) == .locate(pulse: 0))
+        #expect(follower.receive(.start, at: HostTime(seconds: time - 0.01)) == .locate(pulse: 0))
         let started = time
         (cues, time) = Self.feed(&follower, count: 30, beatsPerMinute: 120, from: started, jitter: 0)
-        #expect(cues == [.play(pulse: 0, at: started)])
-        #expect(follower.receive(.songPosition(16), at: time) == nil, "Song Position is ignored while running")
-        #expect(follower.receive(.stop, at: time) == .stop(pulse: 30, timedOut: false))
-        #expect(follower.receive(.stop, at: time) == nil)
-        #expect(follower.receive(.songPosition(16), at: time + 0.1) == .locate(pulse: 96))
-        #expect(follower.receive(.continue, at: time + 0.2) == nil)
-        #expect(follower.receive(.clock, at: time + 0.21) == .play(pulse: 96, at: time + 0.21))
+        #expect(cues == [.play(pulse: 0, at: HostTime(seconds: started))])
+        #expect(follower.receive(.songPosition(16), at: HostTime(seconds: time)) == nil, "Song Position is ignored while running")
+        #expect(follower.receive(.stop, at: HostTime(seconds: time)) == .stop(pulse: 30, timedOut: false))
+        #expect(follower.receive(.stop, at: HostTime(seconds: time)) == nil)
+        #expect(follower.receive(.songPosition(16), at: HostTime(seconds: time + 0.1)) == .locate(pulse: 96))
+        #expect(follower.receive(.continue, at: HostTime(seconds: time + 0.2)) == nil)
+        #expect(follower.receive(.clock, at: HostTime(seconds: time + 0.21)) == .play(pulse: 96, at: HostTime(seconds: time + 0.21)))
         #expect(follower.running)
-        #expect(follower.receive(.start, at: time + 0.3) == .stop(pulse: 0, timedOut: false), "a Start while running starts over")
-        #expect(follower.receive(.clock, at: time + 0.31) == .play(pulse: 0, at: time + 0.31))
+        #expect(follower.receive(.start, at: HostTime(seconds: time + 0.3)) == .stop(pulse: 0, timedOut: false), "a Start while running starts over")
+        #expect(follower.receive(.clock, at: HostTime(seconds: time + 0.31)) == .play(pulse: 0, at: HostTime(seconds: time + 0.31)))
         // Stopped without Song Position, Continue resumes at the next pulse.
-        #expect(follower.receive(.clock, at: time + 0.33) == nil)
-        #expect(follower.receive(.stop, at: time + 0.34) == .stop(pulse: 2, timedOut: false))
-        #expect(follower.receive(.continue, at: time + 0.5) == nil)
-        #expect(follower.receive(.clock, at: time + 0.51) == .play(pulse: 2, at: time + 0.51))
+        #expect(follower.receive(.clock, at: HostTime(seconds: time + 0.33)) == nil)
+        #expect(follower.receive(.stop, at: HostTime(seconds: time + 0.34)) == .stop(pulse: 2, timedOut: false))
+        #expect(follower.receive(.continue, at: HostTime(seconds: time + 0.5)) == nil)
+        #expect(follower.receive(.clock, at: HostTime(seconds: time + 0.51)) == .play(pulse: 2, at: HostTime(seconds: time + 0.51)))
     }
 
     @Test func aMasterThatStopsTickingStopsTheTransportOnce() {
@@ -96,23 +96,23 @@ import TestSupport
         _ = follower.receive(.start, at: 0)
         let (_, end) = Self.feed(&follower, count: 24, beatsPerMinute: 120, from: 0.01, jitter: 0)
         let last = end - 60.0 / (24 * 120)
-        #expect(follower.check(at: last + 0.2) == nil)
-        #expect(follower.check(at: last + 0.26) == .stop(pulse: 24, timedOut: true))
-        #expect(follower.check(at: last + 0.3) == nil)
-        #expect(!follower.running && follower.beatsPerMinute == nil && follower.masterPulse(at: last + 0.3) == nil)
+        #expect(follower.check(at: HostTime(seconds: last + 0.2)) == nil)
+        #expect(follower.check(at: HostTime(seconds: last + 0.26)) == .stop(pulse: 24, timedOut: true))
+        #expect(follower.check(at: HostTime(seconds: last + 0.3)) == nil)
+        #expect(!follower.running && follower.beatsPerMinute == nil && follower.masterPulse(at: HostTime(seconds: last + 0.3)) == nil)
     }
 
     @Test func hostileTimingKeepsTheTempoInRange() throws {
         var follower = ClockFollower()
         // Pulses 10 µs apart (a burst, no clock), then two at the same time, then a burst backwards in time.
-        for pulse in 0..<100 { _ = follower.receive(.clock, at: 1 + Double(pulse) * 0.00001) }
+        for pulse in 0..<100 { _ = follower.receive(.clock, at: HostTime(seconds: 1 + Double(pulse) * 0.00001)) }
         #expect(follower.beatsPerMinute == nil)
-        for pulse in 0..<100 { _ = follower.receive(.clock, at: 1.01 + Double(pulse) * 0.003) }
+        for pulse in 0..<100 { _ = follower.receive(.clock, at: HostTime(seconds: 1.01 + Double(pulse) * 0.003)) }
         #expect(try #require(follower.beatsPerMinute) <= 1000)
         _ = follower.receive(.clock, at: 2)
         _ = follower.receive(.clock, at: 2)
         #expect(follower.beatsPerMinute == nil, "after a gap the loop starts again; a pulse at the same time gives it no interval")
-        for pulse in 0..<10 { _ = follower.receive(.clock, at: 3 - Double(pulse) * 0.01) }
+        for pulse in 0..<10 { _ = follower.receive(.clock, at: HostTime(seconds: 3 - Double(pulse) * 0.01)) }
         #expect(follower.beatsPerMinute == nil)
         _ = follower.receive(.clock, at: 3.2)
         _ = follower.receive(.clock, at: 3.45)
@@ -129,7 +129,7 @@ extension ClockFollowerTests {
         var follower = ClockFollower()
         _ = follower.receive(.clock, at: 0)
         _ = follower.receive(.clock, at: 0.25)
-        for pulse in 0..<2000 { _ = follower.receive(.clock, at: 0.26 + Double(pulse) * 0.003) }
+        for pulse in 0..<2000 { _ = follower.receive(.clock, at: HostTime(seconds: 0.26 + Double(pulse) * 0.003)) }
         #expect(follower.jitter.isFinite && follower.jitter < 0.25)
         #expect(try #require(follower.beatsPerMinute) > 500)
         var steady = ClockFollower()
@@ -154,14 +154,14 @@ extension ClockFollowerTests {
             var (_, end) = Self.feed(&follower, count: 96, beatsPerMinute: 100, from: 1, seed: seed)
             // The pulses due during the stall are read at its end, all at once.
             let held = Int(stall / period) + 1
-            for _ in 0..<held { _ = follower.receive(.clock, at: end + stall) }
+            for _ in 0..<held { _ = follower.receive(.clock, at: HostTime(seconds: end + stall)) }
             end += Double(held) * period
             for step in 0..<8 {  // a quarter of a second at a time, two seconds
                 (_, end) = Self.feed(&follower, count: 6, beatsPerMinute: 100, from: end, seed: seed + UInt64(step) * 10)
                 let tempo = try #require(follower.beatsPerMinute)
                 #expect(abs(tempo - 100) < 3, "a \(stall) s stall: \(tempo) BPM after \(step + 1) quarters of a second")
             }
-            let pulse = try #require(follower.masterPulse(at: end))
+            let pulse = try #require(follower.masterPulse(at: HostTime(seconds: end)))
             #expect(abs(pulse - Double(96 + held + 48)) * period < 0.002, "a \(stall) s stall: pulse \(pulse)")
         }
     }
@@ -179,9 +179,9 @@ extension ClockFollowerTests {
             var random = SeededGenerator(seed: seed)
             var follower = ClockFollower()
             _ = follower.receive(.start, at: 0.99)
-            _ = follower.receive(.clock, at: 1 + period + 0.00001)  // pulse 0, held up until pulse 1 came
+            _ = follower.receive(.clock, at: HostTime(seconds: 1 + period + 0.00001))  // pulse 0, held up until pulse 1 came
             for pulse in 1..<50 {
-                _ = follower.receive(.clock, at: 1 + Double(pulse) * period + Double.random(in: -0.008...0.008, using: &random))
+                _ = follower.receive(.clock, at: HostTime(seconds: 1 + Double(pulse) * period + Double.random(in: -0.008...0.008, using: &random)))
             }
             let tempo = try #require(follower.beatsPerMinute)
             #expect(abs(tempo - 125) < 5, "seed \(seed): \(tempo) BPM after a second")

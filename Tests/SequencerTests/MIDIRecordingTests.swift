@@ -7,13 +7,13 @@ import Testing
 @Suite struct MIDIRecordingTests {
     @Test func keepsChannelMessagesAndSysExAtTheirTicksOnePerSource() throws {
         var recording = MIDIRecording(options: .init(beatsPerMinute: 100, ticksPerQuarter: 480), sources: ["Keys:in", "Pads:in"])
-        recording.record(.noteOn(channel: 0, note: 60, velocity: 90), seconds: 0.6, source: 0)
-        recording.record(.clock, seconds: 0.61, source: 0)
-        recording.record(.controlChange(channel: 9, controller: 7, value: 100), seconds: 0.9, source: 1)
-        recording.record(.sysEx([0x7E, 0x7F, 0x09, 0x01]), seconds: 1.0, source: 1)
-        recording.record(.noteOff(channel: 0, note: 60, velocity: 0), seconds: 1.2, source: 0)
+        recording.record(.noteOn(channel: 0, note: 60, velocity: 90), after: HostDuration(seconds: 0.6), source: 0)
+        recording.record(.clock, after: HostDuration(seconds: 0.61), source: 0)
+        recording.record(.controlChange(channel: 9, controller: 7, value: 100), after: HostDuration(seconds: 0.9), source: 1)
+        recording.record(.sysEx([0x7E, 0x7F, 0x09, 0x01]), after: HostDuration(seconds: 1.0), source: 1)
+        recording.record(.noteOff(channel: 0, note: 60, velocity: 0), after: HostDuration(seconds: 1.2), source: 0)
         #expect(recording.count == 4)
-        let file = recording.file(endingAt: 3)
+        let file = recording.file(endingAfter: HostDuration(seconds: 3))
         #expect(file.division == .ticksPerQuarter(480))
         #expect(file.tracks.count == 3)
         #expect(file.tracks[0].events.first?.kind == .meta(.tempo(microsecondsPerQuarter: 600_000)))
@@ -28,16 +28,16 @@ import Testing
 
     @Test func splitByChannelMakesATrackPerChannelThatPlayed() {
         var recording = MIDIRecording(options: .init(splitChannels: true), sources: ["Keys:in"])
-        recording.record(.noteOn(channel: 0, note: 60, velocity: 90), seconds: 0, source: 0)
-        recording.record(.noteOn(channel: 9, note: 36, velocity: 90), seconds: 0.5, source: 0)
-        let names = recording.file(endingAt: 1).tracks.dropFirst().map(\.name)
+        recording.record(.noteOn(channel: 0, note: 60, velocity: 90), after: HostDuration(seconds: 0), source: 0)
+        recording.record(.noteOn(channel: 9, note: 36, velocity: 90), after: HostDuration(seconds: 0.5), source: 0)
+        let names = recording.file(endingAfter: HostDuration(seconds: 1)).tracks.dropFirst().map(\.name)
         #expect(names == ["Keys:in channel 1", "Keys:in channel 10"])
     }
 
     @Test func aStampBehindTheLastKeepsTheLastTick() {
         var recording = MIDIRecording(options: .init(), sources: ["Keys:in"])
-        recording.record(.noteOn(channel: 0, note: 60, velocity: 90), seconds: 1.0, source: 0)
-        recording.record(.noteOff(channel: 0, note: 60, velocity: 0), seconds: 0.999, source: 0)
-        #expect(recording.file(endingAt: 1).tracks[1].events.dropFirst().map(\.tick) == [768, 768])
+        recording.record(.noteOn(channel: 0, note: 60, velocity: 90), after: HostDuration(seconds: 1.0), source: 0)
+        recording.record(.noteOff(channel: 0, note: 60, velocity: 0), after: HostDuration(seconds: 0.999), source: 0)
+        #expect(recording.file(endingAfter: HostDuration(seconds: 1)).tracks[1].events.dropFirst().map(\.tick) == [768, 768])
     }
 }

@@ -68,19 +68,19 @@ extension SongPlayerTests {
     @Test func oneBarOfTheSongsMeterBeforeThePosition() throws {
         let song = try SongPlayerTests.song()
         let top = CountIn(bars: 1, before: 0, of: song, tempo: 120)
-        #expect(top.seconds == 2)
+        #expect(top.length == 2)
         #expect(top.host.beat == -4 && top.host.barStartBeat == -4 && top.host.bar == 0)
         #expect(top.host.transport == .playing && top.host.tempo == 120)
         let third = CountIn(bars: 2, before: 3840, of: song, tempo: 90)
-        #expect(abs(third.seconds - 8 * 60 / 90.0) < 1e-12)
+        #expect(third.length == HostDuration(seconds: 8 * 60 / 90.0), "to the nanosecond")
         #expect(third.host.beat == 0 && third.host.bar == 1 && third.host.timeSignatureNumerator == 4)
-        #expect(CountIn(bars: 0, before: 960, of: song, tempo: 120).seconds == 0)
+        #expect(CountIn(bars: 0, before: 960, of: song, tempo: 120).length == .zero)
     }
 
     @Test func aCompoundMeterCountsItsWholeBar() throws {
         let song = Song(file: try SequenceText.parse("ppq 480\ntempo 120\ntime 6/8\ntrack \"T\"\n  1:1 C4 1/8"), name: "six-eight.song")
         let countIn = CountIn(bars: 1, before: 0, of: song, tempo: 120)
-        #expect(countIn.host.beat == -3 && countIn.seconds == 1.5)
+        #expect(countIn.host.beat == -3 && countIn.length == 1.5)
         #expect(countIn.host.timeSignatureNumerator == 6 && countIn.host.timeSignatureDenominator == 8)
     }
 }

@@ -46,7 +46,7 @@ struct DaemonSink: RouteSink {
         }
         switch index < destinations.count ? destinations[index] : nil {
         case .alsa(let address):
-            send(event.message, to: address, schedule: transport.map { .realTime($0.queue, seconds: $0.queueTime(event.time)) } ?? .direct)
+            send(event.message, to: address, schedule: transport.map { .realTime($0.queue, $0.queueTime(event.time)) } ?? .direct)
         case .jack(let port):
             if transport != nil {
                 jackLater.append(.init(time: event.time, message: event.message, port: port))
@@ -58,12 +58,12 @@ struct DaemonSink: RouteSink {
         }
     }
 
-    /// Delivers a clock message of the transport (at `time`, monotonic seconds) to the
+    /// Delivers a clock message of the transport (at `time`, the monotonic clock) to the
     /// external node at `index`, which follows the clock; not through the graph.
-    mutating func deliverClock(_ message: MIDIMessage, at time: Double, toNodeAt index: Int) {
+    mutating func deliverClock(_ message: MIDIMessage, at time: HostTime, toNodeAt index: Int) {
         switch index < destinations.count ? destinations[index] : nil {
         case .alsa(let address):
-            send(message, to: address, schedule: transport.map { .realTime($0.queue, seconds: $0.queueTime(time)) } ?? .direct)
+            send(message, to: address, schedule: transport.map { .realTime($0.queue, $0.queueTime(time)) } ?? .direct)
         case .jack(let port):
             jackLater.append(.init(time: time, message: message, port: port))
         case nil:

@@ -1,3 +1,4 @@
+import MIDICore
 import ALSA
 import Control
 import Hub
@@ -16,7 +17,7 @@ extension HubDaemon {
         }
         ports.updateJack(jack.descriptors, connections: jack.connections)
         feed(.portsListed(ports.descriptors, directSenders: Array(ports.directSenders.values), connections: ports.connections,
-                          changed: changed, at: Self.now()))
+                          changed: changed, at: HostTime.now()))
     }
 
     /// Reacts to a System announcement. - Thread: input (the owner).
@@ -45,7 +46,7 @@ extension HubDaemon {
     /// it as a hand edit once ports have settled unless the daemon made it.
     private func connectionChanged(_ connection: Connection, connected: Bool) {
         log.publish(connected ? .connected(connectionSummary(connection)) : .disconnected(connectionSummary(connection)))
-        feed(.connectionAnnounced(connection, connected: connected, at: Self.now()))
+        feed(.connectionAnnounced(connection, connected: connected, at: HostTime.now()))
     }
 
     /// Makes and breaks connections so they follow the rules and runtime edits, and links
@@ -86,7 +87,7 @@ extension HubDaemon {
         let releasedAtJack = forgetJack(gone.address)
         if let address = SeqAddress(gone.address) { receivers.forget(address) }
         var sink = makeSink()
-        let effects = (try? core.handle(.unplugged(gone, at: Self.now()), into: &sink)) ?? []
+        let effects = (try? core.handle(.unplugged(gone, at: HostTime.now()), into: &sink)) ?? []
         flush(sink)
         let released = effects.flatMap { effect -> [NodeID] in
             if case .notesReleased(let nodes) = effect { nodes } else { [] }

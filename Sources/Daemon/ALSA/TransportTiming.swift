@@ -9,25 +9,25 @@ import MIDICore
 ///
 /// - Thread: the state's owner (a plain value).
 struct TransportTiming {
-    /// A transport event for a JACK port, sent when it is due (`time`, monotonic seconds).
+    /// A transport event for a JACK port, sent when it is due (`time`, the monotonic clock).
     struct HeldMessage {
-        var time: Double
+        var time: HostTime
         var message: MIDIMessage
         var port: PortAddress
     }
 
     /// The transport's clock minus the monotonic clock.
-    var clockOffset: Double
+    var clockOffset: HostDuration
     var queue: SeqQueue
     /// The queue's real time minus the monotonic clock, plus the audio output's delay (so
     /// external gear sounds with what the sound card plays).
-    var queueOffset: Double
+    var queueOffset: HostDuration
 
-    /// `time` (monotonic seconds) on the transport's clock.
-    func clockTime(_ time: Double) -> Double { time + clockOffset }
+    /// `time` (the monotonic clock) on the transport's clock.
+    func clockTime(_ time: HostTime) -> HostTime { time + clockOffset }
 
-    /// `time` (monotonic seconds) on the queue's real-time clock.
-    func queueTime(_ time: Double) -> Double { time + queueOffset }
+    /// `time` (the monotonic clock) on the queue's real-time clock.
+    func queueTime(_ time: HostTime) -> HostTime { time + queueOffset }
 }
 
 /// The offset between two clocks read one after the other (the transport's clock and the ALSA
@@ -39,19 +39,22 @@ struct TransportTiming {
 ///
 /// - Thread: the state's owner (a plain value).
 struct ClockOffsetFilter {
-    private(set) var value: Double?
+    private(set) var value: HostDuration?
     private var readings = 0
 
     /// Takes one reading and returns the steadied offset.
-    mutating func add(_ reading: Double) -> Double {
-        guard let current = value, abs(reading - current) < 0.05 else {
+    mutating func add(_ reading: HostDuration) -> HostDuration {
+        guard let current = value, (reading - current).magnitude < Self.jump else {
             value = reading
             readings = 1
             return reading
         }
         readings += 1
-        let steadied = current + max(1 / Double(readings), 0.02) * (reading - current)
+        let steadied = current + (reading - current) * max(1 / Double(readings), 0.02)
         value = steadied
         return steadied
     }
+
+    /// A change this large is a clock started over, not drift.
+    static let jump: HostDuration = 0.05
 }

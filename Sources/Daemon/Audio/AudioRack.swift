@@ -194,12 +194,12 @@ final class AudioRack {
     }
 
     /// Sends a parameter change to unit `id` through the live ring, taking effect at the frame
-    /// of `time` (seconds, monotonic clock: the arrival of the controller move that made it,
+    /// of `time` (the monotonic clock: the arrival of the controller move that made it,
     /// so it lands with a note that arrived with it; staged until `publishLive`), by default now
     /// (pushed at once).
     /// - Returns: the value set (clamped), or `nil` when the node or parameter is unknown.
     @discardableResult
-    func setParameter(_ id: NodeID, _ name: String, to value: Float, at time: Double? = nil) -> Float? {
+    func setParameter(_ id: NodeID, _ name: String, to value: Float, at time: HostTime? = nil) -> Float? {
         guard let renderID = renderIDs[id], let info = instances[id]?.parameters.first(where: { $0.name == name }) else { return nil }
         let clamped = info.clamp(value)
         send(.parameter(node: renderID, id: info.id, value: clamped), at: time)
@@ -210,7 +210,7 @@ final class AudioRack {
     /// `index` of the installed graph, `parameter` its type's, `value` clamped; at the frame
     /// of `time` like `setParameter`. No name is looked up; a node the installed program does
     /// not have at that index (audio opened later, another graph) goes by name instead.
-    func setParameter(atIndex index: Int, of id: NodeID, _ parameter: ParameterInfo, to value: Float, at time: Double) {
+    func setParameter(atIndex index: Int, of id: NodeID, _ parameter: ParameterInfo, to value: Float, at time: HostTime) {
         guard byGraphIndex.indices.contains(index), byGraphIndex[index].id == id, let renderID = byGraphIndex[index].renderID else {
             setParameter(id, parameter.name, to: value, at: time)
             return
@@ -218,15 +218,15 @@ final class AudioRack {
         send(.parameter(node: renderID, id: parameter.id, value: value), at: time)
     }
 
-    private func send(_ event: RenderEvent, at time: Double?) {
-        if let time { driver.live.stage(event, arrival: UInt64(max(0, time) * 1e9)) } else { driver.live.push(event) }
+    private func send(_ event: RenderEvent, at time: HostTime?) {
+        if let time { driver.live.stage(event, arrival: time) } else { driver.live.push(event) }
     }
 
-    /// Plays `message` on unit `id`, stamped with its arrival time (seconds, monotonic clock);
+    /// Plays `message` on unit `id`, stamped with its arrival time (the monotonic clock);
     /// staged until `publishLive`.
-    func play(_ message: MIDIMessage, on id: NodeID, at time: Double) {
+    func play(_ message: MIDIMessage, on id: NodeID, at time: HostTime) {
         guard let renderID = renderIDs[id] else { return }
-        driver.live.stage(message, node: renderID, arrival: UInt64(max(0, time) * 1e9))
+        driver.live.stage(message, node: renderID, arrival: time)
     }
 
     /// Lets the render thread take every event `play` and `setParameter(at:)` staged since
@@ -237,29 +237,33 @@ final class AudioRack {
 
     // MARK: - The transport's clock and events
 
-    /// Seconds of audio rendered so far: the transport's clock while audio plays (`nil` when
-    /// it does not). A frame rendered at this clock time is heard `outputDelay` later.
-    var renderedSeconds: Double? {
-        driver.isRunning ? Double(driver.framesRendered) / Double(driver.settings.sampleRate) : nil
+    /// Frames and host time at the device's rate.
+    var timeBase: TimeBase { TimeBase(sampleRate: driver.settings.sampleRate) }
+
+    /// The audio rendered so far as a clock (frame 0 at `HostTime.zero`): the transport's
+    /// clock while audio plays (`nil` when it does not). A frame rendered at this clock time
+    /// is heard `outputDelay` later.
+    var renderedTime: HostTime? {
+        driver.isRunning ? .zero + timeBase.duration(ofFrames: driver.framesRendered) : nil
     }
 
-    /// Seconds from rendering a frame to hearing it: the device's buffer.
-    var outputDelay: Double { Double(driver.settings.bufferFrames) / Double(driver.settings.sampleRate) }
+    /// From rendering a frame to hearing it: the device's buffer.
+    var outputDelay: HostDuration { timeBase.duration(ofFrames: Int64(driver.settings.bufferFrames)) }
 
-    /// Seconds of one block: the render thread may already be rendering the block after
-    /// `renderedSeconds`, so events are scheduled later than that.
-    var blockSeconds: Double { Double(driver.blockFrames) / Double(driver.settings.sampleRate) }
+    /// One block: the render thread may already be rendering the block after
+    /// `renderedTime`, so events are scheduled later than that.
+    var blockLength: HostDuration { timeBase.duration(ofFrames: Int64(driver.blockFrames)) }
 
-    /// Plays `message` on unit `id` at the exact frame of `time` (seconds on `renderedSeconds`' clock).
-    func schedule(_ message: MIDIMessage, on id: NodeID, at time: Double) {
+    /// Plays `message` on unit `id` at the exact frame of `time` (on `renderedTime`'s clock).
+    func schedule(_ message: MIDIMessage, on id: NodeID, at time: HostTime) {
         guard let renderID = renderIDs[id] else { return }
-        driver.sequenced.push(message, node: renderID, frame: Int64((time * Double(driver.settings.sampleRate)).rounded()))
+        driver.sequenced.push(message, node: renderID, frame: timeBase.nearestFrame(after: time.sinceOrigin))
     }
 
-    /// From `time` (seconds on `renderedSeconds`' clock) on, nodes see the song's timeline
-    /// `host` (a stopped one hands the timeline back to live playing).
-    func scheduleTimeline(_ host: HostSync, at time: Double) {
-        driver.sequenced.pushTimeline(host, frame: Int64((time * Double(driver.settings.sampleRate)).rounded()))
+    /// From `time` (on `renderedTime`'s clock) on, nodes see the song's timeline `host` (a
+    /// stopped one hands the timeline back to live playing).
+    func scheduleTimeline(_ host: HostSync, at time: HostTime) {
+        driver.sequenced.pushTimeline(host, frame: timeBase.nearestFrame(after: time.sinceOrigin))
     }
 
     /// Drops the scheduled events that have not played yet.

@@ -1,3 +1,4 @@
+import MIDICore
 import ALSA
 import AudioHost
 import Dispatch
@@ -7,7 +8,7 @@ import Dispatch
 /// render thread cannot say itself: that it left realtime priority because it cannot keep
 /// up, or that it ended because the device failed. Checked by the MIDI input thread on each
 /// round; a failed device is opened again at once (the synth keeps its voices), then every
-/// `audioRetrySeconds` while it cannot be (a failure is logged once, and again only when its
+/// `audioRetryInterval` while it cannot be (a failure is logged once, and again only when its
 /// cause changes). Opening a device can take long (a USB card waking, a busy driver), so
 /// once the daemon runs it is opened on a worker: MIDI goes on meanwhile, and the owner
 /// adopts the opened device when the worker hands it back.
@@ -70,7 +71,7 @@ extension HubDaemon {
     }
 
     /// How long to wait before opening the device again after a failed attempt.
-    static let audioRetrySeconds = 5.0
+    static let audioRetryInterval: HostDuration = 5
 
     /// - Thread: input (the owner).
     func watchAudio() {
@@ -81,7 +82,7 @@ extension HubDaemon {
         }
         guard !audio.driver.isRunning, !reopeningAudio else { return }
         if let due = audioRetryDue {
-            guard Self.now() >= due else { return }
+            guard HostTime.now() >= due else { return }
         } else {
             let cause = audio.driver.failure.map(\.description) ?? "the render thread ended"
             log.error("audio stopped: \(cause); opening the device again")
@@ -108,11 +109,11 @@ extension HubDaemon {
             lastAudioReopenFailure = nil
             log.info("audio: playing to \(audio.driver.settings)")
         } catch {
-            audioRetryDue = Self.now() + Self.audioRetrySeconds
+            audioRetryDue = HostTime.now() + Self.audioRetryInterval
             let failure = "\(error)"
             guard failure != lastAudioReopenFailure else { return }
             lastAudioReopenFailure = failure
-            log.warning("cannot open the audio device again: \(failure); retrying every \(Int(Self.audioRetrySeconds)) s")
+            log.warning("cannot open the audio device again: \(failure); retrying every \(Int(Self.audioRetryInterval.seconds)) s")
         }
     }
 }

@@ -184,7 +184,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     func fireTrigger(_ name: String) throws -> TriggerSummary {
         try daemon.owner.perform { [self] in
-            try daemon.fireTrigger(named: name, at: HubDaemon.now())
+            try daemon.fireTrigger(named: name, at: HostTime.now())
             return daemon.triggerSummaries().first { $0.name == name }!
         }
     }

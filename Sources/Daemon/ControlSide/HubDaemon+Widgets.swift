@@ -1,3 +1,4 @@
+import MIDICore
 import Control
 import Hub
 import SetupViews
@@ -8,7 +9,7 @@ extension HubDaemon {
     /// an output's value only while audio runs).
     /// - Thread: owner.
     func widgetSummaries() -> [WidgetSummary] {
-        let now = Self.now()
+        let now = HostTime.now()
         return core.widgets.map { widget in
             if widget.showsOutput {
                 let output = core.router.graph.node(widget.node).flatMap { node in

@@ -1,4 +1,5 @@
 import Control
+import MIDICore
 
 /// Paces `parameter-changed` events: at most one per parameter each `interval` (30 a second
 /// by default), the last value always sent. A parameter swept at 1 kHz reaches subscribers
@@ -12,21 +13,21 @@ struct ParameterCoalescer {
         let parameter: String
     }
 
-    /// Nanoseconds between two events of one parameter.
-    let interval: UInt64
-    /// When each parameter's last event went out (monotonic nanoseconds).
-    private var lastSent: [Key: UInt64] = [:]
+    /// The least time between two events of one parameter.
+    let interval: HostDuration
+    /// When each parameter's last event went out (the monotonic clock).
+    private var lastSent: [Key: HostTime] = [:]
     /// The newest value held back for each parameter, in the order they were first held.
     private var held: [Key: ControlEvent] = [:]
     private var heldOrder: [Key] = []
 
-    init(interval: UInt64 = 1_000_000_000 / 30) {
+    init(interval: HostDuration = HostDuration(nanoseconds: 1_000_000_000 / 30)) {
         self.interval = interval
     }
 
     /// The events to send now for `events` arriving at `now`, in order; a parameter's change
     /// that comes too soon after its last one is held (replacing what was held for it).
-    mutating func admit(_ events: [ControlEvent], at now: UInt64) -> [ControlEvent] {
+    mutating func admit(_ events: [ControlEvent], at now: HostTime) -> [ControlEvent] {
         var out: [ControlEvent] = []
         for event in events {
             guard case .parameterChanged(let node, let parameter, _) = event else {
@@ -34,7 +35,7 @@ struct ParameterCoalescer {
                 continue
             }
             let key = Key(node: node, parameter: parameter)
-            if held[key] == nil, now >= lastSent[key].map({ $0 &+ interval }) ?? 0 {
+            if held[key] == nil, now >= lastSent[key].map({ $0 + interval }) ?? .distantPast {
                 lastSent[key] = now
                 out.append(event)
             } else {
@@ -45,11 +46,11 @@ struct ParameterCoalescer {
         return out
     }
 
-    /// The held events whose time has come at `now` (all of them at `UInt64.max`).
-    mutating func due(at now: UInt64) -> [ControlEvent] {
+    /// The held events whose time has come at `now` (all of them at `HostTime.distantFuture`).
+    mutating func due(at now: HostTime) -> [ControlEvent] {
         var out: [ControlEvent] = []
         heldOrder.removeAll { key in
-            guard now >= (lastSent[key] ?? 0) &+ interval || now == .max, let event = held.removeValue(forKey: key) else {
+            guard now >= (lastSent[key] ?? .distantPast) + interval, let event = held.removeValue(forKey: key) else {
                 return false
             }
             lastSent[key] = now
@@ -61,7 +62,7 @@ struct ParameterCoalescer {
     }
 
     /// When the next held event is due; `nil` when none is held.
-    var nextDue: UInt64? {
-        heldOrder.compactMap { lastSent[$0].map { $0 &+ interval } }.min()
+    var nextDue: HostTime? {
+        heldOrder.compactMap { lastSent[$0].map { $0 + interval } }.min()
     }
 }

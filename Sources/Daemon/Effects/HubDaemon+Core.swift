@@ -57,7 +57,7 @@ extension HubDaemon {
     /// the MIDI path (what it routes into `sink`); the effects of a mapped control are carried
     /// out at once (a parameter lands at the frame of `time`).
     /// - Thread: input (the owner).
-    func routeLive(_ message: MIDIMessage, from address: PortAddress, at time: Double, into sink: inout DaemonSink) {
+    func routeLive(_ message: MIDIMessage, from address: PortAddress, at time: HostTime, into sink: inout DaemonSink) {
         liveEffects.removeAll(keepingCapacity: true)
         try? core.handle(.midi(message, from: address, at: time), into: &sink, effects: &liveEffects)
         if !liveEffects.isEmpty { carryOut(liveEffects) }
@@ -139,7 +139,7 @@ extension HubDaemon {
             case .dropScheduled:
                 dropScheduled()
             case .timeline(let points):
-                guard let audio, audio.renderedSeconds != nil else { continue }
+                guard let audio, audio.renderedTime != nil else { continue }
                 for point in points { audio.scheduleTimeline(point.host, at: point.time) }
             case .transportChanged:
                 publishTransport()

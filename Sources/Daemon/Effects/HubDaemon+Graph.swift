@@ -1,3 +1,4 @@
+import MIDICore
 import Control
 import Hub
 import RenderCore
@@ -10,17 +11,17 @@ extension HubDaemon {
     /// - Throws: `ControlError` when a processor parameter is unknown (nothing changed).
     /// - Thread: owner.
     func applyGraphChange(_ change: GraphChange) throws(ControlError) {
-        try command(.changeGraph(change, at: Self.now()))
+        try command(.changeGraph(change, at: HostTime.now()))
     }
 
     /// Sets a parameter of a processor or a built-in node, or the hub's tempo (node
     /// `transport`, when the graph has no node of that name); the value is saved with the state.
-    /// A built-in node's value takes effect at the frame of `time` (seconds, monotonic; by default now).
+    /// A built-in node's value takes effect at the frame of `time` (the monotonic clock; by default now).
     /// - Thread: owner.
-    func setParameter(node id: NodeID, _ name: String, to value: Float, at time: Double? = nil) throws(ControlError)
+    func setParameter(node id: NodeID, _ name: String, to value: Float, at time: HostTime? = nil) throws(ControlError)
         -> (ParameterInfo, Float) {
         let info = try parameterInfo(node: id, name)
-        try command(.setParameter(node: id, name, to: value, at: Self.now(), frameTime: time))
+        try command(.setParameter(node: id, name, to: value, at: HostTime.now(), frameTime: time))
         return (info, value)
     }
 
@@ -37,7 +38,7 @@ extension HubDaemon {
     /// Replaces graph, rules and the control surface with a validated patch (the caller validated it).
     /// - Thread: owner.
     func install(_ patch: Patch) throws(ControlError) {
-        try command(.install(patch, at: Self.now()))
+        try command(.install(patch, at: HostTime.now()))
     }
 
     /// Replaces the connection rules and reconciles at once. - Thread: owner.

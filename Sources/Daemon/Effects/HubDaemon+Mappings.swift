@@ -1,3 +1,4 @@
+import MIDICore
 import ALSA
 import Control
 import Hub
@@ -38,7 +39,7 @@ extension HubDaemon {
     /// learning still armed, which ends as cancelled).
     /// - Throws: `ControlError` for an unknown node or parameter.
     func learn(node id: NodeID, _ name: String, seconds: Double) throws(ControlError) {
-        try command(.learn(node: id, parameter: name, seconds: seconds, at: Self.now()))
+        try command(.learn(node: id, parameter: name, seconds: seconds, at: HostTime.now()))
     }
 
     /// Ends learning, if armed, publishing `learn-ended` (cancelled).
@@ -52,7 +53,7 @@ extension HubDaemon {
     }
 
     func mappingSummary(_ mapping: Mapping) -> MappingSummary {
-        let now = Self.now()
+        let now = HostTime.now()
         return MappingSummaries.summary(mapping) { [self] id, name in core.currentValue(of: name, of: id, at: now) }
     }
 }

@@ -1,3 +1,4 @@
+import MIDICore
 import Control
 import Dispatch
 import Hub
@@ -12,7 +13,7 @@ extension HubDaemon {
     /// - Thread: owner.
     @discardableResult
     func switchScene(named name: String) throws(ControlError) -> Scene {
-        try command(.switchScene(name, at: Self.now()))
+        try command(.switchScene(name, at: HostTime.now()))
         return core.scenes.first { $0.name == name }!
     }
 

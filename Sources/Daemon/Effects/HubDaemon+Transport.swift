@@ -13,28 +13,28 @@ import Transport
 /// are heard together), JACK ports when due. A pause, stop, seek or loop drops what was handed
 /// out and not played (`dropScheduled`).
 extension HubDaemon {
-    /// The transport's clock now (seconds of audio rendered, or the monotonic clock without
+    /// The transport's clock now (the audio rendered, or the monotonic clock without
     /// audio) for the core, and its offsets to the monotonic clock and the queue for carrying
     /// the events out. Reads the queue every time, so its offset (`ClockOffsetFilter`) is
     /// steady when a song starts.
     /// - Thread: owner.
     func transportClock() -> (clock: TransportClock, timing: TransportTiming) {
-        let monotonic = Self.now()
-        let now = audio?.renderedSeconds ?? monotonic
-        if let seconds = try? client.status(of: transportQueue).seconds {
-            _ = queueClockOffset.add(seconds - now)
-            _ = queueAheadOfMonotonic.add(seconds - monotonic)
+        let monotonic = HostTime.now()
+        let now = audio?.renderedTime ?? monotonic
+        if let queueTime = try? client.status(of: transportQueue).time {
+            _ = queueClockOffset.add(queueTime - now)
+            _ = queueAheadOfMonotonic.add(queueTime - monotonic)
         }
-        let queueOffset = (queueClockOffset.value ?? 0) + (now - monotonic) + (audio?.outputDelay ?? 0)
-        let clock = TransportClock(now: now, offset: now - monotonic, actionDelay: (audio?.blockSeconds ?? 0) + Self.actionMargin,
-                                   outputDelay: audio?.outputDelay ?? 0, onAudio: audio?.renderedSeconds != nil)
+        let queueOffset = (queueClockOffset.value ?? .zero) + (now - monotonic) + (audio?.outputDelay ?? .zero)
+        let clock = TransportClock(now: now, offset: now - monotonic, actionDelay: (audio?.blockLength ?? .zero) + Self.actionMargin,
+                                   outputDelay: audio?.outputDelay ?? .zero, onAudio: audio?.renderedTime != nil)
         return (clock, TransportTiming(clockOffset: now - monotonic, queue: transportQueue, queueOffset: queueOffset))
     }
 
     /// How long handing an action's first events to ALSA may take (a Start and the first
     /// clock pulse scheduled 5 ms ahead left up to 15 ms late under load, off the line of the
     /// pulses after them).
-    static let actionMargin = 0.02
+    static let actionMargin: HostDuration = 0.02
 
     /// Carries the transport's messages out (`HubEffect.schedule`): from `midihub:sequence`
     /// through the core's graph with their times; its clock (pulses, Start, Stop, Continue,
@@ -59,7 +59,7 @@ extension HubDaemon {
     /// Sends the transport's JACK messages that are due.
     func sendDueJackMessages() {
         guard !heldForJack.isEmpty else { return }
-        let now = Self.now()
+        let now = HostTime.now()
         let jack = jack
         heldForJack.removeAll { held in
             guard held.time <= now else { return false }
@@ -113,7 +113,7 @@ extension HubDaemon {
     func transportStatus() -> TransportStatus {
         let transport = core.transport
         let player = transport.player
-        let now = audio?.renderedSeconds ?? Self.now()
+        let now = audio?.renderedTime ?? HostTime.now()
         let tick = player.position(at: now)
         let song = player.song
         func barBeat(_ tick: Double) -> String {

@@ -1,3 +1,4 @@
+import MIDICore
 import ALSA
 import Control
 import Hub
@@ -9,7 +10,7 @@ extension HubDaemon {
     /// Fires trigger `name` at `time` (the press's arrival, or now).
     /// - Throws: `ControlError` for an unknown trigger, a disabled one, or a scene it cannot switch to.
     /// - Thread: owner.
-    func fireTrigger(named name: String, at time: Double) throws(ControlError) {
+    func fireTrigger(named name: String, at time: HostTime) throws(ControlError) {
         let (clock, timing) = transportClock()
         try command(.fire(name, at: time, clock: clock, stamp: stampIfRecording()), timing: timing)
     }
@@ -25,7 +26,7 @@ extension HubDaemon {
 
     /// The triggers as `triggers.list` shows them.
     func triggerSummaries() -> [TriggerSummary] {
-        let now = Self.now()
+        let now = HostTime.now()
         return core.allTriggers.map { MappingSummaries.summary($0, state: core.state(of: $0, at: now)) }
     }
 }

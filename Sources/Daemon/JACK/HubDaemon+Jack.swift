@@ -1,3 +1,4 @@
+import MIDICore
 import ALSA
 import Control
 import Hub
@@ -10,7 +11,7 @@ extension HubDaemon {
     /// `JackBridge.poll`) and routes what JACK sources sent since the last turn.
     /// - Thread: input (the owner).
     func serviceJack() {
-        if !jack.poll(now: Self.now()).isEmpty { portsDirty = true }
+        if !jack.poll(now: HostTime.now()).isEmpty { portsDirty = true }
         routeJackInput()
     }
 
@@ -23,7 +24,7 @@ extension HubDaemon {
         let targets = Dictionary(grouping: jack.fromJack, by: \.source)
         let hubInput = PortAddress(inPort.address)
         var sink = makeSink()
-        let now = Self.now()
+        let now = HostTime.now()
         for (source, message) in received {
             guard core.knowsPort(at: source) else { continue }
             for link in targets[source] ?? [] {

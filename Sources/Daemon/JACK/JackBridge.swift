@@ -44,7 +44,7 @@ final class JackBridge {
     /// method called`) when a client of a dead server is closed, so they are kept, never
     /// closed, for the life of the process: a few kB per server loss.
     private var abandoned: [AnyObject] = []
-    private var nextPoll = -Double.infinity
+    private var nextPoll = HostTime.distantPast
     /// Looks for a server and opens the clients on it, off the MIDI input thread, while
     /// there is none.
     private let probe: JackProbe
@@ -95,14 +95,14 @@ final class JackBridge {
     /// libjack sets at once), else re-reads the port list. A server we are connected to is
     /// never probed.
     /// - Returns: the JACK ports that appeared or left.
-    func poll(now: Double) -> JackPortTable.Changes {
+    func poll(now: HostTime) -> JackPortTable.Changes {
         guard client != nil else {
             guard let answer = probe.take() else { return JackPortTable.Changes() }
-            nextPoll = now + Self.pollSeconds
+            nextPoll = now + HostDuration(seconds: Self.pollSeconds)
             return adopt(answer)
         }
         guard now >= nextPoll else { return JackPortTable.Changes() }
-        nextPoll = now + Self.pollSeconds
+        nextPoll = now + HostDuration(seconds: Self.pollSeconds)
         guard peerLinks?.connector.serverIsGone == false else {
             defer { probe.resume() }
             return dropServer()

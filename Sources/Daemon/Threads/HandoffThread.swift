@@ -2,6 +2,7 @@ import Dispatch
 import AudioHost
 import Foundation
 import Glibc
+import MIDICore
 import RtMidiBackend
 import Synchronization
 
@@ -14,16 +15,16 @@ import Synchronization
 ///
 /// The consumer gets each batch in the order each thread posted it, with the count lost
 /// since the last batch, and may ask to be called again at a time of its own (the
-/// monotonic nanoseconds it returns), with or without new values: that is how events are
+/// monotonic time it returns), with or without new values: that is how events are
 /// coalesced.
 ///
 /// - Thread: `post` from any thread but render; `adoptProducer`/`releaseProducer` on the
 ///   owner; `flush` and `stop` on any thread but the consumer's.
 final class HandoffThread<Item: Sendable>: @unchecked Sendable {
-    /// Takes a batch (`items`, possibly empty, and how many were lost) at `now` (monotonic
-    /// nanoseconds; `UInt64.max` when the thread stops: everything held is due) and returns
-    /// when it wants to be called again, or `nil` for "when values come".
-    typealias Consumer = @Sendable (_ items: [Item], _ lost: Int, _ now: UInt64) -> UInt64?
+    /// Takes a batch (`items`, possibly empty, and how many were lost) at `now` (the monotonic
+    /// clock; `HostTime.distantFuture` when the thread stops: everything held is due) and
+    /// returns when it wants to be called again, or `nil` for "when values come".
+    typealias Consumer = @Sendable (_ items: [Item], _ lost: Int, _ now: HostTime) -> HostTime?
 
     private let ring: ValueRing<Item>
     /// What threads other than the producer posted, and what they lost.
@@ -98,7 +99,7 @@ final class HandoffThread<Item: Sendable>: @unchecked Sendable {
 
     private func run(_ consumer: Consumer) {
         var ringLost = 0
-        var due: UInt64?
+        var due: HostTime?
         var items: [Item] = []
         while true {
             let stop = stopping.load(ordering: .sequentiallyConsistent)
@@ -115,7 +116,7 @@ final class HandoffThread<Item: Sendable>: @unchecked Sendable {
             items += fromOthers.items
             let lostNow = ring.droppedCount - ringLost + fromOthers.lost
             ringLost += lostNow - fromOthers.lost
-            let now = stop ? UInt64.max : MonotonicClock.nanoseconds()
+            let now = stop ? HostTime.distantFuture : HostTime.now()
             if !items.isEmpty || lostNow > 0 || due.map({ now >= $0 }) == true || stop {
                 due = consumer(items, lostNow, now)
                 handled.add(items.count + lostNow, ordering: .releasing)
@@ -126,12 +127,12 @@ final class HandoffThread<Item: Sendable>: @unchecked Sendable {
         finished.signal()
     }
 
-    /// Sleeps until the eventfd is signalled or `due` (monotonic nanoseconds) passes.
-    private func wait(until due: UInt64?) {
+    /// Sleeps until the eventfd is signalled or `due` (the monotonic clock) passes.
+    private func wait(until due: HostTime?) {
         var timeout: Int32 = -1
         if let due {
-            let now = MonotonicClock.nanoseconds()
-            timeout = due <= now ? 0 : Int32(clamping: (due - now + 999_999) / 1_000_000)
+            let left = due - HostTime.now()
+            timeout = left <= .zero ? 0 : Int32(clamping: (left.nanoseconds + 999_999) / 1_000_000)
         }
         var descriptor = pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)
         _ = poll(&descriptor, 1, timeout)

@@ -1,3 +1,4 @@
+import MIDICore
 /// What the daemon tells systemd (`Type=notify`, see `SystemdNotifier`): `READY=1` once it
 /// serves, its status (ports, nodes, audio) when that changes, `WATCHDOG=1` from the MIDI
 /// input thread's loop, `STOPPING=1` when it stops.
@@ -14,7 +15,7 @@ extension HubDaemon {
     /// - Thread: input (the owner), on every turn of its loop — so the watchdog proves
     ///   that loop alive (its poll waits at most 10 ms).
     func notifySystemd() {
-        systemd?.tick(now: Self.now(), status: serviceStatus)
+        systemd?.tick(now: HostTime.now(), status: serviceStatus)
     }
 
     /// `STOPPING=1`. - Thread: main, as `stop` begins.

@@ -1,3 +1,4 @@
+import MIDICore
 import Foundation
 import Synchronization
 
@@ -16,14 +17,14 @@ public final class SystemdNotifier: @unchecked Sendable {
     /// `$NOTIFY_SOCKET` as given (`@` for an abstract name).
     public let socketName: String
     /// Seconds between two `WATCHDOG=1`: half of `$WATCHDOG_USEC`; `nil` without a watchdog.
-    public let watchdogInterval: Double?
+    public let watchdogInterval: HostDuration?
     private let fd: Int32
     private let address: [UInt8]
     /// When `WATCHDOG=1` was last sent, when the status was last compared, and the last status sent.
-    private var pacing: (lastPing: Double, lastStatusCheck: Double, status: String) = (-.infinity, -.infinity, "")
+    private var pacing: (lastPing: HostTime, lastStatusCheck: HostTime, status: String) = (.distantPast, .distantPast, "")
 
     /// How often `tick` asks for the status to compare it with the one sent last.
-    public static let statusCheckInterval = 1.0
+    public static let statusCheckInterval: HostDuration = 1
 
     /// The notifier `$NOTIFY_SOCKET` asks for, or `nil` when it is unset (not started by
     /// systemd with `Type=notify`). Unsets `NOTIFY_SOCKET`, `WATCHDOG_USEC` and
@@ -70,7 +71,7 @@ public final class SystemdNotifier: @unchecked Sendable {
         self.fd = fd
         address = bytes
         socketName = socket
-        watchdogInterval = watchdogMicroseconds.flatMap { $0 > 0 ? Double($0) / 2e6 : nil }
+        watchdogInterval = watchdogMicroseconds.flatMap { $0 > 0 ? .microseconds(Int64(clamping: $0 / 2)) : nil }
     }
 
     deinit {
@@ -109,9 +110,9 @@ public final class SystemdNotifier: @unchecked Sendable {
     /// Called on every turn of the loop whose life the watchdog proves: sends `WATCHDOG=1`
     /// when half of the watchdog period has passed since the last one, and, once every
     /// `statusCheckInterval`, `STATUS=` when `status()` differs from what was sent last.
-    /// - Parameter now: monotonic seconds.
+    /// - Parameter now: the monotonic clock.
     /// - Thread: owner (the MIDI input thread: the daemon's watchdog proves that loop alive).
-    public func tick(now: Double, status: () -> String) {
+    public func tick(now: HostTime, status: () -> String) {
         let ping = watchdogInterval.map { now - pacing.lastPing >= $0 } ?? false
         if ping { pacing.lastPing = now }
         let checkStatus = now - pacing.lastStatusCheck >= Self.statusCheckInterval

@@ -1,3 +1,4 @@
+import MIDICore
 import RenderCore
 
 /// Graph edits, parameters, the tempo and whole patches.
@@ -8,14 +9,14 @@ extension HubCore {
     /// (the engine crossfades, so removed nodes fade out and still receive those note-offs).
     /// - Throws: `HubRefusal` when a processor parameter is unknown (nothing changed).
     /// - Thread: owner.
-    mutating func changeGraph(_ change: GraphChange, at time: Double,
+    mutating func changeGraph(_ change: GraphChange, at time: HostTime,
                                      into sink: inout some RouteSink) throws(HubRefusal) -> [HubEffect] {
         guard !change.isEmpty else { return [] }
         return try rewire(change, at: time, into: &sink) + [.linkExternalNodes, .save(state)]
     }
 
     /// `changeGraph` without following the external nodes and saving (the caller does).
-    private mutating func rewire(_ change: GraphChange, at time: Double,
+    private mutating func rewire(_ change: GraphChange, at time: HostTime,
                                  into sink: inout some RouteSink) throws(HubRefusal) -> [HubEffect] {
         do {
             try router.apply(change, at: time, into: &sink)
@@ -41,7 +42,7 @@ extension HubCore {
     /// Replaces graph, tempo, rules and the control surface with a validated patch at `time`.
     /// - Throws: `HubRefusal` when a processor parameter is unknown (nothing changed).
     /// - Thread: owner.
-    mutating func install(_ patch: Patch, at time: Double, into sink: inout some RouteSink) throws(HubRefusal)
+    mutating func install(_ patch: Patch, at time: HostTime, into sink: inout some RouteSink) throws(HubRefusal)
         -> [HubEffect] {
         let change = GraphChange(from: router.graph, to: patch.graph)
         var effects = change.isEmpty ? [] : try rewire(change, at: time, into: &sink)
@@ -58,20 +59,20 @@ extension HubCore {
 
     /// Sets a parameter of a processor or a built-in node, or the hub's tempo (node
     /// `transport`, when the graph has no node of that name), and keeps it in the state. A
-    /// built-in node's value takes effect at the frame of `frameTime` (monotonic seconds;
+    /// built-in node's value takes effect at the frame of `frameTime` (the monotonic clock;
     /// `nil`: the next block); `time` is now.
     /// - Returns: the parameter and the effects.
     /// - Throws: `HubRefusal` for an unknown node or parameter or a value out of range (nothing changed).
     /// - Thread: owner.
-    mutating func setParameter(node id: NodeID, _ name: String, to value: Float, at time: Double,
-                                      frameTime: Double? = nil) throws(HubRefusal) -> (ParameterInfo, [HubEffect]) {
+    mutating func setParameter(node id: NodeID, _ name: String, to value: Float, at time: HostTime,
+                                      frameTime: HostTime? = nil) throws(HubRefusal) -> (ParameterInfo, [HubEffect]) {
         let (info, effects) = try assign(node: id, name, to: value, at: time, frameTime: frameTime)
         return (info, effects + [.save(state)])
     }
 
     /// `setParameter` without saving (a scene saves once for all its values).
-    mutating func assign(node id: NodeID, _ name: String, to value: Float, at time: Double,
-                         frameTime: Double?) throws(HubRefusal) -> (ParameterInfo, [HubEffect]) {
+    mutating func assign(node id: NodeID, _ name: String, to value: Float, at time: HostTime,
+                         frameTime: HostTime?) throws(HubRefusal) -> (ParameterInfo, [HubEffect]) {
         let info = try parameterInfo(node: id, name)
         guard info.range.contains(value) else { throw .outOfRange(name, info) }
         var effects: [HubEffect] = []
@@ -85,7 +86,7 @@ extension HubCore {
     /// frame a built-in node's value takes effect at.
     /// - Returns: false when nothing was set (no such parameter there).
     @discardableResult
-    mutating func land(node id: NodeID, _ name: String, to value: Float, at time: Double, frameTime: Double?,
+    mutating func land(node id: NodeID, _ name: String, to value: Float, at time: HostTime, frameTime: HostTime?,
                        into effects: inout [HubEffect]) -> Bool {
         if isTransport(id) {
             guard name == Self.tempoParameter.name else { return false }
@@ -106,7 +107,7 @@ extension HubCore {
     /// - Returns: false when the graph has no such node or its type no such parameter (nothing set).
     /// - Thread: owner (also on the MIDI path, for mappings).
     @discardableResult
-    mutating func setUnitParameter(_ id: NodeID, _ name: String, to value: Float, at time: Double?,
+    mutating func setUnitParameter(_ id: NodeID, _ name: String, to value: Float, at time: HostTime?,
                                           into effects: inout [HubEffect]) -> Bool {
         guard let node = router.graph.node(id),
               registry.parameters(of: node.body)?.contains(where: { $0.name == name }) == true else { return false }
@@ -146,7 +147,7 @@ extension HubCore {
     /// Moves the hub's tempo at `time`: the arpeggiator's clock keeps its beat position, the
     /// render engine's host tempo follows.
     /// - Thread: owner.
-    mutating func setTempo(_ beatsPerMinute: Double, at time: Double) -> [HubEffect] {
+    mutating func setTempo(_ beatsPerMinute: Double, at time: HostTime) -> [HubEffect] {
         var effects: [HubEffect] = []
         land(node: Self.transportID, Self.tempoParameter.name, to: Float(beatsPerMinute), at: time, frameTime: nil,
              into: &effects)

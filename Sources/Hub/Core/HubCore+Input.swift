@@ -74,7 +74,7 @@ extension HubCore {
 
     /// A live message: the clock follower, a take, learning and the mappings read it; what
     /// they leave is routed from the sending port.
-    private mutating func live(_ message: MIDIMessage, from address: PortAddress, at time: Double,
+    private mutating func live(_ message: MIDIMessage, from address: PortAddress, at time: HostTime,
                                into sink: inout some RouteSink, effects: inout [HubEffect]) {
         let sender = sender(at: address)
         if Self.isClock(message) { followClock(message, from: address, at: time, into: &effects) }
@@ -87,7 +87,7 @@ extension HubCore {
     /// Lets learning or the mappings read `message`; a built-in node's parameter lands at the
     /// frame of `time`, like a note that arrived with it.
     /// - Returns: whether learning or a mapping took the message (it goes no further).
-    private mutating func map(_ message: MIDIMessage, from address: PortAddress, sources: [NodeID], at time: Double,
+    private mutating func map(_ message: MIDIMessage, from address: PortAddress, sources: [NodeID], at time: HostTime,
                               into effects: inout [HubEffect]) -> Bool {
         if learner != nil, learner?.observe(message, sources: sources, time: time) == true { return true }
         guard !mappings.isEmpty else { return false }
@@ -119,14 +119,14 @@ extension HubCore {
         return effects
     }
 
-    /// Controllers are shown their values at most this often (seconds): a fader swept over the
+    /// Controllers are shown their values at most this often: a fader swept over the
     /// socket sends its latest value, not every step.
-    static let feedbackInterval = 0.02
+    static let feedbackInterval: HostDuration = 0.02
 
     /// Keeps the port list; when announcements came, reports the ports that left and appeared
     /// (`PortsCore.portsChanged`).
     private mutating func listPorts(_ list: [PortDescriptor], directSenders: [PortDescriptor], connections: Set<Connection>,
-                                    changed: Bool, at time: Double) -> [HubEffect] {
+                                    changed: Bool, at time: HostTime) -> [HubEffect] {
         let before = portList
         portList = list
         self.connections = connections

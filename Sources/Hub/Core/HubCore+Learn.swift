@@ -1,13 +1,14 @@
+import MIDICore
 /// MIDI learn (docs/mappings.md#learn): the next control moved binds to a parameter.
 extension HubCore {
     /// Binds the next control moved to `name` of node `id` within `seconds` of `time`
     /// (monotonic), replacing a learning still armed (which ends as cancelled).
     /// - Throws: `HubRefusal` for an unknown node or parameter.
-    mutating func learn(node id: NodeID, _ name: String, seconds: Double, at time: Double) throws(HubRefusal) -> [HubEffect] {
+    mutating func learn(node id: NodeID, _ name: String, seconds: Double, at time: HostTime) throws(HubRefusal) -> [HubEffect] {
         let info = try parameterInfo(node: id, name)
         var effects = cancelLearning()
         let target = MappingTarget(node: id, parameter: name, low: info.range.lowerBound, high: info.range.upperBound)
-        learner = MappingLearner(target: target, deadline: time + seconds)
+        learner = MappingLearner(target: target, deadline: time + HostDuration(seconds: seconds))
         effects.append(.log("learning \(id).\(name): move a control within \(Int(seconds)) s"))
         return effects
     }
@@ -21,7 +22,7 @@ extension HubCore {
 
     /// Once learning came to something by `time`: the learned mapping replaces those that
     /// moved only that parameter (`mappingLearned`); or learning timed out.
-    mutating func finishLearning(at time: Double) -> [HubEffect] {
+    mutating func finishLearning(at time: HostTime) -> [HubEffect] {
         guard let outcome = learner?.outcome(at: time), let target = learner?.target else { return [] }
         learner = nil
         switch outcome {

@@ -1,3 +1,4 @@
+import MIDICore
 import RenderCore
 
 /// What the mappings set from live MIDI (docs/mappings.md).
@@ -11,7 +12,7 @@ extension HubCore {
     /// target resolved when the graph or the mappings last changed: the node by its index, the
     /// parameter by its id, the value kept in the graph in place — no name looked up.
     /// - Thread: owner (the MIDI input thread), for each mapped message.
-    mutating func applyMapped(_ change: MappingEngine.Change, at time: Double, into effects: inout [HubEffect]) {
+    mutating func applyMapped(_ change: MappingEngine.Change, at time: HostTime, into effects: inout [HubEffect]) {
         if case .unit(let index, let info) = mappedTarget(of: change) {
             let value = info.clamp(change.value)
             router.setParameter(info.name, ofNodeAt: index, to: value)

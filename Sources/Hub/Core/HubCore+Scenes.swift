@@ -1,3 +1,4 @@
+import MIDICore
 /// Scenes (docs/mappings.md#scenes): named parameter snapshots switched at once, or patches
 /// loaded whole.
 extension HubCore {
@@ -7,7 +8,7 @@ extension HubCore {
     /// be loaded instead (`loadPatchFile`); the scene is current once it is installed.
     /// - Throws: `HubRefusal` when there is no such scene (nothing changed).
     /// - Thread: owner.
-    mutating func switchScene(named name: String, at time: Double) throws(HubRefusal) -> (Scene, [HubEffect]) {
+    mutating func switchScene(named name: String, at time: HostTime) throws(HubRefusal) -> (Scene, [HubEffect]) {
         guard let scene = scenes.first(where: { $0.name == name }) else {
             throw HubRefusal(.unknownScene, "no scene '\(name)'",
                              fix: scenes.isEmpty ? "add scenes: to the patch (docs/mappings.md#scenes)"
@@ -29,7 +30,7 @@ extension HubCore {
 
     /// A mapping moved `scene.program` at `time`: switches to the scene of that program, if any.
     /// - Thread: owner.
-    mutating func switchScene(program value: Float, at time: Double) -> [HubEffect] {
+    mutating func switchScene(program value: Float, at time: HostTime) -> [HubEffect] {
         let program = UInt8(clamping: Int(value.rounded()))
         guard let scene = scenes.first(where: { $0.program == program }) else { return [] }
         return (try? switchScene(named: scene.name, at: time))?.1 ?? []

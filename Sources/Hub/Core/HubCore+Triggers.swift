@@ -1,3 +1,4 @@
+import MIDICore
 import RenderCore
 
 /// Triggers (docs/mappings.md#triggers): the core fires those that act on the hub's own state
@@ -26,7 +27,7 @@ extension HubCore {
     /// triggers' states.
     /// - Throws: `HubRefusal` when the trigger is disabled (its effect gone, no sequence, no
     ///   next song) or its scene is unknown (nothing changed).
-    mutating func fire(_ trigger: Trigger, at time: Double, clock: TransportClock, stamp: String,
+    mutating func fire(_ trigger: Trigger, at time: HostTime, clock: TransportClock, stamp: String,
                        into sink: inout some RouteSink) throws(HubRefusal) -> [HubEffect] {
         var effects: [HubEffect]
         switch trigger.action {
@@ -81,7 +82,7 @@ extension HubCore {
 
     /// A mapping moved trigger `name` (`triggerMoved`): fired when pressed; the pad's light
     /// then shows the trigger's state, not the press. A refusal is a warning.
-    mutating func mappedTrigger(_ name: String, pressed: Bool, at time: Double, clock: TransportClock, stamp: String,
+    mutating func mappedTrigger(_ name: String, pressed: Bool, at time: HostTime, clock: TransportClock, stamp: String,
                                 into sink: inout some RouteSink) -> [HubEffect] {
         var effects: [HubEffect] = []
         if pressed {
@@ -99,7 +100,7 @@ extension HubCore {
 
     /// How trigger `trigger` shows at `time` (monotonic).
     /// - Thread: owner.
-    public func state(of trigger: Trigger, at time: Double) -> TriggerState {
+    public func state(of trigger: Trigger, at time: HostTime) -> TriggerState {
         switch trigger.action {
         case .transport(let command): transportTriggerState(command)
         case .scene(let scene): scene == currentScene ? .selected : .normal
@@ -129,7 +130,7 @@ extension HubCore {
 
     /// Shows changed trigger states on the controllers mapped to them with feedback (lit when
     /// selected or primed); also done once a second (`tick`), for tap tempo's priming running out.
-    mutating func refreshTriggerLights(at time: Double) {
+    mutating func refreshTriggerLights(at time: HostTime) {
         lastTriggerLights = time
         for trigger in allTriggers {
             let lit = Self.light(state(of: trigger, at: time))

@@ -1,3 +1,4 @@
+import MIDICore
 import RenderCore
 
 /// The daemon's state as one value, with no I/O, no threads and no clock (DESIGN.md's
@@ -30,7 +31,7 @@ public struct HubCore {
     /// What the mappings set for the message being handled (reused: mapping allocates nothing).
     var mappedChanges: [MappingEngine.Change] = []
     /// When feedback was last sent to controllers (monotonic), to pace it.
-    var lastFeedback = -Double.infinity
+    var lastFeedback = HostTime.distantPast
     /// Whether the batch being handled changed something the state keeps (saved once per tick).
     var stateChanged = false
     /// The scenes (parameter snapshots) and the one switched to last.
@@ -41,7 +42,7 @@ public struct HubCore {
     public internal(set) var triggers: [Trigger]
     var triggerLevels: [String: Float] = [:]
     /// When the trigger lights were last compared with the triggers' states (monotonic).
-    var lastTriggerLights = -Double.infinity
+    var lastTriggerLights = HostTime.distantPast
     /// The taps of tap tempo so far.
     public internal(set) var tapTempo = TapTempo()
     /// What a remote shows.
@@ -97,7 +98,7 @@ public struct HubCore {
     }
 
     /// The monotonic time of the transport's last clock reading (a turn ago at most).
-    var lastKnownTime: Double { transport.clock.monotonic(transport.clock.now) }
+    var lastKnownTime: HostTime { transport.clock.monotonic(transport.clock.now) }
 
     /// The port at `address` in the last listing.
     func port(at address: PortAddress) -> PortDescriptor? {
@@ -129,7 +130,7 @@ public struct HubCore {
     /// A parameter's value now: a scene's program, a trigger's light, else as the graph keeps
     /// it (set in the patch or at runtime) or its default, or the tempo.
     /// - Thread: owner.
-    public func currentValue(of parameter: String, of id: NodeID, at time: Double) -> Float? {
+    public func currentValue(of parameter: String, of id: NodeID, at time: HostTime) -> Float? {
         if id == Patch.sceneNode, router.graph.node(id) == nil {
             return scenes.first { $0.name == currentScene }?.program.map(Float.init)
         }

@@ -13,12 +13,12 @@ public enum HubEffect: Equatable, Sendable {
     /// nodes in `stopped` fade out); with no audio running, open the sound card for it.
     case installProgram(HubGraph, stopped: [GraphNode])
     /// Hand a built-in node's parameter to the render thread, at the frame of `time`
-    /// (monotonic seconds; `nil`: the next block).
-    case setNodeParameter(node: NodeID, parameter: String, value: Float, at: Double?)
+    /// (the monotonic clock; `nil`: the next block).
+    case setNodeParameter(node: NodeID, parameter: String, value: Float, at: HostTime?)
     /// The same, resolved when the mappings or the graph last changed: node `node` is
     /// `router.graph.nodes[index]`, `parameter` its type's parameter, `value` already clamped.
     /// The shell reaches the render node by index, no name looked up.
-    case setResolvedParameter(node: NodeID, index: Int, parameter: ParameterInfo, value: Float, at: Double)
+    case setResolvedParameter(node: NodeID, index: Int, parameter: ParameterInfo, value: Float, at: HostTime)
     /// The render engine's host tempo (quarter notes per minute).
     case setEngineTempo(Double)
     /// Follow the graph's external nodes: open their JACK outputs, link midihub:out to their ports.
@@ -35,7 +35,7 @@ public enum HubEffect: Equatable, Sendable {
     /// A mapping moved trigger `name` at `time`: the shell hands it back with the transport's
     /// clock (`HubInput.mappedTrigger`), which fires it when `pressed` (its value rose into the
     /// top half) and shows its state.
-    case triggerMoved(String, pressed: Bool, at: Double)
+    case triggerMoved(String, pressed: Bool, at: HostTime)
     /// Trigger `name` fired: publish it.
     case triggerFired(String)
     /// A `play` trigger: read the sequence at `path` off the owner, then load and play it
@@ -53,7 +53,7 @@ public enum HubEffect: Equatable, Sendable {
     /// The rules' settle time came (`HubInput.tick`): read the port list again and hand it
     /// back (`HubInput.settle`).
     case settlePorts
-    /// Carry these transport messages out at their times (seconds on the transport's clock
+    /// Carry these transport messages out at their times (on the transport's clock
     /// the input came with): from `midihub:sequence` through the graph
     /// (`HubInput.sequenced`), clock to the external nodes that follow it.
     case schedule([SongPlayer.Scheduled])

@@ -2,7 +2,7 @@ import MIDICore
 import RenderCore
 
 /// Everything that reaches the hub's state, through its one entry (`HubCore.handle`). Times
-/// are monotonic seconds; inputs that move the transport carry the transport's clock as the
+/// are `HostTime`s on the monotonic clock; inputs that move the transport carry the transport's clock as the
 /// shell read it (`TransportClock`), and those that may end a take the local time that
 /// names it (`stamp`, `2026-11-25-183012`): the core reads no clock.
 ///
@@ -12,9 +12,9 @@ public enum HubInput {
 
     /// A live message from the port at `address`, which arrived at `time`: the clock follower,
     /// a take, learning and the mappings read it; what they leave is routed through the graph.
-    case midi(MIDIMessage, from: PortAddress, at: Double)
+    case midi(MIDIMessage, from: PortAddress, at: HostTime)
     /// The transport's message from `midihub:sequence` (`HubEffect.schedule`), at `time`.
-    case sequenced(MIDIMessage, at: Double)
+    case sequenced(MIDIMessage, at: HostTime)
     /// A turn of the owner's loop at `clock`: the transport hands out what is due and follows
     /// its master, the processors generate, learning's outcome, the controllers' feedback, the
     /// trigger lights (once a second), the rules' settle time and a batch's save are looked at.
@@ -27,45 +27,45 @@ public enum HubInput {
     /// since the last listing — the ports that left release their notes
     /// (`HubEffect.ports(.portLeft)`), those that appeared are reported, the rules are due a
     /// moment later.
-    case portsListed([PortDescriptor], directSenders: [PortDescriptor], connections: Set<Connection>, changed: Bool, at: Double)
+    case portsListed([PortDescriptor], directSenders: [PortDescriptor], connections: Set<Connection>, changed: Bool, at: HostTime)
     /// A subscription appeared (`connected`) or vanished at `time`.
-    case connectionAnnounced(Connection, connected: Bool, at: Double)
+    case connectionAnnounced(Connection, connected: Bool, at: HostTime)
     /// The shell made or broke `connection` (or the kernel refused: `succeeded` false).
     case connectionApplied(Connection, connected: Bool, succeeded: Bool)
     /// A connection made or broken through the control socket, kept as a runtime edit.
     case connectionEdited(source: PortDescriptor, destination: PortDescriptor, connected: Bool)
     /// The kernel lost MIDI input at `time` (maybe announcements with it).
-    case inputLost(at: Double)
+    case inputLost(at: HostTime)
     /// Make and break connections so they follow the rules and runtime edits.
     case reconcile
     /// The rules' settle time came and the ports were listed again (`HubEffect.settlePorts`).
     case settle
     /// The device behind `port` left at `time`: the notes it held end at every node they reached.
-    case unplugged(PortDescriptor, at: Double)
+    case unplugged(PortDescriptor, at: HostTime)
 
     // MARK: Commands
 
     /// A graph edit at `time` (`HubCore.changeGraph`).
-    case changeGraph(GraphChange, at: Double)
+    case changeGraph(GraphChange, at: HostTime)
     /// A parameter of a processor, a built-in node or the transport's tempo, at `time`; a
     /// built-in node's value lands at the frame of `frameTime` (`nil`: the next block).
-    case setParameter(node: NodeID, String, to: Float, at: Double, frameTime: Double?)
+    case setParameter(node: NodeID, String, to: Float, at: HostTime, frameTime: HostTime?)
     /// The hub's tempo, at `time`.
-    case setTempo(Double, at: Double)
+    case setTempo(Double, at: HostTime)
     /// A validated patch in place of the graph, rules and control surface, at `time`.
-    case install(Patch, at: Double)
+    case install(Patch, at: HostTime)
     case setRules([ConnectionRule])
     case setMappings([Mapping])
     /// Switch to the scene `name` at `time`.
-    case switchScene(String, at: Double)
+    case switchScene(String, at: HostTime)
     /// The patch that scene `name` names was installed.
     case scenePatchInstalled(String)
     /// Fire trigger `name` at `time`.
-    case fire(String, at: Double, clock: TransportClock, stamp: String)
+    case fire(String, at: HostTime, clock: TransportClock, stamp: String)
     /// A mapping moved trigger `name` (`HubEffect.triggerMoved`).
-    case mappedTrigger(String, pressed: Bool, at: Double, clock: TransportClock, stamp: String)
+    case mappedTrigger(String, pressed: Bool, at: HostTime, clock: TransportClock, stamp: String)
     /// Bind the next control moved to parameter `parameter` of `node` within `seconds` of `time`.
-    case learn(node: NodeID, parameter: String, seconds: Double, at: Double)
+    case learn(node: NodeID, parameter: String, seconds: Double, at: HostTime)
     case cancelLearn
     /// A controller with feedback connected: show it the values of the mappings from `sources`.
     case showValues(from: Set<NodeID>)

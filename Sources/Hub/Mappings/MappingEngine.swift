@@ -36,12 +36,12 @@ public struct MappingEngine {
     public private(set) var mappings: [Mapping]
     /// How close (as a share of travel) a control must come to the value to pick it up.
     public static let pickupWindow = 1.5 / 127
-    /// A latching button held at least this long (seconds) is on only while held.
-    public static let latchHold = 0.3
-    /// For this long (seconds) after feedback, the controller sending back the position it
+    /// A latching button held at least this long is on only while held.
+    public static let latchHold: HostDuration = 0.3
+    /// For this long after feedback, the controller sending back the position it
     /// was shown (within 1/127) is its echo, not a move (controllers with soft-thru, a
     /// port that loops back).
-    public static let echoWindow = 0.5
+    public static let echoWindow: HostDuration = 0.5
 
     private struct TargetKey: Hashable {
         var node: NodeID
@@ -55,10 +55,10 @@ public struct MappingEngine {
         /// Per target: whether the control has picked up the value (pickup and scaled modes).
         var engaged: [Bool]
         /// When a latching button went down, and whether it was on before.
-        var pressedAt: Double?
+        var pressedAt: HostTime?
         var wasOnAtPress = false
         /// The position feedback last showed and when: what the controller may echo back.
-        var shown: (position: Double, time: Double)?
+        var shown: (position: Double, time: HostTime)?
     }
 
     private var progress: [Progress]
@@ -86,11 +86,11 @@ public struct MappingEngine {
 
     public var isEmpty: Bool { mappings.isEmpty }
 
-    /// Reads `message`, which arrived at `time` (seconds) from the port `device` (any key
+    /// Reads `message`, which arrived at `time` from the port `device` (any key
     /// stable per port: NRPN selection and 14-bit pairs are followed per port and channel),
     /// a port that feeds the source nodes `sources`. Appends what the mappings set to `changes`.
     /// - Returns: whether a mapping takes the message (it should not go on into the graph).
-    public mutating func handle(_ message: MIDIMessage, device: Int, sources: [NodeID], time: Double,
+    public mutating func handle(_ message: MIDIMessage, device: Int, sources: [NodeID], time: HostTime,
                                 into changes: inout [Change]) -> Bool {
         guard !mappings.isEmpty else { return false }
         readings.removeAll(keepingCapacity: true)
@@ -128,7 +128,7 @@ public struct MappingEngine {
 
     /// The mappings due to show their value, with the messages that show it, sent at `time`;
     /// none is due after.
-    public mutating func takeFeedback(at time: Double) -> [(mapping: Mapping, messages: [MIDIMessage])] {
+    public mutating func takeFeedback(at time: HostTime) -> [(mapping: Mapping, messages: [MIDIMessage])] {
         var due: [(mapping: Mapping, messages: [MIDIMessage])] = []
         for index in mappings.indices where feedbackDue[index] {
             feedbackDue[index] = false
@@ -155,7 +155,7 @@ public struct MappingEngine {
         return true
     }
 
-    private mutating func move(_ index: Int, by reading: ControllerReading, time: Double, into changes: inout [Change]) {
+    private mutating func move(_ index: Int, by reading: ControllerReading, time: HostTime, into changes: inout [Change]) {
         let mapping = mappings[index]
         switch (mapping.mode, reading.kind) {
         case (.absolute, .value(let value)):
@@ -198,7 +198,7 @@ public struct MappingEngine {
         set(index, to: min(max(position(of: index) + delta, 0), 1), into: &changes)
     }
 
-    private mutating func press(_ index: Int, mode: ButtonMode, down: Bool, time: Double, into changes: inout [Change]) {
+    private mutating func press(_ index: Int, mode: ButtonMode, down: Bool, time: HostTime, into changes: inout [Change]) {
         let isOn = position(of: index) >= 0.5
         switch mode {
         case .momentary:
@@ -225,7 +225,7 @@ public struct MappingEngine {
     }
 
     /// Follows an absolute control to `position`, each target as the mapping's pickup mode says.
-    private mutating func follow(_ index: Int, to position: Double, time: Double, into changes: inout [Change]) {
+    private mutating func follow(_ index: Int, to position: Double, time: HostTime, into changes: inout [Change]) {
         if let shown = progress[index].shown, time - shown.time < Self.echoWindow, abs(position - shown.position) <= 1.0 / 127 {
             return
         }

@@ -16,25 +16,25 @@ public struct MappingLearner {
     }
 
     public let target: MappingTarget
-    /// When learning gives up (seconds on the caller's clock).
-    public let deadline: Double
+    /// When learning gives up (the caller's clock).
+    public let deadline: HostTime
     /// How long controllers are watched after the first one.
-    public static let window = 0.5
+    public static let window: HostDuration = 0.5
     private static let enough = 24
 
-    private var firstTime: Double?
+    private var firstTime: HostTime?
     private var messages: [MIDIMessage] = []
     private var from: NodeID?
     private var decided: Outcome?
 
-    public init(target: MappingTarget, deadline: Double) {
+    public init(target: MappingTarget, deadline: HostTime) {
         self.target = target
         self.deadline = deadline
     }
 
     /// Watches `message`, from a port feeding the source nodes `sources`, which arrived at `time`.
     /// - Returns: whether it is a channel message (learning takes it: it plays nothing).
-    public mutating func observe(_ message: MIDIMessage, sources: [NodeID], time: Double) -> Bool {
+    public mutating func observe(_ message: MIDIMessage, sources: [NodeID], time: HostTime) -> Bool {
         guard message.channel != nil else { return false }
         guard decided == nil else { return true }
         switch message {
@@ -55,7 +55,7 @@ public struct MappingLearner {
     }
 
     /// What learning came to by `time`, once it has come to something.
-    public mutating func outcome(at time: Double) -> Outcome? {
+    public mutating func outcome(at time: HostTime) -> Outcome? {
         if let decided { return decided }
         if let firstTime, time >= firstTime + Self.window || messages.count >= Self.enough {
             decided = classify().map(Outcome.learned)

@@ -60,24 +60,24 @@ public enum TriggerState: String, Hashable, Sendable, Codable {
 ///
 /// - Thread: owner (the daemon's state owner); a plain value.
 public struct TapTempo: Hashable, Sendable {
-    private var taps: [Double] = []
-    public static let pause = 2.0
+    private var taps: [HostTime] = []
+    public static let pause: HostDuration = 2
 
     public init() {}
 
-    /// A tap at `time` (seconds): the tempo it gives (quarter notes per minute, 20…400), or
+    /// A tap at `time`: the tempo it gives (quarter notes per minute, 20…400), or
     /// `nil` on a first tap.
-    public mutating func tap(at time: Double) -> Double? {
+    public mutating func tap(at time: HostTime) -> Double? {
         if let last = taps.last, time - last > Self.pause || time <= last { taps.removeAll() }
         taps.append(time)
         if taps.count > 5 { taps.removeFirst() }
         guard taps.count > 1, let first = taps.first, let last = taps.last else { return nil }
-        let interval = (last - first) / Double(taps.count - 1)
+        let interval = (last - first).seconds / Double(taps.count - 1)
         return min(max(60 / interval, 20), 400)
     }
 
     /// Whether a tap at `time` would carry on from the taps so far (it is primed).
-    public func isPrimed(at time: Double) -> Bool {
+    public func isPrimed(at time: HostTime) -> Bool {
         taps.last.map { time - $0 <= Self.pause } ?? false
     }
 }

@@ -1,3 +1,4 @@
+import MIDICore
 import Foundation
 import RenderCore
 
@@ -25,7 +26,7 @@ public struct Arpeggiator: MIDIProcessor {
     private var velocities = [UInt8](repeating: 0, count: 128)
     private var channel: UInt8 = 0
     /// When the current run's first key went down; steps start on the grid at or after it.
-    private var runStart: Double?
+    private var runStart: HostTime?
     private var nextBeat: Double?
     private var stepIndex = 0
     private var sequence: [UInt8] = []
@@ -61,24 +62,24 @@ public struct Arpeggiator: MIDIProcessor {
 
     /// The next step falls on the new clock's grid, at or after `time` (a song started,
     /// sought or looped: its beats are not the old clock's).
-    public mutating func regrid(at time: Double, clock: TempoClock) {
+    public mutating func regrid(at time: HostTime, clock: TempoClock) {
         guard let runStart else { return }
         nextBeat = firstStep(atOrAfter: max(time, runStart), clock: clock)
     }
 
-    public func nextGeneratedTime(clock: TempoClock) -> Double? {
+    public func nextGeneratedTime(clock: TempoClock) -> HostTime? {
         let nextOff = pendingOffs.lazy.map(\.time).min()
         guard !held.isEmpty, let beat = nextBeat ?? runStart.map({ firstStep(atOrAfter: $0, clock: clock) }) else { return nextOff }
-        return min(nextOff ?? .infinity, clock.seconds(atBeat: beat))
+        return min(nextOff ?? .distantFuture, clock.time(atBeat: beat))
     }
 
     /// The beat of the first step on `clock`'s grid at or after `time`.
-    private func firstStep(atOrAfter time: Double, clock: TempoClock) -> Double {
+    private func firstStep(atOrAfter time: HostTime, clock: TempoClock) -> Double {
         let rate = Double(parameters[Parameter.rate.rawValue].rounded())
-        return (clock.beats(atSeconds: time) * rate - 1e-9).rounded(.up) / rate
+        return (clock.beats(at: time) * rate - 1e-9).rounded(.up) / rate
     }
 
-    public mutating func generate(from start: Double, to end: Double, clock: TempoClock,
+    public mutating func generate(from start: HostTime, to end: HostTime, clock: TempoClock,
                                   into output: inout [TimedMIDI]) {
         let rate = Double(parameters[Parameter.rate.rawValue].rounded())
         let gate = Double(parameters[Parameter.gate.rawValue])
@@ -86,7 +87,7 @@ public struct Arpeggiator: MIDIProcessor {
             nextBeat = firstStep(atOrAfter: runStart, clock: clock)
         }
         while let beat = nextBeat, !held.isEmpty {
-            let time = clock.seconds(atBeat: beat)
+            let time = clock.time(atBeat: beat)
             guard time < end else { break }
             flushOffs(endingBy: time, inclusive: true, into: &output)
             rebuildSequence()
@@ -94,7 +95,7 @@ public struct Arpeggiator: MIDIProcessor {
             let velocity = velocities[Int(note % 128)] == 0 ? 100 : velocities[Int(note % 128)]
             let stepTime = max(time, start)
             output.append(TimedMIDI(time: stepTime, message: .noteOn(channel: channel, note: note, velocity: velocity)))
-            let offTime = clock.seconds(atBeat: beat + gate / rate)
+            let offTime = clock.time(atBeat: beat + gate / rate)
             pendingOffs.append(TimedMIDI(time: max(offTime, stepTime),
                                          message: .noteOff(channel: channel, note: note, velocity: 0)))
             stepIndex += 1
@@ -104,7 +105,7 @@ public struct Arpeggiator: MIDIProcessor {
     }
 
     /// Emits the pending note-offs due before `time` (or at it, when `inclusive`).
-    private mutating func flushOffs(endingBy time: Double, inclusive: Bool, into output: inout [TimedMIDI]) {
+    private mutating func flushOffs(endingBy time: HostTime, inclusive: Bool, into output: inout [TimedMIDI]) {
         var kept = 0
         for index in pendingOffs.indices {
             let due = pendingOffs[index].time

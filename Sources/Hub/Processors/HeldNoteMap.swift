@@ -45,7 +45,7 @@ struct HeldNoteMap: Hashable, Sendable {
         return true
     }
 
-    private mutating func release(channel: UInt8, note: UInt8, velocity: UInt8, time: Double,
+    private mutating func release(channel: UInt8, note: UInt8, velocity: UInt8, time: HostTime,
                                   into output: inout [TimedMIDI]) {
         forEachOutput(channel, note) { outChannel, outNote in
             output.append(TimedMIDI(time: time, message: .noteOff(channel: outChannel, note: outNote, velocity: velocity)))

@@ -1,3 +1,4 @@
+import MIDICore
 import RenderCore
 
 /// A MIDI → MIDI stage of the hub's graph (transpose, split, arpeggiator, …).
@@ -13,36 +14,36 @@ public protocol MIDIProcessor: Sendable {
     /// - Thread: MIDI input (one thread per processor instance).
     mutating func process(_ event: TimedMIDI, into output: inout [TimedMIDI])
 
-    /// Appends the events the processor generates by itself in `[start, end)` (seconds).
+    /// Appends the events the processor generates by itself in `[start, end)`.
     /// Processors that only react to input do nothing here.
     /// - Thread: MIDI input.
-    mutating func generate(from start: Double, to end: Double, clock: TempoClock, into output: inout [TimedMIDI])
+    mutating func generate(from start: HostTime, to end: HostTime, clock: TempoClock, into output: inout [TimedMIDI])
 
     /// The clock `generate` gets changed at `time` without keeping its beat position (a song
     /// started, sought or looped): what the processor counts in beats moves onto the new grid.
     /// - Thread: MIDI input.
-    mutating func regrid(at time: Double, clock: TempoClock)
+    mutating func regrid(at time: HostTime, clock: TempoClock)
 
-    /// When `generate` with `clock` next has an event to emit (seconds), `nil` for nothing
+    /// When `generate` with `clock` next has an event to emit, `nil` for nothing
     /// planned: the owner wakes for it instead of finding it on its next turn.
     /// - Thread: MIDI input.
-    func nextGeneratedTime(clock: TempoClock) -> Double?
+    func nextGeneratedTime(clock: TempoClock) -> HostTime?
 }
 
 /// Defaults for processors that only react to input, and setting a parameter by name.
 extension MIDIProcessor {
     /// Generates nothing.
     /// - Thread: owner (the MIDI input thread).
-    public mutating func generate(from start: Double, to end: Double, clock: TempoClock,
+    public mutating func generate(from start: HostTime, to end: HostTime, clock: TempoClock,
                                   into output: inout [TimedMIDI]) {}
 
     /// Nothing to move onto the new grid.
     /// - Thread: owner (the MIDI input thread).
-    public mutating func regrid(at time: Double, clock: TempoClock) {}
+    public mutating func regrid(at time: HostTime, clock: TempoClock) {}
 
     /// Nothing planned.
     /// - Thread: owner (the MIDI input thread).
-    public func nextGeneratedTime(clock: TempoClock) -> Double? { nil }
+    public func nextGeneratedTime(clock: TempoClock) -> HostTime? { nil }
 
     /// Sets a parameter by name, clamped to its range.
     /// - Throws: ``ParameterError/unknown(_:known:)`` for a name the processor does not have.

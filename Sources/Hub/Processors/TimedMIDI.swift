@@ -1,43 +1,44 @@
 import MIDICore
 
-/// A MIDI message with the time it takes effect, in seconds on the hub's clock
+/// A MIDI message with the time it takes effect on the hub's clock
 /// (the same clock as live arrival timestamps and the ``TempoClock``).
 ///
 /// - Thread: any (a plain value).
 public struct TimedMIDI: Hashable, Sendable {
-    public var time: Double
+    public var time: HostTime
     public var message: MIDIMessage
 
-    public init(time: Double, message: MIDIMessage) {
+    public init(time: HostTime, message: MIDIMessage) {
         self.time = time
         self.message = message
     }
 }
 
-/// Maps seconds to beats at a constant tempo from an origin (the transport position at beat 0).
-/// A tempo change keeps the beat position continuous (see ``changingTempo(to:atSeconds:)``).
+/// Maps host time to beats at a constant tempo from an origin (the transport position at beat 0).
+/// A tempo change keeps the beat position continuous (see ``changingTempo(to:at:)``).
 ///
 /// - Thread: any (a plain value).
 public struct TempoClock: Hashable, Sendable {
     public var beatsPerMinute: Double
-    /// The time (seconds) of beat 0.
-    public var originSeconds: Double
+    /// The time of beat 0.
+    public var origin: HostTime
 
-    public init(beatsPerMinute: Double, originSeconds: Double = 0) {
+    public init(beatsPerMinute: Double, origin: HostTime = .zero) {
         self.beatsPerMinute = beatsPerMinute
-        self.originSeconds = originSeconds
+        self.origin = origin
     }
 
     public var secondsPerBeat: Double { 60 / beatsPerMinute }
 
-    public func beats(atSeconds seconds: Double) -> Double { (seconds - originSeconds) / secondsPerBeat }
+    /// The beat (fractional) at `time`.
+    public func beats(at time: HostTime) -> Double { (time - origin).seconds / secondsPerBeat }
 
-    public func seconds(atBeat beat: Double) -> Double { originSeconds + beat * secondsPerBeat }
+    /// The time of `beat`, to the nearest nanosecond.
+    public func time(atBeat beat: Double) -> HostTime { origin + HostDuration(seconds: beat * secondsPerBeat) }
 
-    /// The same beat position at `seconds`, continuing at `beatsPerMinute`.
-    public func changingTempo(to beatsPerMinute: Double, atSeconds seconds: Double) -> TempoClock {
-        let beat = beats(atSeconds: seconds)
-        let changed = TempoClock(beatsPerMinute: beatsPerMinute, originSeconds: 0)
-        return TempoClock(beatsPerMinute: beatsPerMinute, originSeconds: seconds - changed.seconds(atBeat: beat))
+    /// The same beat position at `time`, continuing at `beatsPerMinute`.
+    public func changingTempo(to beatsPerMinute: Double, at time: HostTime) -> TempoClock {
+        let beat = beats(at: time)
+        return TempoClock(beatsPerMinute: beatsPerMinute, origin: time - HostDuration(seconds: beat * 60 / beatsPerMinute))
     }
 }

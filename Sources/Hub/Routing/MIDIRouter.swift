@@ -35,7 +35,7 @@ public struct MIDIRouter {
     private var generatorSlots: [[SoundingNotes.Slot?]] = []
     /// Processor output buffers, one per nesting depth, reused so routing allocates nothing.
     private var scratch: [[TimedMIDI]] = []
-    private var generatedUntil: Double?
+    private var generatedUntil: HostTime?
 
     /// The source nodes one sending port feeds, resolved once (selector matching is string
     /// work) and reused for its events while the graph stays the same (`isCurrent`), with the
@@ -72,14 +72,14 @@ public struct MIDIRouter {
         sender.revision == revision
     }
 
-    /// Routes `message`, which arrived from `port` at `time` (seconds on the hub's clock).
-    public mutating func route(_ message: MIDIMessage, from port: PortDescriptor, time: Double, into sink: inout some RouteSink) {
+    /// Routes `message`, which arrived from `port` at `time` (the hub's clock).
+    public mutating func route(_ message: MIDIMessage, from port: PortDescriptor, time: HostTime, into sink: inout some RouteSink) {
         route(message, from: sender(for: port), time: time, into: &sink)
     }
 
     /// Routes `message` from a port resolved with `sender(for:)`; a sender of an older graph
     /// (`isCurrent` false) routes nothing.
-    public mutating func route(_ message: MIDIMessage, from sender: Sender, time: Double, into sink: inout some RouteSink) {
+    public mutating func route(_ message: MIDIMessage, from sender: Sender, time: HostTime, into sink: inout some RouteSink) {
         guard isCurrent(sender) else { return }
         let event = TimedMIDI(time: time, message: message)
         for (source, slots) in zip(sender.sources, sender.slots) {
@@ -88,7 +88,7 @@ public struct MIDIRouter {
     }
 
     /// Lets generating processors (the arpeggiator) emit their events up to `now`.
-    public mutating func generate(until now: Double, into sink: inout some RouteSink) {
+    public mutating func generate(until now: HostTime, into sink: inout some RouteSink) {
         let start = generatedUntil ?? now
         generatedUntil = now
         guard now > start else { return }
@@ -100,15 +100,15 @@ public struct MIDIRouter {
         }
     }
 
-    /// When a processor next generates an event (seconds), `nil` for none planned.
+    /// When a processor next generates an event, `nil` for none planned.
     /// - Thread: owner.
-    public func nextGeneratedTime() -> Double? {
+    public func nextGeneratedTime() -> HostTime? {
         processors.lazy.compactMap { $0?.nextGeneratedTime(clock: songClock ?? clock) }.min()
     }
 
     /// From `time` on, generating processors follow `song` (a song's beats), or the hub's
     /// clock again with `nil`; their next steps move onto that clock's grid.
-    public mutating func followSong(_ song: TempoClock?, at time: Double) {
+    public mutating func followSong(_ song: TempoClock?, at time: HostTime) {
         songClock = song
         let from = max(time, generatedUntil ?? time)  // steps before it were generated already
         for index in processors.indices { processors[index]?.regrid(at: from, clock: song ?? clock) }
@@ -117,7 +117,7 @@ public struct MIDIRouter {
     /// Silences everything `device` holds, at every node it fed (it was unplugged).
     /// - Returns: the nodes that got note-offs.
     @discardableResult
-    public mutating func unplug(_ device: PortIdentity, at time: Double, into sink: inout some RouteSink) -> [NodeID] {
+    public mutating func unplug(_ device: PortIdentity, at time: HostTime, into sink: inout some RouteSink) -> [NodeID] {
         let releases = sounding.releaseDevice(device)
         send(releases, in: graph, at: time, into: &sink)
         return releases.map(\.node)
@@ -125,7 +125,7 @@ public struct MIDIRouter {
 
     /// Ends every sounding note (the panic trigger): note-offs for what the hub holds and all
     /// sound off (CC 120) at built-in nodes, sustain off and all notes off at external ones.
-    public mutating func panic(at time: Double, into sink: inout some RouteSink) {
+    public mutating func panic(at time: HostTime, into sink: inout some RouteSink) {
         var releases: [NodeRelease] = []
         for node in graph.nodes {
             switch node.body {
@@ -147,7 +147,7 @@ public struct MIDIRouter {
     /// change calls for, to the nodes of the current graph (which `sink` was made for), then
     /// keeps the processors of unchanged nodes and makes new ones.
     /// - Throws: `ParameterError` for an unknown processor parameter; nothing changed then.
-    public mutating func apply(_ change: GraphChange, at time: Double, into sink: inout some RouteSink) throws(ParameterError) {
+    public mutating func apply(_ change: GraphChange, at time: HostTime, into sink: inout some RouteSink) throws(ParameterError) {
         var fresh = self
         let releases = change.releases(&fresh.sounding)
         try fresh.install(change)
@@ -182,8 +182,8 @@ public struct MIDIRouter {
     }
 
     /// Changes the tempo at `time`, keeping the beat position (the arpeggiator's grid goes on).
-    public mutating func setTempo(_ beatsPerMinute: Double, at time: Double) {
-        clock = clock.changingTempo(to: beatsPerMinute, atSeconds: time)
+    public mutating func setTempo(_ beatsPerMinute: Double, at time: HostTime) {
+        clock = clock.changingTempo(to: beatsPerMinute, at: time)
     }
 
     private mutating func install(_ change: GraphChange) throws(ParameterError) {
@@ -241,7 +241,7 @@ public struct MIDIRouter {
         return buffer
     }
 
-    private func send(_ releases: [NodeRelease], in graph: HubGraph, at time: Double, into sink: inout some RouteSink) {
+    private func send(_ releases: [NodeRelease], in graph: HubGraph, at time: HostTime, into sink: inout some RouteSink) {
         for release in releases {
             guard let index = graph.nodes.firstIndex(where: { $0.id == release.node }) else { continue }
             for message in release.messages {

@@ -1,3 +1,4 @@
+import MIDICore
 /// The hub's ports and their connections as a pure value: inputs in, effects out. The first
 /// part of the daemon's state kept this way (`HubCore` in DESIGN.md). It tells which ports
 /// left and appeared in a new port list, which subscriptions somebody made or broke by
@@ -23,12 +24,12 @@ public struct PortsCore: Sendable {
     /// How long the announcements must be quiet before the rules are applied: while a card
     /// is being removed, its remaining ports have lost their subscriptions but still exist,
     /// and subscribing to them again then can block in the kernel.
-    public static let settleSeconds = 0.25
+    public static let settleDelay: HostDuration = 0.25
 
     /// The rules and the runtime edits.
     public var reconciler: Reconciler
     /// When the rules are next due (`nil`: nothing is waiting).
-    public private(set) var settleDue: Double?
+    public private(set) var settleDue: HostTime?
     /// Subscription changes seen but not confirmed as hand edits yet.
     private var pendingEdits: [(connection: Connection, connected: Bool)] = []
     /// Subscriptions the hub made or broke whose announcement has not come back yet.
@@ -39,8 +40,8 @@ public struct PortsCore: Sendable {
     }
 
     /// The port list changed from `before` to `after` (read once per batch of announcements):
-    /// the ports that left, those that appeared, and the rules due `settleSeconds` later.
-    public mutating func portsChanged(from before: [PortDescriptor], to after: [PortDescriptor], at time: Double) -> [Effect] {
+    /// the ports that left, those that appeared, and the rules due `settleDelay` later.
+    public mutating func portsChanged(from before: [PortDescriptor], to after: [PortDescriptor], at time: HostTime) -> [Effect] {
         let now = Dictionary(after.map { ($0.address, $0.identity) }, uniquingKeysWith: { first, _ in first })
         let known = Set(before.map(\.address))
         var effects: [Effect] = []
@@ -49,7 +50,7 @@ public struct PortsCore: Sendable {
             effects.append(.portLeft(gone))
         }
         for new in after where !known.contains(new.address) { effects.append(.portAppeared(new)) }
-        if before != after { settleDue = time + Self.settleSeconds }
+        if before != after { settleDue = time + Self.settleDelay }
         return effects
     }
 
@@ -58,23 +59,23 @@ public struct PortsCore: Sendable {
     /// app) — or by the kernel tearing a departing card down — so it waits to be confirmed
     /// once the ports have settled.
     public mutating func connectionAnnounced(_ connection: Connection, connected: Bool, ports: [PortDescriptor],
-                                             at time: Double) {
+                                             at time: HostTime) {
         guard ownChanges.removeValue(forKey: connection) != connected,
               ports.contains(where: { $0.address == connection.source }),
               ports.contains(where: { $0.address == connection.destination }) else { return }
         pendingEdits.append((connection, connected))
-        settleDue = time + Self.settleSeconds
+        settleDue = time + Self.settleDelay
     }
 
     /// MIDI input was lost in the kernel, announcements maybe with it: the port list is read
     /// again a second later (once, however many losses come meanwhile).
-    public mutating func inputLost(at time: Double) {
+    public mutating func inputLost(at time: HostTime) {
         if settleDue == nil { settleDue = time + 1 }
     }
 
     /// Whether the rules are due at `time`; if so, they are no longer pending (the daemon
     /// reads the port list again, then calls `settle`).
-    public mutating func takeSettle(at time: Double) -> Bool {
+    public mutating func takeSettle(at time: HostTime) -> Bool {
         guard let due = settleDue, time >= due else { return false }
         settleDue = nil
         return true

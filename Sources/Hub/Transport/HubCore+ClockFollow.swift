@@ -8,8 +8,8 @@ import Transport
 /// tempo toward the master's line (`SongPlayer.follow`), so the song keeps the master's
 /// tempo and phase; the hub's tempo (the arpeggiator, tempo-synced effects) follows too.
 extension HubCore {
-    /// How often the song's tempo is steered toward the master (seconds).
-    static let clockSteerInterval = 0.05
+    /// How often the song's tempo is steered toward the master.
+    static let clockSteerInterval: HostDuration = 0.05
     /// A master further than this from the transport (quarter notes) is jumped to, not steered to.
     static let clockJump = 1.0
 
@@ -22,7 +22,7 @@ extension HubCore {
     /// Takes a clock message (`isClock`) from the port at `address`, which arrived at `time` (monotonic),
     /// when it came from the leader's client; what the master says comes out as
     /// `HubEffect.followClock` (the shell reads the clock for it).
-    mutating func followClock(_ message: MIDIMessage, from address: PortAddress, at time: Double,
+    mutating func followClock(_ message: MIDIMessage, from address: PortAddress, at time: HostTime,
                               into effects: inout [HubEffect]) {
         guard let leader = clockLeader, case .external(let external) = leader.body,
               let port = port(at: address), external.leadsClock(from: port) else { return }
@@ -73,7 +73,7 @@ extension HubCore {
             if jump || transport.player.state == .playing { effects.append(dropScheduled()) }
             effects += scheduled(transport.player.seek(to: tick(pulse), at: at), clock: clock)
             effects += scheduled(transport.player.play(at: at) ?? [], clock: clock)
-            transport.lastClockSteer = -.infinity
+            transport.lastClockSteer = .distantPast
         case .stop(let pulse, let timedOut):
             effects.append(dropScheduled())
             effects += scheduled(transport.player.pause(at: at), clock: clock)

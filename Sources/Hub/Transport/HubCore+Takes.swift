@@ -9,7 +9,7 @@ import Transport
 extension HubCore {
     /// Starts a take at `time` (monotonic) — an overdub onto the song when the transport plays
     /// one, a recording of its own otherwise — or ends the take (named by `stamp`).
-    mutating func toggleRecording(at time: Double, stamp: String) -> [HubEffect] {
+    mutating func toggleRecording(at time: HostTime, stamp: String) -> [HubEffect] {
         defer { refreshTriggerLights(at: time) }
         if let take = transport.overdub { return finishOverdub(take, stamp: stamp) }
         if let take = transport.recording { return finishRecording(take, at: time, stamp: stamp) }
@@ -38,7 +38,7 @@ extension HubCore {
         let tick = transport.player.position(at: at)
         let countIn = CountIn(bars: bars, before: tick, of: song, tempo: transport.player.tempo(atTick: tick))
         var effects: [HubEffect] = bars > 0 ? [.timeline([SongPlayer.TimelinePoint(time: at, host: countIn.host)])] : []
-        effects += scheduled(transport.player.play(at: at + countIn.seconds) ?? [], clock: clock)
+        effects += scheduled(transport.player.play(at: at + countIn.length) ?? [], clock: clock)
         transport.overdub = Overdub(endTick: song.endTick)
         return effects + [.log("recording: counting in \(bars) bar\(bars == 1 ? "" : "s"), then overdubbing onto '\(song.name)' "
             + "(record again to end the take)")]
@@ -46,7 +46,7 @@ extension HubCore {
 
     /// Keeps `message`, which arrived from the port at `address` at `time` (monotonic), while recording.
     /// - Thread: owner (the MIDI path: no I/O).
-    mutating func recordLive(_ message: MIDIMessage, from address: PortAddress, at time: Double) {
+    mutating func recordLive(_ message: MIDIMessage, from address: PortAddress, at time: HostTime) {
         if transport.overdub != nil {
             // Where the song was when the player heard it: the transport's clock at `time`,
             // less the sound card's delay.
@@ -61,14 +61,14 @@ extension HubCore {
             transport.recordingSources[address] = index
             return index
         }()
-        transport.recording?.record(message, seconds: time - transport.recordingStart, source: source)
+        transport.recording?.record(message, after: time - transport.recordingStart, source: source)
     }
 
-    private mutating func finishRecording(_ take: MIDIRecording, at time: Double, stamp: String) -> [HubEffect] {
+    private mutating func finishRecording(_ take: MIDIRecording, at time: HostTime, stamp: String) -> [HubEffect] {
         transport.recording = nil
         let length = time - transport.recordingStart
-        return [.writeTake(take.file(endingAt: length), name: "take-\(stamp).mid",
-                           saying: "wrote \(take.count) events (\(Int(length.rounded())) s)")]
+        return [.writeTake(take.file(endingAfter: length), name: "take-\(stamp).mid",
+                           saying: "wrote \(take.count) events (\(Int(length.seconds.rounded())) s)")]
     }
 
     /// Ends an overdub: the song gets the take as a new track — playing on with it from where

@@ -9,10 +9,10 @@ import Transport
 /// queue, JACK ports when due). A pause, stop, seek or loop drops what was handed out and not
 /// played (`dropScheduled`), then ends the notes the sequence held.
 extension HubCore {
-    /// How far ahead of the clock events are handed out (seconds).
-    public static let transportLookahead = 0.1
+    /// How far ahead of the clock events are handed out.
+    public static let transportLookahead: HostDuration = 0.1
     /// How far the ALSA queue's time may trail the clock: seen in the VM under load.
-    static let queueLagMargin = 0.1
+    static let queueLagMargin: HostDuration = 0.1
 
     /// Carries out a transport input at `clock`.
     /// - Throws: `HubRefusal` when no song is loaded, for a position the song does not have,
@@ -121,9 +121,9 @@ extension HubCore {
     }
 
     /// Routes a message of the transport's (`HubEffect.schedule`) from `midihub:sequence`, at
-    /// `time` (monotonic seconds), into `sink`.
+    /// `time` (the monotonic clock), into `sink`.
     /// - Thread: owner.
-    mutating func routeSequenced(_ message: MIDIMessage, at time: Double, into sink: inout some RouteSink) {
+    mutating func routeSequenced(_ message: MIDIMessage, at time: HostTime, into sink: inout some RouteSink) {
         if transport.sequenceSender.map({ !router.isCurrent($0) }) ?? true {
             transport.sequenceSender = router.sender(for: sequencePort)
         }
@@ -132,12 +132,12 @@ extension HubCore {
     }
 
     /// The external nodes that follow the transport's clock (`clock: send`): their index in
-    /// the graph and their offset in seconds.
+    /// the graph and their offset.
     /// - Thread: owner.
-    public var clockFollowers: [(index: Int, offset: Double)] {
+    public var clockFollowers: [(index: Int, offset: HostDuration)] {
         router.graph.nodes.enumerated().compactMap { index, node in
             guard case .external(let external) = node.body, external.clock == .send else { return nil }
-            return (index, external.clockOffset / 1000)
+            return (index, HostDuration(seconds: external.clockOffset / 1000))
         }
     }
 
@@ -164,7 +164,7 @@ extension HubCore {
             let time = clock.monotonic(point.time)
             let host = point.host
             transport.songClocks.append((time, host.transport == .playing
-                ? TempoClock(beatsPerMinute: host.tempo, originSeconds: time - host.beat * 60 / host.tempo) : nil))
+                ? TempoClock(beatsPerMinute: host.tempo, origin: time - HostDuration(seconds: host.beat * 60 / host.tempo)) : nil))
         }
         var effects: [HubEffect] = points.isEmpty ? [] : [.timeline(points)]
         if !events.isEmpty { effects.append(.schedule(events)) }
@@ -179,7 +179,7 @@ extension HubCore {
 
     /// Hands the generating processors (the arpeggiator) the song's beats from each timeline
     /// point that is due: they play on the song's grid while it plays, on the hub's after.
-    mutating func followSongClock(until now: Double) {
+    mutating func followSongClock(until now: HostTime) {
         while let first = transport.songClocks.first, first.time <= now {
             transport.songClocks.removeFirst()
             router.followSong(first.clock, at: first.time)
@@ -190,7 +190,7 @@ extension HubCore {
     /// card's delay after the clock, and the kernel queue's time may trail the monotonic
     /// clock by a stall of the machine — a cut repeats the note-offs of that margin too
     /// (a repeated note-off is harmless; one the queue dropped unplayed hangs a note).
-    mutating func notePlayed(until now: Double, clock: TransportClock) {
+    mutating func notePlayed(until now: HostTime, clock: TransportClock) {
         transport.player.played(until: now - clock.outputDelay - Self.queueLagMargin)
     }
 

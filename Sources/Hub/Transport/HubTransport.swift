@@ -1,9 +1,10 @@
+import MIDICore
 import Transport
 
 /// The transport's state in the core (docs/transport.md): the song and where it plays, the
 /// playlist, the MIDI clock it follows, the take being recorded, and the song's beats for the
 /// generating processors. `HubCore+Transport`, `+ClockFollow` and `+Takes` change it; times
-/// are seconds on the transport's clock (`TransportClock`) unless named monotonic.
+/// are on the transport's clock (`TransportClock`) unless named monotonic.
 ///
 /// - Thread: owner (a plain value inside `HubCore`).
 public struct HubTransport {
@@ -15,23 +16,23 @@ public struct HubTransport {
     /// How far behind the master the transport was when last steered (seconds).
     public internal(set) var clockDrift: Double?
     /// When the song was last steered toward the master, and the hub's tempo last followed
-    /// it (monotonic seconds).
-    var lastClockSteer = -Double.infinity
-    var lastClockTempoChange = -Double.infinity
+    /// it (the monotonic clock).
+    var lastClockSteer = HostTime.distantPast
+    var lastClockTempoChange = HostTime.distantPast
     /// Whether the clock was frames rendered when the transport last ran, and its reading then.
     var onAudioClock = false
-    var lastClock = 0.0
+    var lastClock = HostTime.zero
     /// The clock read last (a turn ago at most): the live take places messages with it.
     var clock = TransportClock(now: 0)
     /// The song's beats for the generating processors, from each timeline point's time
     /// (monotonic) on; `nil`: the hub's clock (`HubCore.generate`).
-    var songClocks: [(time: Double, clock: TempoClock?)] = []
+    var songClocks: [(time: HostTime, clock: TempoClock?)] = []
     /// The source the sequence's events are routed from, resolved for the current graph.
     var sequenceSender: MIDIRouter.Sender?
-    /// The take the record trigger records when on, when it started (monotonic seconds) and
+    /// The take the record trigger records when on, when it started (the monotonic clock) and
     /// each port's source index in it.
     public internal(set) var recording: MIDIRecording?
-    var recordingStart = 0.0
+    var recordingStart = HostTime.zero
     var recordingSources: [PortAddress: Int] = [:]
     /// A take recorded onto the playing song.
     public internal(set) var overdub: Overdub?

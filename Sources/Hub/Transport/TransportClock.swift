@@ -1,22 +1,23 @@
+import MIDICore
 /// The transport's clock as the shell read it for one input (`HubInput.transport`, the turn's
-/// `.tick`): the core has no clock of its own. Times are seconds.
+/// `.tick`): the core has no clock of its own.
 ///
 /// - Thread: any (a plain value).
 public struct TransportClock: Sendable, Equatable {
-    /// The transport's clock now: seconds of audio rendered, or the monotonic clock without audio.
-    public var now: Double
+    /// The transport's clock now: the audio rendered, or the monotonic clock without audio.
+    public var now: HostTime
     /// The transport's clock minus the monotonic clock.
-    public var offset: Double
+    public var offset: HostDuration
     /// How long after `now` an action takes effect: the block the render thread may be
     /// rendering already, and the time it takes to hand the first events to the kernel.
-    public var actionDelay: Double
+    public var actionDelay: HostDuration
     /// How long after the clock the sound card plays (0 without audio).
-    public var outputDelay: Double
+    public var outputDelay: HostDuration
     /// Whether `now` is frames rendered (else the monotonic clock).
     public var onAudio: Bool
 
     /// - Thread: any.
-    public init(now: Double, offset: Double = 0, actionDelay: Double = 0, outputDelay: Double = 0, onAudio: Bool = false) {
+    public init(now: HostTime, offset: HostDuration = .zero, actionDelay: HostDuration = .zero, outputDelay: HostDuration = .zero, onAudio: Bool = false) {
         self.now = now
         self.offset = offset
         self.actionDelay = actionDelay
@@ -26,9 +27,9 @@ public struct TransportClock: Sendable, Equatable {
 
     /// When an action taken now takes effect, on the transport's clock.
     /// - Thread: any.
-    public var actionTime: Double { now + actionDelay }
+    public var actionTime: HostTime { now + actionDelay }
 
     /// `time` (the transport's clock) on the monotonic clock.
     /// - Thread: any.
-    public func monotonic(_ time: Double) -> Double { time - offset }
+    public func monotonic(_ time: HostTime) -> HostTime { time - offset }
 }

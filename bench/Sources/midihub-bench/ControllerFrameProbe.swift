@@ -56,11 +56,11 @@ enum ControllerFrameProbe {
         usleep(200_000)  // the device running steadily
         for pair in 0..<pairs {
             usleep(UInt32.random(in: 3_000...17_000, using: &generator))
-            let arrival = MonotonicClock.nanoseconds()
+            let arrival = HostTime.now()
             driver.live.stage(.noteOn(channel: 0, note: 60, velocity: 100), arrival: arrival)
             changes.removeAll(keepingCapacity: true)
             _ = mappings.handle(.controlChange(channel: 0, controller: 74, value: UInt8(pair % 128)), device: 1,
-                                sources: ["keys"], time: Double(arrival) / 1e9, into: &changes)
+                                sources: ["keys"], time: arrival, into: &changes)
             for change in changes {
                 driver.live.stage(.parameter(node: 0, id: 0, value: change.value), arrival: arrival)
             }

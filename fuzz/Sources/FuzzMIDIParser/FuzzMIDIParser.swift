@@ -36,9 +36,9 @@ public func fuzzMIDIParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// 10…1000 BPM, the jitter and the master's position finite, every cue's pulse at or after 0.
 func checkClockFollow(_ messages: [MIDIMessage], gaps: [UInt8]) {
     var follower = ClockFollower()
-    var time = 0.0
+    var time = HostTime.zero
     for (index, message) in messages.enumerated() {
-        time += Double(gaps.isEmpty ? 0 : gaps[index % gaps.count] & 0x7F) * 0.001
+        time += .milliseconds(Int64(gaps.isEmpty ? 0 : gaps[index % gaps.count] & 0x7F))
         for cue in [follower.receive(message, at: time), follower.check(at: time)].compactMap(\.self) {
             switch cue {
             case .play(let pulse, _), .stop(let pulse, _), .locate(let pulse): require(pulse >= 0, "a cue at pulse \(pulse)")

@@ -1,0 +1,97 @@
+import Glibc
+
+/// A moment on a nanosecond clock: `CLOCK_MONOTONIC` (what live MIDI is stamped with, the
+/// render thread's block starts, the hub's timers), or the transport's clock, which runs
+/// beside it at a known offset. From the kernel's arrival stamp to the frame an event lands
+/// on, time stays in whole nanoseconds: no round trip through `Double` seconds.
+///
+/// A literal is seconds (`let due: HostTime = 1.5`), as songs and tests write times;
+/// `seconds` gives them back for display and tempo arithmetic.
+///
+/// - Thread: any (a plain value).
+public struct HostTime: Hashable, Comparable, Sendable, BitwiseCopyable {
+    /// Nanoseconds since the clock's origin (for `now()`, boot).
+    public var nanoseconds: Int64
+
+    /// - Thread: any.
+    @inline(__always)
+    public init(nanoseconds: Int64) {
+        self.nanoseconds = nanoseconds
+    }
+
+    /// The moment `seconds` after the clock's origin, to the nearest nanosecond.
+    /// - Thread: any.
+    public init(seconds: Double) {
+        nanoseconds = HostDuration(seconds: seconds).nanoseconds
+    }
+
+    /// The clock's origin.
+    public static let zero = HostTime(nanoseconds: 0)
+
+    /// Later than any moment the hub meets (146 years; far enough from the limits of 64 bits
+    /// that a difference with any real moment holds in a `HostDuration`).
+    public static let distantFuture = HostTime(nanoseconds: 1 << 62)
+
+    /// Earlier than any moment the hub meets ("never", for a last-done time).
+    public static let distantPast = HostTime(nanoseconds: -(1 << 62))
+
+    /// The time since the clock's origin (for a queue's clock, since it started).
+    /// - Thread: any.
+    public var sinceOrigin: HostDuration { HostDuration(nanoseconds: nanoseconds) }
+
+    /// Seconds since the clock's origin, for display and tempo arithmetic.
+    /// - Thread: any.
+    public var seconds: Double { Double(nanoseconds) / 1e9 }
+
+    /// The monotonic clock now (a vDSO read: no system call, no allocation).
+    /// - Thread: any.
+    @inline(__always)
+    public static func now() -> HostTime {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return HostTime(nanoseconds: Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec))
+    }
+
+    /// - Thread: any.
+    public static func < (lhs: HostTime, rhs: HostTime) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+
+    /// - Thread: any.
+    @inline(__always)
+    public static func + (time: HostTime, duration: HostDuration) -> HostTime {
+        HostTime(nanoseconds: time.nanoseconds &+ duration.nanoseconds)
+    }
+
+    /// - Thread: any.
+    @inline(__always)
+    public static func - (time: HostTime, duration: HostDuration) -> HostTime {
+        HostTime(nanoseconds: time.nanoseconds &- duration.nanoseconds)
+    }
+
+    /// How long from `earlier` to `later` (negative when `later` is earlier).
+    /// - Thread: any.
+    @inline(__always)
+    public static func - (later: HostTime, earlier: HostTime) -> HostDuration {
+        HostDuration(nanoseconds: later.nanoseconds &- earlier.nanoseconds)
+    }
+
+    /// - Thread: any.
+    public static func += (time: inout HostTime, duration: HostDuration) { time = time + duration }
+
+    /// - Thread: any.
+    public static func -= (time: inout HostTime, duration: HostDuration) { time = time - duration }
+}
+
+extension HostTime: ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
+    /// A literal is seconds.
+    /// - Thread: any.
+    public init(floatLiteral seconds: Double) { self.init(seconds: seconds) }
+
+    /// A literal is seconds.
+    /// - Thread: any.
+    public init(integerLiteral seconds: Int64) { self.init(nanoseconds: seconds * 1_000_000_000) }
+}
+
+extension HostTime: CustomStringConvertible {
+    /// Seconds, as a literal writes them.
+    public var description: String { "\(seconds) s" }
+}
