@@ -74,6 +74,8 @@ public final class HubDaemon: @unchecked Sendable {
     var openingAudio = false
     /// Why the last attempt to open it again failed, logged once (`watchAudio`).
     var lastAudioReopenFailure: String?
+    /// Whether the SoundFont's file was seen to change under the daemon (logged once, `watchAudio`).
+    var reportedSoundFontChange = false
     /// Work on other threads that hands results back to the owner; `stop` waits for it.
     let slowWork = DispatchGroup()
     /// The ALSA or JACK port each external node plays to (see `RouteCache`).

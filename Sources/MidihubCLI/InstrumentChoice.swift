@@ -13,6 +13,12 @@ struct InstrumentChoice {
     let instrument: any Node
     /// The instrument's active-voice count, for status lines.
     let voiceCount: (values: OutputValues, output: Int)
+    /// The SoundFont the instrument plays and its path (nil for the built-in synth).
+    let font: (file: SoundFont, path: String)?
+
+    /// Whether the font's file shrank or went while it played: what was cut off sounded as
+    /// silence (`SoundFontSampleData.fileChanged`).
+    var fontFileChanged: Bool { font?.file.sampleData.fileChanged ?? false }
 
     /// The fonts looked for when none is given, in order (Debian's General MIDI fonts).
     static let installedFonts = ["/usr/share/sounds/sf2/default-GM.sf2", "/usr/share/sounds/sf2/FluidR3_GM.sf2",
@@ -22,17 +28,20 @@ struct InstrumentChoice {
     /// - Throws: `CLIError`: a bad font or bank, or no font for `--instrument soundfont`,
     ///   exits 2; an unreadable font file 1.
     init(_ arguments: InstrumentArguments, presetBank: String?) throws {
-        if let font = try Self.fontPath(arguments, presetBank: presetBank) {
-            let node: SoundFontNode
+        if let path = try Self.fontPath(arguments, presetBank: presetBank) {
+            let file: SoundFont
             do {
-                node = SoundFontNode(font: try SoundFont.open(font))
+                file = try SoundFont.open(path)
             } catch {
                 throw CLIError(error)
             }
+            let node = SoundFontNode(font: file)
+            font = (file, path)
             instrument = node
             voiceCount = (node.outputValues, SoundFontNode.Output.activeVoices.rawValue)
         } else {
             let synth = SynthNode(bank: try PresetBankLoader.loadForCommandLine(override: presetBank))
+            font = nil
             instrument = synth
             voiceCount = (synth.outputValues, SynthNode.Output.activeVoices.rawValue)
         }

@@ -92,6 +92,11 @@ struct RenderCommand: ParsableCommand {
                 if let signal = SignalTrap.caught { throw RenderInterrupted(signal: signal) }
                 progress.show(fraction)
             }
+            if let font = instrument.font, instrument.fontFileChanged {
+                // What the file lost played as silence: a wrong render is not written.
+                throw CLIError("the SoundFont \(font.path) changed on disk while rendering; \(output) was not written",
+                               fix: "render again once the font file stays as it is")
+            }
             try writer.finish()
         } catch let interruption as RenderInterrupted {
             writer.discard()

@@ -1,8 +1,10 @@
+internal import CMappedFileGuard
 import Glibc
 import UserFiles
 
 /// The font's 16-bit sample frames, where they lie: in a read-only mapping of the file
-/// (pages are read from disk as they are touched, so memory goes only to what plays), in
+/// (pages are read from disk as they are touched, so memory goes only to what plays; a
+/// file that shrinks under it reads as silence past its new end, see `fileChanged`), in
 /// a copy of the bytes, or decoded from an SF3 font's Vorbis streams.
 ///
 /// - Thread: any; `frame(at:)` is render-safe (no allocation, no lock).
@@ -23,6 +25,11 @@ public struct SoundFontSampleData: Sendable {
     /// Whether the frames have 24 bits (an `sm24` chunk), not 16.
     public var has24Bits: Bool { lowByteOffset != nil }
 
+    /// Whether the file under the mapping shrank or went while it was read: what was cut
+    /// off reads as silence from then on, and the process lives (`Storage.map`).
+    /// - Thread: any (render-safe: one atomic load).
+    public var fileChanged: Bool { storage.fileChanged }
+
     /// Frame `index` as a value in -1…1. `index` must be below `frameCount`.
     @inline(__always)
     public func frame(at index: Int) -> Float { frames[index] }
@@ -41,8 +48,9 @@ public struct SoundFontSampleData: Sendable {
         let count: Int
         private let release: Release
 
-        /// How the memory goes back when the last font using it is gone.
-        private enum Release { case unmap, deallocate, free }
+        /// How the memory goes back when the last font using it is gone; a mapping's guard
+        /// against the file shrinking under it.
+        private enum Release { case unmap(guard: Int32), deallocate, free }
 
         private init(base: UnsafeRawPointer, count: Int, release: Release) {
             self.base = base
@@ -50,9 +58,18 @@ public struct SoundFontSampleData: Sendable {
             self.release = release
         }
 
+        /// Whether a read past the end of a file that shrank under the mapping was turned
+        /// into zeros (`midihub_guard_mapping`).
+        var fileChanged: Bool {
+            guard case .unmap(let mappingGuard) = release else { return false }
+            return midihub_mapping_damaged(mappingGuard) != 0
+        }
+
         deinit {
             switch release {
-            case .unmap: munmap(UnsafeMutableRawPointer(mutating: base), count)
+            case .unmap(let mappingGuard):
+                midihub_unguard_mapping(mappingGuard)
+                munmap(UnsafeMutableRawPointer(mutating: base), count)
             case .deallocate: base.deallocate()
             case .free: Glibc.free(UnsafeMutableRawPointer(mutating: base))
             }
@@ -89,7 +106,9 @@ public struct SoundFontSampleData: Sendable {
                 throw SoundFontError(file: name, chunk: "RIFF", offset: 0, problem: "the file is empty", fix: "give a .sf2 file")
             }
             guard let memory = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), memory != MAP_FAILED else { throw failure("map") }
-            return Storage(base: UnsafeRawPointer(memory), count: size, release: .unmap)
+            // Replaced in place or truncated while it plays, the file would raise SIGBUS at
+            // the first read past its new end: guarded, that reads silence instead.
+            return Storage(base: UnsafeRawPointer(memory), count: size, release: .unmap(guard: midihub_guard_mapping(memory, size)))
         }
 
         func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws(SoundFontError) -> Result) throws(SoundFontError) -> Result {

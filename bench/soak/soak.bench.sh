@@ -14,7 +14,7 @@
 # At the end: notes still on at aseqdump (a note-on with no note-off after it), events
 # lost on the probe's path, the control client's requests and refusals.
 # Lines: "sample minute= rss_kb= fds= threads=", "probe <seq-probe's keys>",
-# "notes on= off= hanging=", "control sets= edits= refused= events=", "replugs count=".
+# "notes on= off= channel_offs= hanging=", "control sets= edits= refused= events=", "replugs count=".
 # timeout: 7200
 
 source "$REPO/Tests/Integration/serve.sh"
@@ -53,23 +53,24 @@ YAML
 cat >"$WORK/keys.py" <<'PY'
 import glob, signal, sys, time
 played = 0
+stopping = False
 def stop(*_):
-    print(f"played={played}", flush=True)
-    sys.exit(0)
+    global stopping
+    stopping = True  # the note that sounds ends first
 signal.signal(signal.SIGTERM, stop)
 def device():
     cards = glob.glob("/sys/devices/platform/dummy_udc.0/gadget*/sound/card*")
     return f"/dev/snd/midiC{cards[0].rsplit('card', 1)[1]}D0" if cards else None
 print("ready", flush=True)
 note = 0
-while True:
+while not stopping:
     try:
         path = device()
         if path is None:
             time.sleep(0.1)
             continue
         with open(path, "wb", buffering=0) as keys:
-            while True:
+            while not stopping:
                 key = 60 + note % 12
                 keys.write(bytes([0x90, key, 100]))
                 time.sleep(0.04)
@@ -77,8 +78,10 @@ while True:
                 played += 1
                 note += 1
                 time.sleep(0.06)
+        break
     except OSError:
         time.sleep(0.1)
+print(f"played={played}", flush=True)
 PY
 
 # The control client: subscribed to every event (read on a thread and counted), sets
@@ -173,11 +176,16 @@ sleep 1
 sample "$minute"
 echo "replugs count=$replugs" | tee -a "$RESULTS_FILE"
 stop_peer notes
-# A note is hanging when a note-on (velocity > 0) has no note-off after it on its key.
+# A note is hanging when a note-on (velocity > 0) has nothing after it that ends it: a
+# note-off on its key, or All Notes Off or All Sound Off (CC 123, 120) on its channel —
+# what the daemon sends a node it removes (the extra node plays into the same aseqdump).
 aseqdump_events "$(peer_out notes)" | awk '
-    /^Note on / && $NF > 0 { split($0, f, /[ ,]+/); key = f[3] ":" f[5]; held[key]++; on++; next }
-    /^Note (on|off) / { split($0, f, /[ ,]+/); key = f[3] ":" f[5]; if (held[key] > 0) held[key]--; off++ }
-    END { hanging = 0; for (key in held) hanging += held[key]; printf "notes on=%d off=%d hanging=%d\n", on, off, hanging }' \
+    { split($0, f, /[ ,]+/) }
+    /^Note on / && $NF > 0 { held[f[3] ":" f[5]]++; on++; next }
+    /^Note (on|off) / { key = f[3] ":" f[5]; if (held[key] > 0) held[key]--; off++; next }
+    /^Control change / && (f[5] == 123 || f[5] == 120) { for (key in held) if (index(key, f[3] ":") == 1) held[key] = 0; cleared++ }
+    END { hanging = 0; for (key in held) hanging += held[key]
+          printf "notes on=%d off=%d channel_offs=%d hanging=%d\n", on, off, cleared, hanging }' \
     | tee -a "$RESULTS_FILE"
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"

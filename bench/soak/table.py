@@ -16,12 +16,12 @@ for key, name in (("rss_kb", "daemon RSS (kB)"), ("fds", "open file descriptors"
     series = [int(sample[key]) for sample in samples]
     settled = series[1:] or series  # minute 0 is before the first replug and graph edit
     flat = max(settled) - min(settled) <= (2048 if key == "rss_kb" else 0)
-    row(name, series[0], series[-1], max(series), "flat" if flat else f"grew by {max(settled) - min(settled)}")
+    row(name, series[0], series[-1], max(series), "flat" if flat else f"moved by {max(settled) - min(settled)}")
 probe, notes, control = rest["probe"], rest["notes"], rest["control"]
 minutes = int(samples[-1]["minute"])
 print(f"| MIDI through the hub | sent {probe['sent']} | received {probe['received']} | p99 {probe['p99_us']} µs, max {probe['max_us']} µs "
       f"| {probe['lost']} lost |")
-print(f"| keyboard notes at aseqdump | on {notes['on']} | off {notes['off']} | {rest['replugs']['count']} replugs "
+print(f"| keyboard notes at aseqdump | on {notes['on']} | off {notes['off']} (+ {notes['channel_offs']} all-notes-off) | {rest['replugs']['count']} replugs "
       f"| {notes['hanging']} hanging |")
 print(f"| control client | {control['sets']} sets | {control['edits']} graph edits | {control['events']} events "
       f"| {control['refused']} refused |")

@@ -75,6 +75,7 @@ extension HubDaemon {
 
     /// - Thread: input (the owner).
     func watchAudio() {
+        reportSoundFontChange()
         guard let audio else { return }
         if audio.driver.realtimeDropped, !audio.reportedRealtimeDrop {
             audio.reportedRealtimeDrop = true
@@ -96,6 +97,16 @@ extension HubDaemon {
             let opened = Result { () throws(PCMError) in try AudioDriver(device: device, options: options) }
             try? owner.perform { [self] in adoptReopenedAudio(opened) }
         }
+    }
+
+    /// One line when the SoundFont's file shrank or went while it played: its instruments
+    /// play silence where the file was cut, and the hub goes on (one atomic load a turn).
+    /// - Thread: input (the owner).
+    private func reportSoundFontChange() {
+        guard !reportedSoundFontChange, let font = catalog?.font, font.sampleData.fileChanged else { return }
+        reportedSoundFontChange = true
+        log.warning("the SoundFont \(options.soundFont ?? font.name) changed on disk while in use: its instruments play "
+                    + "silence where the file was cut (fix: put the file back and restart midihub serve)")
     }
 
     /// Plays on the device the worker opened again, or schedules the next try.

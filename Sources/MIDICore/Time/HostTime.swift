@@ -28,12 +28,13 @@ public struct HostTime: Hashable, Comparable, Sendable, BitwiseCopyable {
     /// The clock's origin.
     public static let zero = HostTime(nanoseconds: 0)
 
-    /// Later than any moment the hub meets (146 years; far enough from the limits of 64 bits
-    /// that a difference with any real moment holds in a `HostDuration`).
-    public static let distantFuture = HostTime(nanoseconds: 1 << 62)
+    /// Later than any moment the hub meets (73 years of uptime; far enough from the limits of
+    /// 64 bits that its difference with any real moment, or with `distantPast`, holds in a
+    /// `HostDuration`).
+    public static let distantFuture = HostTime(nanoseconds: 1 << 61)
 
     /// Earlier than any moment the hub meets ("never", for a last-done time).
-    public static let distantPast = HostTime(nanoseconds: -(1 << 62))
+    public static let distantPast = HostTime(nanoseconds: -(1 << 61))
 
     /// The time since the clock's origin (for a queue's clock, since it started).
     /// - Thread: any.

@@ -26,7 +26,9 @@ public struct TimeBase: Hashable, Sendable, BitwiseCopyable {
     /// - Thread: any (render: no allocation).
     @inline(__always)
     public func nearestFrame(after duration: HostDuration) -> Int64 {
-        frames(in: duration + HostDuration(nanoseconds: Self.nanosecondsPerSecond / 2 / Int64(sampleRate)))
+        let product = duration.nanoseconds.multipliedFullWidth(by: Int64(sampleRate))
+        let (low, carry) = product.low.addingReportingOverflow(UInt64(Self.nanosecondsPerSecond / 2))
+        return Self.nanosecondsPerSecond.dividingFullWidth((product.high + (carry ? 1 : 0), low)).quotient
     }
 
     /// How long `frames` frames last, to the nanosecond below.

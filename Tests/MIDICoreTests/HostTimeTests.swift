@@ -1,0 +1,53 @@
+import MIDICore
+import Testing
+
+/// Host time in whole nanoseconds, and the one conversion to frames.
+@Suite struct HostTimeTests {
+    @Test func literalsAreSecondsAndArithmeticIsExactNanoseconds() {
+        let start: HostTime = 1.5
+        #expect(start.nanoseconds == 1_500_000_000)
+        let step: HostDuration = 0.000_000_001
+        #expect(step.nanoseconds == 1)
+        // A tenth of a second added ten times is a second exactly (in Double seconds it is not).
+        var time = HostTime.zero
+        for _ in 0..<10 { time += 0.1 }
+        #expect(time == 1)
+        #expect(time - start == -0.5)
+        #expect((start - time).seconds == 0.5)
+        #expect(HostDuration.milliseconds(3) == HostDuration.microseconds(3_000))
+        #expect(HostDuration(seconds: -0.25).magnitude == 0.25)
+    }
+
+    @Test func absurdSecondsClampInsteadOfTrapping() {
+        #expect(HostDuration(seconds: .infinity).nanoseconds == .max)
+        #expect(HostDuration(seconds: -.infinity).nanoseconds == .min)
+        #expect(HostDuration(seconds: .nan) == .zero)
+        #expect(HostTime.distantPast < HostTime.now() && HostTime.now() < HostTime.distantFuture)
+        #expect((HostTime.distantFuture - HostTime.distantPast).nanoseconds > 0, "their span still fits")
+    }
+
+    @Test func theMonotonicClockNeverGoesBack() {
+        var last = HostTime.now()
+        for _ in 0..<1000 {
+            let now = HostTime.now()
+            #expect(now >= last)
+            last = now
+        }
+    }
+
+    /// Ten days after boot, an arrival 1 ns before a frame's start is still in the frame before:
+    /// `Double` seconds hold that moment only to about 0.1 µs.
+    @Test func framesFromNanosecondsAreExactHoweverLongTheMachineHasRun() {
+        let base = TimeBase(sampleRate: 48_000)
+        let tenDays = HostDuration(nanoseconds: 10 * 86_400 * 1_000_000_000)
+        let frames = base.frames(in: tenDays)
+        #expect(frames == 10 * 86_400 * 48_000)
+        #expect(base.frames(in: tenDays - HostDuration(nanoseconds: 1)) == frames - 1)
+        #expect(base.duration(ofFrames: frames) == tenDays)
+        #expect(base.frames(in: HostDuration(nanoseconds: 20_833)) == 0, "just under one frame of 20,833.3 ns")
+        #expect(base.frames(in: HostDuration(nanoseconds: 20_834)) == 1)
+        #expect(base.nearestFrame(after: HostDuration(nanoseconds: 10_416)) == 0)
+        #expect(base.nearestFrame(after: HostDuration(nanoseconds: 10_417)) == 1, "past half a frame rounds up")
+        #expect(TimeBase(sampleRate: 44_100).duration(ofFrames: 44_100) == 1)
+    }
+}
