@@ -56,9 +56,10 @@ let package = Package(
 
         // SoundFont 2 reader: RIFF, the hydra, sample data mapped from the file, SF3's Vorbis
         // samples decoded. No other midihub module.
-        .target(name: "SoundFont", dependencies: ["CVorbis", "UserFiles", "CMappedFileGuard"], swiftSettings: dspOptimized),
-        // A file mapping that reads zeros, not SIGBUS, once its file shrinks under it.
-        .target(name: "CMappedFileGuard"),
+        .target(name: "SoundFont", dependencies: ["CVorbis", "UserFiles", "CMappedFile"], swiftSettings: dspOptimized),
+        // File mappings: zeros, not SIGBUS, once the file shrinks under one; the file read
+        // into the page cache ahead of the mapping's readers.
+        .target(name: "CMappedFile"),
 
         // SoundFont voices rendered four at a time in SIMD lanes, from plain copies of them.
         .target(name: "VoiceLanes", dependencies: ["SoundFont", "CCPUFeatures"], swiftSettings: dspOptimized),

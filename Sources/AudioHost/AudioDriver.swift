@@ -89,7 +89,7 @@ public final class AudioDriver: @unchecked Sendable {
         let wantsRealtime = options.realtimePriority
         state.running.store(true, ordering: .releasing)
         do {
-            thread = try JoinableThread {
+            thread = try JoinableThread(name: "midihub-render") {
                 if wantsRealtime {
                     priority.value = PCMRealtimePriority.requestForCurrentThread()
                     if case .granted = priority.value { loop.watchOverruns() }

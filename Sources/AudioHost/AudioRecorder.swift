@@ -39,7 +39,7 @@ public final class AudioRecorder: @unchecked Sendable {
         droppedAtStart = tap.droppedFrames
         while tap.ring.pop() != nil {}  // what an earlier recording left
         tap.arm()
-        thread = try JoinableThread { [self] in drain() }
+        thread = try JoinableThread(name: "midihub-record") { [self] in drain() }
     }
 
     /// The file being written.

@@ -34,7 +34,7 @@ final class DeviceThread: @unchecked Sendable {
          session: @escaping @Sendable (RunningFlag, _ opened: () -> Void) throws(PCMError) -> Void) {
         let running = running
         do throws(RenderThreadError) {
-            thread = try JoinableThread {
+            thread = try JoinableThread(name: "midihub-audio-io") {
                 var failing = false
                 while running.isSet {
                     do throws(PCMError) {

@@ -8,17 +8,20 @@ import Glibc
 final class JoinableThread {
     private let thread: pthread_t
 
-    /// Starts `body` on a new thread.
+    /// Starts `body` on a new thread named `name` (at most 15 bytes: what `top -H` and
+    /// `/proc/PID/task/TID/comm` show).
     /// - Throws: `RenderThreadError` when the system refuses a new thread.
-    init(body: @escaping @Sendable () -> Void) throws(RenderThreadError) {
+    init(name: String, body: @escaping @Sendable () -> Void) throws(RenderThreadError) {
         final class Box {
+            let name: String
             let body: @Sendable () -> Void
-            init(body: @escaping @Sendable () -> Void) { self.body = body }
+            init(name: String, body: @escaping @Sendable () -> Void) { (self.name, self.body) = (name, body) }
         }
-        let context = Unmanaged.passRetained(Box(body: body)).toOpaque()
+        let context = Unmanaged.passRetained(Box(name: name, body: body)).toOpaque()
         var created = pthread_t()
         let result = pthread_create(&created, nil, { raw in
             let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            ThreadName.setForCurrentThread(box.name)
             box.body()
             return nil
         }, context)

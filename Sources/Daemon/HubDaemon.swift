@@ -215,7 +215,7 @@ public final class HubDaemon: @unchecked Sendable {
             owner.resign()
             inputDone.signal()
         }
-        Self.nameCurrentThread("midihub-input")
+        ThreadName.setForCurrentThread("midihub-input")
         requestInputPriority()
         while !stopping.load(ordering: .acquiring) {
             do {
@@ -355,6 +355,7 @@ public final class HubDaemon: @unchecked Sendable {
         guard let path = options.soundFont else { return NodeCatalog(bank: bank, report: report) }
         do {
             let font = try SoundFont.open(path)
+            font.sampleData.warmPageCache()  // no disk read on the render thread when a program first plays
             log.info("SoundFont: \(path) (\(font.name), \(font.presets.count) presets)")
             return NodeCatalog(bank: bank, font: font, report: report)
         } catch {

@@ -41,6 +41,7 @@ struct SynthOutput {
     /// - Throws: `CLIError` for a bad bank (exit 2) or a device that cannot be opened (exit 1).
     init(_ arguments: AudioOutputArguments, instrument choice: InstrumentArguments) throws {
         let instrument = try InstrumentChoice(choice, presetBank: arguments.presetBank)
+        instrument.font?.file.sampleData.warmPageCache()  // no disk read on the render thread when a program first plays
         do {
             driver = try AudioDriver(device: arguments.device ?? "default", options: arguments.driverOptions)
         } catch {

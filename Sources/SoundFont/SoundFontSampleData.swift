@@ -1,4 +1,4 @@
-internal import CMappedFileGuard
+internal import CMappedFile
 import Glibc
 import UserFiles
 
@@ -30,6 +30,14 @@ public struct SoundFontSampleData: Sendable {
     /// - Thread: any (render-safe: one atomic load).
     public var fileChanged: Bool { storage.fileChanged }
 
+    /// For a font that plays live: reads its file once into the kernel's page cache on a
+    /// thread of its own, so the render thread's first read of each sample finds its page
+    /// in memory (a minor fault, never a disk read). The pages stay the kernel's cache, not
+    /// this process's memory: the resident set grows only with what plays. Nothing for a
+    /// font read from memory or decoded (SF3).
+    /// - Thread: control (starts a thread; returns at once).
+    public func warmPageCache() { storage.warmPageCache() }
+
     /// Frame `index` as a value in -1…1. `index` must be below `frameCount`.
     @inline(__always)
     public func frame(at index: Int) -> Float { frames[index] }
@@ -47,15 +55,24 @@ public struct SoundFontSampleData: Sendable {
         let base: UnsafeRawPointer
         let count: Int
         private let release: Release
+        /// The file a mapping maps.
+        private let path: String?
 
         /// How the memory goes back when the last font using it is gone; a mapping's guard
         /// against the file shrinking under it.
         private enum Release { case unmap(guard: Int32), deallocate, free }
 
-        private init(base: UnsafeRawPointer, count: Int, release: Release) {
+        private init(base: UnsafeRawPointer, count: Int, release: Release, path: String? = nil) {
             self.base = base
             self.count = count
             self.release = release
+            self.path = path
+        }
+
+        /// `SoundFontSampleData.warmPageCache`.
+        func warmPageCache() {
+            guard case .unmap = release, let path else { return }
+            _ = midihub_warm_page_cache(path)
         }
 
         /// Whether a read past the end of a file that shrank under the mapping was turned
@@ -108,7 +125,8 @@ public struct SoundFontSampleData: Sendable {
             guard let memory = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), memory != MAP_FAILED else { throw failure("map") }
             // Replaced in place or truncated while it plays, the file would raise SIGBUS at
             // the first read past its new end: guarded, that reads silence instead.
-            return Storage(base: UnsafeRawPointer(memory), count: size, release: .unmap(guard: midihub_guard_mapping(memory, size)))
+            return Storage(base: UnsafeRawPointer(memory), count: size, release: .unmap(guard: midihub_guard_mapping(memory, size)),
+                           path: path)
         }
 
         func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws(SoundFontError) -> Result) throws(SoundFontError) -> Result {

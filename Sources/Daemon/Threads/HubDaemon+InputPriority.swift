@@ -21,15 +21,4 @@ extension HubDaemon {
             log.info("MIDI input thread: normal priority (realtime not permitted)")
         }
     }
-
-    /// Names the calling thread for `ps -L`, `top -H` and `chrt -p` (Foundation's
-    /// `Thread.name` does not reach the kernel on Linux): writes `/proc/thread-self/comm`,
-    /// which keeps 15 bytes. Nothing happens where that file cannot be written.
-    /// - Thread: the thread to name, at its start.
-    static func nameCurrentThread(_ name: String) {
-        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        _ = name.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, min($0.count - 1, 15)) }
-    }
 }

@@ -1,5 +1,5 @@
-#ifndef MIDIHUB_MAPPED_FILE_GUARD_H
-#define MIDIHUB_MAPPED_FILE_GUARD_H
+#ifndef MIDIHUB_MAPPED_FILE_H
+#define MIDIHUB_MAPPED_FILE_H
 
 #include <stddef.h>
 
@@ -20,5 +20,12 @@ void midihub_unguard_mapping(int guard);
 /// 1 once a fault in the guarded mapping was turned into zeros, else 0. Any thread,
 /// render-safe (one atomic load).
 int midihub_mapping_damaged(int guard);
+
+/// Reads the file at `path` once, start to end, on a thread of its own (detached, at the
+/// lowest priority), so its pages are in the kernel's page cache before a mapping of it
+/// is read: a later first touch of a page is a minor fault (the kernel maps a cached
+/// page), not a disk read. The pages stay the kernel's cache, not the process's memory.
+/// Returns 0 when the thread started, else an errno value. Any thread; returns at once.
+int midihub_warm_page_cache(const char *path);
 
 #endif
