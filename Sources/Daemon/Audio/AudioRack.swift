@@ -45,6 +45,9 @@ final class AudioRack {
     private var recordedNode: NodeID?
     /// Whether the daemon has logged that the render thread left realtime priority.
     var reportedRealtimeDrop = false
+    /// The device's underruns the daemon has logged, and when it last looked (`reportUnderruns`).
+    var reportedUnderruns = 0
+    var lastUnderrunCheck = HostTime.distantPast
 
     init(driver: AudioDriver, catalog: NodeCatalog) {
         self.driver = driver
@@ -145,6 +148,7 @@ final class AudioRack {
         driver = newDriver
         driver.tempo = tempo
         reportedRealtimeDrop = false
+        reportedUnderruns = 0
         if driver.renderFormat != format {
             engine.install(RenderProgram(nodes: program.nodes, ids: program.ids, wiring: program.wiring,
                                          format: driver.renderFormat))

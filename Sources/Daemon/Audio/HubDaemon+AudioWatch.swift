@@ -81,6 +81,7 @@ extension HubDaemon {
             audio.reportedRealtimeDrop = true
             log.warning(audio.driver.realtimeDroppedWarning)
         }
+        if audio.driver.isRunning { reportUnderruns(of: audio) }
         guard !audio.driver.isRunning, !reopeningAudio else { return }
         if let due = audioRetryDue {
             guard HostTime.now() >= due else { return }
@@ -97,6 +98,21 @@ extension HubDaemon {
             let opened = Result { () throws(PCMError) in try AudioDriver(device: device, options: options) }
             try? owner.perform { [self] in adoptReopenedAudio(opened) }
         }
+    }
+
+    /// One line a second at most while the device underruns (the render thread fell behind
+    /// it: a busy machine, a higher-priority task on its core): how many since the last
+    /// line, and in all since the device opened. The driver recovers from each by itself.
+    /// - Thread: input (the owner).
+    private func reportUnderruns(of audio: AudioRack) {
+        let now = HostTime.now()
+        guard now - audio.lastUnderrunCheck >= 1 else { return }
+        audio.lastUnderrunCheck = now
+        let total = audio.driver.counters.underruns
+        guard total > audio.reportedUnderruns else { return }
+        log.warning("audio: \(total - audio.reportedUnderruns) underruns on \(audio.driver.settings.deviceName) (the render thread "
+                    + "fell behind the device; \(total) since it opened); the sound goes on")
+        audio.reportedUnderruns = total
     }
 
     /// One line when the SoundFont's file shrank or went while it played: its instruments
