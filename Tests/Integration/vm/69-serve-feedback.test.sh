@@ -4,8 +4,9 @@
 # At start it is shown every value; a level set over the control socket moves the motor
 # fader (pitch bend); the fader's own move changes the level and is not echoed; the
 # encoder's own turn updates its ring; a toggle's press lights its button; the tap tempo
-# pad lights while it waits for the next tap; unplugged and plugged back, the surface's
-# fader still moves the level.
+# pad lights while it waits for the next tap; unplugged and plugged back, the surface is
+# shown every value again and its fader still moves the level; a sweep of the level set
+# 1,000 times over the socket reaches the fader at most every 20 ms, ending on its value.
 # timeout: 300
 
 source "$REPO/Tests/Integration/serve.sh"
@@ -70,18 +71,66 @@ dark_again() { [[ $(hex_bytes "$(peer_out surface)") == "$shown"*" 21 7F"*" 80 2
 wait_for "the pad lit" 10 lit
 wait_for "the pad dark again" 10 dark_again
 
-step "the surface unplugged and plugged back (renumbered or not): its maps still work"
+step "the surface unplugged and plugged back (renumbered or not): it is shown every value again, its maps still work"
 stop_peer surface
 unplug_virmidi
 wait_for_peer_line hub "$(peer_err hub)" "port left: .*Virtual Raw MIDI" 20
+# The daemon held while the surface comes back, so its reader is open before the daemon
+# can connect to it and send it anything.
+kill -STOP "${PEER_PIDS[hub]}"
 plug_virmidi
 card=$(card_number VirMIDI)
+start_peer surface amidi -p "hw:$card,0" -d
+wait_for_rawmidi_reader "$card" 0 "${PEER_PIDS[surface]}"
+kill -CONT "${PEER_PIDS[hub]}"
 hub=$(client_number midihub)
 wait_for "the surface connected again" 20 bash -c \
     "aconnect -l | grep -A3 \"'Virtual Raw MIDI $card-0'\" | grep -q \"Connecting To: .*$hub:0\""
+# The values now: the fader at the centre (-23.998 dB), the button lit, the ring at 0x38.
+shows_again() { [[ $(hex_bytes "$(peer_out surface)") =~ ^E0\ 00\ 40\ 90\ 10\ 7F\ B0\ 10\ 38 ]]; }
+wait_for "the surface shown its values again: E0 00 40 90 10 7F B0 10 38 …" 20 shows_again
 amidi -p "hw:$card,0" -S 'E0 7F 7F' || fail "amidi -S failed"
 poll_until 10 bash -c "[[ \$(midihub mappings --json | jq -r '.[0].targets[0].value') == 12 ]]" \
     || fail "the fader after the replug should set 12 dB, the level is $(mapped_value synth 'master gain')"
+
+step "a sweep of the level, 1,000 sets as fast as the socket takes them: the fader is sent at most every 20 ms, ending where the sweep ends"
+: >"$(peer_out surface)"
+python3 - "$SERVE_SOCKET" >"$WORK/sweep.txt" <<'PY' || fail "the sweep's client failed"
+import json, socket, sys, time
+connection = socket.socket(socket.AF_UNIX)
+connection.connect(sys.argv[1])
+answers = connection.makefile("rb")
+started = time.monotonic()
+for step in range(1000):  # -60 dB to 12 dB, the last one 12
+    value = -60 + 72 * step / 999
+    connection.sendall(json.dumps({"id": step, "request": "parameters.set",
+                                   "params": {"node": "synth", "parameter": "master gain", "value": value}}).encode() + b"\n")
+for _ in range(1000):
+    answers.readline()
+print(f"{time.monotonic() - started:.3f}")
+PY
+sweep_seconds=$(cat "$WORK/sweep.txt")
+sleep 1  # the last value goes out within 20 ms of the sweep's end
+# Pitch-bend messages the surface got (the kernel writes them with running status).
+bends=$(hex_bytes "$(peer_out surface)" | python3 -c '
+import sys
+data = [int(b, 16) for b in sys.stdin.read().split()]
+status, count, last = None, 0, None
+i = 0
+while i < len(data):
+    if data[i] >= 0x80:
+        status = data[i]
+        i += 1
+    if status == 0xE0 and i + 1 < len(data):
+        count += 1
+        last = "%02X %02X" % (data[i], data[i + 1])
+    i += 2
+print(count, last)')
+read -r count last <<<"$bends"
+most=$(python3 -c "print(int(($sweep_seconds + 1) / 0.02) + 2)")
+echo "sweep: $sweep_seconds s, $count fader messages (at most $most at one per 20 ms), the last $last"
+((count >= 2 && count <= most)) || fail "$count fader messages for a $sweep_seconds s sweep: the rate limit allows at most $most"
+assert_eq "7F 7F" "$last" "the fader at the sweep's last value (12 dB, the top)"
 
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
