@@ -20,7 +20,7 @@ extension BenchmarkRow {
         let routeSeconds = Timing.best(of: 3) {
             sink.delivered = 0
             for (offset, message) in events.enumerated() {
-                router.route(message, from: sender, time: Double(offset) * 1e-5, into: &sink)
+                router.route(message, from: sender, time: HostTime(nanoseconds: Int64(offset) * 10_000), into: &sink)
             }
         }
         let deliveries = HubRouteLoad.deliveries(of: events, destinations: sink.destinations)

@@ -19,7 +19,7 @@ extension BenchmarkRow {
             moved = 0
             for (offset, message) in events.enumerated() {
                 changes.removeAll(keepingCapacity: true)
-                _ = engine.handle(message, device: 1, sources: ["knobs"], time: Double(offset) * 1e-4, into: &changes)
+                _ = engine.handle(message, device: 1, sources: ["knobs"], time: HostTime(nanoseconds: Int64(offset) * 100_000), into: &changes)
                 moved += changes.count
             }
         }
