@@ -59,6 +59,25 @@ public struct Song: Sendable {
         timingTicks = Set(tempoMap.tempoChanges.map(\.tick) + tempoMap.timeSignatures.map(\.tick)).sorted()
     }
 
+    /// How long the song plays at its own tempo map.
+    /// - Thread: any.
+    public var length: HostDuration { HostDuration(seconds: tempoMap.seconds(atTick: endTick)) }
+
+    /// The longest song the transport plays: a day. A file that lasts longer has delta times
+    /// or a tempo gone wrong (47 bytes can last centuries), and its times would run past
+    /// what host time holds.
+    public static let longest: HostDuration = 86_400
+
+    /// Why the transport refuses the song read from `path` (it lasts longer than `longest`),
+    /// or `nil`.
+    /// - Thread: any.
+    public func refusal(path: String) -> (problem: String, fix: String)? {
+        let seconds = tempoMap.seconds(atTick: endTick)  // not `length`: that stops at 292 years
+        guard seconds > Self.longest.seconds else { return nil }
+        return ("\(path) lasts \(Int(min(seconds / 3600, 1e15))) hours; the transport plays songs of up to 24 hours",
+                "check the file's delta times and tempo ('midihub info \(path)')")
+    }
+
     /// The index of the first event at or after `tick` (`events.count` when none is).
     /// - Thread: any.
     public func firstEvent(atOrAfter tick: Double) -> Int {

@@ -24,6 +24,13 @@ import Testing
         #expect(HostDuration(seconds: .nan) == .zero)
         #expect(HostTime.distantPast < HostTime.now() && HostTime.now() < HostTime.distantFuture)
         #expect((HostTime.distantFuture - HostTime.distantPast).nanoseconds > 0, "their span still fits")
+        // Centuries (a song whose delta times add up that far) stop at the limit, in order.
+        let centuries = HostDuration(seconds: 1e12)
+        #expect(HostTime.zero + centuries + centuries == HostTime(nanoseconds: .max))
+        #expect(HostTime.zero - centuries - centuries == HostTime(nanoseconds: .min))
+        #expect(HostTime(nanoseconds: .max) - HostTime(nanoseconds: -1) == HostDuration(nanoseconds: .max))
+        #expect(centuries * 1_000_000 == HostDuration(nanoseconds: .max))
+        #expect(-HostDuration(nanoseconds: .min) == HostDuration(nanoseconds: .max))
     }
 
     @Test func theMonotonicClockNeverGoesBack() {

@@ -24,6 +24,8 @@ PROBE=$REPO/.build-bench/release/seq-probe
 SETTINGS=$REPO/.build-bench/soak-settings.env
 [[ -f $SETTINGS ]] && source "$SETTINGS"
 SOAK_SECONDS=${SOAK_SECONDS:-3600}
+SOAK_EDIT_STEPS=${SOAK_EDIT_STEPS:-150}        # a graph edit every this many sets (0.1 s each)
+SOAK_REPLUG_SECONDS=${SOAK_REPLUG_SECONDS:-60}  # the keyboard unplugged once in this many seconds
 RESULTS_FILE=$WORK/soak.results
 : >"$RESULTS_FILE"
 
@@ -89,7 +91,7 @@ PY
 # from "up", then removes it. Prints "sets= edits= refused= events=" when stopped.
 cat >"$WORK/control.py" <<'PY'
 import json, random, signal, socket, sys, threading, time
-path = sys.argv[1]
+path, edit_steps = sys.argv[1], int(sys.argv[2])
 connection = socket.socket(socket.AF_UNIX)
 connection.connect(path)
 answers = connection.makefile("rb")
@@ -131,7 +133,7 @@ while True:
     request("parameters.set", {"node": "up", "parameter": "semitones", "value": random.randint(-12, 12)})
     counts["sets"] += 1
     step += 1
-    if step % 150 == 0:
+    if step % edit_steps == 0:
         request("nodes.add", {"type": "external-instrument", "id": "extra", "port": "\"aseqdump\""})
         request("connect", {"source": "node:up", "destination": "node:extra"})
         request("nodes.remove", {"node": "extra"})
@@ -141,11 +143,20 @@ while True:
 PY
 
 start_aseqdump notes
+# A daemon that dies leaves its core here (and its exit status in the failure).
+ulimit -c unlimited
+echo "$WORK/core.%e.%p" >/proc/sys/kernel/core_pattern
 start_serve hub --no-audio --patch "$WORK/patch.yaml"
 hub_pid=${PEER_PIDS[hub]}
+hub_gone() { # fails with the daemon's exit status
+    local status=0
+    wait "$hub_pid" 2>/dev/null || status=$?
+    unset "PEER_PIDS[hub]"
+    fail "midihub serve ended during the soak with status $status$( ((status > 128)) && echo " (signal $((status - 128)))"): $(tail -n 3 "$(peer_err hub)")"
+}
 start_peer keys python3 -u "$WORK/keys.py"
 wait_for_peer_line keys "$(peer_out keys)" "^ready$"
-start_peer control python3 -u "$WORK/control.py" "$SERVE_SOCKET"
+start_peer control python3 -u "$WORK/control.py" "$SERVE_SOCKET" "$SOAK_EDIT_STEPS"
 wait_for_peer_line control "$(peer_out control)" "^ready$"
 start_peer probe "$PROBE" --name soak --count $((SOAK_SECONDS * 1000)) --rate 1000 --timeout 60
 wait_for_peer_line probe "$(peer_out probe)" "^ready "
@@ -156,15 +167,20 @@ sample() { # MINUTE
 }
 step "soaking for $SOAK_SECONDS s"
 replugs=0
-for ((minute = 0; minute * 60 < SOAK_SECONDS; minute++)); do
-    sample "$minute"
-    kill -0 "$hub_pid" 2>/dev/null || fail "midihub serve ended during the soak: $(tail -n 5 "$(peer_err hub)")"
-    sleep 29
+started=$SECONDS next_sample=$SECONDS minute=0
+while ((SECONDS - started < SOAK_SECONDS)); do
+    if ((SECONDS >= next_sample)); then
+        sample "$minute"
+        minute=$((minute + 1)) next_sample=$((next_sample + 60))
+    fi
+    kill -0 "$hub_pid" 2>/dev/null || hub_gone
+    sleep $((SOAK_REPLUG_SECONDS / 2 - 1))
     unplug_usb_keys soak
     sleep 2
+    kill -0 "$hub_pid" 2>/dev/null || hub_gone
     plug_usb_keys soak 0
     replugs=$((replugs + 1))
-    sleep 29
+    sleep $((SOAK_REPLUG_SECONDS / 2 - 1))
 done
 wait_peer probe 600
 ((PEER_STATUS == 0)) || fail "seq-probe exited $PEER_STATUS: $(head -c 400 "$(peer_err probe)")"

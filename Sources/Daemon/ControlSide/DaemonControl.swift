@@ -223,7 +223,9 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         } catch {
             throw ControlError(error.isBadInput ? .badSequence : .failed, error.problem, fix: error.fix)
         }
-        return Song(file: file, name: HubCore.songName(ofPath: path))
+        let song = Song(file: file, name: HubCore.songName(ofPath: path))
+        if let refusal = song.refusal(path: path) { throw ControlError(.badSequence, refusal.problem, fix: refusal.fix) }
+        return song
     }
 
     /// `audio.record`: the owner claims the recording (`HubDaemon.audioTake`) and points the

@@ -14,6 +14,10 @@ extension HubDaemon {
             defer { slowWork.leave() }
             do {
                 let song = Song(file: try SequenceFileReader.read(path: path), name: HubCore.songName(ofPath: path))
+                if let refusal = song.refusal(path: path) {
+                    log.warning("trigger '\(name)': cannot play \(refusal.problem) (fix: \(refusal.fix))")
+                    return
+                }
                 try owner.perform { [self] in
                     try moveTransport(.load([song]))
                     try moveTransport(.play)

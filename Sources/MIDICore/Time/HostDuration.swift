@@ -1,5 +1,6 @@
 /// A span of time in whole nanoseconds, the difference of two `HostTime`s: offsets between
-/// clocks, delays, timeouts. A literal is seconds (`let margin: HostDuration = 0.02`).
+/// clocks, delays, timeouts. A literal is seconds (`let margin: HostDuration = 0.02`);
+/// arithmetic saturates at the limits of 64 bits, as `HostTime`'s does.
 ///
 /// - Thread: any (a plain value).
 public struct HostDuration: Hashable, Comparable, Sendable, BitwiseCopyable, AdditiveArithmetic {
@@ -44,13 +45,20 @@ public struct HostDuration: Hashable, Comparable, Sendable, BitwiseCopyable, Add
     /// - Thread: any.
     @inline(__always)
     public static func + (lhs: HostDuration, rhs: HostDuration) -> HostDuration {
-        HostDuration(nanoseconds: lhs.nanoseconds &+ rhs.nanoseconds)
+        HostDuration(nanoseconds: saturating(lhs.nanoseconds.addingReportingOverflow(rhs.nanoseconds), rhs.nanoseconds > 0))
     }
 
     /// - Thread: any.
     @inline(__always)
     public static func - (lhs: HostDuration, rhs: HostDuration) -> HostDuration {
-        HostDuration(nanoseconds: lhs.nanoseconds &- rhs.nanoseconds)
+        HostDuration(nanoseconds: saturating(lhs.nanoseconds.subtractingReportingOverflow(rhs.nanoseconds), rhs.nanoseconds < 0))
+    }
+
+    /// An operation's result, or the limit it ran past (`.max` when it went `up`).
+    /// - Thread: any.
+    @inline(__always)
+    static func saturating(_ result: (partialValue: Int64, overflow: Bool), _ up: Bool) -> Int64 {
+        result.overflow ? (up ? .max : .min) : result.partialValue
     }
 
     /// The span `factor` times as long, to the nearest nanosecond.
@@ -62,11 +70,12 @@ public struct HostDuration: Hashable, Comparable, Sendable, BitwiseCopyable, Add
     /// The span `count` times as long.
     /// - Thread: any.
     public static func * (duration: HostDuration, count: Int) -> HostDuration {
-        HostDuration(nanoseconds: duration.nanoseconds &* Int64(count))
+        let product = duration.nanoseconds.multipliedReportingOverflow(by: Int64(count))
+        return HostDuration(nanoseconds: saturating(product, (duration.nanoseconds < 0) == (count < 0)))
     }
 
     /// - Thread: any.
-    public static prefix func - (duration: HostDuration) -> HostDuration { HostDuration(nanoseconds: 0 &- duration.nanoseconds) }
+    public static prefix func - (duration: HostDuration) -> HostDuration { .zero - duration }
 }
 
 extension HostDuration: ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {

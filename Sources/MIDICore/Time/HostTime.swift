@@ -6,7 +6,9 @@ import Glibc
 /// on, time stays in whole nanoseconds: no round trip through `Double` seconds.
 ///
 /// A literal is seconds (`let due: HostTime = 1.5`), as songs and tests write times;
-/// `seconds` gives them back for display and tempo arithmetic.
+/// `seconds` gives them back for display and tempo arithmetic. Arithmetic saturates at the
+/// limits of 64 bits (292 years) rather than wrapping, so an absurd song (a file whose delta
+/// times add up to centuries) keeps its events in order.
 ///
 /// - Thread: any (a plain value).
 public struct HostTime: Hashable, Comparable, Sendable, BitwiseCopyable {
@@ -59,20 +61,20 @@ public struct HostTime: Hashable, Comparable, Sendable, BitwiseCopyable {
     /// - Thread: any.
     @inline(__always)
     public static func + (time: HostTime, duration: HostDuration) -> HostTime {
-        HostTime(nanoseconds: time.nanoseconds &+ duration.nanoseconds)
+        HostTime(nanoseconds: HostDuration.saturating(time.nanoseconds.addingReportingOverflow(duration.nanoseconds), duration.nanoseconds > 0))
     }
 
     /// - Thread: any.
     @inline(__always)
     public static func - (time: HostTime, duration: HostDuration) -> HostTime {
-        HostTime(nanoseconds: time.nanoseconds &- duration.nanoseconds)
+        HostTime(nanoseconds: HostDuration.saturating(time.nanoseconds.subtractingReportingOverflow(duration.nanoseconds), duration.nanoseconds < 0))
     }
 
     /// How long from `earlier` to `later` (negative when `later` is earlier).
     /// - Thread: any.
     @inline(__always)
     public static func - (later: HostTime, earlier: HostTime) -> HostDuration {
-        HostDuration(nanoseconds: later.nanoseconds &- earlier.nanoseconds)
+        HostDuration(nanoseconds: HostDuration.saturating(later.nanoseconds.subtractingReportingOverflow(earlier.nanoseconds), earlier.nanoseconds < 0))
     }
 
     /// - Thread: any.

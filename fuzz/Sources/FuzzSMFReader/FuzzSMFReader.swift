@@ -34,13 +34,14 @@ func checkTransport(_ file: MIDIFile, position: String) {
     if let tick = TransportPosition(parsing: position).tick(in: song) {
         require(tick <= song.endTick, "position '\(position)' past the end: \(tick) > \(song.endTick)")
     }
+    guard song.refusal(path: "fuzz.mid") == nil else { return }  // the daemon refuses it: nothing plays
     var player = SongPlayer()
     _ = player.load(song, at: 0)
     var handed = player.play(at: 0) ?? []
     let length = player.seconds(atTick: Double(song.endTick))
     require(length.isFinite && length >= 0, "the song lasts \(length) s")
     for step in 1...50 where player.state == .playing {
-        handed += player.due(until: length * Double(step) / 50 + 1)
+        handed += player.due(until: HostTime(seconds: length * Double(step) / 50 + 1))
     }
     require(player.state == .stopped, "the transport still plays after the song's end")
     require(zip(handed, handed.dropFirst()).allSatisfy { $0.time <= $1.time }, "events out of time order")
