@@ -80,6 +80,24 @@ import Testing
         #expect(lines.all.first?.hasSuffix("midihub: warning: a receiver stopped") == true, "\(lines.all)")
         #expect(events.all.map(\.event) == [.log(level: .warning, message: "a receiver stopped")])
     }
+
+    /// The soak's crash: each batch of events reached the subscribers through two more
+    /// reabstraction thunks than the one before (the attached closure, handed out of a lock
+    /// by `inout`, was re-wrapped each time), so the event thread's stack grew with the
+    /// hub's age until it overflowed. The depth of the call must not depend on how many
+    /// batches went before.
+    @Test func theHundredthBatchOfEventsIsCalledAsDirectlyAsTheFirst() {
+        let depths = Collected<Int>()
+        let log = DaemonLog(writer: { _ in })
+        log.attach { _ in depths.append([Thread.callStackReturnAddresses.count], lost: 0) }
+        for batch in 0..<100 {
+            log.publish(.sceneChanged(scene: "batch \(batch)"))
+            log.flush()  // one batch each
+        }
+        let all = depths.all
+        #expect(all.count == 100)
+        #expect(Set(all).count == 1, "call depths of the batches, first to last: \(all.first ?? 0) … \(all.last ?? 0)")
+    }
 }
 
 /// A `ControlEvent` in a box the collector can hold.

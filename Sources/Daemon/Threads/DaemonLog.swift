@@ -24,7 +24,17 @@ public final class DaemonLog: Sendable {
 
     /// Where events go once attached (the control server's subscribers); only the event thread calls it.
     private final class Publisher: Sendable {
-        let send = ControlLock<(@Sendable (ControlEvent) -> Void)?>(nil, name: "DaemonLog.publisher")
+        let subscribers = ControlLock<Subscribers?>(nil, name: "DaemonLog.publisher")
+    }
+
+    /// The attached function, boxed: a closure kept in the lock's generic storage would be
+    /// re-wrapped in two reabstraction thunks by every `withLock` that hands it out (the
+    /// value is `inout`), so each batch of events called through one more pair, until after
+    /// twenty minutes of a busy hub the event thread's stack overflowed. A class reference
+    /// has one representation, generic or not.
+    private final class Subscribers: Sendable {
+        let send: @Sendable (ControlEvent) -> Void
+        init(_ send: @escaping @Sendable (ControlEvent) -> Void) { self.send = send }
     }
 
     /// The pacing of `parameter-changed` events, touched only on the event thread.
@@ -57,8 +67,8 @@ public final class DaemonLog: Sendable {
         events = HandoffThread(name: "midihub-events", capacity: Self.capacity) { events, lost, now in
             var out = pacing.coalescer.admit(events, at: now) + pacing.coalescer.due(at: now)
             if lost > 0 { out.append(.dropped(count: lost)) }
-            if !out.isEmpty, let send = publisher.send.withLock({ $0 }) {
-                for event in out { send(event) }
+            if !out.isEmpty, let subscribers = publisher.subscribers.withLock({ $0 }) {
+                for event in out { subscribers.send(event) }
             }
             return pacing.coalescer.nextDue
         }
@@ -72,7 +82,7 @@ public final class DaemonLog: Sendable {
     /// Also sends each event and line to `publish` (the control server's subscribers), from the
     /// event thread.
     public func attach(_ publish: @escaping @Sendable (ControlEvent) -> Void) {
-        publisher.send.withLock { $0 = publish }
+        publisher.subscribers.withLock { $0 = Subscribers(publish) }
     }
 
     /// Makes the calling thread — the MIDI input thread, the state's owner — hand its lines
