@@ -18,6 +18,10 @@ public enum ControlEventKind: String, Hashable, Sendable, Codable, CaseIterable 
     case log
     /// The server dropped events for this subscriber because it read too slowly.
     case dropped
+    /// The daemon finished starting (the moment systemd hears `READY=1`).
+    case started
+    /// The daemon is stopping; its socket closes next.
+    case stopping
 }
 
 /// Why a node left the graph.
@@ -47,6 +51,8 @@ public enum LogLevel: String, Hashable, Sendable, Codable {
 ///     {"event":"node-overloaded","node":"fluid","port":"128:0","count":312}
 ///     {"event":"log","level":"info","message":"loaded patches/split.yaml"}
 ///     {"event":"dropped","count":17}
+///     {"event":"started","version":"0.9.0","pid":4242}
+///     {"event":"stopping","reason":"SIGTERM"}
 ///
 /// - Thread: any (a plain value).
 public enum ControlEvent: Hashable, Sendable {
@@ -66,6 +72,12 @@ public enum ControlEvent: Hashable, Sendable {
     case nodeOverloaded(node: String, port: String, count: Int)
     case log(level: LogLevel, message: String)
     case dropped(count: Int)
+    /// The daemon (software `version`, process `pid`) serves: ports made, rules applied, the
+    /// MIDI thread running, the socket listening.
+    case started(version: String, pid: Int)
+    /// The daemon stops (`reason`: the signal that stops it, as `SIGTERM`); it silences
+    /// its instruments, saves its state and closes the socket.
+    case stopping(reason: String)
 
     public var kind: ControlEventKind {
         switch self {
@@ -83,6 +95,8 @@ public enum ControlEvent: Hashable, Sendable {
         case .nodeOverloaded: .nodeOverloaded
         case .log: .log
         case .dropped: .dropped
+        case .started: .started
+        case .stopping: .stopping
         }
     }
 }
@@ -90,6 +104,7 @@ public enum ControlEvent: Hashable, Sendable {
 extension ControlEvent: Codable {
     private enum CodingKeys: String, CodingKey {
         case event, port, connection, node, parameter, value, reason, level, message, count, mapping, scene, trigger, transport
+        case version, pid
     }
 
     public init(from decoder: any Decoder) throws {
@@ -133,6 +148,11 @@ extension ControlEvent: Codable {
                 message: try container.decode(String.self, forKey: .message))
         case .dropped:
             self = .dropped(count: try container.decode(Int.self, forKey: .count))
+        case .started:
+            self = .started(version: try container.decode(String.self, forKey: .version),
+                            pid: try container.decode(Int.self, forKey: .pid))
+        case .stopping:
+            self = .stopping(reason: try container.decode(String.self, forKey: .reason))
         }
     }
 
@@ -170,6 +190,11 @@ extension ControlEvent: Codable {
             try container.encode(message, forKey: .message)
         case .dropped(let count):
             try container.encode(count, forKey: .count)
+        case .started(let version, let pid):
+            try container.encode(version, forKey: .version)
+            try container.encode(pid, forKey: .pid)
+        case .stopping(let reason):
+            try container.encode(reason, forKey: .reason)
         }
     }
 }

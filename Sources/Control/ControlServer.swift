@@ -52,14 +52,18 @@ public final class ControlServer: Sendable {
     /// Opens the socket and starts serving; returns once clients can connect.
     /// Does nothing when already started.
     ///
+    /// - Parameter holdingRequests: accept clients but leave their requests unanswered until
+    ///   `open(announcing:)` (the daemon takes the socket first thing as it starts, so a
+    ///   second daemon fails before touching anything, and a client that connects early
+    ///   waits for a daemon that serves instead of racing its start).
     /// - Thread: any.
-    public func start() throws(ControlServerError) {
+    public func start(holdingRequests: Bool = false) throws(ControlServerError) {
         try running.withLock { (running) throws(ControlServerError) in
             guard running == nil else { return }
             try path.preparePrivateDirectory()
             let lockFD = try takeLock()
             do throws(ControlServerError) {
-                running = try serve(lockFD: lockFD)
+                running = try serve(lockFD: lockFD, holdingRequests: holdingRequests)
             } catch {
                 close(lockFD)
                 throw error
@@ -79,6 +83,15 @@ public final class ControlServer: Sendable {
         close(stopped.lockFD)
     }
 
+    /// Answers the requests held since `start(holdingRequests: true)`, then sends `event` to
+    /// every subscriber whose filter admits it — those whose `subscribe` was held too.
+    ///
+    /// - Thread: any but render.
+    public func open(announcing event: ControlEvent) {
+        guard let inbox = running.withLock({ $0?.inbox }), let line = try? JSONLine.encode(event) else { return }
+        inbox.open(announcing: event.kind, line: line)
+    }
+
     /// Sends an event to every subscriber whose filter admits it. Never blocks on a
     /// client: the event is queued for the server thread, and a subscriber that reads
     /// too slowly misses events (see `ControlProtocol.maxQueuedEventBytes`) and is told
@@ -91,7 +104,7 @@ public final class ControlServer: Sendable {
     }
 
     private func takeLock() throws(ControlServerError) -> Int32 {
-        let fd = open(path.lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = Glibc.open(path.lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .system(SocketError("open", path: path.lockFile)) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let error = SocketError("flock", path: path.lockFile)
@@ -102,7 +115,7 @@ public final class ControlServer: Sendable {
     }
 
     /// With the lock held, any socket file left is stale: remove it, bind a new one, start the thread.
-    private func serve(lockFD: Int32) throws(ControlServerError) -> Running {
+    private func serve(lockFD: Int32, holdingRequests: Bool) throws(ControlServerError) -> Running {
         if unlink(path.socket) != 0, errno != ENOENT {
             throw .system(SocketError("unlink", path: path.socket))
         }
@@ -110,7 +123,8 @@ public final class ControlServer: Sendable {
             let inbox = try EventInbox()
             let listener = try UnixSocket.listen(at: path.socket)
             let finished = DispatchSemaphore(value: 0)
-            let loop = ServerLoop(listener: listener, inbox: inbox, responder: responder, limits: limits, report: report)
+            let loop = ServerLoop(listener: listener, inbox: inbox, responder: responder, limits: limits,
+                                  holdingRequests: holdingRequests, report: report)
             let thread = Thread {
                 loop.run()
                 close(listener)

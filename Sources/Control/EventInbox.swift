@@ -2,8 +2,9 @@ import Glibc
 import Synchronization
 
 /// The hand-off between publishers (any thread) and the server's loop thread:
-/// encoded event lines, the answers the file thread made (`Responder.Answer.later`) and
-/// the stop request, plus a pipe that wakes the loop's `poll`.
+/// encoded event lines, the answers the file thread made (`Responder.Answer.later`), the
+/// opening (requests held until the daemon serves) and the stop request, plus a pipe that
+/// wakes the loop's `poll`.
 /// Holds at most `capacity` events; more are dropped and counted for every subscriber.
 ///
 /// - Thread: any.
@@ -13,6 +14,9 @@ final class EventInbox: Sendable {
         var overflow = 0
         /// Response lines made off the loop's thread, for the connection with that number.
         var answers: [(connection: Int, line: [UInt8])] = []
+        /// The daemon serves now: requests held since the clients connected are answered
+        /// before this batch's events go out.
+        var open = false
         var stop = false
     }
 
@@ -56,6 +60,16 @@ final class EventInbox: Sendable {
         wake()
     }
 
+    /// Opens the server to requests and posts `line` (the daemon's `started`) after
+    /// everything posted so far, in one step: the loop answers the requests it held first.
+    func open(announcing kind: ControlEventKind, line: [UInt8]) {
+        batch.withLock { batch in
+            batch.open = true
+            batch.events.append((kind, line))
+        }
+        wake()
+    }
+
     func requestStop() {
         batch.withLock { $0.stop = true }
         wake()
@@ -67,6 +81,7 @@ final class EventInbox: Sendable {
             defer {
                 batch.events.removeAll()
                 batch.overflow = 0
+                batch.open = false
                 batch.answers.removeAll()
             }
             return batch

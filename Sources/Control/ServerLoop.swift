@@ -17,11 +17,15 @@ final class ServerLoop: @unchecked Sendable {
     private var connections: [ServerConnection] = []
     private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
     private var connectionsAccepted = 0
+    /// False while the daemon starts (`ControlServer.start(holdingRequests:)`): clients are
+    /// accepted and their requests wait, unanswered, until the inbox opens.
+    private var serving: Bool
     /// Where requests that read a client's file run (`Responder.Answer.later`), one at a time.
     private let fileThread = DispatchQueue(label: "midihub-control-files")
 
-    init(listener: Int32, inbox: EventInbox, responder: Responder, limits: ServerLimits,
+    init(listener: Int32, inbox: EventInbox, responder: Responder, limits: ServerLimits, holdingRequests: Bool,
          report: @escaping @Sendable (String) -> Void) {
+        serving = !holdingRequests
         self.listener = listener
         self.inbox = inbox
         self.responder = responder
@@ -29,13 +33,22 @@ final class ServerLoop: @unchecked Sendable {
         self.report = report
     }
 
-    /// Serves until `inbox.requestStop()`, then closes every client.
+    /// Serves until `inbox.requestStop()`, then closes every client — after handing each
+    /// what the socket takes at once of the events posted before the stop (the daemon's
+    /// `stopping` among them).
     func run() {
         while true {
             let batch = inbox.take()
-            if batch.stop { break }
+            if batch.open {
+                serving = true
+                for connection in connections { answer(connection) }
+            }
             fanOut(batch)
             deliver(batch.answers)
+            if batch.stop {
+                for connection in connections { connection.flush(now: .now) }
+                break
+            }
             let now = ContinuousClock.now
             for connection in connections {
                 connection.flush(now: now)
@@ -108,6 +121,7 @@ final class ServerLoop: @unchecked Sendable {
     /// Answers the client's buffered requests while its output has room; a request that
     /// reads a file goes to the file thread, and the ones after it wait for its answer.
     private func answer(_ connection: ServerConnection) {
+        guard serving else { return }
         while let item = connection.nextRequest() {
             switch item {
             case .line(let line):

@@ -83,7 +83,7 @@ public final class HubDaemon: @unchecked Sendable {
     private var knownOverruns = 0
     /// When lost input or output was last logged (the monotonic clock), to log at most once a second.
     private var lastLossReport = HostTime.distantPast
-    private var control: ControlServer?
+    private(set) var control: ControlServer?
     private var controlHandler: DaemonControl?
     private var inputThread: Thread?
     /// systemd's notification socket (`Type=notify`), when the service manager gave one.
@@ -146,10 +146,22 @@ public final class HubDaemon: @unchecked Sendable {
         }
     }
 
-    /// Starts audio (when the graph has audio nodes), applies the rules, starts the MIDI
-    /// input thread (from then on the state's owner) and opens the control socket.
+    /// Takes the control socket (its requests held), starts audio (when the graph has audio
+    /// nodes), applies the rules, starts the MIDI input thread (from then on the state's
+    /// owner) and opens the socket to requests, announcing `started`.
     /// - Thread: control (main, while the daemon starts or stops).
     public func start() throws {
+        let handler = DaemonControl(daemon: self)
+        controlHandler = handler
+        let server = ControlServer(path: options.socket, handler: handler, version: MidihubVersion.current,
+                                   report: { [log] line in log.warning(line) })
+        do {
+            try server.start(holdingRequests: true)
+        } catch {
+            throw DaemonError.control(error.description)
+        }
+        control = server
+        log.attach { [weak server] in server?.publish($0) }
         startAudioIfNeeded()
         _ = jack.start()
         refreshPorts()
@@ -159,26 +171,15 @@ public final class HubDaemon: @unchecked Sendable {
         thread.name = "midihub-input"
         thread.start()
         inputThread = thread
-        let handler = DaemonControl(daemon: self)
-        controlHandler = handler
-        let server = ControlServer(path: options.socket, handler: handler, version: MidihubVersion.current,
-                                   report: { [log] line in log.warning(line) })
-        do {
-            try server.start()
-        } catch {
-            stopInput()
-            throw DaemonError.control(error.description)
-        }
-        control = server
-        log.attach { [weak server] in server?.publish($0) }
         log.info("serving as \(client.clientID):\(inPort.address.port) (\(options.clientName):in) and \(outPort.address) (\(options.clientName):out), control socket \(options.socket.socket)")
         notifyReady()
     }
 
     /// Stops the control socket and the input thread, silences and closes audio, saves the state.
     /// - Thread: control (main, while the daemon starts or stops).
-    public func stop() {
-        notifyStopping()
+    /// - Parameter reason: what stops it (the signal's name, as `SIGTERM`), for the `stopping` event.
+    public func stop(reason: String = "stop") {
+        notifyStopping(reason: reason)
         control?.stop()
         controlHandler?.finishAudioRecording()  // a recording in progress is written, not lost
         stopInput()

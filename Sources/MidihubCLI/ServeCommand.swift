@@ -73,12 +73,14 @@ struct ServeCommand: ParsableCommand {
         var tick = 0
         while true {
             if SignalTrap.take(SIGHUP) { daemon.reloadPatch() }
-            if SignalTrap.caught != nil { break }
+            if let signal = SignalTrap.caught {
+                daemon.stop(reason: SignalTrap.name(of: signal))
+                break
+            }
             tick += 1
             if tick % 5 == 0 { daemon.reloadPatchIfChanged() }
             usleep(200_000)
         }
-        daemon.stop()
         // Stopped and saved: the process ends here without tearing the daemon down. Freeing
         // RtMidi's JACK clients after their server died and came back crashes inside libjack
         // (a null callback, seen in vm/45), and the kernel releases everything else.

@@ -32,4 +32,14 @@ enum SignalTrap {
         let signal = caughtSignal.load(ordering: .relaxed)
         return signal == 0 ? nil : signal
     }
+
+    /// The name of a signal the trap handles (`SIGTERM`), or its number.
+    static func name(of signal: Int32) -> String {
+        switch signal {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
+        default: "signal \(signal)"
+        }
+    }
 }

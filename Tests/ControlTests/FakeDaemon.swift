@@ -39,6 +39,10 @@ final class FakeDaemon: ControlHandler {
     /// `patch.load` of `slowPatchPath` waits for this: a file on a stalled disk.
     let slowFile = DispatchSemaphore(value: 0)
     static let slowPatchPath = "/slow/disk/patch.yaml"
+    /// `trigger.fire` of `holdingTrigger` holds the server's loop thread (a handler that takes
+    /// its time): it signals `loopHeld`, then waits for `loopReleased`.
+    let loopHeld = DispatchSemaphore(value: 0), loopReleased = DispatchSemaphore(value: 0)
+    static let holdingTrigger = "hold the loop"
 
     func ports() throws -> [PortSummary] { [Self.keyboard, Self.jackPort] }
 
@@ -173,6 +177,10 @@ final class FakeDaemon: ControlHandler {
     }
 
     func fireTrigger(_ name: String) throws -> TriggerSummary {
+        if name == Self.holdingTrigger {
+            loopHeld.signal()
+            loopReleased.wait()
+        }
         guard name == Self.panic.name else { throw ControlError(.unknownTrigger, "no trigger '\(name)'") }
         return Self.panic
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Control
@@ -22,6 +23,8 @@ struct SubscriptionTests {
         .transportChanged(TransportStatus(state: "playing", song: "song.mid", position: "3:2", seconds: 4.5, duration: 12,
                                           tempo: 120, tempoOverride: false,
                                           loop: TransportStatus.LoopRegion(from: "2:1", to: "4:1"))),
+        .started(version: "1.2.3", pid: 4242),
+        .stopping(reason: "SIGTERM"),
     ]
 
     @Test func everySubscriberGetsEveryEventInOrder() throws {
@@ -94,6 +97,45 @@ struct SubscriptionTests {
         #expect(dropped > 0)
         socket.server?.publish(.log(level: .info, message: "caught up"))
         #expect(try stream.next(timeout: 10) == .log(level: .info, message: "caught up"))
+    }
+
+    /// The daemon takes its socket first thing and serves only once it has started: a client
+    /// that subscribes meanwhile waits, unanswered, then gets its answer and `started`.
+    @Test func aSubscribeSentWhileTheDaemonStartsIsAnsweredOnceItServesThenStartedFollows() throws {
+        let socket = try TestSocket(holdingRequests: true)
+        let raw = try socket.raw()
+        try raw.send(#"{"id":1,"request":"subscribe","params":{}}"#)
+        #expect(try UnixSocket.waitReadable(raw.fd, milliseconds: 300) == false, "answered before the daemon served")
+        socket.server?.open(announcing: .started(version: "1.2.3", pid: 4242))
+        let answer = try raw.readObject()
+        #expect(answer?["id"] as? Int == 1)
+        #expect(answer?["ok"] as? Bool == true)
+        let event = try raw.readObject()
+        #expect(event?["event"] as? String == "started")
+        #expect(event?["version"] as? String == "1.2.3")
+        #expect(event?["pid"] as? Int == 4242)
+    }
+
+    /// What the daemon publishes as it stops (`stopping` last) reaches the subscribers
+    /// before their connection closes, though the loop takes it in one batch with the stop
+    /// (it is held in a handler while both are posted).
+    @Test func theEventsPublishedJustBeforeTheStopReachTheSubscribers() throws {
+        let socket = try TestSocket()
+        var stream = try socket.client().subscribe()
+        let holder = try socket.raw()
+        try holder.send(#"{"id":1,"request":"triggers.fire","params":{"trigger":"\#(FakeDaemon.holdingTrigger)"}}"#)
+        socket.daemon.loopHeld.wait()
+        for step in 0..<50 { socket.server?.publish(.log(level: .info, message: "stopping step \(step)")) }
+        socket.server?.publish(.stopping(reason: "SIGTERM"))
+        let stopped = DispatchSemaphore(value: 0)
+        Thread { [server = socket.server] in server?.stopWithDeadline(); stopped.signal() }.start()
+        usleep(100_000)  // the stop is posted (stop() posts it first thing, then waits for the loop)
+        socket.daemon.loopReleased.signal()
+        stopped.wait()
+        var received: [ControlEvent] = []
+        while let event = try stream.next(timeout: 10) { received.append(event) }
+        #expect(received.count == 51)
+        #expect(received.last == .stopping(reason: "SIGTERM"))
     }
 
     @Test func subscriptionEndsWhenTheDaemonStops() throws {

@@ -15,7 +15,9 @@ final class TestSocket {
     let reports = Reports()
     private(set) var server: ControlServer?
 
-    init(start: Bool = true, protocolVersion: Int = ControlProtocol.version, limits: ServerLimits = ServerLimits()) throws {
+    /// - Parameter holdingRequests: start as the daemon does (requests wait for `open(announcing:)`).
+    init(start: Bool = true, holdingRequests: Bool = false, protocolVersion: Int = ControlProtocol.version,
+         limits: ServerLimits = ServerLimits()) throws {
         var template = Array("/tmp/mhctl-XXXXXX".utf8CString)
         guard let directory = mkdtemp(&template) else { throw SocketError("mkdtemp") }
         runtimeDirectory = String(cString: directory)
@@ -24,7 +26,7 @@ final class TestSocket {
             let server = ControlServer(
                 path: path, handler: daemon, hello: HelloResult(protocolVersion: protocolVersion, version: "test"),
                 limits: limits, report: { [reports] in reports.add($0) })
-            try server.start()
+            try server.start(holdingRequests: holdingRequests)
             self.server = server
         }
     }
