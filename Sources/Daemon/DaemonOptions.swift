@@ -1,6 +1,7 @@
 import AudioHost
 import Control
 import Hub
+import MIDICore
 
 /// How `midihub serve` runs.
 ///
@@ -23,11 +24,14 @@ public struct DaemonOptions: Sendable {
     public var socket: ControlSocketPath
     /// The sequencer client's name, `midihub`.
     public var clientName: String
+    /// How long another program's port may take no MIDI while MIDI waits for it before the
+    /// hub gives up on it (`node-gone`, `overloaded`) until it reads again.
+    public var receiverTimeout: HostDuration
 
     public init(patchPath: String? = nil, device: String? = nil, statePath: String = StateStore.defaultPath(),
                 audio: Bool = true, presetBank: String? = nil, soundFont: String? = nil,
                 driverOptions: AudioDriverOptions = AudioDriverOptions(), socket: ControlSocketPath = .resolve(),
-                clientName: String = "midihub") {
+                clientName: String = "midihub", receiverTimeout: HostDuration = 60) {
         self.patchPath = patchPath
         self.device = device
         self.statePath = statePath
@@ -37,5 +41,6 @@ public struct DaemonOptions: Sendable {
         self.driverOptions = driverOptions
         self.socket = socket
         self.clientName = clientName
+        self.receiverTimeout = receiverTimeout
     }
 }

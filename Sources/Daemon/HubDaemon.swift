@@ -130,7 +130,7 @@ public final class HubDaemon: @unchecked Sendable {
         } catch {
             throw DaemonError.sequencer(error.description)
         }
-        receivers = ReceiverQueues(client: client, port: outPort)
+        receivers = ReceiverQueues(client: client, port: outPort, giveUpAfter: options.receiverTimeout)
         do {
             try client.setPoolSizes(input: SeqClient.maximumPoolSize, output: SeqClient.maximumPoolSize)
         } catch {
@@ -223,6 +223,7 @@ public final class HubDaemon: @unchecked Sendable {
                 _ = try client.waitForInput(milliseconds: pollTimeout(), alsoWatching: jack.wakeDescriptors + [owner.descriptor])
                 owner.runPending()
                 receivers.retry()
+                reportReceiverChanges(receivers.takeChanges())
                 try handlePendingInput()
             } catch {
                 log.error("reading the sequencer failed: \(error) — retrying")

@@ -4,6 +4,7 @@ import Daemon
 import Foundation
 import Glibc
 import Hub
+import MIDICore
 
 /// `midihub serve`: the hub service. See docs/daemon.md.
 struct ServeCommand: ParsableCommand {
@@ -40,6 +41,11 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Run MIDI-only: no synth, no PCM device.")
     var noAudio = false
 
+    @Option(help: ArgumentHelp(
+        "Seconds another program's port may take no MIDI while MIDI waits for it; then the hub gives up on it "
+            + "(its waiting MIDI discarded) until it reads again.", valueName: "seconds"))
+    var receiverTimeout: Double = 60
+
     @OptionGroup(title: "Audio output")
     var audio: AudioOutputArguments
 
@@ -47,6 +53,10 @@ struct ServeCommand: ParsableCommand {
     var instrument: InstrumentArguments
 
     func run() throws {
+        guard receiverTimeout >= 1, receiverTimeout <= 86_400 else {
+            throw CLIError("--receiver-timeout \(receiverTimeout) is out of range",
+                           fix: "give 1 to 86400 seconds", exitCode: CLIError.badInput)
+        }
         SignalTrap.install([SIGINT, SIGTERM, SIGHUP])
         let log = DaemonLog()
         let systemd: SystemdNotifier?
@@ -59,7 +69,7 @@ struct ServeCommand: ParsableCommand {
         let options = DaemonOptions(
             patchPath: patch, device: audio.device, statePath: state ?? StateStore.defaultPath(), audio: !noAudio,
             presetBank: audio.presetBank, soundFont: noAudio ? nil : try InstrumentChoice.fontPath(instrument, presetBank: audio.presetBank),
-            driverOptions: audio.driverOptions)
+            driverOptions: audio.driverOptions, receiverTimeout: HostDuration(seconds: receiverTimeout))
         let daemon: HubDaemon
         do {
             daemon = try HubDaemon(options: options, log: log, systemd: systemd)

@@ -10,12 +10,32 @@ extension HubDaemon {
     /// - Thread: owner.
     func reportReceiverLosses(_ losses: [ReceiverQueues.Loss]) {
         for loss in losses {
-            let port = ports.descriptor(at: PortAddress(loss.address))
-            let name = port.map { "'\($0.clientName):\($0.portName)' (\(loss.address))" } ?? "port \(loss.address)"
-            log.warning("\(name) stopped taking MIDI: \(loss.new) messages dropped for it alone, \(loss.total) in all; "
-                + "the other receivers go on (fix: resume or restart that program; it gets what waits in its queue)")
+            let fix = receivers.hasGivenUp(on: loss.address)
+                ? "given up on: it gets nothing until it reads again" : "it gets what waits in its queue"
+            log.warning("\(describeReceiver(loss.address)) stopped taking MIDI: \(loss.new) messages dropped for it alone, \(loss.total) in all; "
+                + "the other receivers go on (fix: resume or restart that program; \(fix))")
             for node in externalNodes(at: loss.address) {
                 log.publish(.nodeOverloaded(node: node, port: "\(loss.address)", count: loss.total))
+            }
+        }
+    }
+
+    /// Logs each receiver given up on or back (one line each) and publishes `node-gone` with
+    /// `overloaded` for each external node that plays to one given up on.
+    /// - Thread: owner.
+    func reportReceiverChanges(_ changes: [ReceiverQueues.Change]) {
+        for change in changes {
+            switch change {
+            case .gaveUp(let address, let discarded):
+                log.warning("\(describeReceiver(address)) took no MIDI for \(Int(receivers.giveUpAfter.seconds)) s: gave up on it, "
+                    + "\(discarded) waiting messages discarded; it gets nothing until it reads again "
+                    + "(fix: resume or restart that program, or a longer --receiver-timeout)")
+                for node in externalNodes(at: address) {
+                    log.publish(.nodeGone(node: node, reason: .overloaded))
+                }
+            case .readsAgain(let address):
+                log.info("\(describeReceiver(address)) reads MIDI again: sent sustain off and all notes off on the channels it lost, "
+                    + "then MIDI as before")
             }
         }
     }
@@ -29,6 +49,11 @@ extension HubDaemon {
               case .alsa(let address) = destinations[index] else { return nil }
         let status = receivers.status(of: address)
         return status.waiting == 0 && status.dropped == 0 ? nil : ReceiverStatus(waiting: status.waiting, dropped: status.dropped)
+    }
+
+    /// `'aseqdump:aseqdump' (129:0)`, or `port 129:0` when the port is not known.
+    private func describeReceiver(_ address: SeqAddress) -> String {
+        ports.descriptor(at: PortAddress(address)).map { "'\($0.clientName):\($0.portName)' (\(address))" } ?? "port \(address)"
     }
 
     /// The external nodes whose MIDI goes to the ALSA port `address`.

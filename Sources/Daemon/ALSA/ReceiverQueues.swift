@@ -16,6 +16,14 @@ import MIDICore
 /// for that receiver alone and counted; `takeLosses` reports them. A device's port (a kernel
 /// client, no input pool) is simply tried: a refusal queues there too. Nothing here sleeps.
 ///
+/// A receiver that takes nothing for `giveUpAfter` while messages wait for it is given up on
+/// (`Change.gaveUp`, the daemon's `node-gone` with `overloaded`): what waits is discarded —
+/// a program that wakes after a minute gets no minute of stale notes — and what comes for it
+/// after is dropped and counted, not queued. Once a second the hub looks at its input; when
+/// the program reads again it gets sustain off and all-notes-off on every channel whose
+/// messages it lost (no note it missed the end of keeps sounding), then MIDI as before
+/// (`Change.readsAgain`).
+///
 /// - Thread: owner (the MIDI input thread), like the sequencer client it writes through.
 final class ReceiverQueues {
     /// One receiver's waiting messages and what it lost.
@@ -25,6 +33,18 @@ final class ReceiverQueues {
         var dropped = 0
         /// `dropped` when it was last reported.
         var reported = 0
+        /// While messages wait for it: when it last took one, or when they began to wait.
+        var lastTaken = HostTime.distantPast
+        /// Channels whose messages it lost since it was given up on (bit n: channel n, 0-based).
+        var lostChannels: UInt16 = 0
+    }
+
+    /// A receiver given up on, or back.
+    enum Change: Equatable {
+        /// It took nothing for `giveUpAfter`; `discarded` messages that waited for it are lost.
+        case gaveUp(SeqAddress, discarded: Int)
+        /// It reads again (it was sent the all-notes-off of the channels it lost).
+        case readsAgain(SeqAddress)
     }
 
     /// What midihub knows of a receiving program's input (one pool for all its ports).
@@ -48,6 +68,8 @@ final class ReceiverQueues {
     static let capacity = 4096
     /// How often, at least, the owner calls `retry` while messages wait.
     static let retryMilliseconds: Int32 = 1
+    /// How often a receiver given up on is looked at again.
+    static let lookAgainAfter: HostDuration = 1
 
     private let client: SeqClient
     private let port: SeqPort
@@ -56,11 +78,20 @@ final class ReceiverQueues {
     private var blocked: Set<SeqAddress> = []
     /// Each receiving program's input, by client number; `.some(nil)`: a kernel client (no pool).
     private var rooms: [UInt8: Room?] = [:]
+    /// Receivers given up on, and when each was last looked at.
+    private var givenUp: [SeqAddress: HostTime] = [:]
+    /// Give-ups and returns not yet taken by the daemon (`takeChanges`).
+    private var changes: [Change] = []
+    /// How long a receiver may take nothing while messages wait before it is given up on.
+    let giveUpAfter: HostDuration
 
-    /// - Parameter port: the port messages are sent from (midihub's output port).
-    init(client: SeqClient, port: SeqPort) {
+    /// - Parameters:
+    ///   - port: the port messages are sent from (midihub's output port).
+    ///   - giveUpAfter: how long a receiver may take nothing while messages wait for it.
+    init(client: SeqClient, port: SeqPort, giveUpAfter: HostDuration) {
         self.client = client
         self.port = port
+        self.giveUpAfter = giveUpAfter
     }
 
     /// Whether any receiver has messages waiting.
@@ -69,6 +100,10 @@ final class ReceiverQueues {
     /// Sends `message` to `address` now, or queues it behind what already waits for that
     /// receiver, or when its program's input is full.
     func send(_ message: MIDIMessage, to address: SeqAddress, schedule: SeqSchedule = .direct) {
+        if givenUp[address] != nil {
+            lose(message, for: address)
+            return
+        }
         if blocked.contains(address) || !hasRoom(at: address.client) {
             block(address)
             enqueue(message, schedule: schedule, for: address)
@@ -82,19 +117,43 @@ final class ReceiverQueues {
         }
     }
 
-    /// Hands each blocked receiver what waits for it, in order, as far as its input has room.
-    func retry() {
+    /// Hands each blocked receiver what waits for it, in order, as far as its input has room;
+    /// gives up on one that took nothing for `giveUpAfter`, and looks again at those given up
+    /// on once a second.
+    func retry(now: HostTime = .now()) {
         for address in blocked {
             // Mutated in place (`default:` subscript), so the waiting list is never copied.
             drain: while let (message, schedule) = receivers[address, default: Receiver()].waiting.first {
                 guard hasRoom(at: address.client) else { break drain }
                 switch attempt(message, to: address, schedule: schedule) {
                 case .full: break drain
-                case .sent, .failed: receivers[address, default: Receiver()].waiting.removeFirst()
+                case .sent, .failed:
+                    receivers[address, default: Receiver()].waiting.removeFirst()
+                    receivers[address, default: Receiver()].lastTaken = now
                 }
             }
-            if receivers[address, default: Receiver()].waiting.isEmpty { blocked.remove(address) }
+            if receivers[address, default: Receiver()].waiting.isEmpty {
+                blocked.remove(address)
+            } else if now - receivers[address, default: Receiver()].lastTaken >= giveUpAfter {
+                giveUp(on: address, at: now)
+            }
         }
+        for (address, lookedAt) in givenUp where now - lookedAt >= Self.lookAgainAfter {
+            givenUp[address] = now
+            rooms[address.client] = nil  // read the kernel's count afresh
+            if hasRoom(at: address.client) { takeBack(address) }
+        }
+    }
+
+    /// Whether `address` is given up on now.
+    func hasGivenUp(on address: SeqAddress) -> Bool {
+        givenUp[address] != nil
+    }
+
+    /// The give-ups and returns since the last call.
+    func takeChanges() -> [Change] {
+        defer { changes.removeAll() }
+        return changes
     }
 
     /// Messages waiting for `address` now, and how many it lost since the daemon started.
@@ -116,6 +175,7 @@ final class ReceiverQueues {
     /// Forgets a receiver that left (its waiting messages have nowhere to go).
     func forget(_ address: SeqAddress) {
         blocked.remove(address)
+        givenUp[address] = nil
         receivers[address] = nil
         rooms[address.client] = nil
     }
@@ -137,7 +197,46 @@ final class ReceiverQueues {
     }
 
     private func block(_ address: SeqAddress) {
-        blocked.insert(address)
+        if blocked.insert(address).inserted { receivers[address, default: Receiver()].lastTaken = .now() }
+    }
+
+    /// Discards what waits for `address` (counted lost) and drops what comes for it from now.
+    private func giveUp(on address: SeqAddress, at now: HostTime) {
+        var receiver = receivers[address, default: Receiver()]
+        let discarded = receiver.waiting.count
+        while let (message, _) = receiver.waiting.first {
+            receiver.lostChannels |= Self.channelBit(of: message)
+            receiver.waiting.removeFirst()
+        }
+        receiver.dropped += discarded
+        receivers[address] = receiver
+        blocked.remove(address)
+        givenUp[address] = now
+        changes.append(.gaveUp(address, discarded: discarded))
+    }
+
+    /// A receiver given up on reads again: the notes it lost the end of are ended, then it
+    /// is sent to as before.
+    private func takeBack(_ address: SeqAddress) {
+        givenUp[address] = nil
+        let lost = receivers[address, default: Receiver()].lostChannels
+        receivers[address, default: Receiver()].lostChannels = 0
+        for channel in UInt8(0)..<16 where lost & (1 << channel) != 0 {
+            send(.controlChange(channel: channel, controller: 64, value: 0), to: address)  // sustain off
+            send(.controlChange(channel: channel, controller: 123, value: 0), to: address)  // all notes off
+        }
+        changes.append(.readsAgain(address))
+    }
+
+    /// Counts `message` lost for `address` (a receiver given up on).
+    private func lose(_ message: MIDIMessage, for address: SeqAddress) {
+        receivers[address, default: Receiver()].dropped += 1
+        receivers[address, default: Receiver()].lostChannels |= Self.channelBit(of: message)
+    }
+
+    /// The bit of `message`'s channel in `Receiver.lostChannels`; 0 for a system message.
+    private static func channelBit(of message: MIDIMessage) -> UInt16 {
+        message.channel.map { 1 << UInt16($0 & 0x0F) } ?? 0
     }
 
     private enum Outcome { case sent, full, failed }
@@ -160,34 +259,6 @@ final class ReceiverQueues {
             receivers[address, default: Receiver()].waiting.append((message, schedule))
         } else {
             receivers[address, default: Receiver()].dropped += 1
-        }
-    }
-}
-
-/// A first-in first-out list of messages with their schedules: appends at the end, removes at
-/// the front in constant time (the front's storage is reclaimed once half the array is used up).
-///
-/// - Thread: any (a plain value).
-struct MessageFIFO {
-    private var items: [(MIDIMessage, SeqSchedule)] = []
-    private var head = 0
-
-    var count: Int { items.count - head }
-    var isEmpty: Bool { head == items.count }
-    var first: (MIDIMessage, SeqSchedule)? { isEmpty ? nil : items[head] }
-
-    mutating func append(_ item: (MIDIMessage, SeqSchedule)) {
-        items.append(item)
-    }
-
-    mutating func removeFirst() {
-        head += 1
-        if head == items.count {
-            items.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64, head * 2 >= items.count {
-            items.removeFirst(head)
-            head = 0
         }
     }
 }
