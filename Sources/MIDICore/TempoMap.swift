@@ -1,4 +1,4 @@
-/// A file's timing: tick ↔ seconds through its tempo changes, and bar/beat positions
+/// A file's timing: ticks ↔ host time through its tempo changes, and bar/beat positions
 /// through its time signatures (see `TempoMap+Bars.swift`).
 ///
 /// Tempo and time-signature events are taken from all tracks (merged by tick; at
@@ -7,11 +7,13 @@
 /// at 4/4.
 ///
 /// With SMPTE division, time does not depend on tempo: seconds = ticks / (fps ×
-/// ticks per frame), where 29 means 29.97 (drop-frame). Bars then use the initial
+/// ticks per frame), where 29 means 29.97 (NTSC's 30000/1001, drop-frame). Bars then use the initial
 /// tempo's quarter length (`ticksPerQuarter`).
 ///
-/// Seconds are `Double`; each tempo segment stores the exact seconds at its start,
-/// so values at change points carry no accumulated drift from within segments.
+/// Times are whole nanoseconds (`HostDuration`) from the file's start, positions `Tick`s:
+/// each tempo segment keeps its start to the nanosecond and its exact `TickRate`, and the
+/// conversions are integer (no `Double` seconds in between), so a tick lands on the same
+/// nanosecond however far into the song it is.
 ///
 /// - Thread: any (an immutable value).
 public struct TempoMap: Sendable {
@@ -23,11 +25,11 @@ public struct TempoMap: Sendable {
     /// Time signatures in tick order, one per tick, always starting at tick 0.
     public let timeSignatures: [TimeSignatureChange]
 
-    /// One stretch of constant seconds per tick.
+    /// One stretch of one tempo: from `tick`, which falls at `start`, ticks go at `rate`.
     private struct Segment: Sendable {
         var tick: UInt64
-        var seconds: Double
-        var secondsPerTick: Double
+        var start: HostDuration
+        var rate: TickRate
     }
     private let segments: [Segment]
     let meters: [Meter]
@@ -56,50 +58,40 @@ public struct TempoMap: Sendable {
         switch file.division {
         case .ticksPerQuarter(let ticks):
             ticksPerQuarter = Int(max(ticks, 1))
-            segments = Self.tempoSegments(tempos, ticksPerQuarter: Double(ticksPerQuarter))
+            segments = Self.tempoSegments(tempos, ticksPerQuarter: ticksPerQuarter)
         case .smpte(let framesPerSecond, let ticksPerFrame):
-            let frameRate = framesPerSecond == 29 ? 29.97 : Double(framesPerSecond)
+            let frameRate = framesPerSecond == 29 ? 30_000.0 / 1_001 : Double(framesPerSecond)
             let ticksPerSecond = max(frameRate * Double(ticksPerFrame), 1)
             let quarterSeconds = Double(tempos[0].microsecondsPerQuarter) / 1_000_000
             ticksPerQuarter = max(1, Int((quarterSeconds * ticksPerSecond).rounded()))
-            segments = [Segment(tick: 0, seconds: 0, secondsPerTick: 1 / ticksPerSecond)]
+            segments = [Segment(tick: 0, start: .zero, rate: TickRate(framesPerSecond: framesPerSecond, ticksPerFrame: ticksPerFrame))]
         }
         meters = Meter.segments(for: signatures, ticksPerQuarter: UInt64(ticksPerQuarter))
     }
 
-    /// Seconds from the start of the file to `tick`.
+    /// How long the file plays from its start to `tick`.
     ///
     /// - Thread: any.
-    public func seconds(atTick tick: UInt64) -> Double {
-        let segment = segments[Self.lastIndex(in: segments, atOrBefore: tick, key: \.tick)]
-        return segment.seconds + Double(tick - segment.tick) * segment.secondsPerTick
+    public func duration(at tick: Tick) -> HostDuration {
+        let segment = segments[Self.lastIndex(in: segments, atOrBefore: tick.whole, key: \.tick)]
+        return segment.start + segment.rate.duration(of: tick - Tick(segment.tick))
     }
 
-    /// Seconds from the start of the file to a fractional `tick` (0 for negative ticks).
+    /// The position reached `duration` after the file's start (its start for negative durations).
     ///
     /// - Thread: any.
-    public func seconds(atFractionalTick tick: Double) -> Double {
-        let whole = tick <= 0 ? 0 : UInt64(min(tick, 1.8e19).rounded(.down))
-        let segment = segments[Self.lastIndex(in: segments, atOrBefore: whole, key: \.tick)]
-        return segment.seconds + (max(tick, 0) - Double(segment.tick)) * segment.secondsPerTick
+    public func tick(after duration: HostDuration) -> Tick {
+        let segment = segments[Self.lastIndex(in: segments, atOrBefore: duration, key: \.start)]
+        return Tick(segment.tick) + segment.rate.span(of: duration - segment.start)
     }
 
-    /// The (fractional) tick reached after `seconds`; 0 for negative times.
-    ///
-    /// - Thread: any.
-    public func tick(atSeconds seconds: Double) -> Double {
-        let seconds = max(seconds, 0)
-        let segment = segments[Self.lastIndex(in: segments, atOrBefore: seconds, key: \.seconds)]
-        return Double(segment.tick) + (seconds - segment.seconds) / segment.secondsPerTick
-    }
-
-    private static func tempoSegments(_ tempos: [TempoChange], ticksPerQuarter: Double) -> [Segment] {
+    private static func tempoSegments(_ tempos: [TempoChange], ticksPerQuarter: Int) -> [Segment] {
         var segments: [Segment] = []
         segments.reserveCapacity(tempos.count)
         for change in tempos {
-            let seconds = segments.last.map { $0.seconds + Double(change.tick - $0.tick) * $0.secondsPerTick } ?? 0
-            let secondsPerTick = Double(change.microsecondsPerQuarter) / (1_000_000 * ticksPerQuarter)
-            segments.append(Segment(tick: change.tick, seconds: seconds, secondsPerTick: secondsPerTick))
+            let start = segments.last.map { $0.start + $0.rate.duration(of: Tick(change.tick - $0.tick)) } ?? .zero
+            let rate = TickRate(microsecondsPerQuarter: change.microsecondsPerQuarter, ticksPerQuarter: ticksPerQuarter)
+            segments.append(Segment(tick: change.tick, start: start, rate: rate))
         }
         return segments
     }

@@ -26,7 +26,7 @@ struct FilePlayer {
         defer { try? client.free(queue) }
         try client.setTempo(queue, microsecondsPerQuarter: schedule.initialTempo, ticksPerQuarter: schedule.ticksPerQuarter)
         try client.start(queue)
-        let duration = tempoMap.seconds(atTick: UInt64(schedule.endTick))
+        let duration = tempoMap.duration(at: Tick(UInt64(schedule.endTick))).seconds
         var next = 0
         var drained = false
         while true {
@@ -39,7 +39,7 @@ struct FilePlayer {
             }
             if next == schedule.items.count { drained = try client.drainOutput() }
             let status = try client.status(of: queue)
-            statusLine?.show(position: tempoMap.seconds(atTick: UInt64(status.tick)), duration: duration)
+            statusLine?.show(position: tempoMap.duration(at: Tick(UInt64(status.tick))).seconds, duration: duration)
             if drained && status.pendingEvents == 0 && status.tick >= schedule.endTick { break }
             if next < schedule.items.count || !drained {
                 _ = try client.waitUntilWritable(milliseconds: 100)

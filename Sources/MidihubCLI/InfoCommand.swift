@@ -69,7 +69,7 @@ struct SequenceSummary {
         format = file.format
         division = file.division
         durationTicks = file.durationTicks
-        durationSeconds = tempoMap.seconds(atTick: durationTicks)
+        durationSeconds = tempoMap.duration(at: Tick(durationTicks)).seconds
         end = tempoMap.barBeat(atTick: durationTicks)
         tempos = tempoMap.tempoChanges.map { ($0, tempoMap.barBeat(atTick: $0.tick)) }
         timeSignatures = tempoMap.timeSignatures.map { ($0, tempoMap.barBeat(atTick: $0.tick)) }

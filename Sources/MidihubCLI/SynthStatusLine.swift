@@ -9,7 +9,7 @@ import MIDICore
 ///
 /// - Thread: the main thread.
 final class SynthStatusLine {
-    private let sampleRate: Double
+    private let timeBase: TimeBase
     private let bufferFrames: Int
     private var lastShown = ""
 
@@ -19,7 +19,7 @@ final class SynthStatusLine {
     }
 
     private init(driver: AudioDriver) {
-        sampleRate = Double(driver.settings.sampleRate)
+        timeBase = TimeBase(sampleRate: driver.settings.sampleRate)
         bufferFrames = driver.settings.bufferFrames
     }
 
@@ -28,8 +28,10 @@ final class SynthStatusLine {
     func show(_ counters: AudioDriverCounters, duration: Double? = nil, tempoMap: TempoMap? = nil) {
         var parts: [String] = []
         if let duration, let tempoMap {
-            let seconds = min(Double(max(counters.framesRendered - Int64(bufferFrames), 0)) / sampleRate, duration)
-            let position = tempoMap.barBeat(atTick: UInt64(max(tempoMap.tick(atSeconds: seconds), 0)))
+            let played = min(timeBase.duration(ofFrames: max(counters.framesRendered - Int64(bufferFrames), 0)),
+                             HostDuration(seconds: duration))
+            let seconds = played.seconds
+            let position = tempoMap.barBeat(atTick: tempoMap.tick(after: played).whole)
             parts.append("\(StatusLine.clock(seconds)) / \(StatusLine.clock(duration))")
             parts.append("bar \(position.bar):\(position.beat)")
         }

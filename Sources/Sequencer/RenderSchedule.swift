@@ -3,7 +3,8 @@ import RenderCore
 import Transport
 
 /// A sequence laid out on the sample clock: every channel event of a MIDI file at its exact
-/// frame (`round(seconds × rate)`), in playback order, plus the host timeline.
+/// frame (the frame nearest its time, `TempoMap.duration(at:)` through `TimeBase`, in
+/// integers), in playback order, plus the host timeline.
 ///
 /// - Thread: any (an immutable value, built on control).
 public struct RenderSchedule: Sendable {
@@ -28,16 +29,16 @@ public struct RenderSchedule: Sendable {
     /// - Thread: any.
     public init(file: MIDIFile, sampleRate: Double) {
         self.sampleRate = sampleRate
-        tempoMap = TempoMap(file: file)
+        let tempoMap = TempoMap(file: file), timeBase = Self.timeBase(sampleRate)
+        self.tempoMap = tempoMap
+        func frame(atTick tick: UInt64) -> Int64 { timeBase.nearestFrame(after: tempoMap.duration(at: Tick(tick))) }
         var entries: [Entry] = []
         for merged in file.mergedEvents() {
             guard case .midi(let message) = merged.event.kind, let event = RenderEvent(message) else { continue }
-            entries.append(Entry(frame: Self.frame(seconds: tempoMap.seconds(atTick: merged.event.tick), rate: sampleRate),
-                                 event: event))
+            entries.append(Entry(frame: frame(atTick: merged.event.tick), event: event))
         }
         self.entries = entries
-        endFrame = max(Self.frame(seconds: tempoMap.seconds(atTick: file.durationTicks), rate: sampleRate),
-                       entries.last?.frame ?? 0)
+        endFrame = max(frame(atTick: file.durationTicks), entries.last?.frame ?? 0)
     }
 
     /// A schedule of events already on the sample clock (tests, benchmarks, live capture).
@@ -50,15 +51,16 @@ public struct RenderSchedule: Sendable {
         self.endFrame = max(endFrame, entries.last?.frame ?? 0)
     }
 
-    /// `round(seconds × rate)`: the frame where an event at `seconds` sounds.
-    public static func frame(seconds: Double, rate: Double) -> Int64 {
-        Int64((seconds * rate).rounded())
+    /// The sample clock at `sampleRate` (a whole number of frames a second).
+    private static func timeBase(_ sampleRate: Double) -> TimeBase {
+        TimeBase(sampleRate: max(1, Int(sampleRate.rounded())))
     }
 
     /// The host timeline at `frame` while playing.
     /// - Thread: any.
     public func hostSync(atFrame frame: Int64) -> HostSync {
-        var host = tempoMap.hostSync(atTick: max(tempoMap.tick(atSeconds: Double(frame) / sampleRate), 0), transport: .playing)
+        let time = Self.timeBase(sampleRate).duration(ofFrames: max(frame, 0))
+        var host = tempoMap.hostSync(atTick: tempoMap.tick(after: time), transport: .playing)
         host.samplePosition = frame
         host.sampleRate = sampleRate
         return host

@@ -19,7 +19,7 @@ public struct CountIn: Equatable, Sendable {
 
     /// `bars` bars before `tick` of `song`, at `tempo` (quarter notes per minute: the override
     /// or the file's there).
-    public init(bars: Int, before tick: Double, of song: Song, tempo: Double) {
+    public init(bars: Int, before tick: Tick, of song: Song, tempo: Double) {
         var host = song.tempoMap.hostSync(atTick: tick, tempo: tempo, transport: .playing)
         let barBeats = Double(host.timeSignatureNumerator) * 4 / Double(max(host.timeSignatureDenominator, 1))
         let countBeats = Double(bars) * barBeats

@@ -71,18 +71,21 @@ public struct MIDIRecording: Sendable {
         recorded.append(Recorded(tick: tick, kind: kind, source: source, channel: message.channel))
     }
 
-    /// The tick `elapsed` after the start, at the recording's tempo (the nearest).
+    /// The tick `elapsed` after the start (the nearest), at the tempo the file says.
     private func ticks(after elapsed: HostDuration) -> UInt64 {
-        let ticks = Double(max(0, elapsed.nanoseconds)) * options.beatsPerMinute * Double(options.ticksPerQuarter) / 60e9
-        return UInt64(min(ticks.rounded(), 1e15))
+        TickRate(microsecondsPerQuarter: microsecondsPerQuarter, ticksPerQuarter: options.ticksPerQuarter).span(of: elapsed).nearestWhole
+    }
+
+    /// The recording's tempo as its file writes it.
+    private var microsecondsPerQuarter: UInt32 {
+        UInt32(min(max((60_000_000 / options.beatsPerMinute).rounded(), 1), Double(0xFF_FFFF)))
     }
 
     /// The recording as a file; it ends `length` after the start (or at its last event).
     public func file(endingAfter length: HostDuration) -> MIDIFile {
         let end = max(ticks(after: length), lastTick)
-        let tempo = UInt32((60_000_000 / options.beatsPerMinute).rounded())
         let conductor = MIDITrack(events: [
-            TrackEvent(tick: 0, .meta(.tempo(microsecondsPerQuarter: tempo))),
+            TrackEvent(tick: 0, .meta(.tempo(microsecondsPerQuarter: microsecondsPerQuarter))),
             TrackEvent(tick: 0, .meta(.timeSignature(numerator: 4, denominatorPower: 2, clocksPerClick: 24,
                                                      thirtySecondsPerQuarter: 8))),
         ], endTick: end)

@@ -24,8 +24,8 @@ public struct Overdub: Sendable {
     public var count: Int { events.count }
 
     /// Keeps `message`, heard at `tick` of the song; drops what a file does not keep.
-    public mutating func record(_ message: MIDIMessage, atTick tick: Double) {
-        var at = UInt64(min(max(tick.rounded(), 0), Double(endTick)))
+    public mutating func record(_ message: MIDIMessage, atTick tick: Tick) {
+        var at = min(tick.nearestWhole, endTick)
         switch message {
         case .sysEx(let payload):
             events.append(TrackEvent(tick: at, .sysEx(payload + [0xF7])))

@@ -61,7 +61,7 @@ public struct Song: Sendable {
 
     /// How long the song plays at its own tempo map.
     /// - Thread: any.
-    public var length: HostDuration { HostDuration(seconds: tempoMap.seconds(atTick: endTick)) }
+    public var length: HostDuration { tempoMap.duration(at: Tick(endTick)) }
 
     /// The longest song the transport plays: a day. A file that lasts longer has delta times
     /// or a tempo gone wrong (47 bytes can last centuries), and its times would run past
@@ -72,19 +72,19 @@ public struct Song: Sendable {
     /// or `nil`.
     /// - Thread: any.
     public func refusal(path: String) -> (problem: String, fix: String)? {
-        let seconds = tempoMap.seconds(atTick: endTick)  // not `length`: that stops at 292 years
-        guard seconds > Self.longest.seconds else { return nil }
-        return ("\(path) lasts \(Int(min(seconds / 3600, 1e15))) hours; the transport plays songs of up to 24 hours",
+        guard length > Self.longest else { return nil }
+        let lasts = length.nanoseconds == .max ? "more than 292 years" : "\(length.nanoseconds / 3_600_000_000_000) hours"
+        return ("\(path) lasts \(lasts); the transport plays songs of up to 24 hours",
                 "check the file's delta times and tempo ('midihub info \(path)')")
     }
 
     /// The index of the first event at or after `tick` (`events.count` when none is).
     /// - Thread: any.
-    public func firstEvent(atOrAfter tick: Double) -> Int {
+    public func firstEvent(atOrAfter tick: Tick) -> Int {
         var low = 0, high = events.count
         while low < high {
             let middle = (low + high) / 2
-            if Double(events[middle].tick) < tick { low = middle + 1 } else { high = middle }
+            if Tick(events[middle].tick) < tick { low = middle + 1 } else { high = middle }
         }
         return low
     }
@@ -94,7 +94,7 @@ public struct Song: Sendable {
     /// pitch-bend range as RPN and data entry, then the RPN reset), pitch bend and channel
     /// pressure — only what the song set before `tick`.
     /// - Thread: any.
-    public func chase(before tick: Double) -> [MIDIMessage] {
+    public func chase(before tick: Tick) -> [MIDIMessage] {
         var channels = [ChannelChase](repeating: ChannelChase(), count: 16)
         for event in events[..<firstEvent(atOrAfter: tick)] {
             guard let channel = event.message.channel else { continue }

@@ -15,7 +15,7 @@ extension SongPlayer {
         guard state == .playing, let song else { return nil }
         let ticksPerSecond = beatsPerMinute / 60 * Double(song.tempoMap.ticksPerQuarter)
         let from = max(scheduledUntil, time)
-        let behind = masterTick + (from - time).seconds * ticksPerSecond - position(at: from)
+        let behind = masterTick + (from - time).seconds * ticksPerSecond - position(at: from).ticks
         let tempo = beatsPerMinute * (1 + behind / (catchUp * ticksPerSecond))
         overrideTempo(min(max(tempo, beatsPerMinute / 2), beatsPerMinute * 2), at: time)
         return behind

@@ -67,6 +67,8 @@ public struct SongPlayer: Sendable {
     public private(set) var song: Song?
     public private(set) var state = State.stopped
     public private(set) var tempoOverride: Double?
+    /// The override's rate (`tempoOverride` to the nanosecond per quarter).
+    private var overrideRate: TickRate?
     public private(set) var loop: Loop?
     /// How many times the song played to its end by itself (the caller reports each), and
     /// when it last did (the caller's clock; up to the lookahead ahead of it).
@@ -75,7 +77,7 @@ public struct SongPlayer: Sendable {
     /// A song that replaces `song` where playing next starts (`replaceSong`).
     private var pendingSong: Song?
     /// Where the transport stands while not playing; where it stood at `anchorTime` while playing.
-    private var anchorTick: Double = 0
+    private var anchorTick = Tick.zero
     private var anchorTime = HostTime.zero
     /// The next song event to hand out.
     private var next = 0
@@ -83,8 +85,8 @@ public struct SongPlayer: Sendable {
     private var timeline: [TimelinePoint] = []
     /// The next of `song.timingTicks` to mark on the timeline.
     private var nextTiming = 0
-    /// The song tick of the next clock pulse to hand out.
-    private var nextPulse: Double = 0
+    /// The number of the next clock pulse to hand out (pulse n falls at n × PPQ / 24 ticks).
+    private var nextPulse: UInt64 = 0
     /// Handed out up to this time (while playing).
     private(set) var scheduledUntil = HostTime.zero
     /// Notes handed out as on and not yet as off, by channel × 128 + note.
@@ -102,9 +104,10 @@ public struct SongPlayer: Sendable {
         self.song = song
         pendingSong = nil
         state = .stopped
-        anchorTick = 0
+        anchorTick = .zero
         loop = nil
         tempoOverride = nil
+        overrideRate = nil
         return offs
     }
 
@@ -121,7 +124,7 @@ public struct SongPlayer: Sendable {
     public mutating func play(at time: HostTime) -> [Scheduled]? {
         guard let song else { return nil }
         guard state != .playing else { return [] }
-        if anchorTick >= Double(song.endTick) { anchorTick = 0 }
+        if anchorTick >= Tick(song.endTick) { anchorTick = .zero }
         state = .playing
         return start(at: time, from: anchorTick)
     }
@@ -139,7 +142,7 @@ public struct SongPlayer: Sendable {
     public mutating func stop(at time: HostTime) -> [Scheduled] {
         let offs = state == .playing ? cut(at: time) + [Scheduled(time: time, message: .stop)] : []
         state = .stopped
-        anchorTick = Double(loop?.start ?? 0)
+        anchorTick = Tick(loop?.start ?? 0)
         mark(anchorTick, at: time)
         return offs
     }
@@ -147,7 +150,7 @@ public struct SongPlayer: Sendable {
     /// Moves to `tick` at `time`; playing goes on from there.
     public mutating func seek(to tick: UInt64, at time: HostTime) -> [Scheduled] {
         guard let song else { return [] }
-        let target = Double(min(tick, song.endTick))
+        let target = Tick(min(tick, song.endTick))
         guard state == .playing else {
             anchorTick = target
             return [Scheduled(time: time, message: .songPosition(songPosition(target)))]
@@ -164,6 +167,7 @@ public struct SongPlayer: Sendable {
             anchorTime = from
         }
         tempoOverride = beatsPerMinute.map { min(max($0, 1), 1000) }
+        overrideRate = tempoOverride.map { TickRate(beatsPerMinute: $0, ticksPerQuarter: song?.tempoMap.ticksPerQuarter ?? 480) }
         if state == .playing { mark(anchorTick, at: anchorTime) }
     }
 
@@ -183,17 +187,17 @@ public struct SongPlayer: Sendable {
         for _ in 0..<1000 {
             guard let song else { break }
             let limit = tick(after: horizon - anchorTime, from: anchorTick)
-            let boundary = loop.flatMap { anchorTick < Double($0.end) ? Double($0.end) : nil }
-            let end = boundary ?? Double(song.endTick)
-            while nextTiming < song.timingTicks.count, Double(song.timingTicks[nextTiming]) < min(limit, end) {
-                let tick = Double(song.timingTicks[nextTiming])
+            let boundary = loop.flatMap { anchorTick < Tick($0.end) ? Tick($0.end) : nil }
+            let end = boundary ?? Tick(song.endTick)
+            while nextTiming < song.timingTicks.count, Tick(song.timingTicks[nextTiming]) < min(limit, end) {
+                let tick = Tick(song.timingTicks[nextTiming])
                 if tick > anchorTick { mark(tick, at: anchorTime + duration(from: anchorTick, to: tick)) }
                 nextTiming += 1
             }
             var events: [Scheduled] = []
             while next < song.events.count {
                 let event = song.events[next]
-                let tick = Double(event.tick)
+                let tick = Tick(event.tick)
                 guard boundary == nil ? tick <= min(limit, end) : tick < min(limit, end) else { break }
                 next += 1
                 let scheduled = Scheduled(time: anchorTime + duration(from: anchorTick, to: tick), message: event.message)
@@ -205,13 +209,13 @@ public struct SongPlayer: Sendable {
             out += releaseHeld(at: endTime) + [Scheduled(time: endTime, message: .stop)]
             guard let loop, boundary != nil else {
                 state = .stopped
-                anchorTick = 0
+                anchorTick = .zero
                 endings += 1
                 endedAt = endTime
-                mark(0, at: endTime)
+                mark(.zero, at: endTime)
                 break
             }
-            out += start(at: endTime, from: Double(loop.start))
+            out += start(at: endTime, from: Tick(loop.start))
         }
         scheduledUntil = max(scheduledUntil, horizon)
         return out
@@ -223,52 +227,48 @@ public struct SongPlayer: Sendable {
         recentOffs.removeAll { $0.time < time }
     }
 
-    /// The position (fractional tick) at `time`; the anchor's before it (playing starts, or
-    /// a loop begins again, up to the lookahead after the caller's clock).
-    public func position(at time: HostTime) -> Double {
+    /// The position at `time`; the anchor's before it (playing starts, or a loop begins
+    /// again, up to the lookahead after the caller's clock).
+    public func position(at time: HostTime) -> Tick {
         guard state == .playing, time > anchorTime, let song else { return anchorTick }
-        return min(tick(after: time - anchorTime, from: anchorTick), Double(song.endTick))
+        return min(tick(after: time - anchorTime, from: anchorTick), Tick(song.endTick))
     }
 
     /// The tempo (quarter notes per minute) that plays at `tick`.
-    public func tempo(atTick tick: Double) -> Double {
+    public func tempo(atTick tick: Tick) -> Double {
         if let tempoOverride { return tempoOverride }
         guard let song else { return 120 }
-        let whole = UInt64(max(tick, 0))
-        return song.tempoMap.tempoChanges.last(where: { $0.tick <= whole })?.beatsPerMinute ?? 120
+        return song.tempoMap.tempoChanges.last(where: { $0.tick <= tick.whole })?.beatsPerMinute ?? 120
     }
 
-    /// Seconds from the song's start to `tick` at the tempo that plays (the override's when set).
-    public func seconds(atTick tick: Double) -> Double {
-        seconds(from: 0, to: tick)
+    /// How long the song plays from its start to `tick` at the tempo that plays (the
+    /// override's when set).
+    public func duration(atTick tick: Tick) -> HostDuration {
+        duration(from: .zero, to: tick)
     }
 
     // MARK: - Timing
 
-    private func seconds(from start: Double, to end: Double) -> Double {
-        guard let song else { return 0 }
-        if let tempoOverride { return (end - start) / Double(song.tempoMap.ticksPerQuarter) * 60 / tempoOverride }
-        return song.tempoMap.seconds(atFractionalTick: end) - song.tempoMap.seconds(atFractionalTick: start)
+    /// The song's time from `start` to `end` on the host clock: where musical time becomes
+    /// host time, once, in integers (`TickRate`).
+    private func duration(from start: Tick, to end: Tick) -> HostDuration {
+        guard let song else { return .zero }
+        if let overrideRate { return overrideRate.duration(of: end - start) }
+        return song.tempoMap.duration(at: end) - song.tempoMap.duration(at: start)
     }
 
-    /// The song's time from `start` to `end` (fractional ticks) on the host clock: where
-    /// musical time becomes host time, once.
-    private func duration(from start: Double, to end: Double) -> HostDuration {
-        HostDuration(seconds: seconds(from: start, to: end))
-    }
-
-    private func tick(after duration: HostDuration, from start: Double) -> Double {
+    /// Where the song is `duration` after `start`.
+    private func tick(after duration: HostDuration, from start: Tick) -> Tick {
         guard let song else { return start }
-        let seconds = duration.seconds
-        if let tempoOverride { return start + seconds * tempoOverride / 60 * Double(song.tempoMap.ticksPerQuarter) }
-        return song.tempoMap.tick(atSeconds: song.tempoMap.seconds(atFractionalTick: start) + seconds)
+        if let overrideRate { return start + overrideRate.span(of: duration) }
+        return song.tempoMap.tick(after: song.tempoMap.duration(at: start) + duration)
     }
 
     // MARK: - Notes
 
     /// Anchors playback at `tick` = `time`: the clock's Start (or Song Position and
     /// Continue), then the chase of `tick`, at `time`.
-    private mutating func start(at time: HostTime, from tick: Double) -> [Scheduled] {
+    private mutating func start(at time: HostTime, from tick: Tick) -> [Scheduled] {
         if let pendingSong {
             song = pendingSong
             self.pendingSong = nil
@@ -278,11 +278,10 @@ public struct SongPlayer: Sendable {
         anchorTime = time
         scheduledUntil = time
         next = song.firstEvent(atOrAfter: tick)
-        nextTiming = song.timingTicks.firstIndex { Double($0) > tick } ?? song.timingTicks.count
+        nextTiming = song.timingTicks.firstIndex { Tick($0) > tick } ?? song.timingTicks.count
         mark(tick, at: time)
-        let pulse = pulseTicks
-        nextPulse = (tick / pulse).rounded(.up) * pulse
-        let clock: [MIDIMessage] = tick == 0 ? [.start] : [.songPosition(songPosition(tick)), .continue]
+        nextPulse = firstPulse(atOrAfter: tick)
+        let clock: [MIDIMessage] = tick == .zero ? [.start] : [.songPosition(songPosition(tick)), .continue]
         return (clock + song.chase(before: tick)).map { Scheduled(time: time, message: $0) }
     }
 
@@ -295,7 +294,7 @@ public struct SongPlayer: Sendable {
     }
 
     /// Marks the timeline at `tick` = `time`, playing or not as the transport is now.
-    private mutating func mark(_ tick: Double, at time: HostTime) {
+    private mutating func mark(_ tick: Tick, at time: HostTime) {
         guard let song else { return }
         let host = song.tempoMap.hostSync(atTick: tick, tempo: tempoOverride, transport: state == .playing ? .playing : .stopped)
         timeline.append(TimelinePoint(time: time, host: host))
@@ -303,26 +302,37 @@ public struct SongPlayer: Sendable {
 
     // MARK: - Clock
 
-    /// Song ticks between two clock pulses (24 per quarter note).
-    private var pulseTicks: Double { Double(song?.tempoMap.ticksPerQuarter ?? 480) / 24 }
+    /// The song's ticks per quarter note (24 clock pulses).
+    private var ticksPerQuarter: UInt64 { UInt64(song?.tempoMap.ticksPerQuarter ?? 480) }
+
+    /// Where clock pulse `number` falls: `number` × PPQ / 24 ticks, exactly.
+    private func pulseTick(_ number: UInt64) -> Tick {
+        Tick(number &* ticksPerQuarter, over: 24)
+    }
+
+    /// The number of the first clock pulse at or after `tick`.
+    private func firstPulse(atOrAfter tick: Tick) -> UInt64 {
+        let number = Tick.scaled(tick.units, by: 24, over: ticksPerQuarter * Tick.unitsPerTick)
+        return pulseTick(number) < tick ? number + 1 : number
+    }
 
     /// Song Position: sixteenth notes from the start to `tick` (at or before it).
-    private func songPosition(_ tick: Double) -> UInt16 {
-        UInt16(min(max(0, (tick / (pulseTicks * 6)).rounded(.down)), 16_383))
+    private func songPosition(_ tick: Tick) -> UInt16 {
+        UInt16(min(Tick.scaled(tick.units, by: 4, over: ticksPerQuarter * Tick.unitsPerTick), 16_383))
     }
 
     /// The clock pulses from `nextPulse` up to (not at) `tick`, at their times; at most
     /// `maxPulses` at once (a file's absurd tempo, a microsecond per quarter, would ask for
     /// millions in one turn: the rest are skipped, as no MIDI cable carries them).
-    private mutating func pulses(before tick: Double) -> [Scheduled] {
+    private mutating func pulses(before tick: Tick) -> [Scheduled] {
         var pulses: [Scheduled] = []
-        while nextPulse < tick {
+        while pulseTick(nextPulse) < tick {
             guard pulses.count < Self.maxPulses else {
-                nextPulse = (tick / pulseTicks).rounded(.up) * pulseTicks
+                nextPulse = firstPulse(atOrAfter: tick)
                 break
             }
-            pulses.append(Scheduled(time: anchorTime + duration(from: anchorTick, to: nextPulse), message: .clock))
-            nextPulse += pulseTicks
+            pulses.append(Scheduled(time: anchorTime + duration(from: anchorTick, to: pulseTick(nextPulse)), message: .clock))
+            nextPulse += 1
         }
         return pulses
     }

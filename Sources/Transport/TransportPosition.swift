@@ -45,7 +45,7 @@ public enum TransportPosition: Hashable, Sendable, CustomStringConvertible {
         case .barBeat(let bar, let beat):
             tick = song.tempoMap.tick(bar: bar, beat: beat)
         case .seconds(let seconds):
-            tick = UInt64(song.tempoMap.tick(atSeconds: seconds).rounded())
+            tick = song.tempoMap.tick(after: HostDuration(seconds: seconds)).nearestWhole
         case .marker(let name):
             guard let marker = song.markers.first(where: { $0.name == name }) else { return nil }
             tick = marker.tick

@@ -17,7 +17,7 @@ import MIDICore
 
     @Test func defaultsTo120BPMAndFourFour() {
         let map = TempoMap(file: file([[]]))
-        #expect(map.seconds(atTick: 480) == 0.5)
+        #expect(map.duration(at: 480) == 0.5)
         #expect(map.tempoChanges == [TempoChange(tick: 0, microsecondsPerQuarter: 500_000)])
         #expect(map.timeSignatures.map { [Int($0.tick), $0.numerator, $0.denominator] } == [[0, 4, 4]])
         #expect(map.ticksPerQuarter == 480)
@@ -26,16 +26,17 @@ import MIDICore
     @Test func tempoChangeFrom120To60() {
         // 960 ticks at 120 BPM = 1 s, then 480 ticks at 60 BPM = 1 s more.
         let map = TempoMap(file: file([[tempo(0, bpm: 120), tempo(960, bpm: 60)]]))
-        #expect(map.seconds(atTick: 960) == 1.0)
-        #expect(map.seconds(atTick: 1200) == 1.5)
-        #expect(map.seconds(atTick: 1440) == 2.0)
-        #expect(map.tick(atSeconds: 1.5) == 1200)
-        #expect(map.tick(atSeconds: 3.0) == 1920)
-        #expect(map.tick(atSeconds: 0.25) == 240)
-        #expect(map.tick(atSeconds: -1) == 0)
+        #expect(map.duration(at: 960) == 1.0)
+        #expect(map.duration(at: 1200) == 1.5)
+        #expect(map.duration(at: 1440) == 2.0)
+        #expect(map.duration(at: Tick(1200) + Tick(units: Tick.unitsPerTick / 2)) == HostDuration(nanoseconds: 1_501_041_666))
+        #expect(map.tick(after: 1.5) == 1200)
+        #expect(map.tick(after: 3.0) == 1920)
+        #expect(map.tick(after: 0.25) == 240)
+        #expect(map.tick(after: -1) == 0)
     }
 
-    @Test func secondsAndTicksInvertEachOtherAcrossManyChanges() {
+    @Test func timesAndTicksInvertEachOtherAcrossManyChanges() throws {
         var random = SeededGenerator(seed: 42)
         var events: [TrackEvent] = []
         var tick: UInt64 = 0
@@ -45,9 +46,18 @@ import MIDICore
         }
         let map = TempoMap(file: file(division: .ticksPerQuarter(96), [events]))
         for change in map.tempoChanges {
-            #expect(abs(map.tick(atSeconds: map.seconds(atTick: change.tick)) - Double(change.tick)) < 1e-6)
-            #expect(map.seconds(atTick: change.tick + 1) > map.seconds(atTick: change.tick))
+            // Each change falls within a nanosecond: the tick it names comes back whole.
+            #expect(map.tick(after: map.duration(at: Tick(change.tick)) + HostDuration(nanoseconds: 1)).whole == change.tick)
+            #expect(map.duration(at: Tick(change.tick + 1)) > map.duration(at: Tick(change.tick)))
         }
+        // Deep into the song a tick still lands on its own nanosecond: the last change's time
+        // is the sum of the segments' exact lengths, each rounded once.
+        let last = try #require(map.tempoChanges.last)
+        var expected: Int64 = 0
+        for (change, next) in zip(map.tempoChanges, map.tempoChanges.dropFirst()) {
+            expected += Int64((next.tick - change.tick) * UInt64(change.microsecondsPerQuarter) * 1000 / 96)
+        }
+        #expect(map.duration(at: Tick(last.tick)).nanoseconds == expected)
     }
 
     @Test func tempoEventsComeFromAllTracksAndTheLaterTrackWinsATie() {
@@ -55,21 +65,22 @@ import MIDICore
         #expect(map.tempoChanges == [
             TempoChange(tick: 0, microsecondsPerQuarter: 600_000), TempoChange(tick: 480, microsecondsPerQuarter: 1_000_000),
         ])
-        #expect(map.seconds(atTick: 960) == 0.6 + 1.0)
+        #expect(map.duration(at: 960) == 1.6)
     }
 
     @Test func smpteDivisionIgnoresTempo() {
         // 25 fps × 40 ticks per frame = 1000 ticks per second.
         let map = TempoMap(file: file(division: .smpte(framesPerSecond: 25, ticksPerFrame: 40), [[tempo(0, bpm: 60)]]))
-        #expect(map.seconds(atTick: 1000) == 1.0)
-        #expect(map.seconds(atTick: 2500) == 2.5)
-        #expect(map.tick(atSeconds: 0.5) == 500)
+        #expect(map.duration(at: 1000) == 1.0)
+        #expect(map.duration(at: 2500) == 2.5)
+        #expect(map.tick(after: 0.5) == 500)
         #expect(map.ticksPerQuarter == 1000)  // one quarter at 60 BPM
     }
 
     @Test func smpte29MeansDropFrame2997() {
         let map = TempoMap(file: file(division: .smpte(framesPerSecond: 29, ticksPerFrame: 10), [[]]))
-        #expect(abs(map.seconds(atTick: 2997) - 10.0) < 1e-9)
+        // 29.97 is NTSC's 30000/1001 frames a second: 30,000 frames of 10 ticks last 1001 s exactly.
+        #expect(map.duration(at: 300_000) == 1001)
     }
 
     @Test func barsAndBeatsInFourFour() {

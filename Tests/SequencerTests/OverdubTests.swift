@@ -8,7 +8,7 @@ import Testing
     @Test func theTakeBecomesANewTrackOfTheSongInTickOrder() throws {
         let song = try SongPlayerTests.song()
         var take = Overdub(endTick: song.endTick)
-        take.record(.noteOn(channel: 0, note: 72, velocity: 99), atTick: 960.4)
+        take.record(.noteOn(channel: 0, note: 72, velocity: 99), atTick: Tick(960) + Tick(units: Tick.unitsPerTick * 2 / 5))  // 960.4: the nearest tick, 960
         take.record(.controlChange(channel: 0, controller: 64, value: 127), atTick: 1000)
         take.record(.noteOff(channel: 0, note: 72, velocity: 0), atTick: 1440)
         take.record(.clock, atTick: 1500)

@@ -116,16 +116,16 @@ extension HubDaemon {
         let now = audio?.renderedTime ?? HostTime.now()
         let tick = player.position(at: now)
         let song = player.song
-        func barBeat(_ tick: Double) -> String {
+        func barBeat(_ tick: Tick) -> String {
             guard let song else { return "1:1" }
-            let position = song.tempoMap.barBeat(atTick: UInt64(max(tick, 0)))
+            let position = song.tempoMap.barBeat(atTick: tick.whole)
             return "\(position.bar):\(position.beat)"
         }
         return TransportStatus(state: player.state.rawValue, song: song?.name, position: barBeat(tick),
-                               seconds: Self.rounded(player.seconds(atTick: tick)),
-                               duration: Self.rounded(song.map { player.seconds(atTick: Double($0.endTick)) } ?? 0),
+                               seconds: Self.rounded(player.duration(atTick: tick).seconds),
+                               duration: Self.rounded(song.map { player.duration(atTick: Tick($0.endTick)).seconds } ?? 0),
                                tempo: Self.rounded(player.tempo(atTick: tick)), tempoOverride: player.tempoOverride != nil,
-                               loop: player.loop.map { .init(from: barBeat(Double($0.start)), to: barBeat(Double($0.end))) },
+                               loop: player.loop.map { .init(from: barBeat(Tick($0.start)), to: barBeat(Tick($0.end))) },
                                clock: clockFollowStatus(), playlist: playlistPlace(),
                                recording: transport.isRecording ? true : nil)
     }

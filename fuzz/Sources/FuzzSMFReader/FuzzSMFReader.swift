@@ -17,8 +17,9 @@ public func fuzzSMFReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
     let map = TempoMap(file: file)
     let end = file.durationTicks
-    let seconds = map.seconds(atTick: end)
-    require(seconds >= 0 && map.tick(atSeconds: seconds) >= 0, "negative time at the end: \(seconds) s")
+    let length = map.duration(at: Tick(end))
+    require(length >= .zero, "negative time at the end: \(length.nanoseconds) ns")
+    require(map.tick(after: length) <= Tick(end), "the end's time leads past the end: \(map.tick(after: length)) > \(end)")
     let position = map.barBeat(atTick: end)
     _ = map.tick(bar: position.bar, beat: position.beat)
     require(file.mergedEvents().count == file.tracks.reduce(0) { $0 + $1.events.count }, "merging lost or added events")
@@ -38,10 +39,10 @@ func checkTransport(_ file: MIDIFile, position: String) {
     var player = SongPlayer()
     _ = player.load(song, at: 0)
     var handed = player.play(at: 0) ?? []
-    let length = player.seconds(atTick: Double(song.endTick))
-    require(length.isFinite && length >= 0, "the song lasts \(length) s")
+    let length = player.duration(atTick: Tick(song.endTick))
+    require(length >= .zero, "the song lasts \(length.nanoseconds) ns")
     for step in 1...50 where player.state == .playing {
-        handed += player.due(until: HostTime(seconds: length * Double(step) / 50 + 1))
+        handed += player.due(until: HostTime(nanoseconds: length.nanoseconds / 50 * Int64(step) + 1_000_000_000))
     }
     require(player.state == .stopped, "the transport still plays after the song's end")
     require(zip(handed, handed.dropFirst()).allSatisfy { $0.time <= $1.time }, "events out of time order")
