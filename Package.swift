@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore", "TestSupport"]),
         .testTarget(name: "SoundFontTests", dependencies: ["SoundFont", "TestSupport"]),
         .testTarget(name: "SequencerTests", dependencies: ["Sequencer", "Transport", "MIDICore", "TestSupport", "UserFiles"]),
-        .testTarget(name: "MidihubCLITests", dependencies: ["MidihubCLI", "Control", "ALSA", "Synth", "TestSupport"]),
+        .testTarget(name: "MidihubCLITests", dependencies: ["MidihubCLI", "Control", "ALSA", "MIDICore", "Synth", "TestSupport"]),
         // Every code block of docs/ and the README names the test that runs it.
         .testTarget(name: "DocsTests", dependencies: ["TestSupport"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA", "TestSupport"]),
