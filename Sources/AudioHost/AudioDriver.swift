@@ -1,5 +1,6 @@
 import ALSA
 import Dispatch
+import MIDICore
 import RenderCore
 import Sequencer
 
@@ -140,7 +141,7 @@ public final class AudioDriver: @unchecked Sendable {
 
     /// Frames rendered since the render thread started: the clock of sequenced events.
     /// - Thread: any.
-    public var framesRendered: Int64 { state.framesRendered.load(ordering: .relaxed) }
+    public var framesRendered: FramePosition { FramePosition(state.framesRendered.load(ordering: .relaxed)) }
 
     /// - Thread: any.
     public var counters: AudioDriverCounters {

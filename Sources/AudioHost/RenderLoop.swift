@@ -33,7 +33,7 @@ final class RenderLoop: @unchecked Sendable {
     private var timing: LiveEventTiming
     private var cursor: ScheduleCursor?
     /// Frame where playback ends by itself (a sequence's end plus its tail); nil: live.
-    private let endFrame: Int64?
+    private let endFrame: FramePosition?
     private let blockFrames: Int
     private let fadeFrames: Int
     private let sampleRate: Double
@@ -41,7 +41,7 @@ final class RenderLoop: @unchecked Sendable {
     private let interleaved: UnsafeMutablePointer<Float>
     private let events: UnsafeMutablePointer<RenderEvent>
     private let eventCapacity: Int
-    private var position: Int64 = 0
+    private var position = FramePosition.zero
     /// The live timeline (no schedule): beats advance at `DriverState`'s tempo, or as the
     /// transport's song says while one plays (`songPlays`).
     private var liveHost: HostSync
@@ -129,7 +129,7 @@ final class RenderLoop: @unchecked Sendable {
         }
         try device.write(frames: UnsafeBufferPointer(start: interleaved, count: blockFrames * device.settings.channels))
         position += Int64(blockFrames)
-        state.framesRendered.store(position, ordering: .relaxed)
+        state.framesRendered.store(position.index, ordering: .relaxed)
         return advancePhase()
     }
 

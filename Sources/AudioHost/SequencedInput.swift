@@ -8,7 +8,7 @@ import Synchronization
 /// - Thread: any (a plain value).
 public struct SequencedEvent: Sendable, BitwiseCopyable {
     public var event: RenderEvent
-    public var frame: Int64
+    public var frame: FramePosition
     public var cut: UInt32
 }
 
@@ -32,7 +32,7 @@ public final class SequencedInput: Sendable {
     /// A timeline point for the render thread: from `frame` on, nodes see `host` moving on.
     struct TimelineEntry: BitwiseCopyable {
         var host: HostSync
-        var frame: Int64
+        var frame: FramePosition
         var cut: UInt32
     }
 
@@ -47,7 +47,7 @@ public final class SequencedInput: Sendable {
     /// - Returns: false when the ring was full.
     /// - Thread: owner (the one producer thread: the daemon's transport).
     @discardableResult
-    public func pushTimeline(_ host: HostSync, frame: Int64) -> Bool {
+    public func pushTimeline(_ host: HostSync, frame: FramePosition) -> Bool {
         timeline.push(TimelineEntry(host: host, frame: frame, cut: currentCut.load(ordering: .relaxed)))
     }
 
@@ -55,7 +55,7 @@ public final class SequencedInput: Sendable {
     /// - Returns: false when it is not a channel message or the ring was full.
     /// - Thread: owner (the one producer thread: the daemon's transport).
     @discardableResult
-    public func push(_ message: MIDIMessage, node: UInt16, frame: Int64) -> Bool {
+    public func push(_ message: MIDIMessage, node: UInt16, frame: FramePosition) -> Bool {
         guard let event = RenderEvent(message, node: node) else { return false }
         return push(event, frame: frame)
     }
@@ -64,7 +64,7 @@ public final class SequencedInput: Sendable {
     /// - Returns: false when the ring was full.
     /// - Thread: owner (the one producer thread: the daemon's transport).
     @discardableResult
-    public func push(_ event: RenderEvent, frame: Int64) -> Bool {
+    public func push(_ event: RenderEvent, frame: FramePosition) -> Bool {
         ring.push(SequencedEvent(event: event, frame: frame, cut: currentCut.load(ordering: .relaxed)))
     }
 
@@ -92,7 +92,7 @@ struct SequencedTiming {
 
     /// The last timeline point at or before `start` of the current cut, moved on to `start`
     /// (`nil` when none came since the last call).
-    mutating func timeline(from input: SequencedInput, start: Int64, sampleRate: Double) -> HostSync? {
+    mutating func timeline(from input: SequencedInput, start: FramePosition, sampleRate: Double) -> HostSync? {
         let cut = input.currentCut.load(ordering: .acquiring)
         var latest: HostSync?
         while let next = carriedPoint ?? input.timeline.pop() {
@@ -104,7 +104,7 @@ struct SequencedTiming {
             }
             var host = next.host
             host.sampleRate = sampleRate
-            host.samplePosition = next.frame
+            host.samplePosition = next.frame.index
             latest = host.advanced(by: Int(start - next.frame))
         }
         return latest
@@ -113,7 +113,7 @@ struct SequencedTiming {
     /// Inserts the events due in `start ..< start + frames` into `buffer` (sorted by frame,
     /// as it stays).
     /// - Returns: events dropped because `buffer` was full.
-    mutating func collect(from input: SequencedInput, start: Int64, frames: Int,
+    mutating func collect(from input: SequencedInput, start: FramePosition, frames: Int,
                           into buffer: UnsafeMutablePointer<RenderEvent>, count: inout Int, capacity: Int) -> Int {
         let cut = input.currentCut.load(ordering: .acquiring)
         let end = start + Int64(frames)
@@ -130,7 +130,7 @@ struct SequencedTiming {
                 continue
             }
             var event = next.event
-            event.frame = UInt32(max(next.frame - start, 0))
+            event.frame = next.frame.offset(inBlockAt: start)
             LiveEventTiming.insert(event, into: buffer, count: &count)
         }
         return dropped

@@ -66,10 +66,10 @@ struct RenderCommand: ParsableCommand {
         let instrument = try InstrumentChoice(instrument, presetBank: presetBank)
         let schedule = RenderSchedule(file: sequence, sampleRate: Double(sampleRate))
         let longest = WAVFileWriter.maximumFrames(format: format)
-        guard schedule.endFrame <= longest else {
+        guard schedule.endFrame.index <= longest else {
             // Checked before a byte is rendered: huge delta times would otherwise fill the disk first.
             let seconds = { (frames: Int64) in StatusLine.clock(Double(frames) / Double(sampleRate)) }
-            throw CLIError("\(file) lasts \(seconds(schedule.endFrame)); a WAV file holds at most \(seconds(longest)) "
+            throw CLIError("\(file) lasts \(seconds(schedule.endFrame.index)); a WAV file holds at most \(seconds(longest)) "
                            + "at \(sampleRate) Hz with \(format) samples",
                            fix: "check the file's delta times and tempo ('midihub info \(file)'), or render at a lower rate",
                            exitCode: CLIError.badInput)
@@ -115,7 +115,7 @@ struct RenderCommand: ParsableCommand {
         progress.clear()
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        let audioSeconds = Double(renderer.position) / Double(sampleRate)
+        let audioSeconds = Double(renderer.position.index) / Double(sampleRate)
         print(String(format: "wrote %@: %.1f s of audio in %.2f s (%.0f× real time)", output, audioSeconds, seconds,
                      audioSeconds / max(seconds, 1e-9)))
         if renderer.engine.droppedEvents > 0 {

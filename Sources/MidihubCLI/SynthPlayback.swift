@@ -20,7 +20,7 @@ struct SynthPlayback {
         let output = try SynthOutput(audio, instrument: instrument)
         let schedule = RenderSchedule(file: file, sampleRate: Double(output.driver.settings.sampleRate))
         let tempoMap = TempoMap(file: file)
-        let duration = Double(schedule.endFrame) / schedule.sampleRate
+        let duration = Double(schedule.endFrame.index) / schedule.sampleRate
         let status = SynthStatusLine.onTerminal(driver: output.driver)
         try output.start(schedule: schedule)
         while output.driver.isRunning {

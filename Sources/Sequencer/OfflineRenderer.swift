@@ -40,7 +40,7 @@ public final class OfflineRenderer {
     /// For `untilSilent`: how long the output has been below the threshold since the file's end.
     private var quietFrames: Int64 = 0
     private var heardSilence = false
-    public private(set) var position: Int64 = 0
+    public private(set) var position = FramePosition.zero
     private var cursor: ScheduleCursor
     private let output: AudioBuffer
     private let blockEvents: UnsafeMutablePointer<RenderEvent>
@@ -72,7 +72,7 @@ public final class OfflineRenderer {
 
     /// The most frames the render can produce (file plus the longest tail); with
     /// `untilSilent` it usually ends before.
-    public var maximumFrames: Int64 { schedule.endFrame + tailFrames }
+    public var maximumFrames: FramePosition { schedule.endFrame + tailFrames }
 
     public var isFinished: Bool { position >= maximumFrames || heardSilence }
 
@@ -102,7 +102,7 @@ public final class OfflineRenderer {
     public func render<Sink: AudioSink>(into sink: inout Sink, progress: (Double) throws -> Void = { _ in }) throws {
         while let block = renderNextBlock() {
             try sink.write(left: block.left, right: block.right, frames: block.frames)
-            try progress(min(Double(position) / Double(max(schedule.endFrame, 1)), 1))
+            try progress(min(Double(position.index) / Double(max(schedule.endFrame.index, 1)), 1))
         }
     }
 }

@@ -10,10 +10,10 @@ import Transport
 public struct RenderSchedule: Sendable {
     /// One event and the absolute frame where it takes effect.
     public struct Entry: Sendable, Equatable {
-        public var frame: Int64
+        public var frame: FramePosition
         public var event: RenderEvent
 
-        public init(frame: Int64, event: RenderEvent) {
+        public init(frame: FramePosition, event: RenderEvent) {
             self.frame = frame
             self.event = event
         }
@@ -24,14 +24,14 @@ public struct RenderSchedule: Sendable {
     /// Sorted by frame; ties keep the file's merged order.
     public let entries: [Entry]
     /// Frame of the file's end (its longest track).
-    public let endFrame: Int64
+    public let endFrame: FramePosition
 
     /// - Thread: any.
     public init(file: MIDIFile, sampleRate: Double) {
         self.sampleRate = sampleRate
         let tempoMap = TempoMap(file: file), timeBase = Self.timeBase(sampleRate)
         self.tempoMap = tempoMap
-        func frame(atTick tick: UInt64) -> Int64 { timeBase.nearestFrame(after: tempoMap.duration(at: Tick(tick))) }
+        func frame(atTick tick: UInt64) -> FramePosition { timeBase.nearestFrame(after: tempoMap.duration(at: Tick(tick))) }
         var entries: [Entry] = []
         for merged in file.mergedEvents() {
             guard case .midi(let message) = merged.event.kind, let event = RenderEvent(message) else { continue }
@@ -44,7 +44,7 @@ public struct RenderSchedule: Sendable {
     /// A schedule of events already on the sample clock (tests, benchmarks, live capture).
     /// `entries` must be sorted by frame.
     /// - Thread: any.
-    public init(entries: [Entry], sampleRate: Double, endFrame: Int64, tempoMap: TempoMap = TempoMap(file: MIDIFile())) {
+    public init(entries: [Entry], sampleRate: Double, endFrame: FramePosition, tempoMap: TempoMap = TempoMap(file: MIDIFile())) {
         self.sampleRate = sampleRate
         self.tempoMap = tempoMap
         self.entries = entries
@@ -58,10 +58,10 @@ public struct RenderSchedule: Sendable {
 
     /// The host timeline at `frame` while playing.
     /// - Thread: any.
-    public func hostSync(atFrame frame: Int64) -> HostSync {
-        let time = Self.timeBase(sampleRate).duration(ofFrames: max(frame, 0))
+    public func hostSync(atFrame frame: FramePosition) -> HostSync {
+        let time = Self.timeBase(sampleRate).duration(at: max(frame, .zero))
         var host = tempoMap.hostSync(atTick: tempoMap.tick(after: time), transport: .playing)
-        host.samplePosition = frame
+        host.samplePosition = frame.index
         host.sampleRate = sampleRate
         return host
     }

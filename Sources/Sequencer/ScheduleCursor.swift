@@ -1,3 +1,4 @@
+import MIDICore
 import RenderCore
 
 /// Walks a `RenderSchedule` block by block: hands out the events of each block with
@@ -19,14 +20,14 @@ public struct ScheduleCursor: Sendable {
     /// fall into the block, the rest stay for the next block (and land at its frame 0).
     /// - Returns: how many events were written.
     /// - Thread: render.
-    public mutating func events(from start: Int64, frames: Int, into buffer: UnsafeMutablePointer<RenderEvent>,
+    public mutating func events(from start: FramePosition, frames: Int, into buffer: UnsafeMutablePointer<RenderEvent>,
                                 capacity: Int) -> Int {
         let end = start + Int64(frames)
         var count = 0
         let entries = schedule.entries
         while nextEntry < entries.count && entries[nextEntry].frame < end && count < capacity {
             var event = entries[nextEntry].event
-            event.frame = UInt32(max(entries[nextEntry].frame - start, 0))
+            event.frame = entries[nextEntry].frame.offset(inBlockAt: start)
             buffer[count] = event
             count += 1
             nextEntry += 1

@@ -63,7 +63,7 @@ struct AudioDriverTests {
         let offline = OfflineRenderer(schedule: schedule, nodes: try nodes(), blockSize: period, tail: .fixed(seconds: 0.25))
         var expected = MemorySink()
         try offline.render(into: &expected)
-        let frames = Int(offline.maximumFrames)
+        let frames = Int(offline.maximumFrames.index)
         #expect(played.count >= frames * 2)
         #expect(driver.counters.framesRendered >= Int64(frames))
         let left = stride(from: 0, to: frames * 2, by: 2).map { played[$0] }

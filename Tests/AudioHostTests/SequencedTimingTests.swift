@@ -15,11 +15,11 @@ struct SequencedTimingTests {
         var delivered: [(Int64, RenderEvent)] = []
         for block in blocks {
             var count = 0
-            let start = Int64(block * blockFrames)
+            let start = FramePosition(Int64(block * blockFrames))
             #expect(timing.collect(from: input, start: start, frames: blockFrames, into: buffer, count: &count, capacity: 1024) == 0)
             let frames = (0..<count).map { buffer[$0].frame }
             #expect(frames == frames.sorted())
-            delivered += (0..<count).map { (start + Int64(buffer[$0].frame), buffer[$0]) }
+            delivered += (0..<count).map { ((start + Int64(buffer[$0].frame)).index, buffer[$0]) }
         }
         return delivered
     }
@@ -30,7 +30,7 @@ struct SequencedTimingTests {
         var generator = SystemRandomNumberGenerator()
         let frames = (0..<300).map { _ in Int64.random(in: 0..<Int64(40 * blockFrames), using: &generator) }.sorted()
         for (index, frame) in frames.enumerated() {
-            input.push(.noteOn(channel: 0, note: UInt8(index % 128), velocity: 100), node: 3, frame: frame)
+            input.push(.noteOn(channel: 0, note: UInt8(index % 128), velocity: 100), node: 3, frame: FramePosition(frame))
         }
         var timing = SequencedTiming()
         let delivered = deliver(input, blocks: 0..<41, blockFrames: blockFrames, timing: &timing)

@@ -56,5 +56,19 @@ import Testing
         #expect(base.nearestFrame(after: HostDuration(nanoseconds: 10_416)) == 0)
         #expect(base.nearestFrame(after: HostDuration(nanoseconds: 10_417)) == 1, "past half a frame rounds up")
         #expect(TimeBase(sampleRate: 44_100).duration(ofFrames: 44_100) == 1)
+        #expect(base.duration(at: FramePosition(frames)) == tenDays)
+    }
+
+    /// A position becomes an offset in its block in one place: a late one sounds at the
+    /// block's first frame, never before it.
+    @Test func aFramePositionsOffsetInItsBlock() {
+        let block: FramePosition = 48_000
+        #expect((block + 17).offset(inBlockAt: block) == 17)
+        #expect(FramePosition(47_990).offset(inBlockAt: block) == 0, "an event due before its block")
+        #expect((block + 64) - block == 64)
+        #expect(block - (block + 64) == -64)
+        var position = FramePosition.zero
+        position += 256
+        #expect(position == 256 && position < block)
     }
 }

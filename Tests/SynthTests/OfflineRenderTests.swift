@@ -18,7 +18,7 @@ import Testing
         let file = MIDIFile(format: 0, division: .ticksPerQuarter(96), tracks: [track])
         let at48k = RenderSchedule(file: file, sampleRate: 48_000)
         #expect(at48k.entries.map(\.frame) == [250, 24_000 + 125])
-        #expect(at48k.endFrame == 24_000 + 12_000)
+        #expect(at48k.endFrame == 36_000)
         let at44k = RenderSchedule(file: file, sampleRate: 44_100)
         #expect(at44k.entries.map(\.frame) == [230, 22_050 + 115])
         #expect(at48k.hostSync(atFrame: 24_000).tempo == 240)
@@ -77,7 +77,7 @@ import Testing
                                        nodes: StandardGraph(bank: bank).nodes, tail: .fixed(seconds: 1))
         var sink = MemorySink()
         try renderer.render(into: &sink)
-        #expect(sink.left.count == Int(renderer.maximumFrames))
+        #expect(sink.left.count == Int(renderer.maximumFrames.index))
         #expect(sink.left.allSatisfy(\.isFinite) && sink.left.contains { abs($0) > 0.01 })
         #expect(sink.left.allSatisfy { abs($0) < 1 }, "no clipping at the default gain")
     }
@@ -105,8 +105,8 @@ import Testing
     @Test func theTailRingsOutUntilTheSoundDiesAway() throws {
         let silence = WAVSampleFormat.s16.silence
         let (samples, renderer) = try oneNote(released: 96, tail: .untilSilent(threshold: silence, maximum: 30))
-        let end = Int(renderer.schedule.endFrame), window = Int(RenderTail.silentSeconds * 48_000)
-        #expect(samples.count == Int(renderer.position))
+        let end = Int(renderer.schedule.endFrame.index), window = Int(RenderTail.silentSeconds * 48_000)
+        #expect(samples.count == Int(renderer.position.index))
         // The release and the reverb sound past the file's end, then fall silent for the last half second.
         let lastSound = try #require(samples.lastIndex { $0 >= silence })
         #expect(lastSound > end, "nothing sounded after the file's end")
@@ -119,7 +119,7 @@ import Testing
     @Test func aNoteNeverReleasedStopsAtTheLongestTail() throws {
         let (samples, renderer) = try oneNote(program: 16, released: nil,  // an organ: it sounds while held
                                               tail: .untilSilent(threshold: WAVSampleFormat.s16.silence, maximum: 3))
-        #expect(samples.count == Int(renderer.schedule.endFrame) + 3 * 48_000)
+        #expect(samples.count == Int(renderer.schedule.endFrame.index) + 3 * 48_000)
         #expect(samples.suffix(4_800).contains { $0 > 0.01 }, "the held note still sounds at the end")
     }
 }

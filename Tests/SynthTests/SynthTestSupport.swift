@@ -25,8 +25,8 @@ func testTimbre(_ wave: Waveform = .sine, attack: Float = 0.0001, decay: Float =
 /// Renders events (absolute frames) through `nodes` with the offline renderer.
 func render(_ events: [(frame: Int64, event: RenderEvent)], frames: Int64, nodes: [any Node],
             sampleRate: Double = 48_000, blockSize: Int = 64) -> MemorySink {
-    let schedule = RenderSchedule(entries: events.map { .init(frame: $0.frame, event: $0.event) }
-        .sorted { $0.frame < $1.frame }, sampleRate: sampleRate, endFrame: frames)
+    let schedule = RenderSchedule(entries: events.map { .init(frame: FramePosition($0.frame), event: $0.event) }
+        .sorted { $0.frame < $1.frame }, sampleRate: sampleRate, endFrame: FramePosition(frames))
     let renderer = OfflineRenderer(schedule: schedule, nodes: nodes, blockSize: blockSize, tail: .fixed(seconds: 0))
     var sink = MemorySink()
     try! renderer.render(into: &sink)

@@ -248,7 +248,7 @@ final class AudioRack {
     /// clock while audio plays (`nil` when it does not). A frame rendered at this clock time
     /// is heard `outputDelay` later.
     var renderedTime: HostTime? {
-        driver.isRunning ? .zero + timeBase.duration(ofFrames: driver.framesRendered) : nil
+        driver.isRunning ? .zero + timeBase.duration(at: driver.framesRendered) : nil
     }
 
     /// From rendering a frame to hearing it: the device's buffer.

@@ -25,10 +25,17 @@ public struct TimeBase: Hashable, Sendable, BitwiseCopyable {
     /// The frame nearest to `duration` after the stream's start (a scheduled event's frame).
     /// - Thread: any (render: no allocation).
     @inline(__always)
-    public func nearestFrame(after duration: HostDuration) -> Int64 {
+    public func nearestFrame(after duration: HostDuration) -> FramePosition {
         let product = duration.nanoseconds.multipliedFullWidth(by: Int64(sampleRate))
         let (low, carry) = product.low.addingReportingOverflow(UInt64(Self.nanosecondsPerSecond / 2))
-        return Self.nanosecondsPerSecond.dividingFullWidth((product.high + (carry ? 1 : 0), low)).quotient
+        return FramePosition(Self.nanosecondsPerSecond.dividingFullWidth((product.high + (carry ? 1 : 0), low)).quotient)
+    }
+
+    /// How long the stream has played when it reaches `position`, to the nanosecond below.
+    /// - Thread: any (render: no allocation).
+    @inline(__always)
+    public func duration(at position: FramePosition) -> HostDuration {
+        duration(ofFrames: position.index)
     }
 
     /// How long `frames` frames last, to the nanosecond below.
