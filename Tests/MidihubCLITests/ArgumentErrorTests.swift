@@ -82,4 +82,16 @@ import TestSupport
         #expect(version.status == 0)
         #expect(version.standardOutput == MidihubVersion.current + "\n")
     }
+
+    /// A receiver timeout outside 1…86400 s is refused before the daemon touches anything.
+    @Test(arguments: ["0", "-5", "nan", "100000"])
+    func serveRefusesAReceiverTimeoutOutOfRange(_ seconds: String) throws {
+        let bad = try MidihubBinary.run(["serve", "--no-audio", "--receiver-timeout=\(seconds)"])
+        #expect(bad.status == 2)
+        #expect(bad.standardOutput == "")
+        let lines = bad.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(bad.standardError)")
+        #expect(lines.first?.hasPrefix("midihub: --receiver-timeout ") == true)
+        #expect(lines.first?.hasSuffix("is out of range (fix: give 1 to 86400 seconds)") == true, "\(bad.standardError)")
+    }
 }
