@@ -31,9 +31,9 @@ public struct MIDITrack: Hashable, Sendable {
     /// Events in file order; ticks never decrease.
     public var events: [TrackEvent]
     /// Tick of the End of Track meta event (≥ the last event's tick).
-    public var endTick: UInt64
+    public var endTick: Tick
 
-    public init(events: [TrackEvent] = [], endTick: UInt64? = nil) {
+    public init(events: [TrackEvent] = [], endTick: Tick? = nil) {
         self.events = events
         self.endTick = endTick ?? events.last?.tick ?? 0
     }
@@ -47,12 +47,13 @@ public struct MIDITrack: Hashable, Sendable {
     }
 }
 
-/// A timed event inside a track: absolute tick plus what happens.
+/// A timed event inside a track: absolute tick (a whole tick, where the file puts it) plus
+/// what happens.
 public struct TrackEvent: Hashable, Sendable {
-    public var tick: UInt64
+    public var tick: Tick
     public var kind: Kind
 
-    public init(tick: UInt64, _ kind: Kind) {
+    public init(tick: Tick, _ kind: Kind) {
         self.tick = tick
         self.kind = kind
     }

@@ -34,7 +34,7 @@ extension MIDIFile {
     /// The length of the file in ticks: the latest End of Track of all tracks.
     ///
     /// - Thread: any.
-    public var durationTicks: UInt64 {
+    public var durationTicks: Tick {
         tracks.reduce(0) { max($0, $1.endTick) }
     }
 }

@@ -91,10 +91,10 @@ extension MIDITrack {
         // A dense track averages 3–4 bytes per event. The chunk's size was checked
         // against the file, so this reserve is bounded by the bytes actually present.
         events.reserveCapacity(reader.remaining / 4)
-        var tick: UInt64 = 0
+        var tick = Tick.zero
         var runningStatus: UInt8 = 0
         while !reader.isAtEnd {
-            tick += UInt64(try reader.readQuantity())
+            tick = tick + Tick(UInt64(try reader.readQuantity()))
             let statusOffset = reader.offset
             var status = try reader.readByte()
             var firstData: UInt8? = nil

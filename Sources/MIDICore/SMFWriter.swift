@@ -58,12 +58,11 @@ extension MIDIFile.Division {
 extension MIDITrack {
     /// Appends the track's events and its End of Track, as delta-timed SMF events.
     fileprivate func appendEvents(to out: inout [UInt8]) {
-        var lastTick: UInt64 = 0
+        var lastTick = Tick.zero
         var runningStatus: UInt8 = 0
 
-        func appendDelta(to tick: UInt64) {
-            let delta = tick > lastTick ? tick - lastTick : 0
-            VariableLengthQuantity.append(UInt32(clamping: delta), to: &out)
+        func appendDelta(to tick: Tick) {
+            VariableLengthQuantity.append(UInt32(clamping: (tick - lastTick).whole), to: &out)
             lastTick = max(lastTick, tick)
         }
         func appendLengthPrefixed(status: UInt8, _ data: [UInt8]) {

@@ -10,7 +10,7 @@
 struct SequenceTextAssembler {
     /// Sort key of one event: tick, then releases (0) before written events (1), then writing order.
     private struct Key: Comparable {
-        var tick: UInt64
+        var tick: Tick
         var phase: Int
         var statement: Int
         var sub: Int
@@ -22,7 +22,7 @@ struct SequenceTextAssembler {
     private let drafts: [SequenceTextTrackDraft]
     private var bars: SequenceTextBars
     /// Ticks of the time signatures, by line: each was placed with the bars before it.
-    private var signatureTicks: [Int: UInt64] = [:]
+    private var signatureTicks: [Int: Tick] = [:]
 
     init(drafts: [SequenceTextTrackDraft], division: MIDIFile.Division) throws(SequenceTextError) {
         self.drafts = drafts
@@ -49,7 +49,7 @@ struct SequenceTextAssembler {
         while !pending.isEmpty {
             // A later signature may not resolve yet (its beat can exceed the current
             // meter); only when none resolves is the first one's error the real one.
-            var best: (index: Int, tick: UInt64)?
+            var best: (index: Int, tick: Tick)?
             for (index, item) in pending.enumerated() {
                 guard let tick = try? self.tick(of: item.statement) else { continue }
                 if best == nil || tick < best!.tick { best = (index, tick) }
@@ -69,10 +69,10 @@ struct SequenceTextAssembler {
         var tracks: [MIDITrack] = []
         for draft in drafts {
             var keyed: [(key: Key, event: TrackEvent)] = []
-            var end: (tick: UInt64, statement: SequenceTextStatement)?
+            var end: (tick: Tick, statement: SequenceTextStatement)?
             for statement in draft.statements {
                 statementNumber += 1
-                let tick: UInt64
+                let tick: Tick
                 if let placed = signatureTicks[statement.line] { tick = placed } else { tick = try self.tick(of: statement) }
                 switch statement.event {
                 case .single(let kind):
@@ -85,8 +85,7 @@ struct SequenceTextAssembler {
                     end = (tick, statement)
                 case .notes(let notes, let channel, let length, let velocity, let release):
                     let ticks = try self.ticks(of: length, at: tick, statement: statement)
-                    let (off, overflow) = tick.addingReportingOverflow(ticks)
-                    guard !overflow else { throw error(at: statement, column: statement.column, "the note ends past the last tick", fix: "shorten it") }
+                    guard let off = tick.adding(ticks) else { throw error(at: statement, column: statement.column, "the note ends past the last tick", fix: "shorten it") }
                     for (index, note) in notes.enumerated() {
                         let onKey = Key(tick: tick, phase: 1, statement: statementNumber, sub: 2 * index)
                         let offKey = ticks == 0 ? Key(tick: tick, phase: 1, statement: statementNumber, sub: 2 * index + 1)
@@ -120,7 +119,7 @@ struct SequenceTextAssembler {
     }
 
     /// The tick of a statement's position (0 when it has none).
-    private func tick(of statement: SequenceTextStatement) throws(SequenceTextError) -> UInt64 {
+    private func tick(of statement: SequenceTextStatement) throws(SequenceTextError) -> Tick {
         switch statement.position {
         case nil: return 0
         case .tick(let tick): return tick
@@ -130,7 +129,7 @@ struct SequenceTextAssembler {
     }
 
     private func tick(bar number: Int, beat: Int, fraction: Int, scale: Int, extra: Int,
-                      statement: SequenceTextStatement) throws(SequenceTextError) -> UInt64 {
+                      statement: SequenceTextStatement) throws(SequenceTextError) -> Tick {
         let fix = "use @tick positions here"
         switch bars.bar(number) {
         case .uncountable:
@@ -156,13 +155,14 @@ struct SequenceTextAssembler {
                 throw error(at: statement, column: statement.positionColumn, "position is past the end of bar \(number), which a time signature cuts short after \(bar.length) ticks",
                             fix: "move it into the next bar")
             }
-            let (tick, overflow) = bar.start.addingReportingOverflow(UInt64(offset))
-            guard !overflow else { throw error(at: statement, column: statement.positionColumn, "bar \(number) is too far", fix: "use a smaller bar number") }
+            guard let tick = bar.start.adding(Tick(UInt64(offset))) else {
+                throw error(at: statement, column: statement.positionColumn, "bar \(number) is too far", fix: "use a smaller bar number")
+            }
             return tick
         }
     }
 
-    private func ticks(of length: SequenceTextLength, at tick: UInt64, statement: SequenceTextStatement) throws(SequenceTextError) -> UInt64 {
+    private func ticks(of length: SequenceTextLength, at tick: Tick, statement: SequenceTextStatement) throws(SequenceTextError) -> Tick {
         let whole = bars.ticksPerQuarter.map { UInt64($0) * 4 } ?? 0
         switch length {
         case .ticks(let ticks):
@@ -173,7 +173,7 @@ struct SequenceTextAssembler {
                 throw error(at: statement, column: statement.column, "length \(numerator)/\(denominator) of a whole note is not a whole number of ticks",
                             fix: "give the length in ticks, e.g. \(scaled / UInt64(denominator))t")
             }
-            return scaled / UInt64(denominator)
+            return Tick(scaled / UInt64(denominator))
         case .beats(let units, let fraction, let scale):
             guard let perBeat = bars.ticksPerBeat(at: tick) else {
                 throw error(at: statement, column: statement.column, "beats are not a whole number of ticks here", fix: "give the length in ticks, e.g. 240t")
@@ -183,7 +183,7 @@ struct SequenceTextAssembler {
                 throw error(at: statement, column: statement.column, "the length in beats falls between ticks",
                             fix: "give the length in ticks, e.g. \(units * perBeat + fractionTicks / scale)t")
             }
-            return UInt64(units * perBeat + fractionTicks / scale)
+            return Tick(UInt64(units * perBeat + fractionTicks / scale))
         }
     }
 }

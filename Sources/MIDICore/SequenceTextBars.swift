@@ -13,7 +13,7 @@
 struct SequenceTextBars {
     /// The stretch of time from one time signature to the next.
     struct Segment {
-        var tick: UInt64
+        var tick: Tick
         /// Number of the bar that starts at `tick`; nil once bars stopped being countable.
         var bar: Int?
         var numerator: Int
@@ -29,7 +29,7 @@ struct SequenceTextBars {
     /// One bar: where it starts, its beats and its length (shorter than
     /// `numerator × ticksPerBeat` when a time signature cuts it short).
     struct Bar {
-        var start: UInt64
+        var start: Tick
         var numerator: Int
         var ticksPerBeat: Int
         var length: Int
@@ -39,7 +39,7 @@ struct SequenceTextBars {
         case bar(Bar)
         /// A time signature before this bar has no whole-tick beat (or the division is SMPTE).
         case uncountable
-        /// The bar's tick does not fit in 64 bits.
+        /// The bar's tick is past `Tick.max`.
         case tooFar
     }
 
@@ -59,13 +59,13 @@ struct SequenceTextBars {
     }
 
     /// Adds a time signature; `tick` must not be before the last one added.
-    mutating func append(tick: UInt64, numerator: UInt8, denominatorPower: UInt8) {
+    mutating func append(tick: Tick, numerator: UInt8, denominatorPower: UInt8) {
         let last = segments[segments.count - 1]
         var bar: Int?
         if let lastBar = last.bar, tick == last.tick {
             bar = lastBar
         } else if let lastBar = last.bar, let length = last.ticksPerBar {
-            let elapsed = tick - last.tick
+            let elapsed = (tick - last.tick).whole
             let bars = elapsed / UInt64(length) + (elapsed % UInt64(length) == 0 ? 0 : 1)
             bar = bars < UInt64(Int.max - lastBar) ? lastBar + Int(bars) : nil
         }
@@ -82,7 +82,7 @@ struct SequenceTextBars {
     }
 
     /// Ticks per beat of the signature in force at `tick`.
-    func ticksPerBeat(at tick: UInt64, segmentLimit: Int? = nil) -> Int? {
+    func ticksPerBeat(at tick: Tick, segmentLimit: Int? = nil) -> Int? {
         segments[segmentIndex(at: tick, limit: segmentLimit ?? segments.count)].ticksPerBeat
     }
 
@@ -94,13 +94,12 @@ struct SequenceTextBars {
         else { return .uncountable }
         let (offset, overflow) = (number - first).multipliedReportingOverflow(by: length)
         guard !overflow else { return .tooFar }
-        let (start, startOverflow) = segments[index].tick.addingReportingOverflow(UInt64(offset))
-        guard !startOverflow else { return .tooFar }
+        guard let start = Tick(exactly: UInt64(offset)).flatMap(segments[index].tick.adding) else { return .tooFar }
         var barLength = length
         if index + 1 < segments.count {
             let next = segments[index + 1].tick
             guard next > start else { return .uncountable }
-            barLength = Int(min(UInt64(length), next - start))
+            barLength = Int(min(UInt64(length), (next - start).whole))
         }
         return .bar(Bar(start: start, numerator: segments[index].numerator, ticksPerBeat: ticksPerBeat, length: barLength))
     }
@@ -109,10 +108,10 @@ struct SequenceTextBars {
     /// are not countable there. With `segmentLimit`, only the first that many
     /// segments count: a time signature's own position is written in the bars
     /// before it took effect, as the parser reads it.
-    func position(of tick: UInt64, segmentLimit: Int? = nil) -> (bar: Int, beat: Int, tick: Int)? {
+    func position(of tick: Tick, segmentLimit: Int? = nil) -> (bar: Int, beat: Int, tick: Int)? {
         let segment = segments[segmentIndex(at: tick, limit: segmentLimit ?? segments.count)]
         guard let first = segment.bar, let length = segment.ticksPerBar, let ticksPerBeat = segment.ticksPerBeat else { return nil }
-        let offset = tick - segment.tick
+        let offset = (tick - segment.tick).whole
         let bars = offset / UInt64(length)
         guard bars < UInt64(Int.max - first) else { return nil }
         let within = Int(offset % UInt64(length))
@@ -120,7 +119,7 @@ struct SequenceTextBars {
     }
 
     /// Index of the last segment (among the first `limit`) starting at or before `tick`.
-    private func segmentIndex(at tick: UInt64, limit: Int) -> Int {
+    private func segmentIndex(at tick: Tick, limit: Int) -> Int {
         var low = 0
         var high = min(max(limit, 1), segments.count)
         while high - low > 1 {

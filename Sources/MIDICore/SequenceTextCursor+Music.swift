@@ -14,7 +14,8 @@ extension SequenceTextCursor {
         let token = try word("position", fix: fix)
         let text = token.text
         if text.hasPrefix("@") {
-            guard let tick = UInt64(text.dropFirst()) else { throw error("position '\(text)' is not @ and a tick number", fix: fix, at: token) }
+            guard let whole = UInt64(text.dropFirst()) else { throw error("position '\(text)' is not @ and a tick number", fix: fix, at: token) }
+            guard let tick = Tick(exactly: whole) else { throw error("position '\(text)' is too far", fix: "use a tick up to \(Tick.max.whole)", at: token) }
             return .tick(tick)
         }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
@@ -47,7 +48,7 @@ extension SequenceTextCursor {
     }
 
     private static func length(_ text: String) -> SequenceTextLength? {
-        if text.hasSuffix("t") { return UInt64(text.dropLast()).map { .ticks($0) } }
+        if text.hasSuffix("t") { return UInt64(text.dropLast()).flatMap(Tick.init(exactly:)).map { .ticks($0) } }
         if text.hasSuffix("b") {
             guard let beats = decimal(text.dropLast()) else { return nil }
             return .beats(units: beats.units, fraction: beats.fraction, scale: beats.scale)

@@ -5,7 +5,7 @@ extension SequenceTextRenderer {
         var starts: [Int]
         var channel: UInt8
         var velocity: UInt8
-        var length: UInt64
+        var length: Tick
         var release: SequenceTextRelease
 
         /// True when this note can join `line` as a chord note.
@@ -106,7 +106,8 @@ extension SequenceTextRenderer {
     }
 
     /// A length word: a fraction of a whole note when it is a simple one, else ticks.
-    func lengthWord(_ ticks: UInt64) -> String {
+    func lengthWord(_ length: Tick) -> String {
+        let ticks = length.whole
         guard case .ticksPerQuarter(let perQuarter) = file.division, perQuarter > 0, ticks > 0 else { return "\(ticks)t" }
         let whole = UInt64(perQuarter) * 4
         var (a, b) = (ticks, whole)

@@ -42,8 +42,8 @@ struct SequenceTextRenderer {
     private let segmentsBefore: [EventAddress: Int]
 
     /// All time signatures, ordered by tick, then track, then position in the track.
-    private static func timeSignatures(in file: MIDIFile) -> [(address: EventAddress, tick: UInt64, numerator: UInt8, power: UInt8)] {
-        var found: [(address: EventAddress, tick: UInt64, numerator: UInt8, power: UInt8)] = []
+    private static func timeSignatures(in file: MIDIFile) -> [(address: EventAddress, tick: Tick, numerator: UInt8, power: UInt8)] {
+        var found: [(address: EventAddress, tick: Tick, numerator: UInt8, power: UInt8)] = []
         for (trackIndex, track) in file.tracks.enumerated() {
             for (index, event) in track.events.enumerated() {
                 if case .meta(.timeSignature(let numerator, let power, _, _)) = event.kind {
@@ -130,7 +130,7 @@ struct SequenceTextRenderer {
 
     /// A position word: `bar:beat`, `bar:beat.fraction` (up to 3 decimals), `bar:beat:tick` or `@tick`.
     /// `address` names the event, so a time signature's position is written in the bars before it.
-    func position(_ tick: UInt64, of address: EventAddress? = nil) -> String {
+    func position(_ tick: Tick, of address: EventAddress? = nil) -> String {
         let limit = address.flatMap { segmentsBefore[$0] }
         guard let bars, let place = bars.position(of: tick, segmentLimit: limit),
               let perBeat = bars.ticksPerBeat(at: tick, segmentLimit: limit) else { return "@\(tick)" }

@@ -1,14 +1,14 @@
 /// A position as written: an absolute tick, or bar:beat (with an optional decimal
 /// fraction of a beat) plus ticks. Resolved once every time signature is known.
 enum SequenceTextPosition: Hashable, Sendable {
-    case tick(UInt64)
+    case tick(Tick)
     /// `fraction / scale` of a beat is added, `scale` being a power of ten (1 when none).
     case barBeat(bar: Int, beat: Int, fraction: Int, scale: Int, tick: Int)
 }
 
 /// A note length as written.
 enum SequenceTextLength: Hashable, Sendable {
-    case ticks(UInt64)
+    case ticks(Tick)
     /// A fraction of a whole note (dots already folded in: `1/4.` is 3/8).
     case wholeNotes(numerator: Int, denominator: Int)
     /// Beats of the time signature at the note's start, `units + fraction / scale`.

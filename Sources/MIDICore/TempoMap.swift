@@ -27,7 +27,7 @@ public struct TempoMap: Sendable {
 
     /// One stretch of one tempo: from `tick`, which falls at `start`, ticks go at `rate`.
     private struct Segment: Sendable {
-        var tick: UInt64
+        var tick: Tick
         var start: HostDuration
         var rate: TickRate
     }
@@ -73,8 +73,8 @@ public struct TempoMap: Sendable {
     ///
     /// - Thread: any.
     public func duration(at tick: Tick) -> HostDuration {
-        let segment = segments[Self.lastIndex(in: segments, atOrBefore: tick.whole, key: \.tick)]
-        return segment.start + segment.rate.duration(of: tick - Tick(segment.tick))
+        let segment = segments[Self.lastIndex(in: segments, atOrBefore: tick, key: \.tick)]
+        return segment.start + segment.rate.duration(of: tick - segment.tick)
     }
 
     /// The position reached `duration` after the file's start (its start for negative durations).
@@ -82,14 +82,14 @@ public struct TempoMap: Sendable {
     /// - Thread: any.
     public func tick(after duration: HostDuration) -> Tick {
         let segment = segments[Self.lastIndex(in: segments, atOrBefore: duration, key: \.start)]
-        return Tick(segment.tick) + segment.rate.span(of: duration - segment.start)
+        return segment.tick + segment.rate.span(of: duration - segment.start)
     }
 
     private static func tempoSegments(_ tempos: [TempoChange], ticksPerQuarter: Int) -> [Segment] {
         var segments: [Segment] = []
         segments.reserveCapacity(tempos.count)
         for change in tempos {
-            let start = segments.last.map { $0.start + $0.rate.duration(of: Tick(change.tick - $0.tick)) } ?? .zero
+            let start = segments.last.map { $0.start + $0.rate.duration(of: change.tick - $0.tick) } ?? .zero
             let rate = TickRate(microsecondsPerQuarter: change.microsecondsPerQuarter, ticksPerQuarter: ticksPerQuarter)
             segments.append(Segment(tick: change.tick, start: start, rate: rate))
         }
@@ -132,17 +132,17 @@ public struct TempoMap: Sendable {
 
 /// Something that happens at a tick: a tempo change or a time-signature change.
 protocol TimedChange {
-    var tick: UInt64 { get }
+    var tick: Tick { get }
 }
 
 /// A tempo from `tick` on.
 ///
 /// - Thread: any (a plain value).
 public struct TempoChange: Hashable, Sendable, TimedChange {
-    public var tick: UInt64
+    public var tick: Tick
     public var microsecondsPerQuarter: UInt32
 
-    public init(tick: UInt64, microsecondsPerQuarter: UInt32) {
+    public init(tick: Tick, microsecondsPerQuarter: UInt32) {
         self.tick = tick
         self.microsecondsPerQuarter = microsecondsPerQuarter
     }

@@ -52,12 +52,12 @@ struct SequenceSummary {
         var notes: Int
         /// 1-based channels the track's messages use.
         var channels: [Int]
-        var endTick: UInt64
+        var endTick: Tick
     }
 
     var format: UInt16
     var division: MIDIFile.Division
-    var durationTicks: UInt64
+    var durationTicks: Tick
     var durationSeconds: Double
     var end: BarBeat
     var tempos: [(change: TempoChange, position: BarBeat)]
@@ -69,7 +69,7 @@ struct SequenceSummary {
         format = file.format
         division = file.division
         durationTicks = file.durationTicks
-        durationSeconds = tempoMap.duration(at: Tick(durationTicks)).seconds
+        durationSeconds = tempoMap.duration(at: durationTicks).seconds
         end = tempoMap.barBeat(atTick: durationTicks)
         tempos = tempoMap.tempoChanges.map { ($0, tempoMap.barBeat(atTick: $0.tick)) }
         timeSignatures = tempoMap.timeSignatures.map { ($0, tempoMap.barBeat(atTick: $0.tick)) }
@@ -124,14 +124,14 @@ struct SequenceSummary {
         }
         let tempoValues: [JSONObject.Value] = tempos.map { tempo in
             .rendered(JSONObject([
-                ("tick", .int(Int(tempo.change.tick))), ("position", .string(tempo.position.description)),
+                ("tick", .int(Int(tempo.change.tick.whole))), ("position", .string(tempo.position.description)),
                 ("bpm", .number(tempo.change.beatsPerMinute, decimals: 3)),
                 ("microsecondsPerQuarter", .int(Int(tempo.change.microsecondsPerQuarter))),
             ]).rendered)
         }
         let signatureValues: [JSONObject.Value] = timeSignatures.map { signature in
             .rendered(JSONObject([
-                ("tick", .int(Int(signature.change.tick))), ("position", .string(signature.position.description)),
+                ("tick", .int(Int(signature.change.tick.whole))), ("position", .string(signature.position.description)),
                 ("numerator", .int(signature.change.numerator)), ("denominator", .int(signature.change.denominator)),
             ]).rendered)
         }
@@ -139,12 +139,12 @@ struct SequenceSummary {
             .rendered(JSONObject([
                 ("number", .int(track.number)), ("name", track.name.map { .string($0) } ?? .null),
                 ("events", .int(track.events)), ("notes", .int(track.notes)),
-                ("channels", .array(track.channels.map { .int($0) })), ("endTick", .int(Int(track.endTick))),
+                ("channels", .array(track.channels.map { .int($0) })), ("endTick", .int(Int(track.endTick.whole))),
             ]).rendered)
         }
         return JSONObject([
             ("file", .string(path)), ("format", .int(Int(format))), ("division", .rendered(JSONObject(divisionFields).rendered)),
-            ("durationTicks", .int(Int(durationTicks))), ("durationSeconds", .number(durationSeconds, decimals: 3)),
+            ("durationTicks", .int(Int(durationTicks.whole))), ("durationSeconds", .number(durationSeconds, decimals: 3)),
             ("bars", .int(bars)), ("end", .string(end.description)),
             ("tempos", .array(tempoValues)), ("timeSignatures", .array(signatureValues)), ("tracks", .array(trackValues)),
         ]).rendered

@@ -33,11 +33,11 @@ struct PlaybackSchedule {
 
     /// - Throws: `CLIError` when the file is longer than a queue can count (2³² ticks).
     init(file: MIDIFile, portCount: Int) throws {
-        guard file.durationTicks <= UInt64(UInt32.max) else {
+        guard file.durationTicks.whole <= UInt64(UInt32.max) else {
             throw CLIError("the file lasts \(file.durationTicks) ticks, more than an ALSA queue counts",
                            fix: "use a coarser division or split the file", exitCode: CLIError.badInput)
         }
-        endTick = UInt32(file.durationTicks)
+        endTick = UInt32(file.durationTicks.whole)
         var usesTempoEvents = true
         switch file.division {
         case .ticksPerQuarter(let ticks):
@@ -55,7 +55,7 @@ struct PlaybackSchedule {
         }
         var trackPort: [Int: Int] = [:]
         for merged in file.mergedEvents() {
-            let tick = UInt32(merged.event.tick)
+            let tick = UInt32(merged.event.tick.whole)
             let portIndex = trackPort[merged.track] ?? 0
             switch merged.event.kind {
             case .midi(let message):

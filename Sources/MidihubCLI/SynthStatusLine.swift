@@ -31,7 +31,7 @@ final class SynthStatusLine {
             let played = min(timeBase.duration(ofFrames: max(counters.framesRendered - Int64(bufferFrames), 0)),
                              HostDuration(seconds: duration))
             let seconds = played.seconds
-            let position = tempoMap.barBeat(atTick: tempoMap.tick(after: played).whole)
+            let position = tempoMap.barBeat(atTick: tempoMap.tick(after: played))
             parts.append("\(StatusLine.clock(seconds)) / \(StatusLine.clock(duration))")
             parts.append("bar \(position.bar):\(position.beat)")
         }

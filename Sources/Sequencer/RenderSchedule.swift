@@ -31,7 +31,7 @@ public struct RenderSchedule: Sendable {
         self.sampleRate = sampleRate
         let tempoMap = TempoMap(file: file), timeBase = Self.timeBase(sampleRate)
         self.tempoMap = tempoMap
-        func frame(atTick tick: UInt64) -> FramePosition { timeBase.nearestFrame(after: tempoMap.duration(at: Tick(tick))) }
+        func frame(atTick tick: Tick) -> FramePosition { timeBase.nearestFrame(after: tempoMap.duration(at: tick)) }
         var entries: [Entry] = []
         for merged in file.mergedEvents() {
             guard case .midi(let message) = merged.event.kind, let event = RenderEvent(message) else { continue }

@@ -27,7 +27,7 @@ public struct MIDIRecording: Sendable {
     }
 
     private struct Recorded: Sendable {
-        var tick: UInt64
+        var tick: Tick
         var kind: TrackEvent.Kind
         var source: Int
         var channel: UInt8?
@@ -37,7 +37,7 @@ public struct MIDIRecording: Sendable {
     /// The sources' names, for the track names.
     public private(set) var sources: [String]
     private var recorded: [Recorded] = []
-    private var lastTick: UInt64 = 0
+    private var lastTick = Tick.zero
 
     public init(options: Options, sources: [String]) {
         self.options = options
@@ -72,8 +72,8 @@ public struct MIDIRecording: Sendable {
     }
 
     /// The tick `elapsed` after the start (the nearest), at the tempo the file says.
-    private func ticks(after elapsed: HostDuration) -> UInt64 {
-        TickRate(microsecondsPerQuarter: microsecondsPerQuarter, ticksPerQuarter: options.ticksPerQuarter).span(of: elapsed).nearestWhole
+    private func ticks(after elapsed: HostDuration) -> Tick {
+        TickRate(microsecondsPerQuarter: microsecondsPerQuarter, ticksPerQuarter: options.ticksPerQuarter).span(of: elapsed).rounded
     }
 
     /// The recording's tempo as its file writes it.

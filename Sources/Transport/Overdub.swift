@@ -12,11 +12,11 @@ import MIDICore
 public struct Overdub: Sendable {
     private var events: [TrackEvent] = []
     /// The tick of each held note-on, by channel × 128 + note.
-    private var held: [Int: UInt64] = [:]
+    private var held: [Int: Tick] = [:]
     /// The song's end: no tick lies past it.
-    public let endTick: UInt64
+    public let endTick: Tick
 
-    public init(endTick: UInt64) {
+    public init(endTick: Tick) {
         self.endTick = endTick
     }
 
@@ -25,7 +25,7 @@ public struct Overdub: Sendable {
 
     /// Keeps `message`, heard at `tick` of the song; drops what a file does not keep.
     public mutating func record(_ message: MIDIMessage, atTick tick: Tick) {
-        var at = min(tick.nearestWhole, endTick)
+        var at = min(tick.rounded, endTick)
         switch message {
         case .sysEx(let payload):
             events.append(TrackEvent(tick: at, .sysEx(payload + [0xF7])))

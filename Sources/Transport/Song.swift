@@ -8,10 +8,10 @@ import MIDICore
 public struct Song: Sendable {
     /// One channel message and the tick where it plays.
     public struct Event: Sendable, Equatable {
-        public var tick: UInt64
+        public var tick: Tick
         public var message: MIDIMessage
 
-        public init(tick: UInt64, message: MIDIMessage) {
+        public init(tick: Tick, message: MIDIMessage) {
             self.tick = tick
             self.message = message
         }
@@ -20,7 +20,7 @@ public struct Song: Sendable {
     /// A marker meta event (`FF 06`): a name to seek to.
     public struct Marker: Sendable, Equatable {
         public var name: String
-        public var tick: UInt64
+        public var tick: Tick
     }
 
     /// What the status shows: the file's name.
@@ -32,9 +32,9 @@ public struct Song: Sendable {
     public let tempoMap: TempoMap
     public let markers: [Marker]
     /// The last End of Track (or the last event): the song ends there.
-    public let endTick: UInt64
+    public let endTick: Tick
     /// Where the tempo or the time signature changes, in order.
-    public let timingTicks: [UInt64]
+    public let timingTicks: [Tick]
 
     /// - Thread: any.
     public init(file: MIDIFile, name: String) {
@@ -61,7 +61,7 @@ public struct Song: Sendable {
 
     /// How long the song plays at its own tempo map.
     /// - Thread: any.
-    public var length: HostDuration { tempoMap.duration(at: Tick(endTick)) }
+    public var length: HostDuration { tempoMap.duration(at: endTick) }
 
     /// The longest song the transport plays: a day. A file that lasts longer has delta times
     /// or a tempo gone wrong (47 bytes can last centuries), and its times would run past
@@ -84,7 +84,7 @@ public struct Song: Sendable {
         var low = 0, high = events.count
         while low < high {
             let middle = (low + high) / 2
-            if Tick(events[middle].tick) < tick { low = middle + 1 } else { high = middle }
+            if events[middle].tick < tick { low = middle + 1 } else { high = middle }
         }
         return low
     }

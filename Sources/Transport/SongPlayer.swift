@@ -55,10 +55,10 @@ public struct SongPlayer: Sendable {
 
     /// A loop region in ticks; `end` > `start`.
     public struct Loop: Hashable, Sendable {
-        public var start: UInt64
-        public var end: UInt64
+        public var start: Tick
+        public var end: Tick
 
-        public init(start: UInt64, end: UInt64) {
+        public init(start: Tick, end: Tick) {
             self.start = start
             self.end = end
         }
@@ -124,7 +124,7 @@ public struct SongPlayer: Sendable {
     public mutating func play(at time: HostTime) -> [Scheduled]? {
         guard let song else { return nil }
         guard state != .playing else { return [] }
-        if anchorTick >= Tick(song.endTick) { anchorTick = .zero }
+        if anchorTick >= song.endTick { anchorTick = .zero }
         state = .playing
         return start(at: time, from: anchorTick)
     }
@@ -142,15 +142,15 @@ public struct SongPlayer: Sendable {
     public mutating func stop(at time: HostTime) -> [Scheduled] {
         let offs = state == .playing ? cut(at: time) + [Scheduled(time: time, message: .stop)] : []
         state = .stopped
-        anchorTick = Tick(loop?.start ?? 0)
+        anchorTick = loop?.start ?? .zero
         mark(anchorTick, at: time)
         return offs
     }
 
     /// Moves to `tick` at `time`; playing goes on from there.
-    public mutating func seek(to tick: UInt64, at time: HostTime) -> [Scheduled] {
+    public mutating func seek(to tick: Tick, at time: HostTime) -> [Scheduled] {
         guard let song else { return [] }
-        let target = Tick(min(tick, song.endTick))
+        let target = min(tick, song.endTick)
         guard state == .playing else {
             anchorTick = target
             return [Scheduled(time: time, message: .songPosition(songPosition(target)))]
@@ -187,17 +187,17 @@ public struct SongPlayer: Sendable {
         for _ in 0..<1000 {
             guard let song else { break }
             let limit = tick(after: horizon - anchorTime, from: anchorTick)
-            let boundary = loop.flatMap { anchorTick < Tick($0.end) ? Tick($0.end) : nil }
-            let end = boundary ?? Tick(song.endTick)
-            while nextTiming < song.timingTicks.count, Tick(song.timingTicks[nextTiming]) < min(limit, end) {
-                let tick = Tick(song.timingTicks[nextTiming])
+            let boundary = loop.flatMap { anchorTick < $0.end ? $0.end : nil }
+            let end = boundary ?? song.endTick
+            while nextTiming < song.timingTicks.count, song.timingTicks[nextTiming] < min(limit, end) {
+                let tick = song.timingTicks[nextTiming]
                 if tick > anchorTick { mark(tick, at: anchorTime + duration(from: anchorTick, to: tick)) }
                 nextTiming += 1
             }
             var events: [Scheduled] = []
             while next < song.events.count {
                 let event = song.events[next]
-                let tick = Tick(event.tick)
+                let tick = event.tick
                 guard boundary == nil ? tick <= min(limit, end) : tick < min(limit, end) else { break }
                 next += 1
                 let scheduled = Scheduled(time: anchorTime + duration(from: anchorTick, to: tick), message: event.message)
@@ -215,7 +215,7 @@ public struct SongPlayer: Sendable {
                 mark(.zero, at: endTime)
                 break
             }
-            out += start(at: endTime, from: Tick(loop.start))
+            out += start(at: endTime, from: loop.start)
         }
         scheduledUntil = max(scheduledUntil, horizon)
         return out
@@ -231,14 +231,14 @@ public struct SongPlayer: Sendable {
     /// again, up to the lookahead after the caller's clock).
     public func position(at time: HostTime) -> Tick {
         guard state == .playing, time > anchorTime, let song else { return anchorTick }
-        return min(tick(after: time - anchorTime, from: anchorTick), Tick(song.endTick))
+        return min(tick(after: time - anchorTime, from: anchorTick), song.endTick)
     }
 
     /// The tempo (quarter notes per minute) that plays at `tick`.
     public func tempo(atTick tick: Tick) -> Double {
         if let tempoOverride { return tempoOverride }
         guard let song else { return 120 }
-        return song.tempoMap.tempoChanges.last(where: { $0.tick <= tick.whole })?.beatsPerMinute ?? 120
+        return song.tempoMap.tempoChanges.last(where: { $0.tick <= tick })?.beatsPerMinute ?? 120
     }
 
     /// How long the song plays from its start to `tick` at the tempo that plays (the
@@ -278,7 +278,7 @@ public struct SongPlayer: Sendable {
         anchorTime = time
         scheduledUntil = time
         next = song.firstEvent(atOrAfter: tick)
-        nextTiming = song.timingTicks.firstIndex { Tick($0) > tick } ?? song.timingTicks.count
+        nextTiming = song.timingTicks.firstIndex { $0 > tick } ?? song.timingTicks.count
         mark(tick, at: time)
         nextPulse = firstPulse(atOrAfter: tick)
         let clock: [MIDIMessage] = tick == .zero ? [.start] : [.songPosition(songPosition(tick)), .continue]

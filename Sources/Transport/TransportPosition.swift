@@ -39,13 +39,13 @@ public enum TransportPosition: Hashable, Sendable, CustomStringConvertible {
     /// The tick this position names in `song`, or `nil` for a marker the song does not have.
     /// Positions past the end name the end.
     /// - Thread: any.
-    public func tick(in song: Song) -> UInt64? {
-        let tick: UInt64
+    public func tick(in song: Song) -> Tick? {
+        let tick: Tick
         switch self {
         case .barBeat(let bar, let beat):
             tick = song.tempoMap.tick(bar: bar, beat: beat)
         case .seconds(let seconds):
-            tick = song.tempoMap.tick(after: HostDuration(seconds: seconds)).nearestWhole
+            tick = song.tempoMap.tick(after: HostDuration(seconds: seconds)).rounded
         case .marker(let name):
             guard let marker = song.markers.first(where: { $0.name == name }) else { return nil }
             tick = marker.tick

@@ -29,9 +29,9 @@ enum GeneratedFiles {
             let kind: TrackEvent.Kind = Int.random(in: 0..<10, using: &random) < 8
                 ? .midi(channelMessage(using: &random))
                 : otherKind(using: &random)
-            events.append(TrackEvent(tick: tick, kind))
+            events.append(TrackEvent(tick: Tick(tick), kind))
         }
-        return MIDITrack(events: events, endTick: tick + UInt64.random(in: 0...1000, using: &random))
+        return MIDITrack(events: events, endTick: Tick(tick + UInt64.random(in: 0...1000, using: &random)))
     }
 
     static func channelMessage(using random: inout SeededGenerator) -> MIDIMessage {

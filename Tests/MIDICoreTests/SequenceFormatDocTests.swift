@@ -31,19 +31,19 @@ import TestSupport
                                                      thirtySecondsPerQuarter: 8))),
             TrackEvent(tick: 0, .meta(.keySignature(sharps: 1, minor: false))),
             TrackEvent(tick: 0, .meta(.trackName("Little Song"))),
-            TrackEvent(tick: 8 * bar, .meta(.tempo(microsecondsPerQuarter: 625_000))),
-            TrackEvent(tick: 8 * bar, .meta(.timeSignature(numerator: 3, denominatorPower: 2, clocksPerClick: 24,
+            TrackEvent(tick: Tick(8 * bar), .meta(.tempo(microsecondsPerQuarter: 625_000))),
+            TrackEvent(tick: Tick(8 * bar), .meta(.timeSignature(numerator: 3, denominatorPower: 2, clocksPerClick: 24,
                                                            thirtySecondsPerQuarter: 8))),
-        ], endTick: 8 * bar))
+        ], endTick: Tick(8 * bar)))
 
         // Bass on channel 2 (0-based 1) with GM program 34 (sent as 33); velocity 95 from
         // `default vel 95`, releases are Note Offs with velocity 64. At one tick, the release
         // of an earlier note comes before the next Note On.
         func on(_ tick: UInt64, _ note: UInt8, _ velocity: UInt8 = 95, channel: UInt8 = 1) -> TrackEvent {
-            TrackEvent(tick: tick, .midi(.noteOn(channel: channel, note: note, velocity: velocity)))
+            TrackEvent(tick: Tick(tick), .midi(.noteOn(channel: channel, note: note, velocity: velocity)))
         }
         func off(_ tick: UInt64, _ note: UInt8, channel: UInt8 = 1) -> TrackEvent {
-            TrackEvent(tick: tick, .midi(.noteOff(channel: channel, note: note, velocity: 64)))
+            TrackEvent(tick: Tick(tick), .midi(.noteOff(channel: channel, note: note, velocity: 64)))
         }
         let g2: UInt8 = 43, d2: UInt8 = 38, c3: UInt8 = 48
         #expect(file.tracks[1] == MIDITrack(events: [
@@ -52,10 +52,10 @@ import TestSupport
             on(0, g2), off(480, g2),                       // 1:1 G2 1/4
             on(480, g2), off(720, g2),                     // 1:2 G2 1/8
             on(720, d2), off(960, d2),                     // 1:2.5 D2 1/8
-            TrackEvent(tick: bar, .midi(.controlChange(channel: 1, controller: 7, value: 100))),
-            TrackEvent(tick: bar, .midi(.pitchBend(channel: 1, value: 8192 + 2048))),
+            TrackEvent(tick: Tick(bar), .midi(.controlChange(channel: 1, controller: 7, value: 100))),
+            TrackEvent(tick: Tick(bar), .midi(.pitchBend(channel: 1, value: 8192 + 2048))),
             on(2 * bar + 120, c3, 80), off(2 * bar + 360, c3), // 3:1:120 C3 240t vel 80
-        ], endTick: 2 * bar + 360))
+        ], endTick: Tick(2 * bar + 360)))
 
         // Drums on channel 10 (0-based 9): kick (36) and closed hi-hat (42) together, a 16th long.
         #expect(file.tracks[2] == MIDITrack(events: [

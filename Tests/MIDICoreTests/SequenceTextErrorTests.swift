@@ -41,6 +41,8 @@ import Testing
         ("smpte 25 40\ntrack\n  1:1 C4 10t", 3, "bar 1 cannot be counted"),
         ("smpte 25 40\ntrack\n  @0 C4 1/4", 3, "needs a ppq division"),
         ("track\n  99999999999999999:1 C4 1/4", 2, "too far"),
+        ("track\n  @281474976710656 C4 1/4", 2, "position '@281474976710656' is too far"),
+        ("track\n  @281474976710655 C4 1/4", 2, "the note ends past the last tick"),
         ("track\n  1:1 C4 1/4 at 2:1", 2, "two positions"),
         ("track channel 17", 1, "channel '17' is not a whole number from 1 to 16"),
     ] as [(String, Int, String)])

@@ -8,11 +8,11 @@ import Testing
     }
 
     private func on(_ tick: UInt64, _ note: UInt8, _ velocity: UInt8 = 100, channel: UInt8 = 0) -> TrackEvent {
-        TrackEvent(tick: tick, .midi(.noteOn(channel: channel, note: note, velocity: velocity)))
+        TrackEvent(tick: Tick(tick), .midi(.noteOn(channel: channel, note: note, velocity: velocity)))
     }
 
     private func off(_ tick: UInt64, _ note: UInt8, _ velocity: UInt8 = 64, channel: UInt8 = 0) -> TrackEvent {
-        TrackEvent(tick: tick, .midi(.noteOff(channel: channel, note: note, velocity: velocity)))
+        TrackEvent(tick: Tick(tick), .midi(.noteOff(channel: channel, note: note, velocity: velocity)))
     }
 
     @Test func headerAndConductorSection() throws {
@@ -35,7 +35,7 @@ import Testing
             TrackEvent(tick: 0, .meta(.timeSignature(numerator: 3, denominatorPower: 2, clocksPerClick: 24, thirtySecondsPerQuarter: 8))),
             TrackEvent(tick: 0, .meta(.keySignature(sharps: -3, minor: false))),
             TrackEvent(tick: 0, .meta(.trackName("Song"))),
-            TrackEvent(tick: 2 * 3 * 96, .meta(.tempo(microsecondsPerQuarter: 666_667))),
+            TrackEvent(tick: Tick(2 * 3 * 96), .meta(.tempo(microsecondsPerQuarter: 666_667))),
         ])
         #expect(file.tracks[1].events == [
             TrackEvent(tick: 0, .meta(.trackName("Lead"))),
@@ -57,14 +57,14 @@ import Testing
           4:1     C4 1/4
           @1000   C4 2b
         """
-        let starts = try events(text, track: 1).compactMap { event -> UInt64? in
+        let starts = try events(text, track: 1).compactMap { event -> Tick? in
             if case .midi(.noteOn) = event.kind { return event.tick }
             return nil
         }
         let bar2 = UInt64(4 * 96)
         let bar3 = bar2 + 6 * 48
         let bar4 = bar3 + 3 * 48   // 3/4 starts at bar 3 beat 4: bar 3 is cut short
-        #expect(starts == [3 * 96, bar2 + 48, bar2 + 72, bar3 + 12, bar4, 1000])
+        #expect(starts == [3 * 96, bar2 + 48, bar2 + 72, bar3 + 12, bar4, 1000].map { Tick($0) })
         let lastNote = try events(text, track: 1).last!
         #expect(lastNote == off(1000 + 2 * 96, 60))   // 2 beats of 3/4 = 2 quarters
     }

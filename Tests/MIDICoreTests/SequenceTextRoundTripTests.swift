@@ -105,7 +105,7 @@ import Testing
         for _ in 0..<4 {
             tick += UInt64.random(in: 1...4000, using: &random)
             let power = UInt8.random(in: 1...4, using: &random)
-            conductor.append(TrackEvent(tick: tick, .meta(.timeSignature(
+            conductor.append(TrackEvent(tick: Tick(tick), .meta(.timeSignature(
                 numerator: UInt8.random(in: 1...9, using: &random), denominatorPower: power,
                 clocksPerClick: 96 >> power, thirtySecondsPerQuarter: 8))))
         }
@@ -126,7 +126,7 @@ import Testing
             events.append((start + length, releaseOrder, release))
         }
         let sorted = events.sorted { ($0.tick, $0.order) < ($1.tick, $1.order) }
-        let track = MIDITrack(events: sorted.map { TrackEvent(tick: $0.tick, .midi($0.message)) })
+        let track = MIDITrack(events: sorted.map { TrackEvent(tick: Tick($0.tick), .midi($0.message)) })
         return MIDIFile(division: .ticksPerQuarter(480), tracks: [MIDITrack(events: conductor), track])
     }
 

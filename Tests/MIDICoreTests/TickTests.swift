@@ -27,6 +27,15 @@ import Testing
         #expect(Tick.scaled(6, by: 7, over: 0) == .max)
     }
 
+    @Test func aFileOrATextCannotNameATickPastTheLast() {
+        #expect(Tick(exactly: 281_474_976_710_655) == Tick(281_474_976_710_655))
+        #expect(Tick(exactly: 281_474_976_710_656) == nil)
+        #expect(Tick(1920).adding(Tick(480)) == Tick(2400))
+        #expect(Tick.max.adding(Tick(units: 1)) == nil)
+        #expect((Tick(960) + Tick(units: Tick.unitsPerTick / 2)).rounded == Tick(961))
+        #expect((Tick(960) + Tick(units: 1)).rounded == Tick(960))
+    }
+
     @Test func aTempoConvertsExactly() {
         let rate = TickRate(microsecondsPerQuarter: 500_000, ticksPerQuarter: 480)  // 120 BPM
         #expect(rate.duration(of: 480) == 0.5)

@@ -14,8 +14,8 @@ import Testing
         var events: [TrackEvent] = []
         for index in UInt64(0)..<4800 {
             let key = UInt8(48 + index % 24)
-            events.append(TrackEvent(tick: index * 240, .midi(.noteOn(channel: 0, note: key, velocity: 100))))
-            events.append(TrackEvent(tick: index * 240 + 200, .midi(.noteOff(channel: 0, note: key, velocity: 0))))
+            events.append(TrackEvent(tick: Tick(index * 240), .midi(.noteOn(channel: 0, note: key, velocity: 100))))
+            events.append(TrackEvent(tick: Tick(index * 240 + 200), .midi(.noteOff(channel: 0, note: key, velocity: 0))))
         }
         return MIDIFile(format: 0, division: .ticksPerQuarter(480), tracks: [MIDITrack(events: events)])
     }

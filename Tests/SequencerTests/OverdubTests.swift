@@ -34,7 +34,7 @@ import Testing
         take.record(.noteOn(channel: 1, note: 52, velocity: 80), atTick: 300)
         take.record(.noteOn(channel: 1, note: 53, velocity: 80), atTick: 99_999)  // past the end: at the end
         let track = try #require(take.merged(into: song, trackName: "overdub").tracks.last)
-        let offs = track.events.compactMap { event -> (UInt64, UInt8)? in
+        let offs = track.events.compactMap { event -> (Tick, UInt8)? in
             if case .midi(.noteOff(_, let note, _)) = event.kind { (event.tick, note) } else { nil }
         }
         #expect(offs.map(\.0) == [7680, 7680, 7680] && Set(offs.map(\.1)) == [50, 52, 53])

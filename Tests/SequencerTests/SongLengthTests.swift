@@ -6,7 +6,7 @@ import Transport
 /// quarter note a quarter minute) are refused with one line before anything plays.
 @Suite struct SongLengthTests {
     /// One note, then the end of the track `ticks` later, at `microsecondsPerQuarter` and 1 tick a quarter.
-    private func song(endingAfter ticks: UInt64, microsecondsPerQuarter: UInt32) -> Song {
+    private func song(endingAfter ticks: Tick, microsecondsPerQuarter: UInt32) -> Song {
         let track = MIDITrack(events: [TrackEvent(tick: 0, .meta(.tempo(microsecondsPerQuarter: microsecondsPerQuarter))),
                                        TrackEvent(tick: 0, .midi(.noteOn(channel: 0, note: 60, velocity: 100))),
                                        TrackEvent(tick: 1, .midi(.noteOff(channel: 0, note: 60, velocity: 0)))],
@@ -22,7 +22,7 @@ import Transport
             == "/songs/long.mid lasts 100 hours; the transport plays songs of up to 24 hours")
         // Three deltas of 0x0FFFFFFF ticks at 16.7 s a quarter: about 3.7 million hours, past
         // what host time holds.
-        let centuries = song(endingAfter: 3 * 0x0FFF_FFFF, microsecondsPerQuarter: 0xFF_FFFF)
+        let centuries = song(endingAfter: Tick(3 * 0x0FFF_FFFF), microsecondsPerQuarter: 0xFF_FFFF)
         let refusal = centuries.refusal(path: "/songs/broken.mid")
         #expect(refusal?.problem == "/songs/broken.mid lasts more than 292 years; the transport plays songs of up to 24 hours",
                 "\(refusal?.problem ?? "accepted")")

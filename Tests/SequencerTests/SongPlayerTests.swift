@@ -113,7 +113,7 @@ import Testing
 
     @Test func chaseOrdersBankThenProgramThenControllers() throws {
         let song = try Self.song()
-        let chase = song.chase(before: Tick(try #require(TransportPosition(parsing: "4").tick(in: song))))
+        let chase = song.chase(before: try #require(TransportPosition(parsing: "4").tick(in: song)))
         #expect(chase == [.programChange(channel: 0, program: 29), .controlChange(channel: 0, controller: 7, value: 80),
                           .pitchBend(channel: 0, value: 9192)])
         #expect(song.chase(before: 0).isEmpty)

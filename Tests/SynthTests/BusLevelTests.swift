@@ -16,7 +16,7 @@ import TestSupport
     /// Piano, strings and a pad on three channels, CC 91 and 93 at 100 (so every font
     /// sends), chords for 6 s, then 2 s of tails.
     static func song() -> MIDIFile {
-        func tick(_ seconds: Double) -> UInt64 { UInt64((seconds * FidelityTests.ticksPerSecond).rounded()) }
+        func tick(_ seconds: Double) -> Tick { Tick(UInt64((seconds * FidelityTests.ticksPerSecond).rounded())) }
         var events: [TrackEvent] = []
         for (channel, program) in [(UInt8(0), UInt8(0)), (1, 48), (2, 89)] {
             events += [TrackEvent(tick: 0, .midi(.programChange(channel: channel, program: program))),

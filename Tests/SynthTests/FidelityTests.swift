@@ -43,7 +43,7 @@ import TestSupport
 
     static func song() -> MIDIFile {
         var events: [TrackEvent] = []
-        func tick(_ seconds: Double) -> UInt64 { UInt64((seconds * ticksPerSecond).rounded()) }
+        func tick(_ seconds: Double) -> Tick { Tick(UInt64((seconds * ticksPerSecond).rounded())) }
         for note in notes {
             let channel: UInt8 = note.program == nil ? 9 : 0
             if let program = note.program {

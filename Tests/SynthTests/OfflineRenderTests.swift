@@ -65,7 +65,7 @@ import Testing
         let bank = try PresetBankLoader.load(directory: folder)
         var events: [TrackEvent] = []
         for program in stride(from: 0, to: 128, by: 8) {
-            let tick = UInt64(program) * 12
+            let tick = Tick(UInt64(program) * 12)
             let channel = UInt8(program / 8 % 16)
             events.append(TrackEvent(tick: tick, .midi(.programChange(channel: channel, program: UInt8(program)))))
             events.append(TrackEvent(tick: tick, .midi(.noteOn(channel: channel, note: 60, velocity: 100))))
@@ -84,7 +84,7 @@ import Testing
 
     /// One note of the repository bank's `program` through the standard graph (synth and
     /// reverb), released after `held` ticks (nil: never), in a file of 192 ticks (1 s).
-    private func oneNote(program: UInt8 = 0, released held: UInt64?,
+    private func oneNote(program: UInt8 = 0, released held: Tick?,
                          tail: RenderTail) throws -> (samples: [Float], renderer: OfflineRenderer) {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../patches/presets").standardized.path

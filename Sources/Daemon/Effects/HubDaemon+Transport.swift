@@ -118,14 +118,14 @@ extension HubDaemon {
         let song = player.song
         func barBeat(_ tick: Tick) -> String {
             guard let song else { return "1:1" }
-            let position = song.tempoMap.barBeat(atTick: tick.whole)
+            let position = song.tempoMap.barBeat(atTick: tick)
             return "\(position.bar):\(position.beat)"
         }
         return TransportStatus(state: player.state.rawValue, song: song?.name, position: barBeat(tick),
                                seconds: Self.rounded(player.duration(atTick: tick).seconds),
-                               duration: Self.rounded(song.map { player.duration(atTick: Tick($0.endTick)).seconds } ?? 0),
+                               duration: Self.rounded(song.map { player.duration(atTick: $0.endTick).seconds } ?? 0),
                                tempo: Self.rounded(player.tempo(atTick: tick)), tempoOverride: player.tempoOverride != nil,
-                               loop: player.loop.map { .init(from: barBeat(Tick($0.start)), to: barBeat(Tick($0.end))) },
+                               loop: player.loop.map { .init(from: barBeat($0.start), to: barBeat($0.end)) },
                                clock: clockFollowStatus(), playlist: playlistPlace(),
                                recording: transport.isRecording ? true : nil)
     }

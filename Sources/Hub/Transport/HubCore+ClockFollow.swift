@@ -66,7 +66,7 @@ extension HubCore {
         transport.lastClock = clock.now
         notePlayed(until: clock.now, clock: clock)
         transport.onAudioClock = clock.onAudio
-        func tick(_ pulse: Int) -> UInt64 { UInt64(max(pulse, 0)) * UInt64(song.tempoMap.ticksPerQuarter) / 24 }
+        func tick(_ pulse: Int) -> Tick { Tick(UInt64(max(pulse, 0)) &* UInt64(song.tempoMap.ticksPerQuarter), over: 24) }
         var effects: [HubEffect] = []
         switch cue {
         case .play(let pulse, _):

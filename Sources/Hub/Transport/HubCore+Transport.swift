@@ -235,7 +235,7 @@ extension HubCore {
     }
 
     /// The tick of a seek or loop position.
-    private static func tick(_ text: String?, in song: Song, for action: String) throws(HubRefusal) -> UInt64 {
+    private static func tick(_ text: String?, in song: Song, for action: String) throws(HubRefusal) -> Tick {
         guard let text, !text.isEmpty else {
             throw HubRefusal(.badParams, "\(action) needs a position", fix: "give BAR, BAR:BEAT, SECONDSs or a marker's name")
         }

@@ -27,6 +27,13 @@ public struct Tick: Hashable, Comparable, Sendable, BitwiseCopyable, CustomStrin
         units = whole > UInt64.max >> 16 ? .max : whole << 16
     }
 
+    /// `whole` ticks; nil past `max` (a tick a file or a text cannot mean).
+    /// - Thread: any.
+    public init?(exactly whole: UInt64) {
+        guard whole <= Tick.max.whole else { return nil }
+        units = whole << 16
+    }
+
     /// A literal is whole ticks (`let bar: Tick = 1920`).
     /// - Thread: any.
     public init(integerLiteral whole: UInt64) {
@@ -51,6 +58,10 @@ public struct Tick: Hashable, Comparable, Sendable, BitwiseCopyable, CustomStrin
     /// - Thread: any.
     public var nearestWhole: UInt64 { (units >> 16) + (units & (Self.unitsPerTick - 1) >= Self.unitsPerTick / 2 ? 1 : 0) }
 
+    /// The whole tick nearest the position, as a position (where a file puts an event).
+    /// - Thread: any.
+    public var rounded: Tick { Tick(nearestWhole) }
+
     /// Ticks with their fraction, for display and reports only.
     /// - Thread: any.
     public var ticks: Double { Double(units) / Double(Self.unitsPerTick) }
@@ -67,6 +78,13 @@ public struct Tick: Hashable, Comparable, Sendable, BitwiseCopyable, CustomStrin
     public static func + (lhs: Tick, rhs: Tick) -> Tick {
         let (sum, overflow) = lhs.units.addingReportingOverflow(rhs.units)
         return Tick(units: overflow ? .max : sum)
+    }
+
+    /// `self + other`, nil when it would pass `max` (where `+` saturates).
+    /// - Thread: any.
+    public func adding(_ other: Tick) -> Tick? {
+        let (sum, overflow) = units.addingReportingOverflow(other.units)
+        return overflow ? nil : Tick(units: sum)
     }
 
     /// The span from `rhs` to `lhs`; zero when `rhs` is later.

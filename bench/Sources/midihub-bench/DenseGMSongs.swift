@@ -83,8 +83,8 @@ enum DenseGMSongs {
         let bar = 16 * sixteenth
         func note(_ tick: UInt64, _ pitch: Int, _ length: UInt64, _ velocity: Int) {
             let key = UInt8(min(max(pitch, 0), 127))
-            events.append(TrackEvent(tick: tick, .midi(.noteOn(channel: part.channel, note: key, velocity: UInt8(min(max(velocity, 1), 127))))))
-            events.append(TrackEvent(tick: tick + max(length, 10), .midi(.noteOff(channel: part.channel, note: key, velocity: 64))))
+            events.append(TrackEvent(tick: Tick(tick), .midi(.noteOn(channel: part.channel, note: key, velocity: UInt8(min(max(velocity, 1), 127))))))
+            events.append(TrackEvent(tick: Tick(tick + max(length, 10)), .midi(.noteOff(channel: part.channel, note: key, velocity: 64))))
         }
         for index in 0..<bars {
             let start = UInt64(index) * bar
@@ -100,22 +100,22 @@ enum DenseGMSongs {
                 }
             case .chords:
                 for pitch in triad { note(start, pitch, bar - 30, accent - 10) }
-                events.append(TrackEvent(tick: start + bar / 2, .midi(.controlChange(channel: part.channel, controller: 1,
+                events.append(TrackEvent(tick: Tick(start + bar / 2), .midi(.controlChange(channel: part.channel, controller: 1,
                                                                                       value: UInt8(random.next() % 64)))))
             case .comping:
-                events.append(TrackEvent(tick: start, .midi(.controlChange(channel: part.channel, controller: 64, value: 127))))
+                events.append(TrackEvent(tick: Tick(start), .midi(.controlChange(channel: part.channel, controller: 64, value: 127))))
                 for beat in 0..<4 where random.next() % 4 != 0 {
                     for pitch in triad { note(start + UInt64(beat) * 4 * sixteenth + random.next() % 20, pitch, 3 * sixteenth, accent) }
                 }
-                events.append(TrackEvent(tick: start + bar - 10, .midi(.controlChange(channel: part.channel, controller: 64, value: 0))))
+                events.append(TrackEvent(tick: Tick(start + bar - 10), .midi(.controlChange(channel: part.channel, controller: 64, value: 0))))
             case .lead:
                 var pitch = triad[Int(random.next() % 3)] + 12
                 for step in 0..<16 where random.next() % 5 != 0 {
                     pitch += Int(random.next() % 5) - 2
                     note(start + UInt64(step) * sixteenth, pitch, sixteenth - 15, accent + Int(random.next() % 25))
                 }
-                events.append(TrackEvent(tick: start + bar - 60, .midi(.pitchBend(channel: part.channel, value: UInt16(8192 + random.next() % 2000)))))
-                events.append(TrackEvent(tick: start + bar - 5, .midi(.pitchBend(channel: part.channel, value: 8192))))
+                events.append(TrackEvent(tick: Tick(start + bar - 60), .midi(.pitchBend(channel: part.channel, value: UInt16(8192 + random.next() % 2000)))))
+                events.append(TrackEvent(tick: Tick(start + bar - 5), .midi(.pitchBend(channel: part.channel, value: 8192))))
             case .stabs:
                 for step in [0, 3, 6, 10, 12] where random.next() % 3 != 0 {
                     for pitch in triad.prefix(3) { note(start + UInt64(step) * sixteenth, pitch, sixteenth * 2, accent + 10) }
@@ -126,15 +126,15 @@ enum DenseGMSongs {
                 }
             }
         }
-        return MIDITrack(events: events.sorted { $0.tick < $1.tick }, endTick: UInt64(bars) * bar + ticksPerQuarter)
+        return MIDITrack(events: events.sorted { $0.tick < $1.tick }, endTick: Tick(UInt64(bars) * bar + ticksPerQuarter))
     }
 
     /// Channel 10: kick, snare, closed/open hats in 16ths, toms in fills, crash per phrase.
     private static func drums(bars: Int, using random: inout SplitMix64) -> MIDITrack {
         var events = setup(channel: 9, program: 0, volume: 110, pan: 64)
         func hit(_ tick: UInt64, _ note: UInt8, _ velocity: Int) {
-            events.append(TrackEvent(tick: tick, .midi(.noteOn(channel: 9, note: note, velocity: UInt8(min(velocity, 127))))))
-            events.append(TrackEvent(tick: tick + sixteenth / 2, .midi(.noteOff(channel: 9, note: note, velocity: 0))))
+            events.append(TrackEvent(tick: Tick(tick), .midi(.noteOn(channel: 9, note: note, velocity: UInt8(min(velocity, 127))))))
+            events.append(TrackEvent(tick: Tick(tick + sixteenth / 2), .midi(.noteOff(channel: 9, note: note, velocity: 0))))
         }
         for index in 0..<bars {
             let start = UInt64(index) * 16 * sixteenth
@@ -148,6 +148,6 @@ enum DenseGMSongs {
                 if step % 4 == 2 && random.next() % 3 == 0 { hit(tick, [39, 54, 56, 69, 70][Int(random.next() % 5)], 80) }
             }
         }
-        return MIDITrack(events: events.sorted { $0.tick < $1.tick }, endTick: UInt64(bars) * 16 * sixteenth + ticksPerQuarter)
+        return MIDITrack(events: events.sorted { $0.tick < $1.tick }, endTick: Tick(UInt64(bars) * 16 * sixteenth + ticksPerQuarter))
     }
 }

@@ -21,7 +21,7 @@ enum DenseSMFFiles {
             TrackEvent(tick: 0, .meta(.trackName("Conductor"))),
             TrackEvent(tick: 0, .meta(.timeSignature(numerator: 4, denominatorPower: 2, clocksPerClick: 24, thirtySecondsPerQuarter: 8))),
             TrackEvent(tick: 0, .meta(.tempo(microsecondsPerQuarter: 500_000))),
-            TrackEvent(tick: 96_000, .meta(.tempo(microsecondsPerQuarter: 400_000))),
+            TrackEvent(tick: Tick(96_000), .meta(.tempo(microsecondsPerQuarter: 400_000))),
         ])
         let parts = (0..<16).map { channel in part(channel: UInt8(channel), using: &random) }
         return MIDIFile(format: 1, division: .ticksPerQuarter(480), tracks: [conductor] + parts)
@@ -36,13 +36,13 @@ enum DenseSMFFiles {
         var tick: UInt64 = 0
         for step in 0..<4000 {
             let note = UInt8(36 + random.next() % 60)
-            events.append(TrackEvent(tick: tick, .midi(.noteOn(channel: channel, note: note, velocity: UInt8(40 + random.next() % 80)))))
-            events.append(TrackEvent(tick: tick, .midi(.controlChange(channel: channel, controller: 1, value: UInt8(step % 128)))))
-            events.append(TrackEvent(tick: tick + 30, .midi(.pitchBend(channel: channel, value: UInt16(random.next() % 16384)))))
-            events.append(TrackEvent(tick: tick + 60, .midi(.noteOn(channel: channel, note: note, velocity: 0))))
+            events.append(TrackEvent(tick: Tick(tick), .midi(.noteOn(channel: channel, note: note, velocity: UInt8(40 + random.next() % 80)))))
+            events.append(TrackEvent(tick: Tick(tick), .midi(.controlChange(channel: channel, controller: 1, value: UInt8(step % 128)))))
+            events.append(TrackEvent(tick: Tick(tick + 30), .midi(.pitchBend(channel: channel, value: UInt16(random.next() % 16384)))))
+            events.append(TrackEvent(tick: Tick(tick + 60), .midi(.noteOn(channel: channel, note: note, velocity: 0))))
             tick += 60 + random.next() % 60
         }
-        return MIDITrack(events: events, endTick: tick)
+        return MIDITrack(events: events, endTick: Tick(tick))
     }
 }
 

@@ -51,10 +51,10 @@ extension BenchmarkRow {
             let frame = 24_000 + index * 48_000 + Int(random.next() % 24_000)
             let note = UInt8(48 + random.next() % 36)
             frames.append(frame)
-            events.append(TrackEvent(tick: UInt64(frame), .midi(.noteOn(channel: 0, note: note, velocity: 100))))
-            events.append(TrackEvent(tick: UInt64(frame + 2_400), .midi(.noteOff(channel: 0, note: note, velocity: 0))))
+            events.append(TrackEvent(tick: Tick(UInt64(frame)), .midi(.noteOn(channel: 0, note: note, velocity: 100))))
+            events.append(TrackEvent(tick: Tick(UInt64(frame + 2_400)), .midi(.noteOff(channel: 0, note: note, velocity: 0))))
         }
-        let track = MIDITrack(events: events, endTick: UInt64(frames.last! + 48_000))
+        let track = MIDITrack(events: events, endTick: Tick(UInt64(frames.last! + 48_000)))
         return (MIDIFile(format: 0, division: .ticksPerQuarter(480), tracks: [track]), frames)
     }
 

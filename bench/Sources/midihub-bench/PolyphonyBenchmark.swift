@@ -164,9 +164,9 @@ extension BenchmarkRow {
             let channel = channels[index % channels.count]
             let note = keys[index / channels.count % keys.count]
             // At most 2048 note-ons per 64-frame block (a block carries up to 4096 events per node).
-            events.append(TrackEvent(tick: UInt64(index / 2048) * 2, .midi(.noteOn(channel: channel, note: note, velocity: 100))))
-            events.append(TrackEvent(tick: end, .midi(.noteOff(channel: channel, note: note, velocity: 0))))
+            events.append(TrackEvent(tick: Tick(UInt64(index / 2048) * 2), .midi(.noteOn(channel: channel, note: note, velocity: 100))))
+            events.append(TrackEvent(tick: Tick(end), .midi(.noteOff(channel: channel, note: note, velocity: 0))))
         }
-        return MIDIFile(format: 0, division: .ticksPerQuarter(480), tracks: [MIDITrack(events: events, endTick: end)])
+        return MIDIFile(format: 0, division: .ticksPerQuarter(480), tracks: [MIDITrack(events: events, endTick: Tick(end))])
     }
 }

@@ -78,17 +78,17 @@ enum ShapedGMSongs {
         for index in 0..<bars {
             let start = UInt64(index) * bar
             if index == 0 || programs.count > 1 {
-                events.append(TrackEvent(tick: start, .midi(.programChange(channel: channel, program: programs[index % programs.count]))))
+                events.append(TrackEvent(tick: Tick(start), .midi(.programChange(channel: channel, program: programs[index % programs.count]))))
             }
             for step in 0..<notesPerBar {
                 let tick = start + UInt64(step) * bar / UInt64(notesPerBar) + random.next() % 30
                 let key = UInt8(12 * octave + Int(random.next() % 24))
                 let velocity = UInt8(60 + random.next() % 60)
-                events.append(TrackEvent(tick: tick, .midi(.noteOn(channel: channel, note: key, velocity: velocity))))
-                events.append(TrackEvent(tick: tick + length, .midi(.noteOff(channel: channel, note: key, velocity: 64))))
+                events.append(TrackEvent(tick: Tick(tick), .midi(.noteOn(channel: channel, note: key, velocity: velocity))))
+                events.append(TrackEvent(tick: Tick(tick + length), .midi(.noteOff(channel: channel, note: key, velocity: 64))))
             }
         }
-        return MIDITrack(events: events.sorted { $0.tick < $1.tick }, endTick: UInt64(bars) * bar + ticksPerQuarter)
+        return MIDITrack(events: events.sorted { $0.tick < $1.tick }, endTick: Tick(UInt64(bars) * bar + ticksPerQuarter))
     }
 
     /// Channel 10: `hitsPerBar` hits spread over the bar from a GM kit's common notes.
@@ -99,10 +99,10 @@ enum ShapedGMSongs {
             for step in 0..<hitsPerBar {
                 let tick = UInt64(index) * bar + UInt64(step) * bar / UInt64(hitsPerBar)
                 let note = kit[Int(random.next() % UInt64(kit.count))]
-                events.append(TrackEvent(tick: tick, .midi(.noteOn(channel: 9, note: note, velocity: UInt8(70 + random.next() % 57)))))
-                events.append(TrackEvent(tick: tick + 60, .midi(.noteOff(channel: 9, note: note, velocity: 0))))
+                events.append(TrackEvent(tick: Tick(tick), .midi(.noteOn(channel: 9, note: note, velocity: UInt8(70 + random.next() % 57)))))
+                events.append(TrackEvent(tick: Tick(tick + 60), .midi(.noteOff(channel: 9, note: note, velocity: 0))))
             }
         }
-        return MIDITrack(events: events.sorted { $0.tick < $1.tick }, endTick: UInt64(bars) * bar + ticksPerQuarter)
+        return MIDITrack(events: events.sorted { $0.tick < $1.tick }, endTick: Tick(UInt64(bars) * bar + ticksPerQuarter))
     }
 }

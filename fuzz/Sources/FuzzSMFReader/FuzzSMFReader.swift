@@ -17,9 +17,9 @@ public func fuzzSMFReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
     let map = TempoMap(file: file)
     let end = file.durationTicks
-    let length = map.duration(at: Tick(end))
+    let length = map.duration(at: end)
     require(length >= .zero, "negative time at the end: \(length.nanoseconds) ns")
-    require(map.tick(after: length) <= Tick(end), "the end's time leads past the end: \(map.tick(after: length)) > \(end)")
+    require(map.tick(after: length) <= end, "the end's time leads past the end: \(map.tick(after: length)) > \(end)")
     let position = map.barBeat(atTick: end)
     _ = map.tick(bar: position.bar, beat: position.beat)
     require(file.mergedEvents().count == file.tracks.reduce(0) { $0 + $1.events.count }, "merging lost or added events")
@@ -39,7 +39,7 @@ func checkTransport(_ file: MIDIFile, position: String) {
     var player = SongPlayer()
     _ = player.load(song, at: 0)
     var handed = player.play(at: 0) ?? []
-    let length = player.duration(atTick: Tick(song.endTick))
+    let length = player.duration(atTick: song.endTick)
     require(length >= .zero, "the song lasts \(length.nanoseconds) ns")
     for step in 1...50 where player.state == .playing {
         handed += player.due(until: HostTime(nanoseconds: length.nanoseconds / 50 * Int64(step) + 1_000_000_000))
