@@ -11,7 +11,7 @@ extension SeqClient {
     /// a destination port to `SeqAddress.systemAnnounce`.
     /// - Thread: the owning thread.
     public func receive(milliseconds: Int32) throws(ALSAError) -> SeqEvent? {
-        guard try waitForInput(milliseconds: milliseconds) else { return nil }
+        guard try waitForInput(milliseconds: milliseconds).isReady else { return nil }
         repeat {
             if case .event(let event) = try readOne() { return event }
         } while snd_seq_event_input_pending(handle, 0) > 0

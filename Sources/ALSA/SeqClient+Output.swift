@@ -50,6 +50,54 @@ extension SeqClient {
         }
     }
 
+    /// Puts one message for a single receiver into the output buffer, to reach the kernel
+    /// with the others in one `write` (`deliverBuffered`). Never writes: when the buffer
+    /// cannot take it, nothing is buffered and the result is `nil` (deliver, then try again).
+    ///
+    /// - Returns: the bytes the message takes in the buffer, or `nil` when the buffer is full.
+    /// - Throws: `ALSAError` when the message is larger than the whole buffer.
+    /// - Thread: the owning thread.
+    public func buffer(_ message: MIDIMessage, from port: SeqPort, to destination: SeqAddress,
+                       schedule: SeqSchedule = .direct) throws(ALSAError) -> Int? {
+        try SeqEventCodec.withEvent(for: message) { (event: inout snd_seq_event_t) throws(ALSAError) in
+            address(&event, from: port, to: destination, schedule: schedule)
+            let result = snd_seq_event_output_buffer(handle, &event)
+            if result == -EAGAIN { return nil }
+            try check("snd_seq_event_output_buffer", result)
+            return Int(snd_seq_event_length(&event))
+        }
+    }
+
+    /// What `deliverBuffered` did.
+    public enum BufferedDelivery: Equatable, Sendable {
+        /// The kernel took every buffered message.
+        case delivered
+        /// The kernel took the messages before the one it refused and stopped there;
+        /// `remaining` bytes of the buffer, from the refused one on, were not sent and stay
+        /// in it. `receiverFull`: the refusal was for room (`EAGAIN`: that receiver's input
+        /// is full, or for a scheduled message midihub's own pool); otherwise the
+        /// destination is gone.
+        case stopped(remaining: Int, receiverFull: Bool)
+    }
+
+    /// Hands the buffered messages to the kernel in one `write`. The kernel delivers them in
+    /// order and stops at the first it refuses, so a full receiver refuses its own message
+    /// and nothing before it; the caller decides what becomes of the rest
+    /// (`dropBufferedOutput`, then buffer them again). Never waits.
+    /// - Thread: the owning thread.
+    public func deliverBuffered() -> BufferedDelivery {
+        let result = snd_seq_drain_output(handle)
+        let remaining = Int(snd_seq_event_output_pending(handle))
+        guard result != 0, remaining > 0 else { return .delivered }
+        return .stopped(remaining: remaining, receiverFull: result > 0 || result == -EAGAIN || result == -ENOMEM)
+    }
+
+    /// Discards what the output buffer still holds (nothing of it reaches the kernel).
+    /// - Thread: the owning thread.
+    public func dropBufferedOutput() {
+        snd_seq_drop_output_buffer(handle)
+    }
+
     /// How many more events the client `client`'s input can hold now, and the size of its
     /// input pool; `nil` for a kernel client (a device's port: it has no input pool to fill).
     /// One `ioctl`: the kernel's own count, so a sender can hold back before the receiver's

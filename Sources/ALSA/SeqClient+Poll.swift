@@ -2,6 +2,17 @@ internal import CALSA
 import Glibc
 
 extension SeqClient {
+    /// What a wait for input found.
+    ///
+    /// - Thread: any (a plain value).
+    public struct Readiness: Sendable {
+        /// Input (the sequencer's or a watched descriptor's) is ready; `false` on timeout or signal.
+        public let isReady: Bool
+        /// The watched descriptors that are readable: only these need their signal cleared
+        /// (empty when events already waited in alsa-lib's buffer and no `poll` was made).
+        public let readable: [Int32]
+    }
+
     /// Waits until an event can be read, one of `alsoWatching` is readable, the timeout
     /// passes or a signal arrives.
     ///
@@ -10,11 +21,9 @@ extension SeqClient {
     ///     (a signal still ends the wait).
     ///   - alsoWatching: other descriptors polled for `POLLIN` in the same wait, e.g. an
     ///     eventfd another thread signals when it has input for this one.
-    /// - Returns: `true` when input (the sequencer's or another descriptor's) is ready,
-    ///   `false` on timeout or signal.
     /// - Thread: the owning thread.
-    public func waitForInput(milliseconds: Int32, alsoWatching: [Int32] = []) throws(ALSAError) -> Bool {
-        if snd_seq_event_input_pending(handle, 0) > 0 { return true }
+    public func waitForInput(milliseconds: Int32, alsoWatching: [Int32] = []) throws(ALSAError) -> Readiness {
+        if snd_seq_event_input_pending(handle, 0) > 0 { return Readiness(isReady: true, readable: []) }
         return try poll(Int16(POLLIN), milliseconds: milliseconds, alsoWatching: alsoWatching)
     }
 
@@ -23,21 +32,22 @@ extension SeqClient {
     /// - Returns: `true` when writable, `false` on timeout or signal.
     /// - Thread: the owning thread.
     public func waitUntilWritable(milliseconds: Int32) throws(ALSAError) -> Bool {
-        try poll(Int16(POLLOUT), milliseconds: milliseconds)
+        try poll(Int16(POLLOUT), milliseconds: milliseconds).isReady
     }
 
-    private func poll(_ events: Int16, milliseconds: Int32, alsoWatching: [Int32] = []) throws(ALSAError) -> Bool {
+    private func poll(_ events: Int16, milliseconds: Int32, alsoWatching: [Int32] = []) throws(ALSAError) -> Readiness {
         let count = snd_seq_poll_descriptors_count(handle, events)
-        guard count > 0 else { return false }
+        guard count > 0 else { return Readiness(isReady: false, readable: []) }
         var fds = [pollfd](repeating: pollfd(), count: Int(count))
         let filled = snd_seq_poll_descriptors(handle, &fds, UInt32(count), events)
         fds.removeLast(Int(count) - Int(filled))
         fds += alsoWatching.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         let ready = Glibc.poll(&fds, nfds_t(fds.count), milliseconds)
         if ready < 0 {
-            if errno == EINTR { return false }
+            if errno == EINTR { return Readiness(isReady: false, readable: []) }
             throw ALSAError(function: "poll", code: -errno)
         }
-        return ready > 0
+        let watched = fds[Int(filled)...].filter { $0.revents & Int16(POLLIN) != 0 }.map(\.fd)
+        return Readiness(isReady: ready > 0, readable: watched)
     }
 }

@@ -53,6 +53,8 @@ public final class HubDaemon: @unchecked Sendable {
     /// The queue's real time minus the monotonic clock, steadied over readings: turns the
     /// kernel's arrival stamps into monotonic times (`arrivals`).
     var queueAheadOfMonotonic = ClockOffsetFilter()
+    /// When the queue's real time was last read for the two offsets (`transportClock`).
+    var lastQueueReading = HostTime.distantPast
     /// The kernel's arrival stamps of the events on `midihub:in`, never going back.
     var arrivals = ArrivalClock()
     /// The transport's events for JACK ports, held until due.
@@ -207,7 +209,10 @@ public final class HubDaemon: @unchecked Sendable {
     /// arpeggiator step is due (at most 10 ms: the rules' settle time, the transport and the
     /// stop flag), runs the work other threads queued, then routes everything already
     /// pending — one `read` fetches a burst — and hands the output to ALSA once for the
-    /// whole batch.
+    /// whole batch. A turn that routes one event makes four system calls: the `poll`, one
+    /// clock reading, the `read` and the `write` (a wake-up's signal is cleared only when
+    /// the poll found it set, the clock is read once for the turn, the transport queue's
+    /// time at most every `queueReadInterval`).
     private func runInput() {
         owner.becomeOwner()
         log.adoptProducer()
@@ -218,13 +223,15 @@ public final class HubDaemon: @unchecked Sendable {
         }
         ThreadName.setForCurrentThread("midihub-input")
         requestInputPriority()
+        let jackWakeups = jack.wakeDescriptors
+        let watched = jackWakeups + [owner.descriptor]
         while !stopping.load(ordering: .acquiring) {
             do {
-                _ = try client.waitForInput(milliseconds: pollTimeout(), alsoWatching: jack.wakeDescriptors + [owner.descriptor])
-                owner.runPending()
+                let readable = try client.waitForInput(milliseconds: pollTimeout(), alsoWatching: watched).readable
+                owner.runPending(signalled: readable.contains(owner.descriptor))
                 receivers.retry()
                 reportReceiverChanges(receivers.takeChanges())
-                try handlePendingInput()
+                try handlePendingInput(jackSignalled: readable.contains { jackWakeups.contains($0) })
             } catch {
                 log.error("reading the sequencer failed: \(error) — retrying")
                 Thread.sleep(forTimeInterval: 0.1)
@@ -246,30 +253,38 @@ public final class HubDaemon: @unchecked Sendable {
 
     /// Routes up to `batchLimit` pending events (then lets queued work run), then gives the
     /// core its turn (`HubInput.tick`: the transport, the processors, learning, feedback, the
-    /// rules). Each event goes in at its arrival (`arrivalTime`).
+    /// rules). Each event goes in at its arrival (`arrivalTime`); what the events send to
+    /// other programs' ports leaves in one `write` (`ReceiverQueues.beginBatch`). The turn's
+    /// time is the read's, read again after a batch of more than one event.
     /// - Thread: input (the owner).
-    private func handlePendingInput() throws(ALSAError) {
+    private func handlePendingInput(jackSignalled: Bool) throws(ALSAError) {
         var handled = 0
         var sink = makeSink()
-        var readTime = HostTime.now()
+        let readTime = HostTime.now()
+        receivers.beginBatch()
+        defer { receivers.endBatch() }  // also when a read fails
+        // One read's events (alsa-lib's buffer holds the whole input FIFO): when they are
+        // routed, the next poll says whether more came, at the cost of the read that would ask.
         while handled < Self.batchLimit {
-            if handled > 0, !client.hasBufferedInput { readTime = HostTime.now() }
             guard let event = try client.receivePending() else { break }
             handle(event, at: arrivalTime(of: event.time, readAt: readTime), into: &sink)
             handled += 1
+            if !client.hasBufferedInput { break }
         }
+        receivers.endBatch()
         flush(sink)
-        serviceJack()
+        let now = handled > 1 ? HostTime.now() : readTime
+        serviceJack(now: now, signalled: jackSignalled)
         if portsDirty {
             portsDirty = false
             syncPorts()
         }
-        noteLostInput()
-        sendDueJackMessages()
-        let (clock, timing) = transportClock()
+        noteLostInput(now: now)
+        sendDueJackMessages(now: now)
+        let (clock, timing) = transportClock(monotonic: now)
         feed(.tick(clock), timing: timing)
         watchAudio()
-        notifySystemd()
+        notifySystemd(now: now)
     }
 
     /// Events routed before queued work gets its turn.
@@ -311,10 +326,9 @@ public final class HubDaemon: @unchecked Sendable {
     /// port announcements: the port list is read again a second later (once, however many
     /// overflows come meanwhile). Losses — the hub's input and each receiver's — are reported
     /// at most once a second (`reportReceiverLosses`).
-    private func noteLostInput() {
+    private func noteLostInput(now: HostTime) {
         let overruns = client.inputOverruns
-        if overruns != knownOverruns { feed(.inputLost(at: HostTime.now())) }
-        let now = HostTime.now()
+        if overruns != knownOverruns { feed(.inputLost(at: now)) }
         guard now - lastLossReport >= 1 else { return }
         let receiverLosses = receivers.takeLosses()
         guard overruns != knownOverruns || !receiverLosses.isEmpty else { return }
@@ -332,9 +346,10 @@ public final class HubDaemon: @unchecked Sendable {
                    jack: jack)
     }
 
-    /// Publishes the live events the batch staged for the render thread (all at once: see
-    /// `LiveInput`). ALSA ports already have theirs (`ReceiverQueues`).
+    /// Hands ALSA ports what a batch buffered for them (`ReceiverQueues+Batch`) and publishes
+    /// the live events it staged for the render thread (all at once: see `LiveInput`).
     func flush(_ sink: DaemonSink) {
+        receivers.deliverBuffered()
         audio?.publishLive()
     }
 

@@ -6,7 +6,10 @@ import MIDICore
 /// A message goes to the kernel at once, one `write` for that receiver alone
 /// (`SeqClient.outputNow`), as long as the receiving program's input has room: the kernel's
 /// own count of it (`SeqClient.inputRoom`), read again whenever the messages sent since the
-/// last reading may have used it up. A program that stops reading (a stopped synth, a
+/// last reading may have used it up. Inside a batch (`beginBatch`…`endBatch`, the owner's
+/// routing of one burst of input) the messages are buffered instead and handed over in one
+/// `write` for all receivers (`ReceiverQueues+Batch.swift`); the kernel stops at a message
+/// it refuses, and that receiver's messages from there on wait in its queue as above. A program that stops reading (a stopped synth, a
 /// script that hangs) or reads slowly is never sent more than its input holds — the kernel
 /// would refuse it, and a refusal makes the kernel empty that program's whole input the next
 /// time it reads. Its messages wait in a queue of its own instead, in order, and so does
@@ -71,13 +74,16 @@ final class ReceiverQueues {
     /// How often a receiver given up on is looked at again.
     static let lookAgainAfter: HostDuration = 1
 
-    private let client: SeqClient
-    private let port: SeqPort
+    let client: SeqClient
+    let port: SeqPort
     private var receivers: [SeqAddress: Receiver] = [:]
     /// Receivers with messages waiting (kept apart so `retry` never walks the idle ones).
-    private var blocked: Set<SeqAddress> = []
+    private(set) var blocked: Set<SeqAddress> = []
     /// Each receiving program's input, by client number; `.some(nil)`: a kernel client (no pool).
     private var rooms: [UInt8: Room?] = [:]
+    /// Whether messages are buffered for one `write` (`beginBatch`), and those buffered so far.
+    var batching = false
+    var buffered = ContiguousArray<BufferedMessage>()
     /// Receivers given up on, and when each was last looked at.
     private var givenUp: [SeqAddress: HostTime] = [:]
     /// Give-ups and returns not yet taken by the daemon (`takeChanges`).
@@ -104,23 +110,40 @@ final class ReceiverQueues {
             lose(message, for: address)
             return
         }
-        if blocked.contains(address) || !hasRoom(at: address.client) {
+        // `hasRoom` may deliver a batch's buffer, in which the kernel may refuse this receiver.
+        if blocked.contains(address) || !hasRoom(at: address.client) || blocked.contains(address) {
             block(address)
             enqueue(message, schedule: schedule, for: address)
             return
         }
+        if batching {
+            buffer(BufferedMessage(message: message, address: address, schedule: schedule, bytes: 0))
+            return
+        }
         switch attempt(message, to: address, schedule: schedule) {
         case .sent, .failed: return
-        case .full:
-            block(address)
-            enqueue(message, schedule: schedule, for: address)
+        case .full: refused(message, schedule: schedule, for: address)
         }
+    }
+
+    /// `message` was refused for room: `address` is blocked, the message waits for it first.
+    func refused(_ message: MIDIMessage, schedule: SeqSchedule, for address: SeqAddress) {
+        if case .some(.some) = rooms[address.client] { rooms[address.client]??.free = 0 }
+        block(address)
+        enqueue(message, schedule: schedule, for: address)
+    }
+
+    /// Counts one message sent to the program `client` against its input's room.
+    func used(roomAt client: UInt8) {
+        if case .some(.some) = rooms[client] { rooms[client]??.free -= 1 }
     }
 
     /// Hands each blocked receiver what waits for it, in order, as far as its input has room;
     /// gives up on one that took nothing for `giveUpAfter`, and looks again at those given up
     /// on once a second.
-    func retry(now: HostTime = .now()) {
+    func retry(now: HostTime? = nil) {
+        guard !blocked.isEmpty || !givenUp.isEmpty else { return }
+        let now = now ?? .now()
         for address in blocked {
             // Mutated in place (`default:` subscript), so the waiting list is never copied.
             drain: while let (message, schedule) = receivers[address, default: Receiver()].waiting.first {
@@ -187,6 +210,8 @@ final class ReceiverQueues {
             guard let room = known else { return true }  // a kernel client: just try
             if room.free > room.reserve { return true }
         }
+        // What a batch buffered is not in the kernel's count yet: it goes first.
+        deliverBuffered()
         guard let reading = try? self.client.inputRoom(ofClient: client) else {
             rooms[client] = .some(nil)
             return true
@@ -196,7 +221,7 @@ final class ReceiverQueues {
         return room.free > room.reserve
     }
 
-    private func block(_ address: SeqAddress) {
+    func block(_ address: SeqAddress) {
         if blocked.insert(address).inserted { receivers[address, default: Receiver()].lastTaken = .now() }
     }
 
@@ -247,14 +272,14 @@ final class ReceiverQueues {
                 if case .some(.some) = rooms[address.client] { rooms[address.client]??.free = 0 }
                 return .full
             }
-            if case .some(.some) = rooms[address.client] { rooms[address.client]??.free -= 1 }
+            used(roomAt: address.client)
             return .sent
         } catch {
             return .failed  // not a full receiver: the port is gone (its departure is handled as such)
         }
     }
 
-    private func enqueue(_ message: MIDIMessage, schedule: SeqSchedule, for address: SeqAddress) {
+    func enqueue(_ message: MIDIMessage, schedule: SeqSchedule, for address: SeqAddress) {
         if receivers[address, default: Receiver()].waiting.count < Self.capacity {
             receivers[address, default: Receiver()].waiting.append((message, schedule))
         } else {

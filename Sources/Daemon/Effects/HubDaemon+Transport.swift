@@ -13,16 +13,18 @@ import Transport
 /// are heard together), JACK ports when due. A pause, stop, seek or loop drops what was handed
 /// out and not played (`dropScheduled`).
 extension HubDaemon {
-    /// The transport's clock now (the audio rendered, or the monotonic clock without
-    /// audio) for the core, and its offsets to the monotonic clock and the queue for carrying
-    /// the events out. Reads the queue every time, so its offset (`ClockOffsetFilter`) is
-    /// steady when a song starts.
+    /// The transport's clock at `monotonic` (the audio rendered, or the monotonic clock
+    /// without audio) for the core, and its offsets to the monotonic clock and the queue for
+    /// carrying the events out. Reads the queue (one `ioctl`, with the clocks read again
+    /// beside it) at most every `queueReadInterval`, so its offset (`ClockOffsetFilter`) is
+    /// steady when a song starts and a busy turn does not pay for it.
     /// - Thread: owner.
-    func transportClock() -> (clock: TransportClock, timing: TransportTiming) {
-        let monotonic = HostTime.now()
+    func transportClock(monotonic: HostTime = .now()) -> (clock: TransportClock, timing: TransportTiming) {
         let now = audio?.renderedTime ?? monotonic
-        if let queueTime = try? client.status(of: transportQueue).time {
-            _ = queueClockOffset.add(queueTime - now)
+        if monotonic - lastQueueReading >= Self.queueReadInterval, let queueTime = try? client.status(of: transportQueue).time {
+            let monotonic = HostTime.now()
+            lastQueueReading = monotonic
+            _ = queueClockOffset.add(queueTime - (audio?.renderedTime ?? monotonic))
             _ = queueAheadOfMonotonic.add(queueTime - monotonic)
         }
         let queueOffset = (queueClockOffset.value ?? .zero) + (now - monotonic) + (audio?.outputDelay ?? .zero)
@@ -35,6 +37,10 @@ extension HubDaemon {
     /// clock pulse scheduled 5 ms ahead left up to 15 ms late under load, off the line of the
     /// pulses after them).
     static let actionMargin: HostDuration = 0.02
+
+    /// How often, at most, the queue's real time is read for its offsets: as often as an idle
+    /// owner's poll returns.
+    static let queueReadInterval: HostDuration = 0.01
 
     /// Carries the transport's messages out (`HubEffect.schedule`): from `midihub:sequence`
     /// through the core's graph with their times; its clock (pulses, Start, Stop, Continue,
@@ -57,9 +63,8 @@ extension HubDaemon {
     }
 
     /// Sends the transport's JACK messages that are due.
-    func sendDueJackMessages() {
+    func sendDueJackMessages(now: HostTime) {
         guard !heldForJack.isEmpty else { return }
-        let now = HostTime.now()
         let jack = jack
         heldForJack.removeAll { held in
             guard held.time <= now else { return false }

@@ -10,16 +10,16 @@ extension HubDaemon {
     /// Takes the JACK probe's answer or reads the ports on the bridge's timer (see
     /// `JackBridge.poll`) and routes what JACK sources sent since the last turn.
     /// - Thread: input (the owner).
-    func serviceJack() {
-        if !jack.poll(now: HostTime.now()).isEmpty { portsDirty = true }
-        routeJackInput()
+    func serviceJack(now: HostTime, signalled: Bool) {
+        if !jack.poll(now: now).isEmpty { portsDirty = true }
+        routeJackInput(signalled: signalled)
     }
 
     /// Hands each message from a JACK source to every ALSA destination it is connected to:
     /// `midihub:in` means into the hub as any live input (mappings, learn, a take, then the
     /// source nodes whose selector matches the JACK port), any other port gets it from `midihub:out`.
-    private func routeJackInput() {
-        let received = jack.drain()
+    private func routeJackInput(signalled: Bool) {
+        let received = jack.drain(signalled: signalled)
         guard !received.isEmpty else { return }
         let targets = Dictionary(grouping: jack.fromJack, by: \.source)
         let hubInput = PortAddress(inPort.address)

@@ -228,10 +228,12 @@ final class JackBridge {
         }
     }
 
-    /// Every message received from JACK sources since the last call, by source, oldest first;
-    /// clears the wake-up signal first, so input arriving meanwhile signals again.
-    func drain() -> [(source: PortAddress, message: MIDIMessage)] {
-        wakeup?.reset()
+    /// Every message received from JACK sources since the last call, by source, oldest first.
+    /// `signalled`: the owner's poll found the wake-up descriptor readable; its signal is
+    /// cleared first, so input arriving meanwhile signals again.
+    func drain(signalled: Bool) -> [(source: PortAddress, message: MIDIMessage)] {
+        if signalled { wakeup?.reset() }
+        guard !inputs.isEmpty else { return [] }
         var received: [(source: PortAddress, message: MIDIMessage)] = []
         for (address, input) in inputs.sorted(by: { $0.key < $1.key }) {
             received += input.drain().map { (address, $0.message) }

@@ -20,8 +20,8 @@ extension HubDaemon {
     /// `WATCHDOG=1` when due and `STATUS=` when it changed.
     /// - Thread: input (the owner), on every turn of its loop — so the watchdog proves
     ///   that loop alive (its poll waits at most 10 ms).
-    func notifySystemd() {
-        systemd?.tick(now: HostTime.now(), status: serviceStatus)
+    func notifySystemd(now: HostTime) {
+        systemd?.tick(now: now, status: serviceStatus)
     }
 
     /// `STOPPING=1`, and the `stopping` event (`reason`: what stops the daemon), which

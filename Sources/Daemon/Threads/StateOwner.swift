@@ -75,10 +75,12 @@ final class StateOwner: Sendable {
         return try outcome.result!.get()
     }
 
-    /// Runs the work queued so far.
+    /// Runs the work queued so far (an atomic exchange when there is none). `signalled`: the
+    /// owner's poll found `descriptor` readable, so its signal is cleared first (a `read`
+    /// only then; a signal left set wakes the next poll at once, and is cleared there).
     /// - Thread: owner.
-    func runPending() {
-        wakeup.reset()
+    func runPending(signalled: Bool = true) {
+        if signalled { wakeup.reset() }
         runQueued()
     }
 
