@@ -18,6 +18,8 @@ struct ChannelState {
     var rpn: (msb: UInt8, lsb: UInt8) = (127, 127)
     /// Registered parameters use CC 101/100; a non-registered selection (CC 99/98) disables data entry.
     var dataEntryTargetsRPN = true
+    /// The pitch of the last note started on the channel (where the next one glides from), -1: none yet.
+    var lastPitch: Float = -1
 
     /// Volume × expression with the General MIDI square law.
     var gain: Float { let v = volume * expression; return v * v }

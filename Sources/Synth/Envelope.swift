@@ -39,6 +39,11 @@ struct Envelope {
         remaining = attackFrames
     }
 
+    /// Sets the release time (before `release`: a note's release knob is read as it ends).
+    mutating func setRelease(_ seconds: Float, sampleRate: Float) {
+        releaseCoefficient = sixtyDecibelCoefficient(frames: seconds * sampleRate)
+    }
+
     mutating func release() {
         guard stage == .attack || stage == .decay else { return }
         stage = .release

@@ -40,11 +40,12 @@ enum Oscillator {
 
     /// Adds `scale × polyBLEP(t)` to the samples around each discontinuity of a ramp that
     /// jumps where the phase crosses `offset` (mod 1); t is the phase relative to `offset`.
+    /// With a `step`, frame i's scale is `scale + step·(i + 1)` (a waveform whose level ramps).
     /// Only frames next to a jump have a non-zero correction, so only those are visited:
     /// for each crossing, the frames just before and after it (one extra on each side
     /// guards against rounding; none is corrected twice).
     @inline(__always)
-    static func addBLEP(scale: Float, offset: Float, phase p0: Float, increment dt: Float,
+    static func addBLEP(scale: Float, step: Float = 0, offset: Float, phase p0: Float, increment dt: Float,
                         into output: UnsafeMutablePointer<Float>, count: Int) {
         let invDt = 1 / dt
         let start = p0 - offset  // in (-1, 1)
@@ -59,7 +60,7 @@ enum Oscillator {
             for i in stride(from: max(first - 3, next, 0), to: min(first + 1, count), by: 1) {
                 var t = wrappedPhase(p0, dt, i) - offset
                 t = t < 0 ? t + 1 : t
-                output[i] += scale * polyBLEP(t, dt, invDt)
+                output[i] += (step == 0 ? scale : scale + step * Float(i + 1)) * polyBLEP(t, dt, invDt)
             }
             next = max(next, first + 1)
             crossing += 1

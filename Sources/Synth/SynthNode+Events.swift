@@ -21,24 +21,23 @@ extension SynthNode {
         case .pitchBend:
             channels![channel].bend = max(-1, (Float(min(event.bend, 16383)) - 8192) / 8192)
         case .parameter:
-            setParameter(event.parameter, event.value)
+            setParameter(event)
         case .polyPressure, .channelPressure:
             break
         }
     }
 
-    private func setParameter(_ id: UInt32, _ value: Float) {
-        guard let parameter = Parameter(rawValue: id), value.isFinite else { return }
-        let info = parameters[Int(id)]
+    private func setParameter(_ event: RenderEvent) {
+        guard let parameter = Parameter(rawValue: event.parameter), event.value.isFinite else { return }
+        let info = parameters[Int(parameter.rawValue)]
         switch parameter {
-        case .masterGain: masterGain.set(decibelsToGain(info.clamp(value)))
-        case .voiceLimit: voiceLimit = Int(info.clamp(value))
-        case .brightness: shaping.brightness = info.clamp(value)
-        case .resonance: shaping.resonance = info.clamp(value)
-        case .attack: shaping.attack = info.clamp(value)
-        case .release: shaping.release = info.clamp(value)
-        case .detune: shaping.detune = info.clamp(value)
-        case .vibrato: shaping.vibrato = info.clamp(value)
+        case .masterGain: masterGain.set(decibelsToGain(info.clamp(event.value)))
+        case .voiceLimit: voiceLimit = Int(info.clamp(event.value))
+        default:
+            // The knobs: smoothed in `renderVoices`; the ones notes read when they start or
+            // end take effect at once.
+            knobs.apply(event)
+            knobs.takeTargets(into: &shaping)
         }
     }
 
@@ -75,8 +74,16 @@ extension SynthNode {
             fade(voices! + Int(victim))
         }
         let slot = takeFreeSlot()
-        voices![Int(slot)].start(timbre: shaping.shaped(timbre), channel: UInt8(channel), note: note, velocity: velocity,
-                                 age: nextAge, sampleRate: sampleRate)
+        let voice = voices! + Int(slot)
+        voice.pointee.start(timbre: shaping.shaped(timbre), channel: UInt8(channel), note: note, velocity: velocity,
+                            age: nextAge, sampleRate: sampleRate)
+        if !isDrum {
+            let previous = channels![channel].lastPitch
+            if shaping.glide > 0 && previous >= 0 {
+                voice.pointee.startGlide(from: previous, seconds: shaping.glide, sampleRate: sampleRate)
+            }
+            channels![channel].lastPitch = voice.pointee.pitch
+        }
         nextAge &+= 1
         activeVoices![activeCount] = slot
         activeCount += 1
@@ -95,14 +102,20 @@ extension SynthNode {
         if sustain {
             voice.pointee.isSustained = true
         } else {
-            voice.pointee.release()
+            release(voice)
         }
     }
 
     private func releaseSustained(channel: Int) {
         forEachVoice(channel: channel) { voice in
-            if voice.pointee.isSustained { voice.pointee.release() }
+            if voice.pointee.isSustained { release(voice) }
         }
+    }
+
+    /// Releases a voice with the release times the knobs give now.
+    private func release(_ voice: UnsafeMutablePointer<Voice>) {
+        let scales = shaping.releaseScales
+        voice.pointee.release(ampScale: scales.amp, filterScale: scales.filter, sampleRate: sampleRate)
     }
 
     /// Calls `body` for each active voice of `channel`.

@@ -13,6 +13,10 @@ extension SynthNode {
         let end = start + count
         while offset < end {
             let n = min(end - offset, Self.controlInterval)
+            // The knobs for this period: gliding toward where they were set while notes
+            // sound, there at once when none does.
+            if activeCount == 0 { knobs.settle() }
+            shaping = knobs.shaping(advancing: n, secondsPerBeat: secondsPerBeat)
             mixLeft.update(repeating: .zero, count: 2 * Self.controlInterval)
             var first = 0
             while first < activeCount {

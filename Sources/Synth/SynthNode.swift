@@ -8,13 +8,23 @@ import RenderCore
 ///
 /// - Thread: `init`, `prepare` on control; `process` on render; descriptors any.
 public final class SynthNode: Node, @unchecked Sendable {
-    public enum Parameter: UInt32, CaseIterable {
+    public enum Parameter: UInt32, CaseIterable, Sendable {
         /// Output level in dB.
         case masterGain = 0
         /// Voices that may sound at once (beyond it, the oldest are stolen).
         case voiceLimit = 1
-        /// The knobs over every preset (`SoundShaping`).
+        /// The knobs over every preset (`SoundShaping`, listed in `SoundShaping.parameterInfos`).
         case brightness, resonance, attack, release, detune, vibrato
+        /// Oscillators: waveforms, their mix, oscillator 2's interval, a sub oscillator, noise.
+        case osc1Wave, osc2Wave, oscMix, osc2Tune, sub, noise
+        /// Filter: cutoff, envelope amount, key tracking.
+        case cutoff, filterEnv, keyTrack
+        /// The amplitude and filter envelopes.
+        case ampAttack, ampDecay, ampSustain, ampRelease, filterAttack, filterDecay, filterSustain, filterRelease
+        /// The LFO: free rate, tempo sync and its note length, depth and target.
+        case lfoRate, lfoSync, lfoBeats, lfoDepth, lfoTarget
+        /// Seconds a note slides from the channel's previous note.
+        case glide
     }
 
     public typealias Output = InstrumentOutput
@@ -37,6 +47,8 @@ public final class SynthNode: Node, @unchecked Sendable {
     static let controlInterval = 64
     /// Seconds a stolen or silenced voice takes to fade out.
     static let fadeSeconds: Float = 0.005
+    /// Seconds a knob's value takes to glide to where it was set.
+    static let knobSeconds: Float = 0.02
 
     // Render-thread state, allocated in prepare.
     var voices: UnsafeMutablePointer<Voice>?
@@ -60,7 +72,12 @@ public final class SynthNode: Node, @unchecked Sendable {
     var voiceLimit: Int
     var nextAge: UInt64 = 0
     var masterGain = SmoothedValue(decibelsToGain(-10))
+    /// Where the knobs stand (targets and smoothed values).
+    var knobs: SynthKnobs
+    /// The knobs as the voices hear them this control period.
     var shaping = SoundShaping()
+    /// Seconds per quarter note at the host's tempo (for the tempo-synced LFO).
+    var secondsPerBeat: Float = 0.5
     var sampleRate: Float = 48_000
     var fadeFrames = 240
 
@@ -72,11 +89,14 @@ public final class SynthNode: Node, @unchecked Sendable {
         self.bank = bank
         self.voiceCapacity = max(1, voiceCapacity)
         voiceLimit = self.voiceCapacity
-        parameters = [
+        let infos = [
             ParameterInfo(id: Parameter.masterGain.rawValue, name: "master gain", range: -60...12, defaultValue: -10, unit: .decibels),
             ParameterInfo(id: Parameter.voiceLimit.rawValue, name: "voice limit", range: 1...Float(self.voiceCapacity),
                           defaultValue: Float(self.voiceCapacity), unit: .count),
         ] + SoundShaping.parameterInfos(firstID: Parameter.brightness.rawValue)
+        precondition(infos.count == Parameter.allCases.count, "one ParameterInfo per SynthNode.Parameter")
+        parameters = infos
+        knobs = SynthKnobs(infos, rampFrames: Int(Self.knobSeconds * 48_000))
     }
 
     deinit { deallocate() }
@@ -111,7 +131,9 @@ public final class SynthNode: Node, @unchecked Sendable {
         masterGain.rampFrames = max(1, Int(0.01 * sampleRate))
         masterGain.reset(decibelsToGain(-10))
         voiceLimit = voiceCapacity
+        knobs = SynthKnobs(parameters, rampFrames: max(1, Int(Self.knobSeconds * sampleRate)))
         shaping = SoundShaping()
+        secondsPerBeat = 0.5
         nextAge = 0
         preparedFormat = format
     }
@@ -133,6 +155,7 @@ public final class SynthNode: Node, @unchecked Sendable {
     /// - Thread: render.
     public func process(_ context: ProcessContext) {
         guard preparedFormat != nil else { return }
+        secondsPerBeat = Float(context.host.secondsPerBeat)
         let bus = context.bus
         context.forEachSegment(apply: { event in apply(event) },
                                render: { start, count in renderVoices(into: bus, start: start, count: count) })

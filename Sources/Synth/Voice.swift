@@ -12,8 +12,6 @@ struct ChannelModulation {
     var wheel: Float
     var gain: Float
     var pan: Float
-    /// The synth's knobs (the ones that move sounding notes).
-    var shaping: SoundShaping
 }
 
 /// One sounding note: a plain value (no references), stored in a preallocated array.
@@ -40,6 +38,18 @@ struct Voice {
     var cutoffNote: Float = 60
     var phase1: Float = 0
     var phase2: Float = 0
+    var phaseSub: Float = 0
+    /// The waveforms and levels the oscillators, the sub oscillator and the noise played in
+    /// the last period: a change ramps from them over the next (`Voice+Oscillators`).
+    var wave1: Waveform = .saw
+    var wave2: Waveform = .square
+    var level1: Float = 0
+    var level2: Float = 0
+    var levelSub: Float = 0
+    var levelNoise: Float = 0
+    /// Semitones the pitch still slides (to 0) and how many it slides a frame.
+    var glide: Float = 0
+    var glideRate: Float = 0
     var lfoPhase: Float = 0
     var noiseState: UInt32 = 1
     var filterState1: Float = 0
@@ -74,6 +84,19 @@ struct Voice {
         filterEnvelope.start()
     }
 
+    /// Slides from `previous` (a pitch) to the note's own pitch in `seconds`, linearly in pitch.
+    mutating func startGlide(from previous: Float, seconds: Float, sampleRate: Float) {
+        glide = previous - pitch
+        glideRate = abs(glide) / max(seconds * sampleRate, 1)
+    }
+
+    /// Releases the note with its release times scaled by `ampScale` and `filterScale`.
+    mutating func release(ampScale: Float, filterScale: Float, sampleRate: Float) {
+        if ampScale != 1 { amp.setRelease(timbre.ampRelease * ampScale, sampleRate: sampleRate) }
+        if filterScale != 1 { filterEnvelope.setRelease(timbre.filterRelease * filterScale, sampleRate: sampleRate) }
+        release()
+    }
+
     mutating func release() {
         isReleased = true
         isSustained = false
@@ -88,47 +111,42 @@ struct Voice {
         amp.fade(frames: frames)
     }
 
-    /// Control-rate work for the next `count` frames: advances pitch, LFO and filter
+    /// Control-rate work for the next `count` frames: advances pitch, glide, LFO and filter
     /// envelope, writes the oscillator and noise signal into `signal`, and returns the
-    /// filter coefficients and pan gains the per-sample loop (`VoiceGroup`) needs.
+    /// filter coefficients and pan gains the per-sample loop (`VoiceGroup`) needs. At the
+    /// knobs' defaults (`shaping`) every value is the preset's own, computed as before them.
     @inline(__always)
-    mutating func beginPeriod(count: Int, modulation: ChannelModulation, context: VoiceRenderContext,
+    mutating func beginPeriod(count: Int, modulation: ChannelModulation, shaping: SoundShaping, context: VoiceRenderContext,
                               signal: UnsafeMutablePointer<Float>) -> VoicePeriod {
         let n = Float(count)
         let lfo = sinCycle(lfoPhase)
-        lfoPhase += timbre.lfoRate * context.inverseSampleRate * n
+        let lfoRate = shaping.lfoRate > 0 ? shaping.lfoRate : timbre.lfoRate
+        lfoPhase += lfoRate * context.inverseSampleRate * n
         lfoPhase -= Float(Int32(lfoPhase))
-        let shaping = modulation.shaping
         let vibrato = lfo * (timbre.lfoPitch + shaping.vibrato + timbre.lfoWheelPitch * modulation.wheel) * 0.01
-        let note = pitch + modulation.bendSemitones + vibrato + pitchEnvelope
+        var note = pitch + modulation.bendSemitones + vibrato + pitchEnvelope
+        if glide != 0 {
+            note += glide
+            let step = glideRate * n
+            glide = glide > 0 ? max(glide - step, 0) : min(glide + step, 0)
+        }
         if pitchEnvelope != 0 {
             pitchEnvelope = flushTiny(pitchEnvelope * exp2Fast(pitchEnvelopeDecay * n))
         }
-        let cutoff = min(noteToHertz(cutoffNote + shaping.brightness + timbre.filterEnvAmount * filterEnvelope.level
-                                     + timbre.lfoFilter * lfo), context.maxCutoff)
+        var cutoffNote = self.cutoffNote + shaping.brightness + (timbre.filterEnvAmount + shaping.filterEnv) * filterEnvelope.level
+            + (timbre.lfoFilter + shaping.lfoCutoff) * lfo
+        if shaping.keyTrack != 0 { cutoffNote += shaping.keyTrackOffset(timbre, pitch: pitch) }
+        let cutoff = min(noteToHertz(cutoffNote), context.maxCutoff)
         filterEnvelope.skip(count)
 
         signal.update(repeating: 0, count: count)
-        if timbre.osc1Level > 0 {
-            let dt = min(noteToHertz(note + timbre.osc1Semitones + (timbre.osc1Cents - shaping.detune / 2) * 0.01)
-                * context.inverseSampleRate, 0.45)
-            Oscillator.add(timbre.osc1Wave, level: timbre.osc1Level, phase: &phase1, increment: dt,
-                           pulseWidth: timbre.osc1PulseWidth, into: signal, count: count)
-        }
-        if timbre.osc2Level > 0 {
-            let dt = min(noteToHertz(note + timbre.osc2Semitones + (timbre.osc2Cents + shaping.detune / 2) * 0.01)
-                * context.inverseSampleRate, 0.45)
-            Oscillator.add(timbre.osc2Wave, level: timbre.osc2Level, phase: &phase2, increment: dt,
-                           pulseWidth: timbre.osc2PulseWidth, into: signal, count: count)
-        }
-        if timbre.noiseLevel > 0 {
-            Oscillator.addNoise(level: timbre.noiseLevel, state: &noiseState, into: signal, count: count)
-        }
+        addOscillators(note: note, shaping: shaping, inverseSampleRate: context.inverseSampleRate, into: signal, count: count)
 
         var period = VoicePeriod(filter: FilterCoefficients(cutoff: cutoff, resonance: shaping.resonance(timbre.filterResonance),
                                                              mode: timbre.filterMode, inverseSampleRate: context.inverseSampleRate))
         let position = (min(max(modulation.pan + timbre.pan, -1), 1) + 1) * 0.5
-        let gain = velocityGain * modulation.gain
+        var gain = velocityGain * modulation.gain
+        if shaping.tremolo > 0 { gain *= 1 - shaping.tremolo * (1 - lfo) * 0.5 }
         let targetLeft = gain * sinQuarter(1 - position)
         let targetRight = gain * sinQuarter(position)
         if !hasRendered {

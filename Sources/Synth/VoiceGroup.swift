@@ -34,8 +34,9 @@ enum VoiceGroup {
             let voice = voices + Int(slots[lane])
             let channel = channels[Int(voice.pointee.channel)]
             let modulation = ChannelModulation(bendSemitones: channel.bendSemitones, wheel: channel.wheel,
-                                               gain: channel.gain, pan: channel.pan, shaping: shaping)
-            let period = voice.pointee.beginPeriod(count: frames, modulation: modulation, context: context, signal: column)
+                                               gain: channel.gain, pan: channel.pan)
+            let period = voice.pointee.beginPeriod(count: frames, modulation: modulation, shaping: shaping, context: context,
+                                                   signal: column)
             fields.load(period, filterState: (voice.pointee.filterState1, voice.pointee.filterState2), lane: lane)
         }
 

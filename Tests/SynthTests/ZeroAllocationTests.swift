@@ -135,4 +135,48 @@ import Testing
         #expect(replacement.outputValues.load(SoundFontNode.Output.activeVoices.rawValue) > 0, "the counted blocks played no notes")
         #expect(engine.renderedBlocks == 10_024)
     }
+
+    /// The synth's knobs, every one of them turning across its whole range (switches,
+    /// tempo-synced LFO, glide included) while notes start, bend and end on every channel.
+    @Test func turningEveryKnobOfTheSynthAllocatesNothing() throws {
+        let folder = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
+        let bank = try PresetBankLoader.load(directory: "/" + folder + "/patches/presets")
+        let frames = 64
+        let format = RenderFormat(sampleRate: 48_000, maxFrames: frames)
+        let engine = RenderEngine(ringCapacity: 256)
+        let synth = SynthNode(bank: bank, voiceCapacity: 64)
+        engine.install(RenderProgram(nodes: [synth], format: format))
+        let output = AudioBuffer(channels: 2, capacity: frames)
+        let knobs = synth.parameters.dropFirst(2)
+        var script: [RenderEvent] = []
+        for i in 0..<40_000 {
+            let frame = UInt32((i * 13) % frames), channel = UInt8(i % 16)
+            switch i % 4 {
+            case 0: script.append(.noteOn(channel: channel, note: UInt8(30 + (i * 7) % 70), velocity: 90, frame: frame))
+            case 1: script.append(.noteOff(channel: channel, note: UInt8(30 + ((i - 1) * 7) % 70), frame: frame))
+            case 2: script.append(.pitchBend(channel: channel, value: UInt16((i * 97) % 16_384), frame: frame))
+            default:
+                let info = knobs[knobs.startIndex + (i / 4) % knobs.count]
+                let position = Float((i * 37) % 101) / 100
+                script.append(.parameter(node: 0, id: info.id, value: info.range.lowerBound
+                                         + position * (info.range.upperBound - info.range.lowerBound), frame: frame))
+            }
+        }
+        var host = HostSync(tempo: 132, transport: .playing)
+        for block in 0..<24 {  // warm-up, not counted
+            for offset in 0..<4 { engine.events.push(script[block * 4 + offset]) }
+            engine.render(frames: frames, bus: output.bus, host: host)
+        }
+        let counted = allocations {
+            script.withUnsafeBufferPointer { script in
+                for block in 24..<10_000 {
+                    for offset in 0..<4 { engine.events.push(script[block * 4 + offset]) }
+                    engine.render(frames: frames, bus: output.bus, host: host)
+                    host = host.advanced(by: frames)
+                }
+            }
+        }
+        #expect(counted == 0, "turning the synth's knobs allocated \(counted) times")
+        #expect(synth.outputValues.load(SynthNode.Output.activeVoices.rawValue) > 0, "the counted blocks played no notes")
+    }
 }

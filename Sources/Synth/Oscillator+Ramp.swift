@@ -1,0 +1,59 @@
+extension Oscillator {
+    /// `add` with the level moving linearly from `start` to `end` over the `count` frames
+    /// (frame i at `start + (end − start)·(i + 1)/count`): a knob that changes an oscillator's
+    /// level, or its waveform (one ramps out as the other ramps in), does not click.
+    /// - Thread: render.
+    @inline(__always)
+    static func addRamp(_ wave: Waveform, from start: Float, to end: Float, phase: inout Float, increment dt: Float,
+                        pulseWidth: Float, into output: UnsafeMutablePointer<Float>, count: Int) {
+        let p0 = phase
+        let step = (end - start) / Float(max(count, 1))
+        switch wave {
+        case .sine:
+            for i in 0..<count {
+                output[i] += level(start, step, i) * sinCycle(wrappedPhase(p0, dt, i))
+            }
+        case .triangle:
+            for i in 0..<count {
+                var r = wrappedPhase(p0, dt, i) + 0.25
+                r = r >= 1 ? r - 1 : r
+                output[i] += level(start, step, i) * (1 - 2 * abs(2 * r - 1))
+            }
+        case .saw:
+            for i in 0..<count {
+                output[i] += level(start, step, i) * (2 * wrappedPhase(p0, dt, i) - 1)
+            }
+            addBLEP(scale: -start, step: -step, offset: 0, phase: p0, increment: dt, into: output, count: count)
+        case .square:
+            for i in 0..<count {
+                let l = level(start, step, i)
+                output[i] += wrappedPhase(p0, dt, i) < pulseWidth ? l : -l
+            }
+            addBLEP(scale: start, step: step, offset: 0, phase: p0, increment: dt, into: output, count: count)
+            addBLEP(scale: -start, step: -step, offset: pulseWidth, phase: p0, increment: dt, into: output, count: count)
+        }
+        phase = wrappedPhase(p0, dt, count - 1)
+    }
+
+    /// `addNoise` with the level moving linearly from `start` to `end` over the `count` frames.
+    /// - Thread: render.
+    @inline(__always)
+    static func addNoiseRamp(from start: Float, to end: Float, state: inout UInt32,
+                             into output: UnsafeMutablePointer<Float>, count: Int) {
+        var s = state
+        let unit: Float = 1.0 / 2_147_483_648
+        let step = (end - start) / Float(max(count, 1)) * unit
+        let first = start * unit
+        for i in 0..<count {
+            s = s &* 1_664_525 &+ 1_013_904_223
+            output[i] += level(first, step, i) * Float(Int32(bitPattern: s))
+        }
+        state = s
+    }
+
+    /// The level at frame `index` of a ramp from `start` by `step` a frame (after the step).
+    @inline(__always)
+    private static func level(_ start: Float, _ step: Float, _ index: Int) -> Float {
+        start + step * Float(Int32(truncatingIfNeeded: index + 1))
+    }
+}
