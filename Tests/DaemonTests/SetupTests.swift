@@ -133,7 +133,8 @@ import Testing
         #expect(node.fontName == "TimGM6mb1.sf2")  // its INFO/INAM
         #expect(NodeCatalog(bank: bank).makeNode(SoundFontNode.nodeDescriptor) == nil)
         #expect(NodeTypes.registry.type(named: "midihub soundfont")?.parameters.map(\.name)
-            == ["master gain", "voice limit", "interpolation"])
+            == ["master gain", "voice limit", "interpolation", "cutoff", "resonance", "attack", "decay", "release",
+                "tuning", "transpose", "reverb send", "chorus send"])
     }
 
     @Test func theEmbeddedDefaultPlaysTheFontWhenTheDaemonHasOne() throws {

@@ -14,25 +14,7 @@ import TestSupport
     static let synth = SynthNode(bank: PresetBank(timbre: Timbre()), voiceCapacity: 256)
 
     @Test func theKnobTableIsTheSynths() throws {
-        let lines = try Repository.text(Self.page).components(separatedBy: "\n")
-        let start = try #require(lines.firstIndex(of: "### The synth's knobs"))
-        let rows = lines[start...].drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }.dropFirst(2)
-            .map { $0.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
-                .map { $0.trimmingCharacters(in: .whitespaces) } }
-        var documented: [String] = []
-        for row in rows {
-            try #require(row.count == 5, "\(row)")
-            let name = try #require(row[0].firstMatch(of: /^`([^`]+)`$/)?.output.1).description
-            documented.append(name)
-            let info = try #require(Self.synth.parameters.first { $0.name == name }, "the synth has no '\(name)'")
-            let range = row[1].replacingOccurrences(of: "−", with: "-").firstMatch(of: /^(-?[0-9.]+)…(-?[0-9.]+)$/)
-            #expect(range.flatMap { Float($0.output.1) } == info.range.lowerBound
-                    && range.flatMap { Float($0.output.2) } == info.range.upperBound, "the range of '\(name)': \(row[1])")
-            #expect(row[2] == info.unit.rawValue, "the unit of '\(name)' is \(info.unit.rawValue), not \(row[2])")
-            #expect(Float(row[3].replacingOccurrences(of: "−", with: "-")) == info.defaultValue, "the default of '\(name)'")
-            #expect(!row[4].isEmpty, "what '\(name)' does")
-        }
-        #expect(documented == Self.synth.parameters.dropFirst(2).map(\.name), "every knob, in the order `nodes --types` lists them")
+        try KnobTable.expectDocuments(Self.synth.parameters.dropFirst(2), under: "### The synth's knobs", in: Self.page)
     }
 
     @Test func theCutoffKnobExampleMovesTheCutoffAsItsCommentSays() throws {

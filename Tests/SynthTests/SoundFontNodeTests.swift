@@ -194,18 +194,7 @@ struct SoundFontNodeTests {
     /// RMS of the left channel of `output` (the node's main output or send) after 2048 frames
     /// of a held C4 at full velocity with CC 91 at `reverbController`.
     private func level(_ font: TestSoundFont, reverbController: UInt8, output: AudioWiring.Port) -> Float {
-        let engine = RenderEngine(crossfade: .off)
-        let wiring = AudioWiring(inputs: [[]], toOutput: [output])
-        engine.install(RenderProgram(nodes: [node(font)], wiring: wiring, format: RenderFormat(sampleRate: 48_000, maxFrames: 64)))
-        engine.events.push(.controlChange(channel: 0, controller: 91, value: reverbController))
-        engine.events.push(.noteOn(channel: 0, note: 60, velocity: 127))
-        let buffer = AudioBuffer(channels: 2, capacity: 64)
-        var sum: Float = 0
-        for block in 0..<64 {
-            engine.render(frames: 64, bus: buffer.bus, host: HostSync())
-            if block >= 32 { for i in 0..<64 { sum += buffer.left[i] * buffer.left[i] } }
-        }
-        return (sum / (32 * 64)).squareRoot()
+        heldNoteLevel(of: node(font), on: output, after: [.controlChange(channel: 0, controller: 91, value: reverbController)])
     }
 
     @Test func theReverbSendFollowsCC91AndTheZonesSendGenerator() {

@@ -147,27 +147,70 @@ import Testing
         let synth = SynthNode(bank: bank, voiceCapacity: 64)
         engine.install(RenderProgram(nodes: [synth], format: format))
         let output = AudioBuffer(channels: 2, capacity: frames)
-        let knobs = synth.parameters.dropFirst(2)
-        var script: [RenderEvent] = []
-        for i in 0..<40_000 {
+        let script = Self.knobSweep(synth.parameters.dropFirst(2), frames: frames) { i, frame, channel in
+            .pitchBend(channel: channel, value: UInt16((i * 97) % 16_384), frame: frame)
+        }
+        let counted = countedAllocations(rendering: script, with: engine, into: output, host: HostSync(tempo: 132, transport: .playing))
+        #expect(counted == 0, "turning the synth's knobs allocated \(counted) times")
+        #expect(synth.outputValues.load(SynthNode.Output.activeVoices.rawValue) > 0, "the counted blocks played no notes")
+    }
+
+    /// The soundfont instrument's sound parameters turning across their whole ranges, and
+    /// SoundFont (MSB 120) and GS (MSB 1) NRPNs setting generator offsets, while notes start and end on
+    /// every channel and the reverb and chorus sends are rendered.
+    @Test func turningEveryKnobOfTheSoundFontInstrumentAllocatesNothing() throws {
+        let font = try SoundFont.open("/usr/share/sounds/sf2/FluidR3_GM.sf2")
+        let frames = 64
+        let format = RenderFormat(sampleRate: 48_000, maxFrames: frames)
+        let engine = RenderEngine(ringCapacity: 256)
+        let soundfont = SoundFontNode(font: font, voiceCapacity: 64)
+        let wiring = AudioWiring(inputs: [[]], toOutput: [0, AudioWiring.Port(0, output: 1), AudioWiring.Port(0, output: 2)])
+        engine.install(RenderProgram(nodes: [soundfont], wiring: wiring, format: format))
+        let output = AudioBuffer(channels: 2, capacity: frames)
+        let nrpn: [(UInt8, UInt8)] = [(99, 120), (98, 8), (38, 0), (6, 40), (99, 120), (98, 34), (6, 70), (99, 120), (98, 51),
+                                      (6, 66), (99, 120), (98, 9), (6, 70), (99, 1), (98, 0x20), (6, 30), (99, 1), (98, 0x63),
+                                      (6, 90), (121, 0)]
+        let script = Self.knobSweep(soundfont.parameters.dropFirst(3), frames: frames) { i, frame, channel in
+            let (controller, value) = nrpn[(i / 4) % nrpn.count]
+            return .controlChange(channel: channel, controller: controller, value: value, frame: frame)
+        }
+        let counted = countedAllocations(rendering: script, with: engine, into: output, host: HostSync(transport: .playing))
+        #expect(counted == 0, "turning the soundfont instrument's knobs allocated \(counted) times")
+        #expect(soundfont.outputValues.load(SoundFontNode.Output.activeVoices.rawValue) > 0, "the counted blocks played no notes")
+    }
+}
+
+extension ZeroAllocationTests {
+    /// 40,000 events, four a block of `frames`: notes starting and ending on every channel,
+    /// `third(i, frame, channel)`, and one of `knobs` moved somewhere across its range.
+    static func knobSweep(_ knobs: ArraySlice<ParameterInfo>, frames: Int,
+                          third: (Int, UInt32, UInt8) -> RenderEvent) -> [RenderEvent] {
+        (0..<40_000).map { i in
             let frame = UInt32((i * 13) % frames), channel = UInt8(i % 16)
             switch i % 4 {
-            case 0: script.append(.noteOn(channel: channel, note: UInt8(30 + (i * 7) % 70), velocity: 90, frame: frame))
-            case 1: script.append(.noteOff(channel: channel, note: UInt8(30 + ((i - 1) * 7) % 70), frame: frame))
-            case 2: script.append(.pitchBend(channel: channel, value: UInt16((i * 97) % 16_384), frame: frame))
+            case 0: return .noteOn(channel: channel, note: UInt8(30 + (i * 7) % 70), velocity: 90, frame: frame)
+            case 1: return .noteOff(channel: channel, note: UInt8(30 + ((i - 1) * 7) % 70), frame: frame)
+            case 2: return third(i, frame, channel)
             default:
                 let info = knobs[knobs.startIndex + (i / 4) % knobs.count]
                 let position = Float((i * 37) % 101) / 100
-                script.append(.parameter(node: 0, id: info.id, value: info.range.lowerBound
-                                         + position * (info.range.upperBound - info.range.lowerBound), frame: frame))
+                return .parameter(node: 0, id: info.id, value: info.range.lowerBound
+                                  + position * (info.range.upperBound - info.range.lowerBound), frame: frame)
             }
         }
-        var host = HostSync(tempo: 132, transport: .playing)
-        for block in 0..<24 {  // warm-up, not counted
+    }
+
+    /// Renders `script` four events a block into `output`, the host's position advancing: 24
+    /// blocks to warm up, then the allocations of the other 9,976 blocks, counted.
+    func countedAllocations(rendering script: [RenderEvent], with engine: RenderEngine, into output: AudioBuffer,
+                            host start: HostSync) -> Int {
+        let frames = output.capacity
+        var host = start
+        for block in 0..<24 {
             for offset in 0..<4 { engine.events.push(script[block * 4 + offset]) }
             engine.render(frames: frames, bus: output.bus, host: host)
         }
-        let counted = allocations {
+        return allocations {
             script.withUnsafeBufferPointer { script in
                 for block in 24..<10_000 {
                     for offset in 0..<4 { engine.events.push(script[block * 4 + offset]) }
@@ -176,7 +219,5 @@ import Testing
                 }
             }
         }
-        #expect(counted == 0, "turning the synth's knobs allocated \(counted) times")
-        #expect(synth.outputValues.load(SynthNode.Output.activeVoices.rawValue) > 0, "the counted blocks played no notes")
     }
 }

@@ -11,6 +11,9 @@ struct SoundFontChannel {
     var preset: Int32 = -1
     var pitchWheel: UInt16 = 8192
     var pressure: UInt8 = 0
+    /// The generator a SoundFont NRPN (MSB 120) selects, summed from its LSBs as FluidSynth
+    /// does (100, 101, 102 add 100, 1000, 10000; below 100 adds itself).
+    var nrpnSelect = 0
 
     /// The controller values a channel starts with (and CC 121 restores, but for volume and
     /// pan): volume 100, pan centre, expression full.

@@ -46,6 +46,7 @@ extension SoundFontNode {
         case .masterGain: masterGain.set(decibelsToGain(clamped))
         case .voiceLimit: voiceLimit = Int(clamped)
         case .interpolation: interpolation = SampleInterpolation(rawValue: Int(clamped.rounded())) ?? .cubic
+        default: setSoundParameter(parameter, clamped)
         }
     }
 
@@ -60,6 +61,13 @@ extension SoundFontNode {
             if !down { forEachVoice(channel: channel) { voice in if voice.pointee.isSustained { voice.pointee.release() } } }
         case 120:
             forEachVoice(channel: channel) { voice in voice.pointee.fade(frames: fadeFrames) }
+        case 6:
+            _ = channels![channel].state.applyController(controller, value)
+            if !channels![channel].state.dataEntryTargetsRPN { dataEntryNRPN(channel: channel, msb: value) }
+            updateVoices(channel: channel)
+        case 98, 99:
+            _ = channels![channel].state.applyController(controller, value)
+            selectNRPN(channel: channel, controller: controller, value: value)
         case 121:
             let volume = controllers![128 * channel + 7], pan = controllers![128 * channel + 10]
             SoundFontChannel.initialControllers(controllers! + 128 * channel)
@@ -68,6 +76,8 @@ extension SoundFontNode {
             channels![channel].state.resetControllers()
             channels![channel].pitchWheel = 8192
             channels![channel].pressure = 0
+            channels![channel].nrpnSelect = 0
+            offsets.resetChannel(channel)
             forEachVoice(channel: channel) { voice in if voice.pointee.isSustained { voice.pointee.release() } }
             updateVoices(channel: channel)
         case 123:
@@ -94,8 +104,8 @@ extension SoundFontNode {
             guard key >= info.keys.lowerBound, key <= info.keys.upperBound,
                   velocity >= info.velocities.lowerBound, velocity <= info.velocities.upperBound else { continue }
             let slot = takeVoice()
-            voices![slot].start(region: Int32(region), map: map, generators: generators!, inputs: inputs,
-                                channel: UInt8(channel), age: nextAge, sampleRate: sampleRate,
+            voices![slot].start(region: Int32(region), map: map, generators: generators!, offsets: offsets.row(channel: channel),
+                                inputs: inputs, channel: UInt8(channel), age: nextAge, sampleRate: sampleRate,
                                 framesToGrid: SoundFontVoice.tickFrames - gridPhase)
             nextAge &+= 1
             activeCount += 1
@@ -127,12 +137,13 @@ extension SoundFontNode {
     }
 
     /// Every sounding voice of the channel re-reads its modulated generators.
-    private func updateVoices(channel: Int) {
+    func updateVoices(channel: Int) {
         let pressures = keyPressures! + 128 * channel
+        let offsets = offsets.row(channel: channel)
         forEachVoice(channel: channel) { voice in
             var inputs = modulationInputs(channel: channel, key: voice.pointee.key, velocity: voice.pointee.velocity)
             inputs.polyPressure = pressures[Int(voice.pointee.key)]
-            voice.pointee.updateModulated(map: map, generators: generators!, inputs: inputs)
+            voice.pointee.updateModulated(map: map, generators: generators!, offsets: offsets, inputs: inputs)
         }
     }
 

@@ -20,6 +20,19 @@ public final class SoundFontNode: Node, @unchecked Sendable {
         case voiceLimit = 1
         /// 0 linear, 1 cubic (4-point), 2 six-point.
         case interpolation = 2
+        // The sound over every preset (`SoundFontSoundKnobs`): offsets onto the generators.
+        /// Semitones onto the filter cutoff (`initialFilterFc`).
+        case cutoff = 3
+        /// Decibels onto the filter's resonance (`initialFilterQ`).
+        case resonance = 4
+        /// Scales of the volume envelope's attack, decay and release times.
+        case attack = 5, decay = 6, release = 7
+        /// Cents onto every note's pitch (`fineTune`).
+        case tuning = 8
+        /// Whole semitones onto every note's pitch (`coarseTune`).
+        case transpose = 9
+        /// The reverb and chorus sends in percent of what the font and controllers set.
+        case reverbSend = 10, chorusSend = 11
     }
 
     public typealias Output = InstrumentOutput
@@ -71,6 +84,9 @@ public final class SoundFontNode: Node, @unchecked Sendable {
     var gridPhase = 0
     var interpolation = SampleInterpolation.cubic
     var masterGain = SmoothedValue(decibelsToGain(SoundFontNode.defaultGain))
+    /// What the sound parameters and the channels' NRPNs add to every voice's generators.
+    var offsets = SoundFontGeneratorOffsets()
+    var sound = SoundFontSoundKnobs()
     var sampleRate: Float = 48_000
     var fadeFrames = 240
 
@@ -97,7 +113,7 @@ public final class SoundFontNode: Node, @unchecked Sendable {
                           defaultValue: Float(voiceCapacity), unit: .count),
             ParameterInfo(id: Parameter.interpolation.rawValue, name: "interpolation", range: 0...2,
                           defaultValue: Float(SampleInterpolation.cubic.rawValue), unit: .generic),
-        ]
+        ] + SoundFontSoundKnobs.parameterInfos(firstID: Parameter.cutoff.rawValue)
     }
 
     deinit { deallocate() }
@@ -128,6 +144,8 @@ public final class SoundFontNode: Node, @unchecked Sendable {
         masterGain.reset(decibelsToGain(Self.defaultGain))
         voiceLimit = voiceCapacity
         interpolation = .cubic
+        offsets.allocate()
+        sound = SoundFontSoundKnobs(rampFrames: masterGain.rampFrames)
         soundingCount = 0
         activeCount = 0
         nextAge = 0
@@ -145,6 +163,7 @@ public final class SoundFontNode: Node, @unchecked Sendable {
         laneSlots?.deallocate(); laneSlots = nil
         laneCopies?.deallocate(); laneCopies = nil
         laneValues?.deallocate(); laneValues = nil
+        offsets.deallocate()
         preparedFormat = nil
     }
 
@@ -153,20 +172,25 @@ public final class SoundFontNode: Node, @unchecked Sendable {
         guard preparedFormat != nil else { return }
         let bus = context.bus
         let sends = context.sends.count == 2 ? (reverb: context.sends[0], chorus: context.sends[1]) : nil
+        advanceSoundKnobs(frames: context.frames)
         let output = VoiceOutput(left: bus.left, right: bus.right, sends: sends.map { ($0.reverb.left, $0.chorus.left) })
         context.forEachSegment(apply: { event in apply(event) },
                                render: { start, count in renderVoices(output.advanced(by: start), count: count) })
         InstrumentOutput.finishBlock(&masterGain, bus: bus, frames: context.frames, activeVoices: activeCount,
                                      values: outputValues)
         if let sends {
-            // The sends at the master gain the block ended with; mono, into both sides.
+            // The sends at the master gain the block ended with, times their knobs; mono, into both sides.
             let gain = masterGain.current
-            func finish(_ send: AudioBus) {
-                SampleMath.scale(send.left, by: gain, frames: context.frames)
+            func finish(_ send: AudioBus, _ scale: inout SmoothedValue) {
+                if scale.isRamping {
+                    for frame in 0..<context.frames { send.left[frame] *= gain * scale.next() }
+                } else {
+                    SampleMath.scale(send.left, by: gain * scale.current, frames: context.frames)
+                }
                 send.right.update(from: send.left, count: context.frames)
             }
-            finish(sends.reverb)
-            finish(sends.chorus)
+            finish(sends.reverb, &sound.reverbSend)
+            finish(sends.chorus, &sound.chorusSend)
         }
     }
 

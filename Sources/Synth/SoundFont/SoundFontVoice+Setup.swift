@@ -3,15 +3,16 @@ import SoundFont
 
 extension SoundFontVoice {
     /// Starts the voice on `region` for a note: reads the region's generators plus its
-    /// modulators' contributions and sets up the sample, pitch, envelopes, LFOs and filter.
-    /// `generators` is scratch space for `GeneratorKind.count` values. The voice ticks at
+    /// modulators' contributions and the channel's and node's `offsets`, and sets up the
+    /// sample, pitch, envelopes, LFOs and filter. `generators` is scratch space for
+    /// `GeneratorKind.count` values. The voice ticks at
     /// once, then on the node's grid: its first tick lasts `framesToGrid` (1…`tickFrames`)
     /// frames, so all voices tick together and render in whole spans.
     /// - Thread: render.
     mutating func start(region: Int32, map: SoundFontVoiceMap, generators: UnsafeMutablePointer<Float>,
-                        inputs: ModulationInputs, channel: UInt8, age: UInt64, sampleRate: Float, framesToGrid: Int) {
+                        offsets: UnsafePointer<Float>, inputs: ModulationInputs, channel: UInt8, age: UInt64, sampleRate: Float, framesToGrid: Int) {
         let g = generators
-        Self.modulatedGenerators(region: region, map: map, inputs: inputs, into: g)
+        Self.modulatedGenerators(region: region, map: map, inputs: inputs, offsets: offsets, into: g)
         let regionInfo = map.regions[Int(region)]
         let sample = map.samples[Int(regionInfo.sample)]
         self = SoundFontVoice()
@@ -54,10 +55,12 @@ extension SoundFontVoice {
     }
 
     /// Re-reads the generators a controller can move while the voice sounds (pitch, level,
-    /// pan, filter, LFO and envelope depths) after a channel's controllers changed.
+    /// pan, filter, LFO and envelope depths) after a channel's controllers or the generator
+    /// offsets changed (the envelopes keep their times: those apply to the notes after).
     /// - Thread: render.
-    mutating func updateModulated(map: SoundFontVoiceMap, generators: UnsafeMutablePointer<Float>, inputs: ModulationInputs) {
-        Self.modulatedGenerators(region: region, map: map, inputs: inputs, into: generators)
+    mutating func updateModulated(map: SoundFontVoiceMap, generators: UnsafeMutablePointer<Float>,
+                                  offsets: UnsafePointer<Float>, inputs: ModulationInputs) {
+        Self.modulatedGenerators(region: region, map: map, inputs: inputs, offsets: offsets, into: generators)
         applyRealtime(generators)
     }
 
@@ -94,9 +97,10 @@ extension SoundFontVoice {
         loopEnd = min(max(sample.loopEnd + offset(GeneratorKind.endLoopOffset, GeneratorKind.endLoopCoarseOffset), loopStart), end)
     }
 
-    /// The region's generators plus every modulator's contribution, into `g`.
+    /// The region's generators plus every modulator's contribution plus `offsets` (as
+    /// FluidSynth adds a channel's NRPN values last), into `g`.
     static func modulatedGenerators(region: Int32, map: SoundFontVoiceMap, inputs: ModulationInputs,
-                                    into g: UnsafeMutablePointer<Float>) {
+                                    offsets: UnsafePointer<Float>, into g: UnsafeMutablePointer<Float>) {
         let info = map.regions[Int(region)]
         g.update(from: map.generators.baseAddress! + Int(info.generators), count: GeneratorKind.count)
         var inputs = inputs
@@ -105,5 +109,6 @@ extension SoundFontVoice {
             let modulation = map.modulations[index]
             g[modulation.destination] += modulation.value(inputs)
         }
+        for kind in 0..<GeneratorKind.count { g[kind] += offsets[kind] }
     }
 }
