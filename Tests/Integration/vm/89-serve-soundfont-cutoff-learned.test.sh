@@ -12,10 +12,8 @@ source "$REPO/Tests/Integration/synth-audio.sh"
 source "$REPO/Tests/Integration/serve.sh"
 source "$REPO/Tests/Integration/serve-hotplug.sh"
 source "$REPO/Tests/Integration/serve-audio.sh"
-load_modules snd-aloop snd-virmidi
-[[ -r /usr/share/sounds/sf2/FluidR3_GM.sf2 ]] || fail "no General MIDI SoundFont (fix: scripts/install-deps installs fluid-soundfont-gm)"
 
-send() { # HEX
+send() { # HEX: to the controller's port
     amidi -p "hw:$CARD,0" -S "$1" || fail "amidi -S '$1' failed"
 }
 
@@ -28,6 +26,8 @@ high_share() { # FILE START END
     awk -v a="$all" -v h="$high" 'BEGIN { printf "%.4f\n", (h * h) / (a * a) }'
 }
 
+[[ -r /usr/share/sounds/sf2/FluidR3_GM.sf2 ]] || fail "no General MIDI SoundFont (fix: scripts/install-deps installs fluid-soundfont-gm)"
+load_modules snd-aloop snd-virmidi
 start_loopback_recording rec "$WORK/recorded.wav" 590
 wait_for_loopback_capture
 start_serve hub --device hw:Loopback,0,0 --period 1024 --buffer 4096
