@@ -98,27 +98,8 @@ import Testing
 /// Renders `node` alone at `tempo` (the transport playing), in blocks of 64 frames, applying
 /// `events` (absolute frames) in their blocks; returns the left channel.
 func renderAtTempo(_ node: SynthNode, tempo: Double, events: [(frame: Int, event: RenderEvent)], frames: Int) -> [Float] {
-    let block = 64
-    node.prepare(format: RenderFormat(sampleRate: 48_000, maxFrames: block))
-    var left = [Float](repeating: 0, count: frames), right = [Float](repeating: 0, count: frames)
-    var host = HostSync(sampleRate: 48_000, tempo: tempo, transport: .playing)
-    for start in stride(from: 0, to: frames, by: block) {
-        let count = min(block, frames - start)
-        let inBlock = events.filter { (start..<start + count).contains($0.frame) }.map { entry in
-            var event = entry.event
-            event.frame = UInt32(entry.frame - start)
-            return event
-        }
-        left.withUnsafeMutableBufferPointer { l in
-            right.withUnsafeMutableBufferPointer { r in
-                inBlock.withUnsafeBufferPointer { inBlock in
-                    node.process(ProcessContext(frames: count, events: inBlock,
-                                                bus: AudioBus(left: l.baseAddress! + start, right: r.baseAddress! + start),
-                                                host: host))
-                }
-            }
-        }
-        host = host.advanced(by: count)
-    }
-    return left
+    node.prepare(format: RenderFormat(sampleRate: 48_000, maxFrames: 64))
+    let silence = [Float](repeating: 0, count: frames)
+    return processInBlocks(node, left: silence, right: silence, block: 64, events: events,
+                           host: HostSync(sampleRate: 48_000, tempo: tempo, transport: .playing)).left
 }

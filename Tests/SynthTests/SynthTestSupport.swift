@@ -69,23 +69,31 @@ func sine(_ frequency: Double, amplitude: Double = 0.5, frames: Int = 48_000) ->
 func runEffect(_ effect: EffectNode, left: [Float], right: [Float],
                events: [(frame: Int, event: RenderEvent)] = []) -> (left: [Float], right: [Float]) {
     if effect.preparedFormat == nil { effect.prepare(format: RenderFormat(sampleRate: 48_000, maxFrames: 256)) }
-    var left = left, right = right
-    for start in stride(from: 0, to: left.count, by: 256) {
-        let count = min(256, left.count - start)
-        let block = events.filter { (start..<start + count).contains($0.frame) }.map { entry in
+    return processInBlocks(effect, left: left, right: right, block: 256, events: events, host: HostSync())
+}
+
+/// Runs the prepared `node` over `left` and `right` in blocks of `block` frames, the host's
+/// position advancing from `host`; `events` (absolute frames) reach it in the block of their frame.
+func processInBlocks(_ node: any Node, left: [Float], right: [Float], block: Int,
+                     events: [(frame: Int, event: RenderEvent)], host: HostSync) -> (left: [Float], right: [Float]) {
+    var left = left, right = right, host = host
+    for start in stride(from: 0, to: left.count, by: block) {
+        let count = min(block, left.count - start)
+        let inBlock = events.filter { (start..<start + count).contains($0.frame) }.map { entry in
             var event = entry.event
             event.frame = UInt32(entry.frame - start)
             return event
         }
         left.withUnsafeMutableBufferPointer { l in
             right.withUnsafeMutableBufferPointer { r in
-                block.withUnsafeBufferPointer { block in
-                    effect.process(ProcessContext(frames: count, events: block,
-                                                  bus: AudioBus(left: l.baseAddress! + start, right: r.baseAddress! + start),
-                                                  host: HostSync()))
+                inBlock.withUnsafeBufferPointer { inBlock in
+                    node.process(ProcessContext(frames: count, events: inBlock,
+                                                bus: AudioBus(left: l.baseAddress! + start, right: r.baseAddress! + start),
+                                                host: host))
                 }
             }
         }
+        host = host.advanced(by: count)
     }
     return (left, right)
 }
