@@ -4,7 +4,7 @@ import PackageDescription
 // Module layout and import rules: see docs/architecture.md.
 // Only `ALSA` imports `CALSA`; only `RtMidiBackend` imports `CRtMidi`; only `SoundFont` imports `CVorbis`;
 // only `VoiceLanes` imports `CCPUFeatures`; only `Synth` imports `VoiceLanesAVX2`.
-// `MIDICore`, `RenderCore` and `Synth` import no I/O module.
+// `MIDICore`, `RenderCore` and `Synth` import no I/O module. Only `Remote` imports Hummingbird and SwiftNIO.
 // The DSP modules compile optimized in debug builds too: unoptimized, the SoundFont
 // instrument renders 60 times slower (2× real time on one core of a fast machine), too
 // slow for the live tests under emulation and for the tests' own renders. Assertions,
@@ -36,6 +36,12 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        // The web remote (`Remote`): HTTP and WebSocket on their own event loop threads.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
     ],
     targets: [
         // C gates.
@@ -113,10 +119,29 @@ let package = Package(
         // the graph drawn as text, the default setup, the built-in node types.
         .target(name: "SetupViews", dependencies: ["ALSA", "AudioHost", "Control", "Hub", "RenderCore", "Synth"]),
 
+        // The web remote (`midihub serve --remote`): the page, and each browser's WebSocket
+        // bridged to a control-socket connection of its own. Reaches the hub only as a
+        // control client does.
+        .target(
+            name: "Remote",
+            dependencies: [
+                "Control",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/app.js"), .embedInCode("Page/style.css")]
+        ),
+
         // The hub service (`midihub serve`): sequencer client, routing, hot-plug, audio, control socket.
         .target(name: "Daemon", dependencies: [
-            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "SetupViews",
-            "SoundFont", "Synth", "Transport",
+            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "RenderCore", "Remote", "RtMidiBackend", "Sequencer",
+            "SetupViews", "SoundFont", "Synth", "Transport",
         ]),
 
         // The commands of the CLI: parsing, help, errors and exit codes. A library so that
@@ -124,8 +149,8 @@ let package = Package(
         .target(
             name: "MidihubCLI",
             dependencies: [
-                "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer", "AudioHost", "Control", "Hub", "Daemon", "SetupViews",
-                "SoundFont", "Transport",
+                "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer", "AudioHost", "Control", "Hub", "Daemon", "Remote",
+                "SetupViews", "SoundFont", "Transport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -146,6 +171,7 @@ let package = Package(
         .target(name: "CJackTestEnvironment", path: "Tests/CJackTestEnvironment"),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "TestSupport"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "TestSupport"]),
+        .testTarget(name: "RemoteTests", dependencies: ["Remote", "Control", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: [
             "Daemon", "Hub", "Control", "ALSA", "AudioHost", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "SetupViews", "Transport",
             "SoundFont", "Synth",

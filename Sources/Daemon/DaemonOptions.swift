@@ -2,6 +2,7 @@ import AudioHost
 import Control
 import Hub
 import MIDICore
+import Remote
 
 /// How `midihub serve` runs.
 ///
@@ -27,11 +28,13 @@ public struct DaemonOptions: Sendable {
     /// How long another program's port may take no MIDI while MIDI waits for it before the
     /// hub gives up on it (`node-gone`, `overloaded`) until it reads again.
     public var receiverTimeout: HostDuration
+    /// Where to serve the web remote (docs/remote.md); `nil`: no remote.
+    public var remote: RemoteAddress?
 
     public init(patchPath: String? = nil, device: String? = nil, statePath: String = StateStore.defaultPath(),
                 audio: Bool = true, presetBank: String? = nil, soundFont: String? = nil,
                 driverOptions: AudioDriverOptions = AudioDriverOptions(), socket: ControlSocketPath = .resolve(),
-                clientName: String = "midihub", receiverTimeout: HostDuration = 60) {
+                clientName: String = "midihub", receiverTimeout: HostDuration = 60, remote: RemoteAddress? = nil) {
         self.patchPath = patchPath
         self.device = device
         self.statePath = statePath
@@ -42,5 +45,6 @@ public struct DaemonOptions: Sendable {
         self.socket = socket
         self.clientName = clientName
         self.receiverTimeout = receiverTimeout
+        self.remote = remote
     }
 }

@@ -9,6 +9,7 @@ import SoundFont
 import Synth
 import Sequencer
 import Transport
+import Remote
 import Synchronization
 
 /// `midihub serve`: one ALSA sequencer client "midihub" with an input and an output port,
@@ -86,6 +87,8 @@ public final class HubDaemon: @unchecked Sendable {
     /// When lost input or output was last logged (the monotonic clock), to log at most once a second.
     private var lastLossReport = HostTime.distantPast
     private(set) var control: ControlServer?
+    /// The web remote, when `options.remote` asks for one (`HubDaemon+Remote`).
+    var remote: RemoteServer?
     private var controlHandler: DaemonControl?
     private var inputThread: Thread?
     /// systemd's notification socket (`Type=notify`), when the service manager gave one.
@@ -148,9 +151,10 @@ public final class HubDaemon: @unchecked Sendable {
         }
     }
 
-    /// Takes the control socket (its requests held), starts audio (when the graph has audio
-    /// nodes), applies the rules, starts the MIDI input thread (from then on the state's
-    /// owner) and opens the socket to requests, announcing `started`.
+    /// Takes the control socket (its requests held) and the web remote's port (`--remote`),
+    /// starts audio (when the graph has audio nodes), applies the rules, starts the MIDI input
+    /// thread (from then on the state's owner) and opens the socket to requests, announcing
+    /// `started`.
     /// - Thread: control (main, while the daemon starts or stops).
     public func start() throws {
         let handler = DaemonControl(daemon: self)
@@ -163,6 +167,12 @@ public final class HubDaemon: @unchecked Sendable {
             throw DaemonError.control(error.description)
         }
         control = server
+        do {
+            remote = try startRemote()
+        } catch {
+            server.stop()
+            throw error
+        }
         log.attach { [weak server] in server?.publish($0) }
         startAudioIfNeeded()
         _ = jack.start()
@@ -182,7 +192,8 @@ public final class HubDaemon: @unchecked Sendable {
     /// - Parameter reason: what stops it (the signal's name, as `SIGTERM`), for the `stopping` event.
     public func stop(reason: String = "stop") {
         notifyStopping(reason: reason)
-        control?.stop()
+        control?.stop()  // first: each browser's bridge ends with its control connection
+        stopRemote()
         controlHandler?.finishAudioRecording()  // a recording in progress is written, not lost
         stopInput()
         if core.transport.isRecording { runTransport(.toggleRecording(stamp: Self.takeStamp())) }  // a take in progress is written, not lost

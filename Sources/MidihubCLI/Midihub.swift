@@ -32,7 +32,7 @@ public struct Midihub: ParsableCommand {
             MonitorCommand.self, SendCommand.self, PlayCommand.self, RecordCommand.self, TransportControlCommand.self,
             InfoCommand.self, ConvertCommand.self, RenderCommand.self, SynthCommand.self, SoundFontCommand.self,
             ServeCommand.self, NodesCommand.self, GraphCommand.self, RulesCommand.self, MappingsCommand.self, LearnCommand.self,
-            SceneCommand.self, TriggerCommand.self, WidgetsCommand.self, PatchCommand.self,
+            SceneCommand.self, TriggerCommand.self, WidgetsCommand.self, PatchCommand.self, RemoteCommand.self,
         ]
     )
 

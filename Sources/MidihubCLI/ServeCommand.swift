@@ -5,6 +5,7 @@ import Foundation
 import Glibc
 import Hub
 import MIDICore
+import Remote
 
 /// `midihub serve`: the hub service. See docs/daemon.md.
 struct ServeCommand: ParsableCommand {
@@ -22,13 +23,16 @@ struct ServeCommand: ParsableCommand {
             on stderr. The patch file (--patch, or the last one 'midihub patch load' loaded) is \
             reloaded when it changes on disk and on SIGHUP; a broken edit is logged with its \
             file:line:column and the running setup stays. SIGINT or SIGTERM stops it cleanly. Under systemd (Type=notify) it \
-            reports readiness, its status and the watchdog through $NOTIFY_SOCKET.
+            reports readiness, its status and the watchdog through $NOTIFY_SOCKET. With --remote, \
+            it also serves the web remote, the hub in a browser (docs/remote.md): 'midihub remote' \
+            prints the URL to open, with its token.
 
             Examples:
               midihub serve
               midihub serve --patch patches/keyboard-split.yaml --device plughw:1,0
               midihub serve --no-audio --state /tmp/hub.json
               midihub serve --instrument synth
+              midihub serve --remote 0.0.0.0:8080
             """
     )
 
@@ -45,6 +49,11 @@ struct ServeCommand: ParsableCommand {
         "Seconds another program's port may take no MIDI while MIDI waits for it; then the hub gives up on it "
             + "(its waiting MIDI discarded) until it reads again.", valueName: "seconds"))
     var receiverTimeout: Double = 60
+
+    @Option(help: ArgumentHelp(
+        "Serve the web remote on this TCP port (on 127.0.0.1, this machine only, unless ADDRESS says another: "
+            + "0.0.0.0 for every network).", valueName: "[address:]port"))
+    var remote: RemoteAddress?
 
     @OptionGroup(title: "Audio output")
     var audio: AudioOutputArguments
@@ -69,7 +78,7 @@ struct ServeCommand: ParsableCommand {
         let options = DaemonOptions(
             patchPath: patch, device: audio.device, statePath: state ?? StateStore.defaultPath(), audio: !noAudio,
             presetBank: audio.presetBank, soundFont: noAudio ? nil : try InstrumentChoice.fontPath(instrument, presetBank: audio.presetBank),
-            driverOptions: audio.driverOptions, receiverTimeout: HostDuration(seconds: receiverTimeout))
+            driverOptions: audio.driverOptions, receiverTimeout: HostDuration(seconds: receiverTimeout), remote: remote)
         let daemon: HubDaemon
         do {
             daemon = try HubDaemon(options: options, log: log, systemd: systemd)
@@ -95,5 +104,11 @@ struct ServeCommand: ParsableCommand {
         // RtMidi's JACK clients after their server died and came back crashes inside libjack
         // (a null callback, seen in vm/45), and the kernel releases everything else.
         Glibc.exit(0)
+    }
+}
+
+extension RemoteAddress: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(parsing: argument)
     }
 }
