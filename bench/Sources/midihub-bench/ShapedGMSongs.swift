@@ -12,7 +12,7 @@ import MIDICore
 /// - `leads`: the shape of the real game songs that stayed below 3× when `game` passed
 ///   (Freedoom's d_e4m5 and d_e2m4): synth leads and layers — square leads, synth strings,
 ///   overdriven guitar chords, a crystal arpeggio, synth bass, a kit — about 50 notes a
-///   second holding about 110 voices, most of them on short loops (single-cycle waves), with
+///   second holding about 190 voices, most of them on short loops (single-cycle waves), with
 ///   pitch bends and the mod wheel moving, for three minutes.
 enum ShapedGMSongs {
     enum Shape: String, CaseIterable {
@@ -32,7 +32,7 @@ enum ShapedGMSongs {
             case .programs: "a program change every bar on 8 channels (60 s)"
             case .drums: "drum-heavy (16ths and 32nds on channel 10, 60 s)"
             case .game: "a game soundtrack (4 busy channels, 20 notes/s, 10 min)"
-            case .leads: "synth leads and layers (9 channels, 50 notes/s, 110 voices, bends, 3 min)"
+            case .leads: "synth leads and layers (7 parts, 50 notes/s, 190 voices, bends, 3 min)"
             }
         }
     }
