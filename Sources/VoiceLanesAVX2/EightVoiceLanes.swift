@@ -88,6 +88,7 @@ extension EightVoiceLanes {
                         LaneLoop(v3, byLow.3, frames))
         let loopsHigh = (LaneLoop(v4, byHigh.0, frames), LaneLoop(v5, byHigh.1, frames), LaneLoop(v6, byHigh.2, frames),
                          LaneLoop(v7, byHigh.3, frames))
+        let seamsLow = LaneSeam.of(loopsLow, frames), seamsHigh = LaneSeam.of(loopsHigh, frames)
         let limit = FourVoiceLanes.scratchFrames
         var done = 0
         while done < count {
@@ -100,15 +101,16 @@ extension EightVoiceLanes {
                 let clear = min(LaneLoop.framesClear(low, in: loopsLow, limit: limit),
                                 LaneLoop.framesClear(high, in: loopsHigh, limit: limit), piece - i)
                 guard clear > 0 else {
-                    // A frame near a lane's loop end: each lane's taps one by one, from the loop's start past its end.
-                    let tapsLow = FloatLanes.transposed(loopsLow.0.taps(low.0 &>> bits), loopsLow.1.taps(low.1 &>> bits),
-                                                        loopsLow.2.taps(low.2 &>> bits), loopsLow.3.taps(low.3 &>> bits))
-                    let tapsHigh = FloatLanes.transposed(loopsHigh.0.taps(high.0 &>> bits), loopsHigh.1.taps(high.1 &>> bits),
-                                                         loopsHigh.2.taps(high.2 &>> bits), loopsHigh.3.taps(high.3 &>> bits))
+                    // A frame near a lane's loop end: that lane's taps from its seam (the loop's start past its end).
+                    let tapsLow = LaneSeam.cubicTaps((low.0 &>> bits, low.1 &>> bits, low.2 &>> bits, low.3 &>> bits),
+                                                     seamsLow, frames)
+                    let tapsHigh = LaneSeam.cubicTaps((high.0 &>> bits, high.1 &>> bits, high.2 &>> bits, high.3 &>> bits),
+                                                      seamsHigh, frames)
                     low = (low.0 &+ byLow.0, low.1 &+ byLow.1, low.2 &+ byLow.2, low.3 &+ byLow.3)
                     high = (high.0 &+ byHigh.0, high.1 &+ byHigh.1, high.2 &+ byHigh.2, high.3 &+ byHigh.3)
-                    scratch[i] = EightLanes.cubic(EightLanes(tapsLow.0, tapsHigh.0), EightLanes(tapsLow.1, tapsHigh.1),
-                                                  EightLanes(tapsLow.2, tapsHigh.2), EightLanes(tapsLow.3, tapsHigh.3),
+                    scratch[i] = EightLanes.cubic(EightLanes(tapsLow.before, tapsHigh.before), EightLanes(tapsLow.at, tapsHigh.at),
+                                                  EightLanes(tapsLow.after, tapsHigh.after),
+                                                  EightLanes(tapsLow.afterNext, tapsHigh.afterNext),
                                                   phase.fraction(mask: fractionMask, scale: fractionScale)).vector
                     phase.advance(by: increment)
                     i += 1

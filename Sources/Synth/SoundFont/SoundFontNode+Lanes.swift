@@ -9,12 +9,12 @@ extension SoundFontNode {
     /// (shared by all voices, `gridPhase`).
     /// - Thread: render.
     func renderGroup(_ group: UnsafeMutablePointer<Int>, lanes: Int, output: VoiceOutput, count: Int) {
-        let voices = voices!
+        let voices = voices!, centibels = centibelTable
         var done = 0
         while done < count {
             var span = count - done
             for lane in 0..<lanes where voices[group[lane]].isActive {
-                if voices[group[lane]].tickFramesLeft == 0 { voices[group[lane]].tick(sampleRate: sampleRate) }
+                if voices[group[lane]].tickFramesLeft == 0 { voices[group[lane]].tick(sampleRate: sampleRate, centibels: centibels) }
                 if voices[group[lane]].isActive { span = min(span, voices[group[lane]].tickFramesLeft) }
             }
             renderSpan(group, lanes: lanes, output: output.advanced(by: done), count: span)

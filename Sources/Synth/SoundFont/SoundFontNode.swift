@@ -76,6 +76,8 @@ public final class SoundFontNode: Node, @unchecked Sendable {
     /// Voices rendered together at most (`SoundFontVoiceLanes.width`; 4 in tests of the
     /// four-lane path on any processor).
     var laneWidth = SoundFontVoiceLanes.width
+    /// `CentibelTable.amplitudes`, read once here for the voices' ticks.
+    let centibelTable = CentibelTable.amplitudes
     var voiceLimit: Int
     var soundingCount = 0
     var activeCount = 0

@@ -25,8 +25,9 @@ extension SoundFontVoice {
     }
 
     /// One control tick: envelopes and LFOs step; the amplitude target, the pitch increment
-    /// and the filter cutoff for the next `tickFrames` frames follow from them.
-    mutating func tick(sampleRate: Float) {
+    /// and the filter cutoff for the next `tickFrames` frames follow from them. `centibels`:
+    /// `CentibelTable.amplitudes`.
+    mutating func tick(sampleRate: Float, centibels: UnsafePointer<Float> = CentibelTable.amplitudes) {
         tickFramesLeft = Self.tickFrames
         volumeEnvelope.step()
         guard volumeEnvelope.section != .finished else { isActive = false; return }
@@ -40,11 +41,11 @@ extension SoundFontVoice {
         case .delay:
             target = 0
         case .attack:
-            target = attenuationGain * (lfoVolume == 0 ? 1 : centibelsToAmplitude(lfoVolume)) * volumeEnvelope.value
+            target = attenuationGain * (lfoVolume == 0 ? 1 : centibelsToAmplitude(lfoVolume, table: centibels)) * volumeEnvelope.value
         default:
             // Silent for good once even the loudest the envelope can still reach is below the floor.
             guard attenuationGain * volumeEnvelope.value >= Self.noiseFloor else { isActive = false; return }
-            target = centibelsToAmplitude(attenuation + 960 * (1 - volumeEnvelope.value) + lfoVolume)
+            target = centibelsToAmplitude(attenuation + 960 * (1 - volumeEnvelope.value) + lfoVolume, table: centibels)
         }
         amplitudeStep = (target - amplitude) / Float(Self.tickFrames)
 

@@ -140,11 +140,13 @@ struct TriangleLFO {
 /// centibels, interpolated (FluidSynth reads such a table too), for 0 ≤ cB < 2400 (-240 dB,
 /// all an envelope, attenuation and LFO can reach); a gain above 1 (a negative
 /// attenuation) computed.
+/// `table` is `CentibelTable.amplitudes`, which the render thread's hot callers pass in
+/// (reading the global checks its one-time set-up at every read).
 @inline(__always)
-func centibelsToAmplitude(_ centibels: Float) -> Float {
+func centibelsToAmplitude(_ centibels: Float, table: UnsafePointer<Float> = CentibelTable.amplitudes) -> Float {
     guard centibels >= 0 else { return exp2Fast(centibels * -0.016_609_64) }
     guard centibels < Float(CentibelTable.size - 1) else { return 0 }
-    let whole = Int(centibels), table = CentibelTable.amplitudes
+    let whole = Int(centibels)
     let low = table[whole]
     return low + (centibels - Float(whole)) * (table[whole &+ 1] - low)
 }
