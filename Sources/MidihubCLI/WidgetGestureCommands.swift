@@ -12,7 +12,7 @@ struct WidgetSetCommand: ParsableCommand {
     @Argument(help: "The widget: its target (synth.brightness, trigger.panic, scene), else its title.")
     var name: String
 
-    @Argument(help: "The value: within the parameter's range (clamped), a scene's index for a selector, above 0 fires a button.",
+    @Argument(help: "The value: within the parameter's range (clamped), a scene's index for a selector, above 0 fires a button; a negative one after -- (set Filter -- -24).",
               transform: WidgetGestureSupport.value)
     var value: Double
 

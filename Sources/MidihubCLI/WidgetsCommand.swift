@@ -24,7 +24,7 @@ struct WidgetsCommand: ParsableCommand {
               midihub widgets
               midihub widgets --patch patches/controller-knobs.yaml --json
               midihub widgets set synth.brightness 12
-              midihub widgets set Filter -24      # by its title
+              midihub widgets set Filter -- -24   # by its title; a negative value after --
               midihub widgets press Vibrato       # a switch: on, and off at the next press
               midihub widgets press Panic         # a button: fires trigger.panic
               midihub widgets set scene 1         # the selector: the second scene, chorus
