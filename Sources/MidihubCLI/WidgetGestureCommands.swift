@@ -31,14 +31,10 @@ struct WidgetPressCommand: ParsableCommand {
         abstract: "Press a widget: fire a button, toggle a switch, hold a momentary (see 'midihub widgets --help')."
     )
 
-    @Argument(help: "The widget: its target (trigger.panic, synth.vibrato), else its title.")
-    var name: String
-
-    @Flag(help: "Print the widget after as one JSON object (as widgets.press answers).")
-    var json = false
+    @OptionGroup var widget: WidgetTouchArguments
 
     func run() throws {
-        try WidgetGestureSupport.show(WidgetGestureSupport.ask("pressing a widget", "press") { try $0.pressWidget(name) }, json: json)
+        try widget.touch("pressing a widget", "press") { try $0.pressWidget($1) }
     }
 }
 
@@ -49,14 +45,25 @@ struct WidgetReleaseCommand: ParsableCommand {
         abstract: "Let a pressed widget go: a momentary back to its bottom (see 'midihub widgets --help')."
     )
 
-    @Argument(help: "The widget: its target (synth.sustain), else its title.")
-    var name: String
-
-    @Flag(help: "Print the widget after as one JSON object (as widgets.release answers).")
-    var json = false
+    @OptionGroup var widget: WidgetTouchArguments
 
     func run() throws {
-        try WidgetGestureSupport.show(WidgetGestureSupport.ask("releasing a widget", "release") { try $0.releaseWidget(name) }, json: json)
+        try widget.touch("releasing a widget", "release") { try $0.releaseWidget($1) }
+    }
+}
+
+/// What `widgets press` and `release` take: the widget, and whether to answer in JSON.
+struct WidgetTouchArguments: ParsableArguments {
+    @Argument(help: "The widget: its target (trigger.panic, synth.vibrato), else its title.")
+    var name: String
+
+    @Flag(help: "Print the widget after as one JSON object (as the request answers).")
+    var json = false
+
+    /// Sends `request` for the widget to the running daemon and prints the widget after.
+    func touch(_ needing: String, _ subcommand: String,
+               _ request: (ControlClient, String) throws -> WidgetSummary) throws {
+        try WidgetGestureSupport.show(WidgetGestureSupport.ask(needing, subcommand) { try request($0, name) }, json: json)
     }
 }
 
