@@ -86,6 +86,19 @@ extension ControlClient {
         try expect(.listWidgets) { if case .widgets(let widgets) = $0 { widgets } else { nil } }
     }
 
+    /// Moves widget `name` (its target, else its title) to `value`.
+    public func setWidget(_ name: String, to value: Double) throws(ControlClientError) -> WidgetSummary {
+        try expect(.setWidget(WidgetSetting(widget: name, value: value))) { if case .widget(let widget) = $0 { widget } else { nil } }
+    }
+
+    public func pressWidget(_ name: String) throws(ControlClientError) -> WidgetSummary {
+        try expect(.pressWidget(WidgetReference(widget: name))) { if case .widget(let widget) = $0 { widget } else { nil } }
+    }
+
+    public func releaseWidget(_ name: String) throws(ControlClientError) -> WidgetSummary {
+        try expect(.releaseWidget(WidgetReference(widget: name))) { if case .widget(let widget) = $0 { widget } else { nil } }
+    }
+
     public func transport(_ request: TransportRequest) throws(ControlClientError) -> TransportStatus {
         try expect(.transport(request)) { if case .transport(let status) = $0 { status } else { nil } }
     }

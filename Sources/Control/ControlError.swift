@@ -32,6 +32,9 @@ public struct ControlErrorCode: RawRepresentable, Hashable, Sendable, Codable, E
     public static let unknownParameter: Self = "unknown-parameter"
     public static let unknownScene: Self = "unknown-scene"
     public static let unknownTrigger: Self = "unknown-trigger"
+    public static let unknownWidget: Self = "unknown-widget"
+    /// A widget that only shows a value (a label, a meter) set or pressed.
+    public static let readOnly: Self = "read-only"
     /// A trigger that does not apply now (the transport's while the hub plays no sequence).
     public static let triggerDisabled: Self = "trigger-disabled"
     /// The transport has no sequence loaded (`transport` `load` first).

@@ -58,6 +58,13 @@ public protocol ControlHandler: AnyObject, Sendable {
     func fireTrigger(_ name: String) throws -> TriggerSummary
     /// `widgets.list`: what a remote shows, with the values now.
     func widgets() throws -> [WidgetSummary]
+    /// `widgets.set`: moves widget `name` (its target, else its title) to `value`; returns
+    /// it as `widgets.list` shows it after.
+    func setWidget(_ name: String, to value: Double) throws -> WidgetSummary
+    /// `widgets.press`: presses widget `name`; returns it after.
+    func pressWidget(_ name: String) throws -> WidgetSummary
+    /// `widgets.release`: lets widget `name` go; returns it after.
+    func releaseWidget(_ name: String) throws -> WidgetSummary
     /// `transport`: loads, plays, pauses, stops, seeks, loops or retimes the hub's sequence,
     /// or only reports where it stands.
     func transport(_ request: TransportRequest) throws -> TransportStatus

@@ -58,6 +58,9 @@ extension ControlRequest {
         case .listTriggers: return .listTriggers
         case .fireTrigger: return .fireTrigger(try params(TriggerReference.self))
         case .listWidgets: return .listWidgets
+        case .setWidget: return .setWidget(try params(WidgetSetting.self))
+        case .pressWidget: return .pressWidget(try params(WidgetReference.self))
+        case .releaseWidget: return .releaseWidget(try params(WidgetReference.self))
         case .transport: return .transport(try params(TransportRequest.self))
         case .recordAudio: return .recordAudio(try params(AudioRecordRequest.self))
         case .subscribe:
@@ -103,6 +106,8 @@ extension ControlRequest {
         case .learn(let learn): return try line(learn)
         case .switchScene(let scene): return try line(scene)
         case .fireTrigger(let trigger): return try line(trigger)
+        case .setWidget(let setting): return try line(setting)
+        case .pressWidget(let widget), .releaseWidget(let widget): return try line(widget)
         case .transport(let transport): return try line(transport)
         case .recordAudio(let request): return try line(request)
         case .subscribe(let filter): return try line(filter)

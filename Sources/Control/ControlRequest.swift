@@ -25,6 +25,9 @@ public enum ControlRequestKind: String, Hashable, Sendable, Codable, CaseIterabl
     case listTriggers = "triggers.list"
     case fireTrigger = "triggers.fire"
     case listWidgets = "widgets.list"
+    case setWidget = "widgets.set"
+    case pressWidget = "widgets.press"
+    case releaseWidget = "widgets.release"
     case transport
     case recordAudio = "audio.record"
     case subscribe
@@ -58,6 +61,9 @@ public enum ControlRequest: Hashable, Sendable {
     case listTriggers
     case fireTrigger(TriggerReference)
     case listWidgets
+    case setWidget(WidgetSetting)
+    case pressWidget(WidgetReference)
+    case releaseWidget(WidgetReference)
     case transport(TransportRequest)
     case recordAudio(AudioRecordRequest)
     case subscribe(SubscriptionFilter)
@@ -87,6 +93,9 @@ public enum ControlRequest: Hashable, Sendable {
         case .listTriggers: .listTriggers
         case .fireTrigger: .fireTrigger
         case .listWidgets: .listWidgets
+        case .setWidget: .setWidget
+        case .pressWidget: .pressWidget
+        case .releaseWidget: .releaseWidget
         case .transport: .transport
         case .recordAudio: .recordAudio
         case .subscribe: .subscribe

@@ -35,6 +35,7 @@ public enum ControlResult: Hashable, Sendable {
     case triggers([TriggerSummary])
     case trigger(TriggerSummary)
     case widgets([WidgetSummary])
+    case widget(WidgetSummary)
     case transport(TransportStatus)
     case audioRecording(AudioRecordingSummary)
     case done
@@ -64,6 +65,7 @@ extension ControlResult: Encodable {
         case .triggers(let triggers): try triggers.encode(to: encoder)
         case .trigger(let trigger): try trigger.encode(to: encoder)
         case .widgets(let widgets): try widgets.encode(to: encoder)
+        case .widget(let widget): try widget.encode(to: encoder)
         case .transport(let status): try status.encode(to: encoder)
         case .audioRecording(let summary): try summary.encode(to: encoder)
         case .done: _ = encoder.container(keyedBy: NoKeys.self)
@@ -92,6 +94,7 @@ extension ControlRequestKind {
         case .listTriggers: return .triggers(try result([TriggerSummary].self))
         case .fireTrigger: return .trigger(try result(TriggerSummary.self))
         case .listWidgets: return .widgets(try result([WidgetSummary].self))
+        case .setWidget, .pressWidget, .releaseWidget: return .widget(try result(WidgetSummary.self))
         case .transport: return .transport(try result(TransportStatus.self))
         case .recordAudio: return .audioRecording(try result(AudioRecordingSummary.self))
         case .connect, .disconnect, .removeNode, .subscribe, .learn, .cancelLearn: return .done

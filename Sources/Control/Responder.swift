@@ -96,6 +96,12 @@ struct Responder: Sendable {
                 return .trigger(try handler.fireTrigger(reference.trigger))
             case .listWidgets:
                 return .widgets(try handler.widgets())
+            case .setWidget(let setting):
+                return .widget(try handler.setWidget(setting.widget, to: setting.value))
+            case .pressWidget(let reference):
+                return .widget(try handler.pressWidget(reference.widget))
+            case .releaseWidget(let reference):
+                return .widget(try handler.releaseWidget(reference.widget))
             case .transport(let request):
                 return .transport(try handler.transport(request))
             case .recordAudio(let request):

@@ -162,8 +162,28 @@ final class FakeDaemon: ControlHandler {
 
     func triggers() throws -> [TriggerSummary] { [Self.panic] }
 
+    /// One slider on the lead's gain, at the gain's value now.
     func widgets() throws -> [WidgetSummary] {
-        [WidgetSummary(kind: "slider", title: "Gain", target: "lead.gain", min: -60, max: 12, unit: "decibels", value: 0)]
+        let gain = state.withLock { $0.nodes.first { $0.id == "lead" }?.parameters.first { $0.name == "gain" }?.value }
+        return [WidgetSummary(kind: "slider", title: "Gain", target: "lead.gain", min: -60, max: 12, unit: "decibels", value: gain)]
+    }
+
+    func setWidget(_ name: String, to value: Double) throws -> WidgetSummary {
+        _ = try widget(named: name)
+        _ = try setParameter(ParameterAssignment(node: "lead", parameter: "gain", value: value))
+        return try widget(named: name)
+    }
+
+    /// A touch on the slider: nothing moves.
+    func pressWidget(_ name: String) throws -> WidgetSummary { try widget(named: name) }
+
+    func releaseWidget(_ name: String) throws -> WidgetSummary { try widget(named: name) }
+
+    private func widget(named name: String) throws -> WidgetSummary {
+        guard let widget = try widgets().first(where: { $0.target == name || $0.title == name }) else {
+            throw ControlError(.unknownWidget, "no widget '\(name)'", fix: "use one of lead.gain")
+        }
+        return widget
     }
 
     func transport(_ request: TransportRequest) throws -> TransportStatus {

@@ -52,6 +52,16 @@ struct RoundTripTests {
         #expect(try client.nodes()[0].parameters[0].value == -12.5)
     }
 
+    @Test func widgetsActAndAnswerWithTheWidgetAfter() throws {
+        let socket = try TestSocket()
+        let client = try socket.client()
+        #expect(try client.setWidget("lead.gain", to: -6).value == -6)
+        #expect(try client.pressWidget("Gain").value == -6, "by title")
+        #expect(try client.releaseWidget("Gain").target == "lead.gain")
+        #expect(try client.widgets()[0].value == -6)
+        #expect(throws: ControlClientError.self) { try client.pressWidget("Volume") }
+    }
+
     @Test func loadPatchByPathAndByText() throws {
         let socket = try TestSocket()
         let client = try socket.client()

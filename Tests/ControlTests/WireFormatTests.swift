@@ -29,6 +29,8 @@ struct WireFormatTests {
             .learn(LearnRequest(node: "lead", parameter: "gain", seconds: 10)), .learn(LearnRequest(node: "lead", parameter: "gain")),
             .cancelLearn, .listScenes, .switchScene(SceneReference(scene: "verse")),
             .listTriggers, .fireTrigger(TriggerReference(trigger: "panic")), .listWidgets,
+            .setWidget(WidgetSetting(widget: "synth.brightness", value: 12.5)), .pressWidget(WidgetReference(widget: "trigger.panic")),
+            .releaseWidget(WidgetReference(widget: "Vibrato")),
             .transport(TransportRequest(action: .seek, position: "9:1")), .transport(TransportRequest(action: .status)),
             .transport(TransportRequest(action: .loop, from: "5", to: "9")), .transport(TransportRequest(action: .tempo, bpm: 96)),
             .transport(TransportRequest(action: .load, path: "/home/me/song.mid")),
@@ -68,6 +70,26 @@ struct WireFormatTests {
         #expect(Set(events.map(\.kind)) == Set(ControlEventKind.allCases))
         for event in events {
             #expect(try JSONLine.decode(ControlEvent.self, from: JSONLine.encode(event)) == event)
+        }
+    }
+
+    @Test func widgetRequestsAreWrittenAsDocumented() throws {
+        #expect(text(try ControlRequest.setWidget(WidgetSetting(widget: "synth.brightness", value: 12)).encodedLine(id: 1))
+            == #"{"id":1,"params":{"value":12,"widget":"synth.brightness"},"request":"widgets.set"}"# + "\n")
+        #expect(text(try ControlRequest.pressWidget(WidgetReference(widget: "trigger.panic")).encodedLine(id: 2))
+            == #"{"id":2,"params":{"widget":"trigger.panic"},"request":"widgets.press"}"# + "\n")
+        #expect(text(try ControlRequest.releaseWidget(WidgetReference(widget: "trigger.panic")).encodedLine(id: 3))
+            == #"{"id":3,"params":{"widget":"trigger.panic"},"request":"widgets.release"}"# + "\n")
+        let (_, missing) = ControlRequest.decode(line: Array(#"{"id":4,"request":"widgets.set","params":{"widget":"scene"}}"#.utf8))
+        #expect(throws: ControlError(.badParams, "widgets.set: missing field 'params.value'",
+                                     fix: "see docs/control-protocol.md for 'widgets.set'")) { try missing.get() }
+    }
+
+    @Test func aWidgetResultDecodesAsOneWidget() throws {
+        let slider = WidgetSummary(kind: "slider", title: "Filter", target: "synth.brightness", min: -48, max: 48, unit: "semitones", value: 12)
+        let response = ControlResponse(id: 1, outcome: .success(.widget(slider)))
+        for kind in [ControlRequestKind.setWidget, .pressWidget, .releaseWidget] {
+            #expect(try kind.decodeResult(from: JSONLine.encode(response)) == .widget(slider))
         }
     }
 

@@ -27,6 +27,8 @@ import TestSupport
         (["frobnicate"], "frobnicate", "midihub --help"),
         (["send"], "<port>", "midihub help send"),
         (["nodes", "--types", "--patch", "p.yaml"], "--types lists the types", "drop --patch"),
+        (["widgets", "set", "Filter", "loud"], "'loud' is not a number", "give a value such as 12"),
+        (["widgets", "set", "Filter"], "<value>", "midihub help widgets"),
     ])
     func argumentErrorsAreOneLineWithAFixAndExit2(arguments: [String], problem: String, fix: String) {
         let ending = Self.ending(arguments)

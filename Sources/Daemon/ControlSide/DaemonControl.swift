@@ -193,6 +193,26 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         try daemon.owner.perform { [self] in daemon.widgetSummaries() }
     }
 
+    func setWidget(_ name: String, to value: Double) throws -> WidgetSummary {
+        try act(on: name, .set(value))
+    }
+
+    func pressWidget(_ name: String) throws -> WidgetSummary {
+        try act(on: name, .press)
+    }
+
+    func releaseWidget(_ name: String) throws -> WidgetSummary {
+        try act(on: name, .release)
+    }
+
+    /// A gesture on a widget, on the owner; a scene it switches is on disk before the answer,
+    /// as for `scenes.switch` (a parameter it moves is not waited for, as for `parameters.set`).
+    private func act(on name: String, _ gesture: WidgetGesture) throws -> WidgetSummary {
+        let (action, widget) = try daemon.owner.perform { [self] in try daemon.act(on: name, gesture) }
+        if case .switchScene = action { daemon.stateWriter.flush() }
+        return widget
+    }
+
     func transport(_ request: TransportRequest) throws -> TransportStatus {
         switch request.action {
         case .load:

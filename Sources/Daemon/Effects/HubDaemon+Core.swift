@@ -199,6 +199,8 @@ extension ControlError {
         case .unknownPosition: .unknownPosition
         case .followingClock: .followingClock
         case .badParams: .badParams
+        case .unknownWidget: .unknownWidget
+        case .readOnly: .readOnly
         }
         self.init(code, refusal.message, fix: refusal.fix)
     }

@@ -15,6 +15,9 @@ public struct HubRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         case unknownPosition
         case followingClock
         case badParams
+        case unknownWidget
+        /// A gesture on a widget that only shows a value (a label, a meter).
+        case readOnly
     }
 
     public var kind: Kind

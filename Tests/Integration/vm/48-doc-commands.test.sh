@@ -11,7 +11,8 @@
 # Ctrl-C (monitor, synth, serve, record) is stopped with SIGINT once it says it is ready and then
 # exits 0. A connect to 'midihub synth' ("or connect later") runs while `midihub synth`
 # does. A learn runs while a daemon serves, and the keyboard moves CC 74 once it waits; a
-# scene switch, a trigger and a patch load run while a daemon serves patches/controller-knobs.yaml;
+# scene switch, a trigger, a widget set, pressed or released and a patch load run while a daemon
+# serves patches/controller-knobs.yaml;
 # a run of transport examples shares one daemon.
 source "$REPO/Tests/Integration/serve.sh"
 
@@ -32,7 +33,7 @@ sed -E 's/ \| .*//; s/ +# .*//; s/ +$//' "$WORK/examples.raw" \
     | awk '$2 == "connect" || $2 == "disconnect" || !seen[$0]++' >"$WORK/examples.all"
 while read -r line; do
     read -ra words <<<"$line"
-    [[ $OFFLINE == *" ${words[1]} "* ]] || echo "$line"
+    [[ $OFFLINE == *" ${words[1]} "* && ! ($line =~ ^midihub\ widgets\ (set|press|release)\ ) ]] || echo "$line"
 done <"$WORK/examples.all" >"$WORK/examples"
 grep -v -e '--device' -e 'jack:' "$WORK/examples" >"$WORK/examples.ports"
 grep -e '--device' "$WORK/examples" >"$WORK/examples.device"
@@ -68,7 +69,7 @@ run_example() { # LINE
         run_audio_daemon_example "$line"
     elif [[ ${words[1]} == learn ]]; then
         run_learn_example "$line"
-    elif [[ (${words[1]} == scene || ${words[1]} == trigger) && ${words[2]} != -* || ${words[1]} == patch ]]; then
+    elif [[ (${words[1]} == scene || ${words[1]} == trigger) && ${words[2]} != -* || ${words[1]} == patch || ${words[1]} == widgets ]]; then
         run_daemon_example "$line"
     elif [[ ${words[1]} == play ]]; then
         run_play_example "$line"
@@ -114,7 +115,8 @@ run_learn_example() { # LINE
     stop_peer learnhub
 }
 
-# `midihub scene NAME`, `midihub trigger NAME` and `midihub patch load FILE` with a daemon
+# `midihub scene NAME`, `midihub trigger NAME`, `midihub widgets set|press|release NAME` and
+# `midihub patch load FILE` with a daemon
 # serving the patch whose scenes the examples name; each prints what it did.
 run_daemon_example() { # LINE
     start_serve examplehub --no-audio --patch "$REPO/patches/controller-knobs.yaml"
