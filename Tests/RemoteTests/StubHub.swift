@@ -45,6 +45,9 @@ final class StubHub: ControlHandler {
     func triggers() throws -> [TriggerSummary] { [] }
     func fireTrigger(_ name: String) throws -> TriggerSummary { throw ControlError(.unknownTrigger, "no trigger '\(name)'") }
     func widgets() throws -> [WidgetSummary] { [] }
+    func setWidget(_ name: String, to value: Double) throws -> WidgetSummary { try Self.widget(name) }
+    func pressWidget(_ name: String) throws -> WidgetSummary { try Self.widget(name) }
+    func releaseWidget(_ name: String) throws -> WidgetSummary { try Self.widget(name) }
     func transport(_ request: TransportRequest) throws -> TransportStatus { throw ControlError(.noSequence, "no sequence") }
     func recordAudio(_ request: AudioRecordRequest) throws -> AudioRecordingSummary {
         throw ControlError(.failed, "the stub plays no audio")
@@ -54,6 +57,10 @@ final class StubHub: ControlHandler {
         guard connection.source == keyboard.address || connection.source.hasPrefix(Endpoint.nodePrefix) else {
             throw ControlError(.unknownPort, "no port matches '\(connection.source)'", fix: "run 'midihub ports'")
         }
+    }
+
+    private static func widget(_ name: String) throws -> WidgetSummary {
+        throw ControlError(.unknownWidget, "no widget '\(name)'", fix: "the stub shows no widgets")
     }
 
     private static func node(_ id: String) throws {
