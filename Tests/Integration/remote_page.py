@@ -63,7 +63,7 @@ def parameter(node, name):
 
 def play_note(seconds=1.5):
     """The controller plays A3 for `seconds` (what the recording measures)."""
-    subprocess.run(["amidi", "-p", CONTROLLER, "-S", "90 39 64"], check=True)
+    subprocess.run(["amidi", "-p", CONTROLLER, "-S", "90 39 7F"], check=True)
     time.sleep(seconds)
     subprocess.run(["amidi", "-p", CONTROLLER, "-S", "80 39 00"], check=True)
     time.sleep(1.5)
@@ -191,9 +191,10 @@ try:
     play_note()
     slider = element("widget-synth.brightness-input")
     slider.location_once_scrolled_into_view
-    width = slider.size["width"]
-    ActionChains(driver).move_to_element_with_offset(slider, width // 4, 0).click_and_hold() \
-        .move_by_offset(-width, 0).release().perform()
+    # From the slider's middle to the window's left edge, past the slider's own.
+    left = driver.execute_script("return arguments[0].getBoundingClientRect().left", slider)
+    ActionChains(driver).move_to_element(slider).click_and_hold() \
+        .move_by_offset(-int(left + slider.size["width"] / 2) + 1, 0).release().perform()
     after = wait_until("nodes.list shows the Filter slider's move to the bottom",
                        lambda: (lambda v: v if v is not None and v <= -47.5 else None)(parameter("synth", "brightness")), 60)
     ok(f"the slider dragged to its left end set synth.brightness from {before} to {after}")
@@ -211,7 +212,7 @@ try:
     ok("the panic pad fired the panic trigger")
     element("scene-chorus").click()
     wait_until("scenes.list shows chorus current",
-               lambda: any(s.get("current") and s["name"] == "chorus" for s in midihub_json("scenes")), 60)
+               lambda: any(s.get("current") and s["name"] == "chorus" for s in midihub_json("scene")), 60)
     driver.switch_to.window(first)
     wait_until("the first page's Filter shows the chorus scene's 24",
                lambda: (lambda v: v is not None and abs(v - 24) < 0.5)(number("widget-synth.brightness-value")), 60)

@@ -28,6 +28,31 @@ for start, end in segments:
 PY
 }
 
+# The share (0…1) of FILE's energy between START and END seconds that lies above 2 kHz.
+high_share() { # FILE START END
+    local all high
+    all=$(sox "$1" -n trim "$2" "=$3" stat 2>&1 | awk '/^RMS +amplitude/ { print $3 }')
+    high=$(sox "$1" -n trim "$2" "=$3" highpass 2000 stat 2>&1 | awk '/^RMS +amplitude/ { print $3 }')
+    [[ -n $all && -n $high ]] || fail "sox could not measure $1 ($2–$3 s)"
+    awk -v a="$all" -v h="$high" 'BEGIN { printf "%.4f\n", (h * h) / (a * a) }'
+}
+
+# Prints "FIRST SECOND": the share above 2 kHz (`high_share`, the last 0.3 s of each left
+# out) of the first two notes of FILE (`sound_segments`, a second of quiet between notes);
+# with COUNT, fails unless FILE holds exactly that many notes (else at least two).
+first_two_high_shares() { # FILE.wav [COUNT]
+    local segments first_start first_end second_start second_end
+    mapfile -t segments < <(sound_segments "$1" 1)
+    if [[ -n ${2:-} ]]; then
+        ((${#segments[@]} == $2)) || fail "expected $2 notes in $1, found: ${segments[*]:-none}"
+    fi
+    ((${#segments[@]} >= 2)) || fail "expected two notes in $1, found: ${segments[*]:-none}"
+    read -r first_start first_end <<<"${segments[0]}"
+    read -r second_start second_end <<<"${segments[1]}"
+    echo "$(high_share "$1" "$first_start" "$(awk -v e="$first_end" 'BEGIN { print e - 0.3 }')")" \
+        "$(high_share "$1" "$second_start" "$(awk -v e="$second_end" 'BEGIN { print e - 0.3 }')")"
+}
+
 # Checks that the segment START…END of FILE sounds at A4 (440 Hz within 50 cents).
 assert_segment_a4() { # FILE.wav START END NAME
     sox "$1" "$WORK/$4.wav" trim "$2" "=$3" || fail "sox could not cut $4 from $1"

@@ -17,15 +17,6 @@ send() { # HEX: to the controller's port
     amidi -p "hw:$CARD,0" -S "$1" || fail "amidi -S '$1' failed"
 }
 
-# The share (0…1) of FILE's energy between START and END seconds that lies above 2 kHz.
-high_share() { # FILE START END
-    local all high
-    all=$(sox "$1" -n trim "$2" "=$3" stat 2>&1 | awk '/^RMS +amplitude/ { print $3 }')
-    high=$(sox "$1" -n trim "$2" "=$3" highpass 2000 stat 2>&1 | awk '/^RMS +amplitude/ { print $3 }')
-    [[ -n $all && -n $high ]] || fail "sox could not measure $1 ($2–$3 s)"
-    awk -v a="$all" -v h="$high" 'BEGIN { printf "%.4f\n", (h * h) / (a * a) }'
-}
-
 [[ -r /usr/share/sounds/sf2/FluidR3_GM.sf2 ]] || fail "no General MIDI SoundFont (fix: scripts/install-deps installs fluid-soundfont-gm)"
 load_modules snd-aloop snd-virmidi
 start_loopback_recording rec "$WORK/recorded.wav" 590
@@ -66,13 +57,7 @@ assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
 stop_peer rec
 
 step "the second note has far less of its sound above 2 kHz"
-sound_segments "$WORK/recorded.wav" 1 >"$WORK/segments.txt"
-mapfile -t segments <"$WORK/segments.txt"
-((${#segments[@]} == 2)) || fail "expected two notes in the recording, found: ${segments[*]:-none}"
-read -r open_start open_end <<<"${segments[0]}"
-read -r closed_start closed_end <<<"${segments[1]}"
-open=$(high_share "$WORK/recorded.wav" "$open_start" "$(awk -v e="$open_end" 'BEGIN { print e - 0.3 }')")
-closed=$(high_share "$WORK/recorded.wav" "$closed_start" "$(awk -v e="$closed_end" 'BEGIN { print e - 0.3 }')")
+read -r open closed < <(first_two_high_shares "$WORK/recorded.wav" 2)
 echo "share above 2 kHz: CC 74 at 127 $open, at 40 $closed"
 awk -v o="$open" -v c="$closed" 'BEGIN { exit !(o > 0.01 && c < o / 10) }' \
     || fail "the cutoff did not change the spectrum: share above 2 kHz $open at CC 74 = 127, $closed at 40"
