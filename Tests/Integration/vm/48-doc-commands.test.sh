@@ -69,6 +69,8 @@ run_example() { # LINE
         run_audio_daemon_example "$line"
     elif [[ ${words[1]} == learn ]]; then
         run_learn_example "$line"
+    elif [[ ${words[1]} == remote ]]; then
+        run_remote_example "$line"
     elif [[ (${words[1]} == scene || ${words[1]} == trigger) && ${words[2]} != -* || ${words[1]} == patch || ${words[1]} == widgets ]]; then
         run_daemon_example "$line"
     elif [[ ${words[1]} == play ]]; then
@@ -125,6 +127,18 @@ run_daemon_example() { # LINE
     assert_eq 0 "$status" "'$1' (stderr: $(head -c 400 "$WORK/err"))"
     [[ -s $WORK/out ]] || fail "'$1' printed nothing"
     stop_peer examplehub
+}
+
+# `midihub remote …` with a daemon serving the remote on port 8080, as the docs start it:
+# it prints the URL with the daemon's token (one object with --json).
+run_remote_example() { # LINE
+    start_serve remotehub --no-audio --remote 8080
+    local status=0
+    (cd "$REPO" && timeout -k 5 60 bash -c "$1") >"$WORK/out" 2>"$WORK/err" || status=$?
+    assert_eq 0 "$status" "'$1' (stderr: $(head -c 400 "$WORK/err"))"
+    assert_file_has "$WORK/out" "http://127\.0\.0\.1:8080/\?token=$(cat "$(dirname "$SERVE_STATE")/remote-token")" \
+        "'$1' prints the URL with the token"
+    stop_peer remotehub
 }
 
 # `midihub transport …` with one daemon serving the default setup for a run of transport
