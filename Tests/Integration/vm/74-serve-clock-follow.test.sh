@@ -49,10 +49,17 @@ assert_exit 2 midihub transport play
 assert_one_line_error "^midihub: the transport follows the clock of 'master', which plays: it decides play \(fix: stop or start it on the master, or remove \`clock: follow\` from node 'master'\)$"
 
 sleep 2.5
-status_json >"$WORK/status.json" || fail "transport status --json"
-# midish's 125 BPM as the VM's timers make it (a few per cent off under emulation): far from the file's 100.
-jq -e '.clock.node == "master" and .clock.running and (.clock.tempo - 125 | fabs) < 5 and .clock.jitter >= 0 and (.clock.drift | type) == "number"' \
-    "$WORK/status.json" >/dev/null || fail "the status's clock: $(cat "$WORK/status.json")"
+# midish's 125 BPM as the VM's timers make it (a few per cent off under emulation): far from the
+# file's 100. A burst of the emulated VM's timers can make one reading far off (201 BPM seen in
+# a full run): three readings, half a second apart, and one must hold it.
+held=
+for _ in 1 2 3; do
+    status_json >"$WORK/status.json" || fail "transport status --json"
+    jq -e '.clock.node == "master" and .clock.running and (.clock.tempo - 125 | fabs) < 5 and .clock.jitter >= 0 and (.clock.drift | type) == "number"' \
+        "$WORK/status.json" >/dev/null && { held=1; break; }
+    sleep 0.5
+done
+[[ -n $held ]] || fail "the status's clock: $(cat "$WORK/status.json")"
 # The line a moment later: a hiccup of the emulated VM's timers can make the follower start
 # its lock again (a quarter second without a tempo, "none comes"); it has one again at once.
 following="following master's clock at 1[23][0-9](\.[0-9]+)? BPM \(jitter [0-9.]+ ms, drift -?[0-9.]+ ms\)$"
