@@ -11,10 +11,12 @@ public enum RemoteError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .tokenFile(let path, let reason): "cannot use the remote's token file \(path): \(reason)"
+        case .tokenFile(let path, let reason):
+            "cannot use the remote's token file \(path): \(reason) (fix: make its folder writable, or delete the file for a new token)"
         case .listen(let address, let reason):
             "cannot serve the remote on \(address): \(reason) (fix: give --remote another port, or stop what listens there)"
-        case .infoFile(let path, let reason): "cannot use \(path): \(reason)"
+        case .infoFile(let path, let reason):
+            "cannot use \(path): \(reason) (fix: check that the control socket's folder is yours and writable)"
         }
     }
 }
