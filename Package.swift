@@ -4,7 +4,7 @@ import PackageDescription
 // Module layout and import rules: see docs/architecture.md.
 // Only `ALSA` imports `CALSA`; only `RtMidiBackend` imports `CRtMidi`; only `SoundFont` imports `CVorbis`;
 // only `VoiceLanes` imports `CCPUFeatures`; only `Synth` imports `VoiceLanesAVX2`.
-// `MIDICore`, `RenderCore` and `Synth` import no I/O module. Only `Remote` imports Hummingbird and SwiftNIO.
+// `MIDICore`, `RenderCore` and `Synth` import no I/O module. Only `Remote` imports Hummingbird; only `Remote` and `NetworkMIDI` import SwiftNIO.
 // The DSP modules compile optimized in debug builds too: unoptimized, the SoundFont
 // instrument renders 60 times slower (2× real time on one core of a fast machine), too
 // slow for the live tests under emulation and for the tests' own renders. Assertions,
@@ -138,6 +138,18 @@ let package = Package(
             resources: [.embedInCode("Page/index.html"), .embedInCode("Page/app.js"), .embedInCode("Page/style.css")]
         ),
 
+        // RTP-MIDI (RFC 6295) and Apple's session protocol, pure: packets, the recovery
+        // journal, the sessions' logic (`SessionHost`). No I/O.
+        .target(name: "RTPMIDI", dependencies: ["MIDICore"]),
+
+        // Network MIDI sessions (`midihub network`): `SessionHost` on SwiftNIO datagram
+        // channels of its own thread, each session an ALSA sequencer port.
+        .target(name: "NetworkMIDI", dependencies: [
+            "ALSA", "MIDICore", "RTPMIDI",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+
         // The hub service (`midihub serve`): sequencer client, routing, hot-plug, audio, control socket.
         .target(name: "Daemon", dependencies: [
             "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "RenderCore", "Remote", "RtMidiBackend", "Sequencer",
@@ -150,6 +162,7 @@ let package = Package(
             name: "MidihubCLI",
             dependencies: [
                 "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer", "AudioHost", "Control", "Hub", "Daemon", "Remote",
+                "NetworkMIDI", "RTPMIDI",
                 "SetupViews", "SoundFont", "Transport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -171,6 +184,7 @@ let package = Package(
         .target(name: "CJackTestEnvironment", path: "Tests/CJackTestEnvironment"),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "TestSupport"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "TestSupport"]),
+        .testTarget(name: "RTPMIDITests", dependencies: ["RTPMIDI", "MIDICore", "TestSupport"]),
         .testTarget(name: "RemoteTests", dependencies: ["Remote", "Control", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: [
             "Daemon", "Hub", "Control", "ALSA", "AudioHost", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "SetupViews", "Transport",

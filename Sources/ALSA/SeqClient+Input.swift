@@ -13,7 +13,7 @@ extension SeqClient {
     public func receive(milliseconds: Int32) throws(ALSAError) -> SeqEvent? {
         guard try waitForInput(milliseconds: milliseconds).isReady else { return nil }
         repeat {
-            if case .event(let event) = try readOne() { return event }
+            if case .event(let event, _) = try readOne() { return event }
         } while snd_seq_event_input_pending(handle, 0) > 0
         return nil
     }
@@ -24,9 +24,16 @@ extension SeqClient {
     /// is made between them. Needs a non-blocking client.
     /// - Thread: the owning thread.
     public func receivePending() throws(ALSAError) -> SeqEvent? {
+        try receivePendingAtPort()?.event
+    }
+
+    /// `receivePending`, with the port of this client the event was delivered to: for a
+    /// client whose ports each stand for something of their own (a network session each).
+    /// - Thread: the owning thread.
+    public func receivePendingAtPort() throws(ALSAError) -> (event: SeqEvent, port: UInt8)? {
         while true {
             switch try readOne() {
-            case .event(let event): return event
+            case .event(let event, let port): return (event, port)
             case .consumed: continue
             case .empty: return nil
             }
@@ -41,7 +48,7 @@ extension SeqClient {
     }
 
     private enum ReadResult {
-        case event(SeqEvent)
+        case event(SeqEvent, port: UInt8)
         /// Something was read that completes no event (a SysEx piece), or the FIFO overflowed.
         case consumed
         case empty
@@ -58,6 +65,7 @@ extension SeqClient {
         }
         try check("snd_seq_event_input", result)
         guard let pointer else { return .consumed }
-        return SeqEventCodec.decode(pointer.pointee, sysEx: &sysExAssembler).map(ReadResult.event) ?? .consumed
+        guard let event = SeqEventCodec.decode(pointer.pointee, sysEx: &sysExAssembler) else { return .consumed }
+        return .event(event, port: pointer.pointee.dest.port)
     }
 }

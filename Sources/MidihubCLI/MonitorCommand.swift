@@ -70,6 +70,6 @@ struct MonitorCommand: ParsableCommand {
 
     /// One line to stdout, flushed at once so pipes see it immediately.
     private func emit(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        printNow(line)
     }
 }

@@ -7,3 +7,9 @@ import Foundation
 func printError(_ line: String) {
     FileHandle.standardError.write(Data((TerminalText.line(line) + "\n").utf8))
 }
+
+/// Writes one line to stdout at once (no buffer), so a pipe sees it as it happens.
+/// - Thread: any.
+func printNow(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

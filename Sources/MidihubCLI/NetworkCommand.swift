@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import NetworkMIDI
+import RTPMIDI
+
+/// `midihub network`: RTP-MIDI sessions with other machines (docs/network.md).
+struct NetworkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "network",
+        abstract: "Share MIDI with other machines over RTP-MIDI (Apple's network sessions).",
+        discussion: """
+            Each session with another machine (a Mac's Audio MIDI Setup, Windows rtpMIDI, iOS, \
+            another midihub) is one ALSA sequencer port of the client 'midihub network', named \
+            after the peer: connect it like any other port, and the hub's rules, recording and \
+            learn see it. The sessions live while the command runs; Ctrl-C ends them (the peers \
+            are told, and notes they left sounding are ended).
+
+            Examples:
+              midihub network listen --name studio
+              midihub network connect 192.168.1.20
+            """,
+        subcommands: [NetworkListenCommand.self, NetworkConnectCommand.self]
+    )
+}
+
+/// What `listen` and `connect` share: the host's name and ports.
+struct NetworkHostOptions: ParsableArguments {
+    @Option(help: "The session name other machines show (default: this machine's host name).")
+    var name: String?
+
+    @Option(help: "The UDP control port; the data port is the next one.")
+    var port: Int = 5004
+
+    @Option(help: "The local address to listen on (0.0.0.0: every IPv4 interface).")
+    var address = "0.0.0.0"
+
+    func validate() throws {
+        guard (1...65534).contains(port) else {
+            throw ValidationError("--port \(port) is not a UDP port with one above it (1 to 65534)")
+        }
+    }
+
+    /// Starts the host, printing a line for each session that comes up or ends.
+    func start() throws -> NetworkHost {
+        let name = name ?? ProcessInfo.processInfo.hostName
+        do {
+            let host = try NetworkHost(name: name, address: address, port: port) { event in
+                switch event {
+                case .up(let session, let port):
+                    printNow("session up: '\(session.name)' at \(session.address), port \(port) '\(session.name)'")
+                case .down(let session, let reason):
+                    printNow("session down: '\(session.name)' at \(session.address): \(reason)")
+                }
+            }
+            printNow("listening as '\(name)' on UDP \(address):\(host.port) and \(host.port + 1) (Ctrl-C ends)")
+            return host
+        } catch {
+            throw CLIError(error.description, fix: nil)
+        }
+    }
+
+    /// Runs until SIGINT or SIGTERM, then ends every session.
+    func run(_ host: NetworkHost) {
+        SignalTrap.install()
+        while SignalTrap.caught == nil { usleep(50_000) }
+        host.stop()
+    }
+}
+
+/// `midihub network listen`: accept invitations from other machines.
+struct NetworkListenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "listen",
+        abstract: "Accept sessions other machines start, until Ctrl-C.",
+        discussion: """
+            A Mac adds this machine in Audio MIDI Setup's Network window (Directory: + with \
+            this machine's address and port 5004) and connects; the session's port appears.
+
+            Example:
+              midihub network listen --name studio --port 5004
+            """
+    )
+
+    @OptionGroup var host: NetworkHostOptions
+
+    func run() throws {
+        host.run(try host.start())
+    }
+}
+
+/// `midihub network connect`: invite another machine.
+struct NetworkConnectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "connect",
+        abstract: "Start a session with another machine and keep it, until Ctrl-C.",
+        discussion: """
+            Invites the peer every second until it answers; when it goes away, invites it \
+            again until it comes back. Also accepts sessions others start, as listen does.
+
+            Example:
+              midihub network connect 192.168.1.20:5004
+            """
+    )
+
+    @Argument(help: "The peer: HOST, HOST:PORT or [IPv6]:PORT (port 5004 when not given).")
+    var peer: String
+
+    @OptionGroup var host: NetworkHostOptions
+
+    func run() throws {
+        let address: PeerAddress
+        do {
+            address = try PeerAddress.resolve(peer)
+        } catch {
+            throw CLIError(error.description, fix: nil, exitCode: CLIError.badInput)
+        }
+        let running = try host.start()
+        running.invite(address)
+        host.run(running)
+    }
+}
