@@ -15,17 +15,21 @@ public struct RecoveryJournal: Hashable, Sendable {
         self.system = system
     }
 
-    /// The S bit: 1 unless an element encodes a command of the previous packet.
+    /// An element encodes a command of the previous packet (the S bit must be 0).
     var anyInPreviousPacket: Bool {
         channels.contains(where: \.anyInPreviousPacket) || system?.anyInPreviousPacket == true
     }
 
     /// S Y A H TOTCHAN | checkpoint, the system journal, the channel journals.
+    /// S is 1 only with a system journal: S=0 is always safe (a receiver reads the whole
+    /// journal), and pymidi (packets.py) reads a system journal where S, not Y, is 1 —
+    /// so with S=Y=0 it parses the channel journals, and with S=0, Y=1 it misreads the
+    /// journal but keeps the commands.
     ///
     /// - Thread: any.
     func encode(into out: inout [UInt8]) {
         let channels = channels.prefix(16)
-        var first: UInt8 = anyInPreviousPacket ? 0 : 0x80
+        var first: UInt8 = anyInPreviousPacket || system == nil ? 0 : 0x80
         if system != nil { first |= 0x40 }
         if !channels.isEmpty { first |= 0x20 | UInt8(channels.count - 1) }
         out.append(first)
