@@ -24,7 +24,7 @@ public struct StreamRepair: Sendable {
 
     private var expected: UInt16?
     private var state = ReceiverState()
-    private var sysEx: SysExAssembly
+    private(set) var sysEx: SysExAssembly
 
     public init(maximumSysExLength: Int = defaultMaximumSysExLength) {
         sysEx = SysExAssembly(maximumLength: maximumSysExLength)

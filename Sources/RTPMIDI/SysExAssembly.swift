@@ -53,6 +53,12 @@ struct SysExAssembly: Sendable {
         return nil
     }
 
+    /// The bytes held of the SysEx under way: never more than `maximumLength`.
+    var bufferedLength: Int {
+        guard case .assembling(let whole) = state else { return 0 }
+        return whole.count
+    }
+
     /// Drops the SysEx under way (a loss broke it): its remaining segments are ignored.
     mutating func abandon() {
         guard case .assembling = state else { return }

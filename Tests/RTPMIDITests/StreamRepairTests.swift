@@ -118,12 +118,14 @@ struct LossyLink {
         }
         let segments = RTPMIDICommand.sysExSegments([1, 2, 3, 4], maximumSegmentLength: 2, delta: 5)
         #expect(deliver([segments[0]]).isEmpty)
+        #expect(receiver.sysEx.bufferedLength == 2)
         // The whole SysEx comes at its last segment's time.
         #expect(deliver([segments[1], RTPMIDICommand(delta: 1, message: .clock)]) == [
             RTPMIDICommand(message: .sysEx([1, 2, 3, 4])), RTPMIDICommand(delta: 1, message: .clock),
         ])
         let tooLong = RTPMIDICommand.sysExSegments([1, 2, 3, 4, 5], maximumSegmentLength: 2)
         #expect(deliver(tooLong).isEmpty)
+        #expect(receiver.sysEx.bufferedLength == 0)
         #expect(deliver([RTPMIDICommand(message: .sysEx([1]), sysExSegment: .first),
                          RTPMIDICommand(message: .sysEx([]), sysExSegment: .cancel)]).isEmpty)
         #expect(receiver.sysExDropped == 2)
