@@ -10,6 +10,9 @@ import MIDICore
 /// - Thread: any (a value); the session's owner keeps it.
 public struct StreamRepair: Sendable {
     public static let defaultMaximumSysExLength = 64 * 1024
+    /// A packet at most this many behind the newest is late (dropped); one further
+    /// behind means the sender's numbers started again, and the stream follows them.
+    public static let maximumMisorder = 100
 
     /// Packets that never arrived (gaps in the sequence numbers).
     public private(set) var packetsLost = 0
@@ -50,12 +53,14 @@ public struct StreamRepair: Sendable {
 
     /// What `packet` brings: the repair to play first (after a loss, from its journal),
     /// then its commands (SysEx segments reassembled, deltas kept), and how many packets
-    /// were lost before it. A duplicate or late packet brings nothing.
+    /// were lost before it. A duplicate or late packet brings nothing (see `maximumMisorder`).
     ///
     /// - Thread: any (a value).
     public mutating func receive(_ packet: RTPMIDIPacket) -> RTPMIDIDelivery {
-        let lost = expected.map { SequenceNumber.distance(from: $0, to: packet.sequenceNumber) } ?? 0
-        guard lost >= 0 else {
+        var lost = expected.map { SequenceNumber.distance(from: $0, to: packet.sequenceNumber) } ?? 0
+        if lost < -Self.maximumMisorder {
+            lost = 0  // the sender started again (RFC 3550 A.1): follow its new numbers
+        } else if lost < 0 {
             packetsLate += 1
             return RTPMIDIDelivery(repair: [], commands: [], lost: 0)
         }

@@ -101,6 +101,10 @@ struct LossyLink {
         #expect(receiver.receive(packet(1)).commands.isEmpty)
         #expect(receiver.receive(packet(0)).commands.isEmpty)
         #expect(receiver.packetsLate == 2 && receiver.packetsLost == 1 && receiver.packetsRepaired == 0)
+        // Far behind: the sender started again.
+        #expect(receiver.receive(packet(40_000)).commands.count == 1)
+        #expect(receiver.receive(packet(40_001)).lost == 0)
+        #expect(receiver.packetsLate == 2 && receiver.packetsLost == 1)
     }
 
     @Test func malformedDatagramsAreCounted() throws {
