@@ -40,9 +40,9 @@ func checkRepair(_ packet: RTPMIDIPacket, sequenceSteps: [UInt8]) {
         var arriving = packet
         arriving.sequenceNumber = sequenceNumber
         let delivery = receiver.receive(arriving)
-        // Per channel at most: a NoteOff and a NoteOn per note, a value per controller,
-        // bank and program, pitch wheel; then Song Position and Continue.
-        require(delivery.repair.count <= 16 * (128 + 128 + 3 + 1) + 2, "a repair of \(delivery.repair.count) messages")
+        // Per channel at most: a NoteOff per note, a value per controller log, bank and
+        // program, pitch wheel, a NoteOn per note log; then Song Position and Continue.
+        require(delivery.repair.count <= 16 * (128 + 128 + 3 + 1 + 128) + 2, "a repair of \(delivery.repair.count) messages")
         require(receiver.sysEx.bufferedLength <= 256, "a SysEx buffer of \(receiver.sysEx.bufferedLength) bytes")
         require(receiver.packetsRepaired <= receiver.packetsLost, "more packets repaired than lost")
         for message in delivery.repair + delivery.commands.map(\.message) {
