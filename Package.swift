@@ -32,6 +32,8 @@ let package = Package(
         .library(name: "Control", targets: ["Control"]),
         // For the fuzz targets: the SoundFont reader.
         .library(name: "SoundFont", targets: ["SoundFont"]),
+        // For the fuzz targets: the RTP-MIDI packet and recovery journal decoders.
+        .library(name: "RTPMIDI", targets: ["RTPMIDI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -52,6 +54,10 @@ let package = Package(
 
         // MIDI 1.0 model, byte-stream parser/encoder, SMF, tempo map, text format. No C, no I/O.
         .target(name: "MIDICore"),
+
+        // RTP-MIDI (RFC 6295) payloads: packets, the recovery journal, its sender and the
+        // receiver's repair. Pure values: no I/O, no threads, no Foundation.
+        .target(name: "RTPMIDI", dependencies: ["MIDICore"]),
 
         // The files a user names, opened the one way: a regular file within its kind's size
         // limit, or one line saying what the path is. Glibc only.
@@ -172,6 +178,8 @@ let package = Package(
         .executableTarget(name: "midihub", dependencies: ["MidihubCLI"]),
 
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore", "TestSupport"]),
+        // pymidi_parse.py: what pymidi (/opt/pymidi-venv) reads of the packets RTPMIDI encodes.
+        .testTarget(name: "RTPMIDITests", dependencies: ["RTPMIDI", "MIDICore", "TestSupport"], exclude: ["pymidi_parse.py"]),
         .testTarget(name: "SoundFontTests", dependencies: ["SoundFont", "TestSupport"]),
         .testTarget(name: "SequencerTests", dependencies: ["Sequencer", "Transport", "MIDICore", "TestSupport", "UserFiles"]),
         .testTarget(name: "MidihubCLITests", dependencies: ["MidihubCLI", "Control", "ALSA", "MIDICore", "Synth", "TestSupport"]),

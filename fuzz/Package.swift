@@ -24,6 +24,7 @@ let package = Package(
         fuzzTarget("FuzzSoundFont", testing: "SoundFont"),
         fuzzTarget("FuzzSeqEvent", testing: "ALSA", "MIDICore"),
         fuzzTarget("FuzzStateFile", testing: "Hub"),
+        fuzzTarget("FuzzRTPMIDI", testing: "RTPMIDI", "MIDICore"),
     ]
 )
 

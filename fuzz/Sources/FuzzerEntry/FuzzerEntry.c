@@ -43,3 +43,7 @@ int FuzzSeqEvent_main(int argc, char **argv) {
 int FuzzStateFile_main(int argc, char **argv) {
     return LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput);
 }
+
+int FuzzRTPMIDI_main(int argc, char **argv) {
+    return LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput);
+}

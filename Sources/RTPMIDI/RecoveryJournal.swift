@@ -1,0 +1,72 @@
+/// A packet's recovery journal (RFC 6295 §5): the state a receiver needs to repair
+/// the loss of any packets after the checkpoint.
+///
+/// - Thread: any (a value).
+public struct RecoveryJournal: Hashable, Sendable {
+    /// The checkpoint packet: the journal covers the commands of the packets after it.
+    public var checkpoint: UInt16
+    /// One per channel (at most 16, distinct channels).
+    public var channels: [ChannelJournal]
+    public var system: SystemJournal?
+
+    public init(checkpoint: UInt16, channels: [ChannelJournal] = [], system: SystemJournal? = nil) {
+        self.checkpoint = checkpoint
+        self.channels = channels
+        self.system = system
+    }
+
+    /// An element encodes a command of the previous packet (the S bit must be 0).
+    var anyInPreviousPacket: Bool {
+        channels.contains(where: \.anyInPreviousPacket) || system?.anyInPreviousPacket == true
+    }
+
+    /// S Y A H TOTCHAN | checkpoint, the system journal, the channel journals.
+    /// S is 1 only with a system journal: S=0 is always safe (a receiver reads the whole
+    /// journal), and pymidi (packets.py) reads a system journal where S, not Y, is 1 —
+    /// so with S=Y=0 it parses the channel journals, and with S=0, Y=1 it misreads the
+    /// journal but keeps the commands.
+    ///
+    /// - Thread: any.
+    func encode(into out: inout [UInt8]) {
+        let channels = channels.prefix(16)
+        var first: UInt8 = anyInPreviousPacket || system == nil ? 0 : 0x80
+        if system != nil { first |= 0x40 }
+        if !channels.isEmpty { first |= 0x20 | UInt8(channels.count - 1) }
+        out.append(first)
+        out.appendBigEndian(checkpoint)
+        system?.encode(into: &out)
+        for channel in channels { channel.encode(into: &out) }
+    }
+
+    /// Reads a journal from `reader` up to its end.
+    ///
+    /// - Thread: any.
+    init(decoding reader: inout ByteReader) throws(RTPMIDIDecodingError) {
+        let first = try reader.byte()
+        checkpoint = try reader.uint16()
+        system = first & 0x40 != 0 ? try SystemJournal(decoding: &reader) : nil
+        channels = []
+        guard first & 0x20 != 0 else { return }
+        for _ in 0...Int(first & 0x0F) {
+            let channel = try ChannelJournal(decoding: &reader)
+            guard !channels.contains(where: { $0.channel == channel.channel }) else { throw .repeatedChannel(channel.channel) }
+            channels.append(channel)
+        }
+    }
+}
+
+/// A length-prefixed journal's bytes: a reader over the `length` bytes that started
+/// `headerLength` bytes back, the header already read.
+func journalBody(_ reader: inout ByteReader, length: Int, headerLength: Int) throws(RTPMIDIDecodingError) -> ByteReader {
+    guard length >= headerLength else { throw .badJournalLength }
+    guard length - headerLength <= reader.remaining else { throw .truncatedJournal }
+    return try reader.section(length - headerLength, failure: .badJournalLength)
+}
+
+/// Writes `body` after a `headerLength`-byte header: `flags` with the whole length,
+/// header included, in its low bits.
+func appendLengthPrefixed(_ body: [UInt8], header flags: UInt32, headerLength: Int, to out: inout [UInt8]) {
+    let header = flags | UInt32(body.count + headerLength)
+    for index in (0..<headerLength).reversed() { out.append(UInt8(truncatingIfNeeded: header >> (8 * UInt32(index)))) }
+    out += body
+}

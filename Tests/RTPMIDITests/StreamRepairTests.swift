@@ -1,0 +1,142 @@
+import MIDICore
+import Testing
+@testable import RTPMIDI
+
+/// A sender and a receiver joined by a link that loses the packets it is told to: each
+/// packet carries the sender's journal and goes through its bytes.
+struct LossyLink {
+    var sender = JournalSender()
+    var receiver = StreamRepair()
+    var sequenceNumber: UInt16 = 100
+
+    /// Sends `messages` in one packet; what the receiver makes of it, nil when lost.
+    @discardableResult
+    mutating func send(_ messages: [MIDIMessage], lost: Bool = false) throws -> RTPMIDIDelivery? {
+        let packet = RTPMIDIPacket(sequenceNumber: sequenceNumber, timestamp: UInt32(sequenceNumber) * 10, ssrc: 7,
+                                   commands: messages.map { RTPMIDICommand(message: $0) }, journal: sender.journal())
+        for message in messages { sender.record(message, sequenceNumber: sequenceNumber) }
+        sequenceNumber &+= 1
+        let bytes = packet.encoded()
+        return lost ? nil : try receiver.receive(datagram: bytes).get()
+    }
+}
+
+@Suite struct StreamRepairTests {
+    @Test func aLostNoteOffIsRepaired() throws {
+        var link = LossyLink()
+        try link.send([.noteOn(channel: 0, note: 60, velocity: 100)])
+        #expect(link.receiver.soundingNotes(channel: 0) == NoteSet([60]))
+        try link.send([.noteOff(channel: 0, note: 60, velocity: 0)], lost: true)
+        let delivery = try #require(try link.send([.controlChange(channel: 0, controller: 1, value: 3)]))
+        #expect(delivery.lost == 1)
+        #expect(delivery.repair == [.noteOff(channel: 0, note: 60, velocity: 0)])
+        #expect(link.receiver.soundingNotes(channel: 0).isEmpty)
+        #expect(link.receiver.packetsLost == 1 && link.receiver.packetsRepaired == 1)
+    }
+
+    @Test func aLostControllerChangeTakesItsFinalValue() throws {
+        var link = LossyLink()
+        try link.send([.controlChange(channel: 4, controller: 7, value: 10)])
+        try link.send([.controlChange(channel: 4, controller: 7, value: 50)], lost: true)
+        try link.send([.controlChange(channel: 4, controller: 7, value: 90)], lost: true)
+        let delivery = try #require(try link.send([.clock]))
+        #expect(delivery.lost == 2)
+        #expect(delivery.repair == [.controlChange(channel: 4, controller: 7, value: 90)])
+    }
+
+    @Test func aLostProgramChangeIsRepairedWithItsBank() throws {
+        var link = LossyLink()
+        try link.send([.programChange(channel: 1, program: 1)])
+        try link.send([.controlChange(channel: 1, controller: 0, value: 2), .programChange(channel: 1, program: 9)], lost: true)
+        let delivery = try #require(try link.send([.clock]))
+        // Chapter C's bank select MSB, then chapter P's LSB and program.
+        #expect(delivery.repair == [
+            .controlChange(channel: 1, controller: 0, value: 2),
+            .controlChange(channel: 1, controller: 32, value: 0),
+            .programChange(channel: 1, program: 9),
+        ])
+    }
+
+    @Test func aLostPitchBendIsRepaired() throws {
+        var link = LossyLink()
+        try link.send([.pitchBend(channel: 2, value: 8192)])
+        try link.send([.pitchBend(channel: 2, value: 12000)], lost: true)
+        let delivery = try #require(try link.send([.noteOn(channel: 2, note: 40, velocity: 1)]))
+        #expect(delivery.repair == [.pitchBend(channel: 2, value: 12000)])
+        #expect(delivery.commands == [RTPMIDICommand(message: .noteOn(channel: 2, note: 40, velocity: 1))])
+    }
+
+    @Test func aLostStopStopsTheReceiver() throws {
+        var link = LossyLink()
+        try link.send([.start])
+        try link.send([.stop], lost: true)
+        #expect(try link.send([.noteOn(channel: 0, note: 1, velocity: 1)])?.repair == [.stop])
+    }
+
+    @Test func aNoteThatStartedInTheLossIsPlayed() throws {
+        var link = LossyLink()
+        try link.send([.clock])
+        try link.send([.noteOn(channel: 3, note: 64, velocity: 70)], lost: true)
+        #expect(try link.send([.clock])?.repair == [.noteOn(channel: 3, note: 64, velocity: 70)])
+    }
+
+    @Test func noLossNoRepair() throws {
+        var link = LossyLink()
+        for message: MIDIMessage in [.noteOn(channel: 0, note: 60, velocity: 100), .controlChange(channel: 0, controller: 7, value: 3),
+                                     .programChange(channel: 0, program: 4), .pitchBend(channel: 0, value: 1), .noteOff(channel: 0, note: 60, velocity: 0)] {
+            let delivery = try #require(try link.send([message]))
+            #expect(delivery.repair.isEmpty && delivery.lost == 0)
+            #expect(delivery.commands == [RTPMIDICommand(message: message)])
+        }
+        #expect(link.receiver.packetsLost == 0 && link.receiver.packetsRepaired == 0)
+    }
+
+    @Test func duplicateAndLatePacketsAreDropped() throws {
+        var receiver = StreamRepair()
+        func packet(_ sequenceNumber: UInt16) -> RTPMIDIPacket {
+            RTPMIDIPacket(sequenceNumber: sequenceNumber, timestamp: 0, ssrc: 0, commands: [RTPMIDICommand(message: .clock)])
+        }
+        #expect(receiver.receive(packet(65535)).commands.count == 1)
+        #expect(receiver.receive(packet(1)).lost == 1)  // across the wrap
+        #expect(receiver.receive(packet(1)).commands.isEmpty)
+        #expect(receiver.receive(packet(0)).commands.isEmpty)
+        #expect(receiver.packetsLate == 2 && receiver.packetsLost == 1 && receiver.packetsRepaired == 0)
+        // Far behind: the sender started again.
+        #expect(receiver.receive(packet(40_000)).commands.count == 1)
+        #expect(receiver.receive(packet(40_001)).lost == 0)
+        #expect(receiver.packetsLate == 2 && receiver.packetsLost == 1)
+    }
+
+    @Test func malformedDatagramsAreCounted() throws {
+        var receiver = StreamRepair()
+        #expect(throws: RTPMIDIDecodingError.truncatedHeader) { try receiver.receive(datagram: [0x80, 0x61]).get() }
+        #expect(receiver.packetsMalformed == 1)
+    }
+
+    @Test func sysExSegmentsAreReassembledAndBounded() {
+        var receiver = StreamRepair(maximumSysExLength: 4)
+        var sequenceNumber: UInt16 = 0
+        func deliver(_ commands: [RTPMIDICommand]) -> [RTPMIDICommand] {
+            defer { sequenceNumber += 1 }
+            return receiver.receive(RTPMIDIPacket(sequenceNumber: sequenceNumber, timestamp: 0, ssrc: 0, commands: commands)).commands
+        }
+        let segments = RTPMIDICommand.sysExSegments([1, 2, 3, 4], maximumSegmentLength: 2, delta: 5)
+        #expect(deliver([segments[0]]).isEmpty)
+        #expect(receiver.sysEx.bufferedLength == 2)
+        // The whole SysEx comes at its last segment's time.
+        #expect(deliver([segments[1], RTPMIDICommand(delta: 1, message: .clock)]) == [
+            RTPMIDICommand(message: .sysEx([1, 2, 3, 4])), RTPMIDICommand(delta: 1, message: .clock),
+        ])
+        let tooLong = RTPMIDICommand.sysExSegments([1, 2, 3, 4, 5], maximumSegmentLength: 2)
+        #expect(deliver(tooLong).isEmpty)
+        #expect(receiver.sysEx.bufferedLength == 0)
+        #expect(deliver([RTPMIDICommand(message: .sysEx([1]), sysExSegment: .first),
+                         RTPMIDICommand(message: .sysEx([]), sysExSegment: .cancel)]).isEmpty)
+        #expect(receiver.sysExDropped == 2)
+        // A loss in the middle of one drops it.
+        #expect(deliver([segments[0]]).isEmpty)
+        sequenceNumber += 1
+        #expect(deliver([segments[1]]).isEmpty)
+        #expect(receiver.sysExDropped == 3)
+    }
+}
