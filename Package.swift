@@ -55,8 +55,9 @@ let package = Package(
         // MIDI 1.0 model, byte-stream parser/encoder, SMF, tempo map, text format. No C, no I/O.
         .target(name: "MIDICore"),
 
-        // RTP-MIDI (RFC 6295) payloads: packets, the recovery journal, its sender and the
-        // receiver's repair. Pure values: no I/O, no threads, no Foundation.
+        // RTP-MIDI (RFC 6295) and Apple's session protocol: packets, the recovery journal,
+        // its sender and the receiver's repair, the sessions' logic (`SessionHost`). Pure
+        // values: no I/O, no threads, no Foundation.
         .target(name: "RTPMIDI", dependencies: ["MIDICore"]),
 
         // The files a user names, opened the one way: a regular file within its kind's size
@@ -144,10 +145,6 @@ let package = Package(
             resources: [.embedInCode("Page/index.html"), .embedInCode("Page/app.js"), .embedInCode("Page/style.css")]
         ),
 
-        // RTP-MIDI (RFC 6295) and Apple's session protocol, pure: packets, the recovery
-        // journal, the sessions' logic (`SessionHost`). No I/O.
-        .target(name: "RTPMIDI", dependencies: ["MIDICore"]),
-
         // Network MIDI sessions (`midihub network`): `SessionHost` on SwiftNIO datagram
         // channels of its own thread, each session an ALSA sequencer port.
         .target(name: "NetworkMIDI", dependencies: [
@@ -192,7 +189,6 @@ let package = Package(
         .target(name: "CJackTestEnvironment", path: "Tests/CJackTestEnvironment"),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "TestSupport"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "TestSupport"]),
-        .testTarget(name: "RTPMIDITests", dependencies: ["RTPMIDI", "MIDICore", "TestSupport"]),
         .testTarget(name: "RemoteTests", dependencies: ["Remote", "Control", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: [
             "Daemon", "Hub", "Control", "ALSA", "AudioHost", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "SetupViews", "Transport",

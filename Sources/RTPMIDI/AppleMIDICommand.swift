@@ -105,31 +105,39 @@ extension AppleMIDICommand {
         let bytes = Array(datagram)
         guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xFF else { throw .notACommand }
         let letters = String(decoding: bytes[2..<4], as: UTF8.self)
-        var reader = BigEndianReader(bytes, from: 4)
-        switch letters {
-        case "IN", "OK", "NO", "BY":
-            guard let version = reader.uint32(), let token = reader.uint32(), let ssrc = reader.uint32() else {
-                throw .truncated(letters)
-            }
-            let name = try Self.name(in: reader.rest, command: letters)
-            let exchange = Exchange(protocolVersion: version, initiatorToken: token, ssrc: ssrc, name: name)
+        var reader = ByteReader(bytes, from: 4, failure: .truncatedHeader)
+        self = try Self.fields(of: letters, in: &reader)
+    }
+
+    /// The command named by `letters`, its fields read from `reader`.
+    private static func fields(of letters: String, in reader: inout ByteReader) throws(AppleMIDICommandError) -> AppleMIDICommand {
+        do {
             switch letters {
-            case "IN": self = .invitation(exchange)
-            case "OK": self = .accepted(exchange)
-            case "NO": self = .refused(exchange)
-            default: self = .end(exchange)
+            case "IN", "OK", "NO", "BY":
+                let (version, token, ssrc) = (try reader.uint32(), try reader.uint32(), try reader.uint32())
+                let exchange = Exchange(
+                    protocolVersion: version, initiatorToken: token, ssrc: ssrc, name: try name(in: reader.rest(), command: letters))
+                switch letters {
+                case "IN": return .invitation(exchange)
+                case "OK": return .accepted(exchange)
+                case "NO": return .refused(exchange)
+                default: return .end(exchange)
+                }
+            case "CK":
+                let ssrc = try reader.uint32(), count = try reader.byte()
+                try reader.skip(3)
+                let timestamps = (try reader.uint64(), try reader.uint64(), try reader.uint64())
+                guard count <= 2 else { throw AppleMIDICommandError.badClockSyncCount(count) }
+                return .clockSync(ClockSync(ssrc: ssrc, count: count, timestamps: timestamps))
+            case "RS":
+                return .receiverFeedback(ssrc: try reader.uint32(), sequenceNumber: try reader.uint16())
+            default:
+                throw AppleMIDICommandError.unknown(letters)
             }
-        case "CK":
-            guard let ssrc = reader.uint32(), let count = reader.uint8(), reader.skip(3),
-                  let t1 = reader.uint64(), let t2 = reader.uint64(), let t3 = reader.uint64()
-            else { throw .truncated(letters) }
-            guard count <= 2 else { throw .badClockSyncCount(count) }
-            self = .clockSync(ClockSync(ssrc: ssrc, count: count, timestamps: (t1, t2, t3)))
-        case "RS":
-            guard let ssrc = reader.uint32(), let sequenceNumber = reader.uint16() else { throw .truncated(letters) }
-            self = .receiverFeedback(ssrc: ssrc, sequenceNumber: sequenceNumber)
-        default:
-            throw .unknown(letters)
+        } catch let error as AppleMIDICommandError {
+            throw error
+        } catch {
+            throw .truncated(letters)  // a read past the end
         }
     }
 

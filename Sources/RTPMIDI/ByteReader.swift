@@ -40,6 +40,16 @@ struct ByteReader {
         UInt32(try uint16()) << 16 | UInt32(try uint16())
     }
 
+    mutating func uint64() throws(RTPMIDIDecodingError) -> UInt64 {
+        UInt64(try uint32()) << 32 | UInt64(try uint32())
+    }
+
+    /// The bytes not read yet, which this reader then steps over.
+    mutating func rest() -> ArraySlice<UInt8> {
+        defer { offset = max(offset, end) }
+        return bytes[min(offset, end)..<end]
+    }
+
     /// Skips `count` bytes.
     mutating func skip(_ count: Int) throws(RTPMIDIDecodingError) {
         guard count >= 0, count <= remaining else { throw failure }

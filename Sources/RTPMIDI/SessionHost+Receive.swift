@@ -175,7 +175,7 @@ extension SessionHost {
         session.packetsReceived += 1
         let arrival = session.repair.receive(packet)
         session.feedbackDue = true
-        session.lastSequenceReceived = session.repair.highestSequenceNumber ?? packet.sequenceNumber
+        session.lastSequenceReceived = session.repair.lastSequenceNumber ?? packet.sequenceNumber
         sessions[session.id] = session
         let messages = arrival.repair + arrival.commands.map(\.message)
         return messages.isEmpty ? [] : [.received(messages, session: session.id)]

@@ -25,7 +25,7 @@ public struct StreamRepair: Sendable {
     /// SysEx messages dropped: over the limit, cancelled, or broken by a loss.
     public var sysExDropped: Int { sysEx.dropped }
 
-    private var expected: UInt16?
+    private(set) var expected: UInt16?
     private var state = ReceiverState()
     private(set) var sysEx: SysExAssembly
 
