@@ -25,6 +25,7 @@ let package = Package(
         fuzzTarget("FuzzSeqEvent", testing: "ALSA", "MIDICore"),
         fuzzTarget("FuzzStateFile", testing: "Hub"),
         fuzzTarget("FuzzRTPMIDI", testing: "RTPMIDI", "MIDICore"),
+        fuzzTarget("FuzzAppleMIDISession", testing: "RTPMIDI"),
     ]
 )
 

@@ -3,7 +3,7 @@ import MIDICore
 extension SessionHost {
     /// Takes one datagram that arrived on `channel` from `address`: a session command or an
     /// RTP packet. What cannot be read, or belongs to no session, is dropped and counted.
-    /// - Thread: the host's.
+    /// - Thread: any (a value).
     public mutating func receive(_ datagram: [UInt8], via channel: SessionChannel, from address: PeerAddress,
                                  now: UInt64) -> [SessionEffect] {
         guard AppleMIDICommand.isCommand(datagram) else { return receivePacket(datagram, now: now) }
@@ -37,7 +37,12 @@ extension SessionHost {
     private mutating func acceptOnControl(_ exchange: AppleMIDICommand.Exchange, from address: PeerAddress,
                                           now: UInt64) -> [SessionEffect] {
         var effects: [SessionEffect] = []
-        if let known = session(withPeer: exchange.ssrc) {
+        let known = session(withPeer: exchange.ssrc)
+        if known == nil, sessions.count >= Self.maximumSessions {
+            let refusal = AppleMIDICommand.refused(.init(initiatorToken: exchange.initiatorToken, ssrc: ssrc, name: name))
+            return [.send(refusal.encoded(), to: address, via: .control)]
+        }
+        if let known {
             sessions[known.id]?.lastHeard = now
         } else {
             for old in sessions.values where !old.invited && old.controlAddress == address {

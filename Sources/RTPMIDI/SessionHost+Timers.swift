@@ -2,7 +2,7 @@ extension SessionHost {
     /// What is due at `now`: invitations repeated or started again, clock syncs, receiver
     /// feedback, and the end of sessions whose peer went silent. Call it every few tens of
     /// milliseconds.
-    /// - Thread: the host's.
+    /// - Thread: any (a value).
     public mutating func tick(now: UInt64) -> [SessionEffect] {
         var effects: [SessionEffect] = []
         for id in sessions.keys.sorted() {

@@ -13,8 +13,10 @@ import MIDICore
 /// the host invites it again (every second, twelve times, then after a pause, and so on).
 /// A session a peer invited ends when the peer ends it or stays silent.
 ///
-/// - Thread: one thread at a time (a value; `NetworkHost`'s event loop in the daemon).
+/// - Thread: any (a value, used by one thread at a time: `NetworkHost`'s event loop).
 public struct SessionHost: Sendable {
+    /// Sessions a host keeps at most; invitations beyond them are refused (NO).
+    public static let maximumSessions = 64
     /// This host's session name, shown by peers.
     public let name: String
     /// This host's synchronization source in every session.
@@ -38,7 +40,7 @@ public struct SessionHost: Sendable {
     public func isUp(_ id: SessionID) -> Bool { sessions[id]?.phase == .up }
 
     /// Invites the peer whose control port is `address`; the session comes up when it accepts.
-    /// - Thread: the host's.
+    /// - Thread: any (a value).
     public mutating func invite(_ address: PeerAddress, now: UInt64) -> (SessionID, [SessionEffect]) {
         lastID += 1
         var session = PeerSession(
@@ -51,7 +53,7 @@ public struct SessionHost: Sendable {
     }
 
     /// Ends a session: BY to the peer when it is up, then it is forgotten (never invited again).
-    /// - Thread: the host's.
+    /// - Thread: any (a value).
     public mutating func end(_ id: SessionID, now: UInt64) -> [SessionEffect] {
         guard let session = sessions.removeValue(forKey: id) else { return [] }
         var effects: [SessionEffect] = []
@@ -64,14 +66,14 @@ public struct SessionHost: Sendable {
     }
 
     /// Ends every session (the host stops).
-    /// - Thread: the host's.
+    /// - Thread: any (a value).
     public mutating func endAll(now: UInt64) -> [SessionEffect] {
         sessions.keys.sorted().flatMap { end($0, now: now) }
     }
 
     /// Sends `messages` to a session's peer in one RTP packet, with the journal of what it
     /// may have missed. Nothing happens when the session is not up.
-    /// - Thread: the host's.
+    /// - Thread: any (a value).
     public mutating func send(_ messages: [MIDIMessage], to id: SessionID, now: UInt64) -> [SessionEffect] {
         guard var session = sessions[id], session.phase == .up, !messages.isEmpty else { return [] }
         let sequenceNumber = session.nextSequenceNumber

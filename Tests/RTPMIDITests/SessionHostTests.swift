@@ -174,3 +174,20 @@ private struct TwoHosts {
         #expect(exchange.initiatorToken == 9)
     }
 }
+
+@Suite struct SessionHostLimitTests {
+    /// A flood of invitations under made-up SSRCs cannot grow the host without bound.
+    @Test func invitationsBeyondTheLimitAreRefused() throws {
+        var host = SessionHost(name: "rack", ssrc: 1)
+        var refusals = 0
+        for peer in 0..<UInt32(SessionHost.maximumSessions + 5) {
+            let invitation = AppleMIDICommand.invitation(.init(initiatorToken: peer, ssrc: 100 + peer, name: "p\(peer)"))
+            let address = PeerAddress(host: "10.0.0.9", port: UInt16(6000 + peer * 2))
+            for case .send(let bytes, _, _) in host.receive(invitation.encoded(), via: .control, from: address, now: 0) {
+                if case .refused = try AppleMIDICommand(decoding: bytes) { refusals += 1 }
+            }
+        }
+        #expect(host.summaries.count == SessionHost.maximumSessions)
+        #expect(refusals == 5)
+    }
+}

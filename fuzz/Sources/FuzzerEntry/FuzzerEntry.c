@@ -47,3 +47,7 @@ int FuzzStateFile_main(int argc, char **argv) {
 int FuzzRTPMIDI_main(int argc, char **argv) {
     return LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput);
 }
+
+int FuzzAppleMIDISession_main(int argc, char **argv) {
+    return LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput);
+}
