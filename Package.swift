@@ -7,7 +7,8 @@ import PackageDescription
 // `MIDICore`, `RenderCore` and `Synth` import no I/O module. Only `Remote` imports Hummingbird; only `Remote` and `NetworkMIDI` import SwiftNIO.
 // The DSP modules compile optimized in debug builds too: unoptimized, the SoundFont
 // instrument renders 60 times slower (2× real time on one core of a fast machine), too
-// slow for the live tests under emulation and for the tests' own renders. Assertions,
+// slow for the live tests under emulation and for the tests' own renders. `RTPMIDI` too:
+// unoptimized, a journal per packet kept a session's thread behind a dense song in the VM. Assertions,
 // preconditions and `@testable import` stay as in any debug build.
 let dspOptimized: [SwiftSetting] = [.unsafeFlags(["-O", "-assert-config", "Debug"], .when(configuration: .debug))]
 
@@ -58,7 +59,7 @@ let package = Package(
         // RTP-MIDI (RFC 6295) and Apple's session protocol: packets, the recovery journal,
         // its sender and the receiver's repair, the sessions' logic (`SessionHost`). Pure
         // values: no I/O, no threads, no Foundation.
-        .target(name: "RTPMIDI", dependencies: ["MIDICore"]),
+        .target(name: "RTPMIDI", dependencies: ["MIDICore"], swiftSettings: dspOptimized),
 
         // The files a user names, opened the one way: a regular file within its kind's size
         // limit, or one line saying what the path is. Glibc only.

@@ -34,6 +34,9 @@ struct NetworkHostOptions: ParsableArguments {
     @Option(help: "The local address to listen on (0.0.0.0: every IPv4 interface).")
     var address = "0.0.0.0"
 
+    @Flag(inversion: .prefixedNo, help: "Send the recovery journal that repairs lost packets (--no-journal: only to hear what it repairs).")
+    var journal = true
+
     func validate() throws {
         guard (1...65534).contains(port) else {
             throw ValidationError("--port \(port) is not a UDP port with one above it (1 to 65534)")
@@ -44,7 +47,7 @@ struct NetworkHostOptions: ParsableArguments {
     func start() throws -> NetworkHost {
         let name = name ?? ProcessInfo.processInfo.hostName
         do {
-            let host = try NetworkHost(name: name, address: address, port: port) { event in
+            let host = try NetworkHost(name: name, address: address, port: port, sendsJournal: journal) { event in
                 switch event {
                 case .up(let session, let port):
                     printNow("session up: '\(session.name)' at \(session.address), port \(port) '\(session.name)'")

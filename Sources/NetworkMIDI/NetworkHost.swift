@@ -32,24 +32,28 @@ public final class NetworkHost: Sendable {
     ///   - name: the session name peers show (and the ALSA client's is "midihub network").
     ///   - port: the control port; 0 lets the system choose (then the data port is whatever
     ///     it gives next, and peers must be told both: for tests).
+    ///   - sendsJournal: false sends packets without the recovery journal (to show what it repairs).
     ///   - events: told of each session up and down.
     /// - Throws: `NetworkError` naming the port in use or the sequencer missing.
     public init(name: String, address: String = "0.0.0.0", port: Int = 5004, clientName: String = "midihub network",
-                events: @escaping @Sendable (Event) -> Void) throws(NetworkError) {
+                sendsJournal: Bool = true, events: @escaping @Sendable (Event) -> Void) throws(NetworkError) {
         let loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = loops.next()
-        let host = SessionHost(name: name, ssrc: UInt32.random(in: 1...UInt32.max))
+        var host = SessionHost(name: name, ssrc: UInt32.random(in: 1...UInt32.max))
+        host.sendsJournal = sendsJournal
         // A loop-bound value is made on its loop.
         guard let bound = try? loop.submit({ NIOLoopBound(SessionLoop(host: host, events: events), eventLoop: loop) }).wait()
         else {
             try? loops.syncShutdownGracefully()
             throw .ports("the network thread did not start")
         }
-        let ports: SessionPorts
+        let ports: SessionPorts, outgoing = OutgoingMIDI()
         do {
             ports = try SessionPorts(
                 clientName: clientName, onOpened: { events(.up($0, port: $1)) },
-                onMIDI: { id, messages in loop.execute { bound.value.send(messages, to: id) } })
+                onMIDI: { id, messages in
+                    if outgoing.add(messages, for: id) { loop.execute { bound.value.send(outgoing.take()) } }
+                })
         } catch {
             try? loops.syncShutdownGracefully()
             throw error

@@ -31,7 +31,11 @@ final class SessionLoop {
 
     func tick() { carryOut(host.tick(now: now)) }
 
-    func send(_ messages: [MIDIMessage], to id: SessionID) { carryOut(host.send(messages, to: id, now: now)) }
+    /// Sends what each session's port was sent since the last flush.
+    func send(_ batches: [(SessionID, [MIDIMessage])]) {
+        let now = self.now
+        for (id, messages) in batches { carryOut(host.send(messages, to: id, now: now)) }
+    }
 
     func invite(_ peer: PeerAddress) -> SessionID {
         let (id, effects) = host.invite(peer, now: now)

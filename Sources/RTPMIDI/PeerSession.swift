@@ -31,6 +31,10 @@ struct PeerSession {
 
     var nextSequenceNumber: UInt16
     var journal = JournalSender()
+    /// When this host last sent the peer an RTP packet.
+    var lastPacketAt: UInt64 = 0
+    /// The newest of this host's packets the peer confirmed (RS), if any.
+    var acknowledged: UInt16?
     var repair = StreamRepair()
     var feedbackDue = false
     var lastSequenceReceived: UInt16 = 0

@@ -25,6 +25,7 @@ extension SessionHost {
                 return []
             }
             session.journal.acknowledge(through: sequenceNumber)
+            session.acknowledged = sequenceNumber
             session.lastHeard = now
             sessions[session.id] = session
             return []
@@ -133,6 +134,7 @@ extension SessionHost {
             waiting.peerSSRC = nil
             waiting.repair = StreamRepair()
             waiting.journal = JournalSender()
+            waiting.acknowledged = nil
             sessions[session.id] = waiting
         } else {
             sessions[session.id] = nil

@@ -27,12 +27,23 @@ extension SessionHost {
             case .up:
                 if session.invited, now >= session.nextClockSyncAt { effects += syncClock(&session, now: now) }
                 if session.feedbackDue, now >= session.nextFeedbackAt { effects.append(feedback(&session, now: now)) }
+                if needsJournalRefresh(session, now: now) { effects.append(packet(of: [], in: &session, now: now)) }
             default:
                 break
             }
             sessions[id] = session
         }
         return effects
+    }
+
+    /// Whether the peer may have lost this host's last packets and heard nothing since: a
+    /// packet went out, the peer has not confirmed it, and nothing was sent for a while.
+    /// Then an empty packet carries the journal, so a note-off lost at the end of a phrase
+    /// is repaired without waiting for the next note.
+    func needsJournalRefresh(_ session: PeerSession, now: UInt64) -> Bool {
+        guard sendsJournal, session.packetsSent > 0, now - session.lastPacketAt >= timings.journalRefreshInterval
+        else { return false }
+        return session.acknowledged != session.nextSequenceNumber &- 1
     }
 
     /// A first invitation to the peer's control port, with a new token.

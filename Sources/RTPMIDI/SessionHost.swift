@@ -22,6 +22,8 @@ public struct SessionHost: Sendable {
     /// This host's synchronization source in every session.
     public let ssrc: UInt32
     public var timings: SessionTimings
+    /// Whether packets carry the recovery journal (off only to show what it repairs).
+    public var sendsJournal = true
     var sessions: [SessionID: PeerSession] = [:]
     var lastID: SessionID = 0
     private var lastToken: UInt32
@@ -71,20 +73,42 @@ public struct SessionHost: Sendable {
         sessions.keys.sorted().flatMap { end($0, now: now) }
     }
 
-    /// Sends `messages` to a session's peer in one RTP packet, with the journal of what it
-    /// may have missed. Nothing happens when the session is not up.
+    /// Sends `messages` to a session's peer in RTP packets of at most `packetCommandBytes`
+    /// of MIDI each (one datagram stays within an Ethernet frame), each with the journal of
+    /// what the peer may have missed. Nothing happens when the session is not up.
     /// - Thread: any (a value).
     public mutating func send(_ messages: [MIDIMessage], to id: SessionID, now: UInt64) -> [SessionEffect] {
         guard var session = sessions[id], session.phase == .up, !messages.isEmpty else { return [] }
+        var effects: [SessionEffect] = [], start = 0, bytes = 0
+        for (index, message) in messages.enumerated() {
+            let size = message.bytes.count + 1
+            if bytes + size > Self.packetCommandBytes, index > start {
+                effects.append(packet(of: Array(messages[start..<index]), in: &session, now: now))
+                (start, bytes) = (index, 0)
+            }
+            bytes += size
+        }
+        effects.append(packet(of: Array(messages[start...]), in: &session, now: now))
+        sessions[id] = session
+        return effects
+    }
+
+    /// The most MIDI bytes one packet carries (a longer SysEx goes alone).
+    public static let packetCommandBytes = 960
+
+    /// The next RTP packet of a session: `messages` and the journal of what came before
+    /// since the peer's last feedback (none when empty or off).
+    func packet(of messages: [MIDIMessage], in session: inout PeerSession, now: UInt64) -> SessionEffect {
         let sequenceNumber = session.nextSequenceNumber
         let packet = RTPMIDIPacket(
             sequenceNumber: sequenceNumber, timestamp: Self.rtpTimestamp(now), ssrc: ssrc,
-            commands: messages.map { RTPMIDICommand(delta: 0, message: $0) }, journal: session.journal.journal())
+            commands: messages.map { RTPMIDICommand(delta: 0, message: $0) },
+            journal: sendsJournal ? session.journal.journal() : nil)
         for message in messages { session.journal.record(message, sequenceNumber: sequenceNumber) }
         session.nextSequenceNumber &+= 1
+        session.lastPacketAt = now
         session.packetsSent += 1
-        sessions[id] = session
-        return [.send(packet.encoded(), to: session.dataAddress, via: .data)]
+        return .send(packet.encoded(), to: session.dataAddress, via: .data)
     }
 
     /// The RTP timestamp (10 kHz) of a moment.

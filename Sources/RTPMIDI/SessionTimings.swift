@@ -20,6 +20,8 @@ public struct SessionTimings: Sendable {
     public var silenceTimeout: UInt64 = 30_000_000
     /// Between two receiver feedbacks (sent only when packets came since the last).
     public var feedbackInterval: UInt64 = 1_000_000
+    /// How long after its last packet, unconfirmed, a host sends the journal again alone.
+    public var journalRefreshInterval: UInt64 = 1_500_000
 
     /// Apple's timings. All times are in microseconds of the host's monotonic clock.
     /// - Thread: any.

@@ -191,3 +191,77 @@ private struct TwoHosts {
         #expect(refusals == 5)
     }
 }
+
+@Suite struct SessionHostJournalTests {
+    /// The last packet of a phrase (its note-off) is lost, and nothing follows: the sender,
+    /// unconfirmed, sends the journal alone, and the receiver ends the note.
+    @Test func aLostLastNoteOffIsRepairedByTheJournalSentAgain() {
+        var wire = TwoHosts()
+        let id = wire.connect()
+        wire.deliver(wire.hosts[0].send([.noteOn(channel: 0, note: 67, velocity: 80)], to: id, now: 10), from: 0, now: 10)
+        let sentBefore = wire.sent
+        wire.dropped = { $0 == sentBefore + 1 }
+        wire.deliver(wire.hosts[0].send([.noteOff(channel: 0, note: 67, velocity: 0)], to: id, now: 20), from: 0, now: 20)
+        wire.happened = [[], []]
+        wire.tick(2_000_000)
+        #expect(wire.happened[1].contains(.received([.noteOff(channel: 0, note: 67, velocity: 0)], session: 1)))
+        #expect(wire.hosts[1].summaries[0].packetsLost == 1 && wire.hosts[1].summaries[0].packetsRepaired == 1)
+    }
+
+    @Test func aConfirmedPacketIsNotSentAgain() {
+        var wire = TwoHosts()
+        let id = wire.connect()
+        wire.deliver(wire.hosts[0].send([.noteOn(channel: 0, note: 67, velocity: 80)], to: id, now: 10), from: 0, now: 10)
+        wire.tick(1_000_000)  // the rack's feedback confirms it
+        let sent = wire.hosts[0].summaries[0].packetsSent
+        wire.tick(3_000_000)
+        #expect(wire.hosts[0].summaries[0].packetsSent == sent)
+    }
+
+    @Test func withoutTheJournalALostNoteOffHangs() {
+        var wire = TwoHosts()
+        wire.hosts[0].sendsJournal = false
+        let id = wire.connect()
+        wire.deliver(wire.hosts[0].send([.noteOn(channel: 0, note: 67, velocity: 80)], to: id, now: 10), from: 0, now: 10)
+        let sentBefore = wire.sent
+        wire.dropped = { $0 == sentBefore + 1 }
+        wire.deliver(wire.hosts[0].send([.noteOff(channel: 0, note: 67, velocity: 0)], to: id, now: 20), from: 0, now: 20)
+        wire.dropped = { _ in false }
+        wire.deliver(wire.hosts[0].send([.noteOn(channel: 0, note: 69, velocity: 80)], to: id, now: 30), from: 0, now: 30)
+        wire.tick(3_000_000)
+        #expect(wire.hosts[1].sessions[1]?.repair.soundingNotes(channel: 0).notes == [67, 69])
+    }
+}
+
+@Suite struct SessionHostKeepAliveTests {
+    /// A session where only one side plays stays up on both: the clock sync and the
+    /// receiver's feedback keep each side hearing the other.
+    @Test func aSessionWhereOneSidePlaysStaysUpForMinutes() {
+        var wire = TwoHosts()
+        let id = wire.connect()
+        for step in 1...1_200 {
+            let now = UInt64(step) * 100_000
+            wire.deliver(wire.hosts[0].send([.noteOn(channel: 0, note: 60, velocity: 1)], to: id, now: now), from: 0, now: now)
+            wire.tick(now)
+        }
+        #expect(wire.hosts[0].isUp(id))
+        #expect(wire.hosts[1].summaries.first?.state == "up")
+        #expect(!wire.happened[0].contains { if case .sessionDown = $0 { true } else { false } })
+    }
+}
+
+@Suite struct SessionHostPacketSizeTests {
+    @Test func aBurstIsSplitIntoPacketsThatFitAFrame() throws {
+        var wire = TwoHosts()
+        let id = wire.connect()
+        let burst = (0..<1_000).map { MIDIMessage.controlChange(channel: 0, controller: 1, value: UInt8($0 % 128)) }
+        let effects = wire.hosts[0].send(burst, to: id, now: 10)
+        #expect(effects.count == 5)
+        for case .send(let bytes, _, _) in effects { #expect(bytes.count <= 1_400) }
+        wire.deliver(effects, from: 0, now: 10)
+        let received = wire.happened[1].flatMap { effect -> [MIDIMessage] in
+            if case .received(let messages, _) = effect { messages } else { [] }
+        }
+        #expect(received == burst)
+    }
+}
