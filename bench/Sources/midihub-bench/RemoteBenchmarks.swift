@@ -33,13 +33,15 @@ extension BenchmarkRow {
     @Sendable static func remoteHubLatencyWithClients(_ context: BenchmarkContext) throws -> BenchmarkResult {
         let results = try HubResults.load(context, bench: "remote")
         let crowded = try results.run("hub-latency-crowd"), idle = try results.run("hub-latency")
-        let crowd = try results.run("crowd")
+        let crowd = try results.run("crowd"), cpu = try results.run("daemon-cpu")
         let clients = Int(try crowd.value("clients"))
         let slower = try crowded.value("p99_us") / idle.value("p99_us")
         return BenchmarkResult(
             title: "hub hop latency p99 with \(clients) WebSocket clients subscribed to everything, one moving a slider "
                 + "\(crowd.text("rate"))/s (\(Int(try crowd.value("events"))) events read, \(Int(try crowd.value("dropped"))) "
-                + "dropped; \(String(format: "%.2f", slower))× the hub's p99 without them, goal ≤ 1.2×; VM)",
+                + "dropped; the daemon's CPU during the run \(String(format: "%.1f", try cpu.value("crowd_ms") / 1000)) s, "
+                + "without them \(String(format: "%.1f", try cpu.value("idle_ms") / 1000)) s; "
+                + "\(String(format: "%.2f", slower))× the hub's p99 without them, goal ≤ 1.2×; VM)",
             unit: "µs", midihub: try crowded.value("p99_us"),
             anchorName: "without them", anchor: try idle.value("p99_us"),
             lowerIsBetter: true)
