@@ -29,14 +29,16 @@ final class WebSocketLine {
         try write(Array(("GET \(pathAndQuery) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
             + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
         let end = Array("\r\n\r\n".utf8)
-        while buffer.count < 4 || !buffer.indices.dropLast(3).contains(where: { Array(buffer[$0..<$0 + 4]) == end }) {
+        var headLength: Int?
+        while headLength == nil {
             try fill()
+            headLength = buffer.indices.dropLast(3).first { Array(buffer[$0..<$0 + 4]) == end }.map { $0 + 4 }
         }
-        let head = String(decoding: buffer, as: UTF8.self)
+        let head = String(decoding: buffer[0..<headLength!], as: UTF8.self)
         guard head.hasPrefix("HTTP/1.1 101") else {
             throw BenchmarkError(description: "the remote refused the WebSocket: \(head.prefix(40))")
         }
-        buffer.removeSubrange(0..<(head.range(of: "\r\n\r\n")!.upperBound.utf16Offset(in: head)))
+        buffer.removeSubrange(0..<headLength!)
     }
 
     deinit {
