@@ -20,26 +20,49 @@ enum ControllerFrameProbe {
     static let pairs = 200
     static let periods = [64, 256, 1024]
 
+    /// The lines for the controller's path at each of `periods`.
     /// - Thread: main (starts and stops the render thread).
-    static func run(device: String, periods: [Int], output: URL) throws {
-        var lines: [String] = []
-        for period in periods {
-            let result = try measure(device: device, period: period)
-            lines.append("period-\(period) period=\(result.period) pairs=\(result.pairs) max_delta=\(result.maxDelta) "
-                         + String(format: "mean_offset=%.1f", result.meanOffset))
-            print(lines.last!)
+    static func run(device: String, periods: [Int]) throws -> [String] {
+        try periods.map { period in
+            var mappings = MappingEngine([mapping]) { _, _ in 0 }
+            var changes: [MappingEngine.Change] = []
+            let result = try measure(device: device, period: period) { pair, arrival, live in
+                live.stage(.noteOn(channel: 0, note: 60, velocity: 100), arrival: arrival)
+                changes.removeAll(keepingCapacity: true)
+                _ = mappings.handle(.controlChange(channel: 0, controller: 74, value: UInt8(pair % 128)), device: 1,
+                                    sources: ["keys"], time: arrival, into: &changes)
+                for change in changes {
+                    live.stage(.parameter(node: 0, id: 0, value: change.value), arrival: arrival)
+                }
+                live.publish()  // the end of the batch (`HubDaemon.flush`)
+            }
+            return "period-\(period) " + result.fields
         }
-        try (lines.joined(separator: "\n") + "\n").write(to: output, atomically: true, encoding: .utf8)
     }
+
+    /// Controller 74 on the keys, mapped to the probe's parameter.
+    private static let mapping = Mapping(from: "keys", source: .controller(74),
+                                         targets: [MappingTarget(node: "probe", parameter: "position", low: 0, high: 127)])
 
     struct Result {
         var period: Int
         var pairs: Int
         var maxDelta: Int64
+        var medianDelta: Int64
         var meanOffset: Double
+
+        /// The result line's fields after its name.
+        var fields: String {
+            "period=\(period) pairs=\(pairs) max_delta=\(maxDelta) median_delta=\(medianDelta) "
+                + String(format: "mean_offset=%.1f", meanOffset)
+        }
     }
 
-    private static func measure(device: String, period: Int) throws -> Result {
+    /// Plays `pairs` pairs into a probe node rendered to `device` at `period`, each at a random
+    /// moment 3–17 ms after the last: `play(pair, arrival, live)` puts a note arriving at
+    /// `arrival` and the pair's parameter move into the driver's live ring (whose one producer
+    /// it must keep to). Returns the distances in frames between each note and its move.
+    static func measure(device: String, period: Int, play: (Int, HostTime, LiveInput) throws -> Void) throws -> Result {
         let options = AudioDriverOptions(pcm: PCMConfiguration(periodFrames: period), realtimePriority: false)
         let driver = try AudioDriver(device: device, options: options)
         let probe = FrameProbe(capacity: pairs)
@@ -48,23 +71,11 @@ enum ControllerFrameProbe {
         try driver.start(engine: engine)
         defer { try? driver.stop() }
 
-        let mapping = Mapping(from: "keys", source: .controller(74),
-                              targets: [MappingTarget(node: "probe", parameter: "position", low: 0, high: 127)])
-        var mappings = MappingEngine([mapping]) { _, _ in 0 }
-        var changes: [MappingEngine.Change] = []
         var generator = SystemRandomNumberGenerator()
         usleep(200_000)  // the device running steadily
         for pair in 0..<pairs {
             usleep(UInt32.random(in: 3_000...17_000, using: &generator))
-            let arrival = HostTime.now()
-            driver.live.stage(.noteOn(channel: 0, note: 60, velocity: 100), arrival: arrival)
-            changes.removeAll(keepingCapacity: true)
-            _ = mappings.handle(.controlChange(channel: 0, controller: 74, value: UInt8(pair % 128)), device: 1,
-                                sources: ["keys"], time: arrival, into: &changes)
-            for change in changes {
-                driver.live.stage(.parameter(node: 0, id: 0, value: change.value), arrival: arrival)
-            }
-            driver.live.publish()  // the end of the batch (`HubDaemon.flush`)
+            try play(pair, HostTime.now(), driver.live)
         }
         let deadline = Date().addingTimeInterval(5)
         while probe.seen < pairs && Date() < deadline { usleep(10_000) }
@@ -73,10 +84,10 @@ enum ControllerFrameProbe {
             throw BenchmarkError(description: "the probe saw \(probe.noteCount) notes and \(probe.parameterCount) parameters "
                                  + "of \(pairs) pairs at period \(period) (fix: see ControllerFrameProbe.swift)")
         }
-        let deltas = (0..<pairs).map { abs(probe.parameterFrames[$0] - probe.noteFrames[$0]) }
+        let deltas = (0..<pairs).map { abs(probe.parameterFrames[$0] - probe.noteFrames[$0]) }.sorted()
         let offsets = (0..<pairs).map { Double(probe.noteOffsets[$0]) }
-        return Result(period: driver.settings.periodFrames, pairs: pairs, maxDelta: deltas.max() ?? 0,
-                      meanOffset: offsets.reduce(0, +) / Double(pairs))
+        return Result(period: driver.settings.periodFrames, pairs: pairs, maxDelta: deltas.last ?? 0,
+                      medianDelta: deltas[pairs / 2], meanOffset: offsets.reduce(0, +) / Double(pairs))
     }
 }
 

@@ -6,18 +6,20 @@ import Foundation
 /// Arguments: `--repository DIR` (the repo root, for `sequences/`), `--data DIR`
 /// (where generated inputs go), `--vm-results DIR` (the VM run's work folder: then the
 /// default rows are the VM rows, `BenchmarkRow.inVM`), then row names. In the VM,
-/// `--cc-frame-probe DEVICE OUT` measures what the `cc-frame` rows read (`ControllerFrameProbe`).
+/// `--cc-frame-probe DEVICE OUT` measures what the `cc-frame` and `remote-frame` rows read
+/// (`ControllerFrameProbe`, `RemoteFrameProbe`).
 @main
 struct MidihubBench {
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "--cc-frame-probe", arguments.count == 3 {  // in the VM: bench/vm/cc-frame.bench.sh
             do {
-                try ControllerFrameProbe.run(device: arguments[1], periods: ControllerFrameProbe.periods,
-                                             output: URL(fileURLWithPath: arguments[2]))
+                let lines = try ControllerFrameProbe.run(device: arguments[1], periods: ControllerFrameProbe.periods)
+                    + RemoteFrameProbe.run(device: arguments[1])
+                try lines.map { $0 + "\n" }.joined().write(toFile: arguments[2], atomically: true, encoding: .utf8)
                 return
             } catch {
-                fail("the controller frame probe failed: \(error)")
+                fail("the frame probes failed: \(error)")
             }
         }
         let repository = URL(fileURLWithPath: take("--repository", from: &arguments) ?? FileManager.default.currentDirectoryPath)
