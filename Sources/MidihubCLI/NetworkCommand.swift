@@ -34,8 +34,8 @@ struct NetworkHostOptions: ParsableArguments {
     @Option(help: "The local address to listen on (0.0.0.0: every IPv4 interface).")
     var address = "0.0.0.0"
 
-    @Flag(inversion: .prefixedNo, help: "Send the recovery journal that repairs lost packets (--no-journal: only to hear what it repairs).")
-    var journal = true
+    @Flag(help: "Send packets without the recovery journal that repairs lost ones: only to hear what it repairs.")
+    var noJournal = false
 
     func validate() throws {
         guard (1...65534).contains(port) else {
@@ -47,7 +47,7 @@ struct NetworkHostOptions: ParsableArguments {
     func start() throws -> NetworkHost {
         let name = name ?? ProcessInfo.processInfo.hostName
         do {
-            let host = try NetworkHost(name: name, address: address, port: port, sendsJournal: journal) { event in
+            let host = try NetworkHost(name: name, address: address, port: port, sendsJournal: !noJournal) { event in
                 switch event {
                 case .up(let session, let port):
                     printNow("session up: '\(session.name)' at \(session.address), port \(port) '\(session.name)'")
