@@ -3,8 +3,9 @@
 # "midihub network" named after the peer; notes and a controller sent to that port reach
 # pymidi, through packets whose journals pymidi's packet definitions parse; Ctrl-C ends the
 # session (pymidi hears the BY). Then two midihub hosts on loopback: what one host's session
-# port is sent arrives at the other host's session port (read by aseqdump), both ways, and a
-# host that ends leaves no note sounding at the other.
+# port is sent arrives at the other host's session port (read by aseqdump), both ways; a
+# host that ends leaves no note sounding at the other; and one killed mid-song and started
+# again gets its session back by itself, the notes it left sounding ended.
 
 load_modules snd-seq-dummy
 
@@ -75,4 +76,29 @@ wait_for_line "$(peer_out dump_at_rack)" "Note off"
 assert_match "Note off 2, note 48" "$(aseqdump_events "$(peer_out dump_at_rack)" | tail -n 1)" "the rack's note-off for the laptop's note"
 stop_peer dump_at_rack
 stop_peer dump_at_laptop
+
+step "a laptop killed mid-song and started again: the rack ends what it left sounding, the session comes back"
+midicsv "$REPO/Tests/Integration/songs/on-the-next-day.mid" \
+    | awk -F', ' 'BEGIN { OFS = ", " } $3 == "Tempo" { $4 = int($4 / 4) } { print }' | csvmidi >"$WORK/song.mid"
+through=$(client_number "Midi Through")
+start_peer laptop midihub network connect 127.0.0.1 --name laptop --address 127.0.0.2
+wait_for_peer_line laptop "$(peer_out laptop)" "session up: 'rack'"
+wait_for_lines "$(peer_out rack)" 4
+laptop_port=$(grep -oE "port [0-9]+:[0-9]+" "$(peer_out laptop)" | tail -n 1 | cut -d' ' -f2)
+rack_port=$(grep -oE "port [0-9]+:[0-9]+" "$(peer_out rack)" | tail -n 1 | cut -d' ' -f2)
+start_aseqdump at_rack -p "$rack_port"
+aconnect "$through:0" "$laptop_port" || fail "aconnect to the laptop's session port failed"
+start_peer song aplaymidi -p "$through:0" "$WORK/song.mid"
+sleep 5
+stop_peer laptop KILL
+start_peer laptop midihub network connect 127.0.0.1 --name laptop --address 127.0.0.2
+wait_for_peer_line rack "$(peer_out rack)" "session down: 'laptop' at 127.0.0.2:5004: the peer restarted"
+wait_for_peer_line laptop "$(peer_out laptop)" "session up: 'rack'"
+assert_eq 3 "$(grep -c "session up: 'laptop'" "$(peer_out rack)")" "the rack's sessions with the laptop (one per start)"
+stop_peer song KILL
+python3 "$REPO/Tests/Integration/stream_compare.py" "$(peer_out at_rack)" "$(peer_out at_rack)" >"$WORK/restart.compare"
+assert_file_has "$WORK/restart.compare" "^received-notes [1-9][0-9]+" "notes reached the rack before the kill"
+assert_file_has "$WORK/restart.compare" "^hanging 0$" "notes left sounding at the rack after the laptop's restart"
+stop_peer at_rack
+stop_peer laptop
 stop_peer rack
