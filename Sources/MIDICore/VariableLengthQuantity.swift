@@ -1,12 +1,14 @@
 /// Variable-length quantities (VLQ) as SMF stores delta times and lengths: 7 bits per
 /// byte, most significant first, high bit set on all but the last byte, at most 4
-/// bytes (0…0x0FFFFFFF).
-enum VariableLengthQuantity {
+/// bytes (0…0x0FFFFFFF). RTP-MIDI's delta times are the same.
+///
+/// - Thread: any.
+public enum VariableLengthQuantity {
     /// The largest value 4 bytes can hold.
-    static let maximum: UInt32 = 0x0FFF_FFFF
+    public static let maximum: UInt32 = 0x0FFF_FFFF
 
     /// Appends `value` (clamped to `maximum`) in 1…4 bytes.
-    static func append(_ value: UInt32, to out: inout [UInt8]) {
+    public static func append(_ value: UInt32, to out: inout [UInt8]) {
         let value = min(value, maximum)
         var shift: UInt32 = 21
         while shift > 0 && value >> shift == 0 { shift -= 7 }

@@ -1,22 +1,15 @@
-/// RFC 6295's delta times: 1…4 octets, 7 bits each, most significant first, the high
-/// bit set on all but the last (as a Standard MIDI File's). A one-octet delta (< 128)
-/// reads the same in the little-endian VarInt some peers (pymidi) parse.
-enum DeltaTime {
-    /// The largest delta four octets hold.
-    static let maximum: UInt32 = 0x0FFF_FFFF
+import MIDICore
 
-    /// Appends `value`, clamped to `maximum`.
+/// RFC 6295's delta times: 1…4 octets, 7 bits each, most significant first, the high
+/// bit set on all but the last — a Standard MIDI File's variable-length quantities
+/// (`VariableLengthQuantity`). A one-octet delta (< 128) reads the same in the
+/// little-endian VarInt some peers (pymidi) parse.
+enum DeltaTime {
+    /// Appends `value`, clamped to `VariableLengthQuantity.maximum`.
     ///
     /// - Thread: any.
     static func append(_ value: UInt32, to out: inout [UInt8]) {
-        let value = min(value, maximum)
-        var shift: UInt32 = 21
-        while shift > 0 && value >> shift == 0 { shift -= 7 }
-        while shift > 0 {
-            out.append(UInt8(truncatingIfNeeded: value >> shift) & 0x7F | 0x80)
-            shift -= 7
-        }
-        out.append(UInt8(truncatingIfNeeded: value) & 0x7F)
+        VariableLengthQuantity.append(value, to: &out)
     }
 
     /// Reads one delta time.
