@@ -1,9 +1,13 @@
+import SynthKernels
+
 /// Per-block constants every voice reads while rendering.
 struct VoiceRenderContext {
     var sampleRate: Float
     var inverseSampleRate: Float
     /// Highest filter cutoff, just below Nyquist.
     var maxCutoff: Float
+    /// The build of the per-sample loops the node chose.
+    var loops: SynthLoops
 }
 
 /// What a voice reads from its channel for one control period.
@@ -140,7 +144,7 @@ struct Voice {
         filterEnvelope.skip(count)
 
         signal.update(repeating: 0, count: count)
-        addOscillators(note: note, shaping: shaping, inverseSampleRate: context.inverseSampleRate, into: signal, count: count)
+        addOscillators(note: note, shaping: shaping, context: context, into: signal, count: count)
 
         var period = VoicePeriod(filter: FilterCoefficients(cutoff: cutoff, resonance: shaping.resonance(timbre.filterResonance),
                                                              mode: timbre.filterMode, inverseSampleRate: context.inverseSampleRate))

@@ -6,10 +6,13 @@
 /// compiler vectorizes them. Saw and pulse add the naive waveform in that loop, then
 /// correct only the few samples next to each discontinuity (`addBLEP`).
 ///
+/// Public and inlinable so that two builds of them exist: the baseline one, inlined into
+/// `Synth`, and the one compiled for AVX2 and FMA (`VoiceLanesAVX2.OscillatorsAVX2`).
+///
 /// - Thread: render.
-enum Oscillator {
-    @inline(__always)
-    static func add(_ wave: Waveform, level: Float, phase: inout Float, increment dt: Float, pulseWidth: Float,
+public enum Oscillator {
+    @inlinable @inline(__always)
+    public static func add(_ wave: Waveform, level: Float, phase: inout Float, increment dt: Float, pulseWidth: Float,
                     into output: UnsafeMutablePointer<Float>, count: Int) {
         let p0 = phase
         switch wave {
@@ -44,7 +47,7 @@ enum Oscillator {
     /// Only frames next to a jump have a non-zero correction, so only those are visited:
     /// for each crossing, the frames just before and after it (one extra on each side
     /// guards against rounding; none is corrected twice).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func addBLEP(scale: Float, step: Float = 0, offset: Float, phase p0: Float, increment dt: Float,
                         into output: UnsafeMutablePointer<Float>, count: Int) {
         let invDt = 1 / dt
@@ -70,7 +73,7 @@ enum Oscillator {
     /// The phase at frame `index` of a block that starts at `start` (the phase is advanced
     /// before each sample), in [0, 1). Exact enough for 0.1-cent pitch: the sum stays below 64.
     /// Wraps with float operations only (no trapping integer conversion), so it vectorizes.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func wrappedPhase(_ start: Float, _ dt: Float, _ index: Int) -> Float {
         let p = start + dt * Float(Int32(truncatingIfNeeded: index + 1))
         let fraction = p - roundToNearest(p)
@@ -78,8 +81,8 @@ enum Oscillator {
     }
 
     /// White noise from a 32-bit linear congruential generator (deterministic per voice).
-    @inline(__always)
-    static func addNoise(level: Float, state: inout UInt32, into output: UnsafeMutablePointer<Float>, count: Int) {
+    @inlinable @inline(__always)
+    public static func addNoise(level: Float, state: inout UInt32, into output: UnsafeMutablePointer<Float>, count: Int) {
         var s = state
         let scale = level * (1.0 / 2_147_483_648)
         for i in 0..<count {

@@ -3,8 +3,8 @@ extension Oscillator {
     /// (frame i at `start + (end − start)·(i + 1)/count`): a knob that changes an oscillator's
     /// level, or its waveform (one ramps out as the other ramps in), does not click.
     /// - Thread: render.
-    @inline(__always)
-    static func addRamp(_ wave: Waveform, from start: Float, to end: Float, phase: inout Float, increment dt: Float,
+    @inlinable @inline(__always)
+    public static func addRamp(_ wave: Waveform, from start: Float, to end: Float, phase: inout Float, increment dt: Float,
                         pulseWidth: Float, into output: UnsafeMutablePointer<Float>, count: Int) {
         let p0 = phase
         let step = (end - start) / Float(max(count, 1))
@@ -37,8 +37,8 @@ extension Oscillator {
 
     /// `addNoise` with the level moving linearly from `start` to `end` over the `count` frames.
     /// - Thread: render.
-    @inline(__always)
-    static func addNoiseRamp(from start: Float, to end: Float, state: inout UInt32,
+    @inlinable @inline(__always)
+    public static func addNoiseRamp(from start: Float, to end: Float, state: inout UInt32,
                              into output: UnsafeMutablePointer<Float>, count: Int) {
         var s = state
         let unit: Float = 1.0 / 2_147_483_648
@@ -52,8 +52,8 @@ extension Oscillator {
     }
 
     /// The level at frame `index` of a ramp from `start` by `step` a frame (after the step).
-    @inline(__always)
-    private static func level(_ start: Float, _ step: Float, _ index: Int) -> Float {
+    @inlinable @inline(__always)
+    static func level(_ start: Float, _ step: Float, _ index: Int) -> Float {
         start + step * Float(Int32(truncatingIfNeeded: index + 1))
     }
 }
