@@ -186,8 +186,8 @@ let package = Package(
             "AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore", "AllocationCounter", "TestSupport", "Transport",
         ]),
         .testTarget(name: "SynthTests", dependencies: [
-            "Synth", "SoundFont", "VoiceLanes", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter", "SoundMeasures", "Transport",
-            "TestSupport",
+            "Synth", "SynthKernels", "SoundFont", "VoiceLanes", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter",
+            "SoundMeasures", "Transport", "TestSupport",
         ]),
         // Test support: what the fidelity tier measures of a note (level, envelope times,
         // spectrum, pitch), optimized like the DSP it measures.
