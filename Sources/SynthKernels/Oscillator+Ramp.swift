@@ -5,7 +5,7 @@ extension Oscillator {
     /// - Thread: render.
     @inlinable @inline(__always)
     public static func addRamp(_ wave: Waveform, from start: Float, to end: Float, phase: inout Float, increment dt: Float,
-                        pulseWidth: Float, into output: UnsafeMutablePointer<Float>, count: Int) {
+                               pulseWidth: Float, into output: UnsafeMutablePointer<Float>, count: Int) {
         let p0 = phase
         let step = (end - start) / Float(max(count, 1))
         switch wave {
@@ -20,17 +20,18 @@ extension Oscillator {
                 output[i] += level(start, step, i) * (1 - 2 * abs(2 * r - 1))
             }
         case .saw:
+            let invDt = 1 / dt
             for i in 0..<count {
-                output[i] += level(start, step, i) * (2 * wrappedPhase(p0, dt, i) - 1)
+                let l = level(start, step, i), p = wrappedPhase(p0, dt, i)
+                output[i] = output[i] + l * (2 * p - 1) + -l * polyBLEP(p, dt, invDt)
             }
-            addBLEP(scale: -start, step: -step, offset: 0, phase: p0, increment: dt, into: output, count: count)
         case .square:
+            let invDt = 1 / dt
             for i in 0..<count {
-                let l = level(start, step, i)
-                output[i] += wrappedPhase(p0, dt, i) < pulseWidth ? l : -l
+                let l = level(start, step, i), p = wrappedPhase(p0, dt, i)
+                output[i] = output[i] + (p < pulseWidth ? l : -l) + l * polyBLEP(p, dt, invDt)
+                    + -l * polyBLEP(relativePhase(p, to: pulseWidth), dt, invDt)
             }
-            addBLEP(scale: start, step: step, offset: 0, phase: p0, increment: dt, into: output, count: count)
-            addBLEP(scale: -start, step: -step, offset: pulseWidth, phase: p0, increment: dt, into: output, count: count)
         }
         phase = wrappedPhase(p0, dt, count - 1)
     }
@@ -39,7 +40,7 @@ extension Oscillator {
     /// - Thread: render.
     @inlinable @inline(__always)
     public static func addNoiseRamp(from start: Float, to end: Float, state: inout UInt32,
-                             into output: UnsafeMutablePointer<Float>, count: Int) {
+                                    into output: UnsafeMutablePointer<Float>, count: Int) {
         var s = state
         let unit: Float = 1.0 / 2_147_483_648
         let step = (end - start) / Float(max(count, 1)) * unit

@@ -3,8 +3,10 @@
 ///
 /// Frame i's phase is computed directly as frac(phase + (i + 1)·dt) rather than by a
 /// running sum, so the loops carry no dependency from one sample to the next and the
-/// compiler vectorizes them. Saw and pulse add the naive waveform in that loop, then
-/// correct only the few samples next to each discontinuity (`addBLEP`).
+/// compiler vectorizes them. Saw and pulse add the naive waveform and its PolyBLEP
+/// corrections in the same loop: the correction is zero away from a jump and is computed
+/// (branch-free) for every frame, which in vectors costs less than finding the frames next
+/// to each jump and correcting them one by one.
 ///
 /// Public and inlinable so that two builds of them exist: the baseline one, inlined into
 /// `Synth`, and the one compiled for AVX2 and FMA (`VoiceLanesAVX2.OscillatorsAVX2`).
@@ -13,7 +15,7 @@
 public enum Oscillator {
     @inlinable @inline(__always)
     public static func add(_ wave: Waveform, level: Float, phase: inout Float, increment dt: Float, pulseWidth: Float,
-                    into output: UnsafeMutablePointer<Float>, count: Int) {
+                           into output: UnsafeMutablePointer<Float>, count: Int) {
         let p0 = phase
         switch wave {
         case .sine:
@@ -27,47 +29,28 @@ public enum Oscillator {
                 output[i] += level * (1 - 2 * abs(2 * r - 1))
             }
         case .saw:
+            let invDt = 1 / dt
             for i in 0..<count {
-                output[i] += level * (2 * wrappedPhase(p0, dt, i) - 1)
+                let p = wrappedPhase(p0, dt, i)
+                output[i] = output[i] + level * (2 * p - 1) + -level * polyBLEP(p, dt, invDt)
             }
-            addBLEP(scale: -level, offset: 0, phase: p0, increment: dt, into: output, count: count)
         case .square:
+            let invDt = 1 / dt
             for i in 0..<count {
-                output[i] += wrappedPhase(p0, dt, i) < pulseWidth ? level : -level
+                let p = wrappedPhase(p0, dt, i)
+                output[i] = output[i] + (p < pulseWidth ? level : -level) + level * polyBLEP(p, dt, invDt)
+                    + -level * polyBLEP(relativePhase(p, to: pulseWidth), dt, invDt)
             }
-            addBLEP(scale: level, offset: 0, phase: p0, increment: dt, into: output, count: count)
-            addBLEP(scale: -level, offset: pulseWidth, phase: p0, increment: dt, into: output, count: count)
         }
         phase = wrappedPhase(p0, dt, count - 1)
     }
 
-    /// Adds `scale × polyBLEP(t)` to the samples around each discontinuity of a ramp that
-    /// jumps where the phase crosses `offset` (mod 1); t is the phase relative to `offset`.
-    /// With a `step`, frame i's scale is `scale + step·(i + 1)` (a waveform whose level ramps).
-    /// Only frames next to a jump have a non-zero correction, so only those are visited:
-    /// for each crossing, the frames just before and after it (one extra on each side
-    /// guards against rounding; none is corrected twice).
+    /// `phase` relative to `offset` (both in [0, 1)), in [0, 1): the pulse's falling edge
+    /// is at `offset`.
     @inlinable @inline(__always)
-    static func addBLEP(scale: Float, step: Float = 0, offset: Float, phase p0: Float, increment dt: Float,
-                        into output: UnsafeMutablePointer<Float>, count: Int) {
-        let invDt = 1 / dt
-        let start = p0 - offset  // in (-1, 1)
-        let last = start + dt * Float(count + 1)
-        var next = 0  // first frame not yet corrected
-        var crossing = start < 0 ? 0 : 1
-        while Float(crossing) <= last {
-            // First frame whose phase reaches `crossing`: i + 1 ≥ (crossing − start) / dt.
-            let steps = (Float(crossing) - start) * invDt
-            var first = Int(steps)
-            if Float(first) < steps { first += 1 }
-            for i in stride(from: max(first - 3, next, 0), to: min(first + 1, count), by: 1) {
-                var t = wrappedPhase(p0, dt, i) - offset
-                t = t < 0 ? t + 1 : t
-                output[i] += (step == 0 ? scale : scale + step * Float(i + 1)) * polyBLEP(t, dt, invDt)
-            }
-            next = max(next, first + 1)
-            crossing += 1
-        }
+    static func relativePhase(_ phase: Float, to offset: Float) -> Float {
+        let t = phase - offset
+        return t < 0 ? t + 1 : t
     }
 
     /// The phase at frame `index` of a block that starts at `start` (the phase is advanced

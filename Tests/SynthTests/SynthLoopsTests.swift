@@ -26,8 +26,8 @@ struct SynthLoopsTests {
         return output + [phase]
     }
 
-    @Test(arguments: Waveform.allCases)
-    func oscillatorsAreTheBaselines(wave: Waveform) {
+    @Test(arguments: SynthKernels.Waveform.allCases)
+    func oscillatorsAreTheBaselines(wave: SynthKernels.Waveform) {
         #expect(Self.oscillator(Self.avx2, wave) == Self.oscillator(Self.baseline, wave))
     }
 
