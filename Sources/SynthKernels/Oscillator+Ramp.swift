@@ -10,30 +10,30 @@ extension Oscillator {
         let step = (end - start) / Float(max(count, 1))
         switch wave {
         case .sine:
-            for i in 0..<count {
-                output[i] += level(start, step, i) * sinCycle(wrappedPhase(p0, dt, i))
+            for i in frames(count) {
+                output[Int(i)] += level(start, step, i) * sinCycle(wrappedPhase(p0, dt, i))
             }
         case .triangle:
-            for i in 0..<count {
+            for i in frames(count) {
                 var r = wrappedPhase(p0, dt, i) + 0.25
                 r = r >= 1 ? r - 1 : r
-                output[i] += level(start, step, i) * (1 - 2 * abs(2 * r - 1))
+                output[Int(i)] += level(start, step, i) * (1 - 2 * abs(2 * r - 1))
             }
         case .saw:
             let invDt = 1 / dt
-            for i in 0..<count {
+            for i in frames(count) {
                 let l = level(start, step, i), p = wrappedPhase(p0, dt, i)
-                output[i] = output[i] + l * (2 * p - 1) + -l * polyBLEP(p, dt, invDt)
+                output[Int(i)] = output[Int(i)] + l * (2 * p - 1) + -l * polyBLEP(p, dt, invDt)
             }
         case .square:
             let invDt = 1 / dt
-            for i in 0..<count {
+            for i in frames(count) {
                 let l = level(start, step, i), p = wrappedPhase(p0, dt, i)
-                output[i] = output[i] + (p < pulseWidth ? l : -l) + l * polyBLEP(p, dt, invDt)
+                output[Int(i)] = output[Int(i)] + (p < pulseWidth ? l : -l) + l * polyBLEP(p, dt, invDt)
                     + -l * polyBLEP(relativePhase(p, to: pulseWidth), dt, invDt)
             }
         }
-        phase = wrappedPhase(p0, dt, count - 1)
+        phase = wrappedPhase(p0, dt, Int32(truncatingIfNeeded: count - 1))
     }
 
     /// `addNoise` with the level moving linearly from `start` to `end` over the `count` frames.
@@ -45,16 +45,16 @@ extension Oscillator {
         let unit: Float = 1.0 / 2_147_483_648
         let step = (end - start) / Float(max(count, 1)) * unit
         let first = start * unit
-        for i in 0..<count {
+        for i in frames(count) {
             s = s &* 1_664_525 &+ 1_013_904_223
-            output[i] += level(first, step, i) * Float(Int32(bitPattern: s))
+            output[Int(i)] += level(first, step, i) * Float(Int32(bitPattern: s))
         }
         state = s
     }
 
     /// The level at frame `index` of a ramp from `start` by `step` a frame (after the step).
     @inlinable @inline(__always)
-    static func level(_ start: Float, _ step: Float, _ index: Int) -> Float {
-        start + step * Float(Int32(truncatingIfNeeded: index + 1))
+    static func level(_ start: Float, _ step: Float, _ index: Int32) -> Float {
+        start + step * Float(index &+ 1)
     }
 }
