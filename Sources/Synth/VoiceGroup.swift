@@ -27,6 +27,8 @@ enum VoiceGroup {
                        mixLeft: UnsafeMutablePointer<Lanes>, mixRight: UnsafeMutablePointer<Lanes>) {
         let fields = LaneFields(base: lanes)
         fields.clear()
+        // Idle lanes' filters: cutoff 0 and no response (finite coefficients, nothing out).
+        var cutoff = Lanes(), resonance = Lanes(), low = Lanes(), band = Lanes(), high = Lanes()
         for lane in 0..<width {
             let column = signal + lane * columnStride
             guard lane < count else {
@@ -40,7 +42,12 @@ enum VoiceGroup {
             let period = voice.pointee.beginPeriod(count: frames, modulation: modulation, shaping: shaping, context: context,
                                                    signal: column)
             fields.load(period, filterState: (voice.pointee.filterState1, voice.pointee.filterState2), lane: lane)
+            cutoff[lane] = period.cutoff
+            resonance[lane] = period.resonance
+            (low[lane], band[lane], high[lane]) = period.mode.response
         }
+        fields.load(FilterCoefficients(cutoff: cutoff, resonance: resonance, low: low, band: band, high: high,
+                                       inverseSampleRate: context.inverseSampleRate))
 
         var done = 0
         while done < frames {
@@ -70,14 +77,18 @@ enum VoiceGroup {
 }
 
 extension LaneFields {
-    /// Writes `period` and the filter's state into lane `lane`.
+    /// Writes `period`'s gains and the filter's state into lane `lane`.
     @inline(__always)
     func load(_ period: VoicePeriod, filterState: (Float, Float), lane: Int) {
-        let f = period.filter
-        set(.b11, lane, f.b11); set(.b12, lane, f.b12); set(.b21, lane, f.b21); set(.b22, lane, f.b22)
-        set(.d1, lane, f.d1); set(.d2, lane, f.d2); set(.e0, lane, f.e0); set(.e1, lane, f.e1); set(.e2, lane, f.e2)
         set(.s1, lane, filterState.0); set(.s2, lane, filterState.1)
         set(.gainLeft, lane, period.gainLeft); set(.gainRight, lane, period.gainRight)
         set(.stepLeft, lane, period.stepLeft); set(.stepRight, lane, period.stepRight)
+    }
+
+    /// Writes the group's filters (every lane).
+    @inline(__always)
+    func load(_ filter: FilterCoefficients) {
+        self[.b11] = filter.b11; self[.b12] = filter.b12; self[.b21] = filter.b21; self[.b22] = filter.b22
+        self[.d1] = filter.d1; self[.d2] = filter.d2; self[.e0] = filter.e0; self[.e1] = filter.e1; self[.e2] = filter.e2
     }
 }
