@@ -4,6 +4,7 @@ import PackageDescription
 // Module layout and import rules: see docs/architecture.md.
 // Only `ALSA` imports `CALSA`; only `RtMidiBackend` imports `CRtMidi`; only `SoundFont` imports `CVorbis`;
 // only `VoiceLanes` imports `CCPUFeatures`; only `Synth` imports `VoiceLanesAVX2`.
+// `SynthKernels` imports nothing.
 // `MIDICore`, `RenderCore` and `Synth` import no I/O module. Only `Remote` imports Hummingbird; only `Remote` and `NetworkMIDI` import SwiftNIO.
 // The DSP modules compile optimized in debug builds too: unoptimized, the SoundFont
 // instrument renders 60 times slower (2× real time on one core of a fast machine), too
@@ -79,17 +80,21 @@ let package = Package(
         .target(name: "VoiceLanes", dependencies: ["SoundFont", "CCPUFeatures"], swiftSettings: dspOptimized),
         // Whether the processor has AVX2 and FMA (CPUID and XGETBV).
         .target(name: "CCPUFeatures"),
-        // Eight voices at a time in AVX registers: the one module compiled for AVX2 and FMA
-        // (Haswell, 2013, and later). Only `Synth` calls it, and only where
-        // `ProcessorFeatures.hasAVX2AndFMA`; scripts/check-avx2-module checks it shares no
-        // code with the rest.
+        // Eight voices at a time in AVX registers, and the synth's oscillators' loops
+        // (`OscillatorsAVX2`): the one module compiled for AVX2 and FMA (Haswell, 2013, and
+        // later). Only `Synth` calls it, and only where `ProcessorFeatures.hasAVX2AndFMA`;
+        // scripts/check-avx2-module checks it shares no code with the rest.
         .target(
-            name: "VoiceLanesAVX2", dependencies: ["VoiceLanes", "SoundFont"],
+            name: "VoiceLanesAVX2", dependencies: ["VoiceLanes", "SoundFont", "SynthKernels"],
             swiftSettings: [.unsafeFlags(["-O", "-target-cpu", "haswell", "-Xcc", "-mavx2", "-Xcc", "-mfma"])]
         ),
 
+        // The synth's oscillators' loops and the math they use, inlinable: `Synth` inlines
+        // them (the baseline build) and `VoiceLanesAVX2` compiles them for AVX2 and FMA.
+        .target(name: "SynthKernels", swiftSettings: dspOptimized),
+
         // Built-in instrument and effect nodes (DSP), preset model.
-        .target(name: "Synth", dependencies: ["RenderCore", "MIDICore", "SoundFont", "VoiceLanes", "VoiceLanesAVX2"],
+        .target(name: "Synth", dependencies: ["RenderCore", "MIDICore", "SoundFont", "SynthKernels", "VoiceLanes", "VoiceLanesAVX2"],
                 swiftSettings: dspOptimized),
 
         // The transport's logic, no I/O and no clock of its own: the song and its player, the
@@ -200,8 +205,8 @@ let package = Package(
             "AudioHost", "ALSA", "RenderCore", "Sequencer", "Synth", "MIDICore", "AllocationCounter", "TestSupport", "Transport",
         ]),
         .testTarget(name: "SynthTests", dependencies: [
-            "Synth", "SoundFont", "VoiceLanes", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter", "SoundMeasures", "Transport",
-            "TestSupport",
+            "Synth", "SynthKernels", "SoundFont", "VoiceLanes", "RenderCore", "MIDICore", "Sequencer", "AllocationCounter",
+            "SoundMeasures", "Transport", "TestSupport",
         ]),
         // Test support: what the fidelity tier measures of a note (level, envelope times,
         // spectrum, pitch), optimized like the DSP it measures.

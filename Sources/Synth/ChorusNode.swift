@@ -1,4 +1,5 @@
 import RenderCore
+import SynthKernels
 
 /// A stereo chorus: each side reads a short delay swept by a sine LFO, the sides a quarter
 /// cycle apart.

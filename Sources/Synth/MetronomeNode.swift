@@ -1,4 +1,5 @@
 import RenderCore
+import SynthKernels
 
 /// A generator: a click on every beat of the hub's timeline — the first beat of each bar
 /// accented and higher — following its tempo and time signature (in 6/8 it clicks the

@@ -1,5 +1,6 @@
 import RenderCore
 import Synchronization
+import SynthKernels
 
 /// A mixer strip: the fader, the balance, mute and solo of one instrument's (or one bus's)
 /// sound, placed in the graph where the patch routes it (`piano -> piano-strip -> out`).

@@ -7,7 +7,7 @@ extension SynthNode {
     func renderVoices(into bus: AudioBus, start: Int, count: Int) {
         let voices = voices!, active = activeVoices!, channels = channels!
         let context = VoiceRenderContext(sampleRate: sampleRate, inverseSampleRate: 1 / sampleRate,
-                                         maxCutoff: 0.45 * sampleRate)
+                                         maxCutoff: 0.45 * sampleRate, loops: loops)
         let mixLeft = laneMix!, mixRight = laneMix! + Self.controlInterval
         var offset = start
         let end = start + count

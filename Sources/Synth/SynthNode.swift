@@ -1,4 +1,5 @@
 import RenderCore
+import SynthKernels
 
 /// The built-in instrument: a polyphonic, 16-channel multi-timbral subtractive synth with a
 /// synthesized General MIDI drum kit on channel 10. Sounds come from a `PresetBank`.
@@ -42,6 +43,9 @@ public final class SynthNode: Node, @unchecked Sendable {
     /// The most voices that can sound at once (the upper bound of `voiceLimit`).
     public let voiceCapacity: Int
     let bank: PresetBank
+
+    /// The build of the per-sample loops this processor runs (chosen once, here).
+    let loops = SynthLoops()
 
     /// Frames between updates of pitch, filter coefficients and gains.
     static let controlInterval = 64

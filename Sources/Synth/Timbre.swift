@@ -1,7 +1,10 @@
-/// Oscillator waveforms.
-public enum Waveform: UInt8, Sendable, CaseIterable {
-    case sine, triangle, saw, square
+import SynthKernels
 
+/// Oscillator waveforms (`SynthKernels.Waveform`, where the oscillators' loops are).
+public typealias Waveform = SynthKernels.Waveform
+
+extension Waveform {
+    /// The waveform a preset file names.
     init?(name: String) {
         switch name {
         case "sine": self = .sine

@@ -1,3 +1,5 @@
+import SynthKernels
+
 extension Voice {
     /// Adds one period of the voice's sources into `signal`: oscillators 1 and 2 (their
     /// waveforms, mix and oscillator 2's interval as the knobs move them), the sub oscillator
@@ -6,8 +8,9 @@ extension Voice {
     /// clicks; at steady levels it is the plain oscillator of the preset.
     /// - Thread: render.
     @inline(__always)
-    mutating func addOscillators(note: Float, shaping: SoundShaping, inverseSampleRate: Float,
+    mutating func addOscillators(note: Float, shaping: SoundShaping, context: VoiceRenderContext,
                                  into signal: UnsafeMutablePointer<Float>, count: Int) {
+        let inverseSampleRate = context.inverseSampleRate, loops = context.loops
         let (osc1, osc2) = shaping.oscillatorLevels(timbre)
         let wave1 = shaping.osc1Wave ?? timbre.osc1Wave
         let wave2 = shaping.osc2Wave ?? timbre.osc2Wave
@@ -24,19 +27,19 @@ extension Voice {
         let cents1 = (timbre.osc1Cents - shaping.detune / 2) * 0.01
         if osc1 > 0 || level1 > 0 {
             let dt = min(noteToHertz(note + timbre.osc1Semitones + cents1) * inverseSampleRate, 0.45)
-            Self.addSource(wave1, level: osc1, last: &self.wave1, &level1, phase: &phase1, increment: dt,
+            Self.addSource(wave1, level: osc1, loops: loops, last: &self.wave1, &level1, phase: &phase1, increment: dt,
                            pulseWidth: timbre.osc1PulseWidth, into: signal, count: count)
         }
         if osc2 > 0 || level2 > 0 {
             let dt = min(noteToHertz(note + (timbre.osc2Semitones + shaping.osc2Tune) + (timbre.osc2Cents + shaping.detune / 2) * 0.01)
                 * inverseSampleRate, 0.45)
-            Self.addSource(wave2, level: osc2, last: &self.wave2, &level2, phase: &phase2, increment: dt,
+            Self.addSource(wave2, level: osc2, loops: loops, last: &self.wave2, &level2, phase: &phase2, increment: dt,
                            pulseWidth: timbre.osc2PulseWidth, into: signal, count: count)
         }
         if sub > 0 || levelSub > 0 {
             let dt = min(noteToHertz(note + timbre.osc1Semitones - 12 + cents1) * inverseSampleRate, 0.45)
             var square = Waveform.square
-            Self.addSource(.square, level: sub, last: &square, &levelSub, phase: &phaseSub, increment: dt,
+            Self.addSource(.square, level: sub, loops: loops, last: &square, &levelSub, phase: &phaseSub, increment: dt,
                            pulseWidth: 0.5, into: signal, count: count)
         }
         if noise > 0 || levelNoise > 0 {
@@ -50,23 +53,25 @@ extension Voice {
     }
 
     /// One oscillator for a period at `level` playing `wave`, coming from `lastWave` at
-    /// `lastLevel` (updated to these): a level change ramps, a waveform change crossfades.
+    /// `lastLevel` (updated to these): a level change ramps, a waveform change crossfades;
+    /// `loops` runs them.
     @inline(__always)
-    private static func addSource(_ wave: Waveform, level: Float, last lastWave: inout Waveform, _ lastLevel: inout Float,
+    private static func addSource(_ wave: Waveform, level: Float, loops: SynthLoops,
+                                  last lastWave: inout Waveform, _ lastLevel: inout Float,
                                   phase: inout Float, increment dt: Float, pulseWidth: Float,
                                   into signal: UnsafeMutablePointer<Float>, count: Int) {
         if wave == lastWave {
             if level == lastLevel {
-                Oscillator.add(wave, level: level, phase: &phase, increment: dt, pulseWidth: pulseWidth, into: signal, count: count)
+                loops.add(wave, level: level, phase: &phase, increment: dt, pulseWidth: pulseWidth, into: signal, count: count)
             } else {
-                Oscillator.addRamp(wave, from: lastLevel, to: level, phase: &phase, increment: dt, pulseWidth: pulseWidth,
+                loops.addRamp(wave, from: lastLevel, to: level, phase: &phase, increment: dt, pulseWidth: pulseWidth,
                                    into: signal, count: count)
             }
         } else {
             var outgoing = phase
-            Oscillator.addRamp(lastWave, from: lastLevel, to: 0, phase: &outgoing, increment: dt, pulseWidth: pulseWidth,
+            loops.addRamp(lastWave, from: lastLevel, to: 0, phase: &outgoing, increment: dt, pulseWidth: pulseWidth,
                                into: signal, count: count)
-            Oscillator.addRamp(wave, from: 0, to: level, phase: &phase, increment: dt, pulseWidth: pulseWidth,
+            loops.addRamp(wave, from: 0, to: level, phase: &phase, increment: dt, pulseWidth: pulseWidth,
                                into: signal, count: count)
         }
         lastWave = wave

@@ -1,9 +1,13 @@
+import SynthKernels
+
 /// Per-block constants every voice reads while rendering.
 struct VoiceRenderContext {
     var sampleRate: Float
     var inverseSampleRate: Float
     /// Highest filter cutoff, just below Nyquist.
     var maxCutoff: Float
+    /// The build of the per-sample loops the node chose.
+    var loops: SynthLoops
 }
 
 /// What a voice reads from its channel for one control period.
@@ -113,7 +117,7 @@ struct Voice {
 
     /// Control-rate work for the next `count` frames: advances pitch, glide, LFO and filter
     /// envelope, writes the oscillator and noise signal into `signal`, and returns the
-    /// filter coefficients and pan gains the per-sample loop (`VoiceGroup`) needs. At the
+    /// filter's settings and pan gains the per-sample loop (`VoiceGroup`) needs. At the
     /// knobs' defaults (`shaping`) every value is the preset's own, computed as before them.
     @inline(__always)
     mutating func beginPeriod(count: Int, modulation: ChannelModulation, shaping: SoundShaping, context: VoiceRenderContext,
@@ -140,10 +144,9 @@ struct Voice {
         filterEnvelope.skip(count)
 
         signal.update(repeating: 0, count: count)
-        addOscillators(note: note, shaping: shaping, inverseSampleRate: context.inverseSampleRate, into: signal, count: count)
+        addOscillators(note: note, shaping: shaping, context: context, into: signal, count: count)
 
-        var period = VoicePeriod(filter: FilterCoefficients(cutoff: cutoff, resonance: shaping.resonance(timbre.filterResonance),
-                                                             mode: timbre.filterMode, inverseSampleRate: context.inverseSampleRate))
+        var period = VoicePeriod(cutoff: cutoff, resonance: shaping.resonance(timbre.filterResonance), mode: timbre.filterMode)
         let position = (min(max(modulation.pan + timbre.pan, -1), 1) + 1) * 0.5
         var gain = velocityGain * modulation.gain
         if shaping.tremolo > 0 { gain *= 1 - shaping.tremolo * (1 - lfo) * 0.5 }
@@ -166,7 +169,10 @@ struct Voice {
 
 /// What the per-sample loop needs from one voice for one control period.
 struct VoicePeriod {
-    var filter: FilterCoefficients
+    /// The filter's cutoff in hertz, resonance and response (`FilterCoefficients`).
+    var cutoff: Float
+    var resonance: Float
+    var mode: FilterMode
     /// Pan gains at the period's start and their per-frame ramp steps.
     var gainLeft: Float = 0
     var gainRight: Float = 0
@@ -177,12 +183,17 @@ struct VoicePeriod {
 /// The topology-preserving-transform state-variable filter (Zavalishin) for one control
 /// period, written as a state-space update so one sample's serial chain is short:
 /// `s1' = b11·s1 + b12·s2 + d1·x`, `s2' = b21·s1 + b22·s2 + d2·x`, and the output
-/// `y = e0·x + e1·s1 + e2·s2` mixes low-, band- and high-pass by the filter mode.
+/// `y = e0·x + e1·s1 + e2·s2` mixes low-, band- and high-pass by the filter mode. One
+/// voice a lane: a voice group's filters are designed together (their divisions in vectors).
 struct FilterCoefficients {
-    var b11: Float, b12: Float, b21: Float, b22: Float, d1: Float, d2: Float
-    var e0: Float, e1: Float, e2: Float
+    typealias Lanes = VoiceGroup.Lanes
+    var b11: Lanes, b12: Lanes, b21: Lanes, b22: Lanes, d1: Lanes, d2: Lanes
+    var e0: Lanes, e1: Lanes, e2: Lanes
 
-    init(cutoff: Float, resonance: Float, mode: FilterMode, inverseSampleRate: Float) {
+    /// The filters of `cutoff` hertz and `resonance`, each lane's response the mix of
+    /// `low`, `band` and `high` (`FilterMode.response`).
+    @inline(__always)
+    init(cutoff: Lanes, resonance: Lanes, low: Lanes, band: Lanes, high: Lanes, inverseSampleRate: Float) {
         let g = tanSmall(Float.pi * cutoff * inverseSampleRate)
         let k = 2 - 2 * resonance
         let a1 = 1 / (1 + g * (g + k))
@@ -192,15 +203,21 @@ struct FilterCoefficients {
         b11 = 2 * a1 - 1; b12 = -2 * a2; d1 = 2 * a2
         b21 = 2 * a2; b22 = 1 - 2 * a3; d2 = 2 * a3
         // low = v2, band = v1, high = x − k·v1 − v2.
-        let (low, band, high): (Float, Float, Float) = switch mode {
-        case .lowpass: (1, 0, 0)
-        case .bandpass: (0, 1, 0)
-        case .highpass: (0, 0, 1)
-        }
         let c1 = band - high * k, c2 = low - high  // y = high·x + c1·v1 + c2·v2
         e0 = high + c1 * a2 + c2 * a3
         e1 = c1 * a1 + c2 * a2
         e2 = -c1 * a2 + c2 * (1 - a3)
+    }
+}
+
+extension FilterMode {
+    /// How much of the low-, band- and high-pass outputs the filter's output is.
+    var response: (low: Float, band: Float, high: Float) {
+        switch self {
+        case .lowpass: (1, 0, 0)
+        case .bandpass: (0, 1, 0)
+        case .highpass: (0, 0, 1)
+        }
     }
 }
 

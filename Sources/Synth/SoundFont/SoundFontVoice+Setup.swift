@@ -1,5 +1,6 @@
 import Glibc
 import SoundFont
+import SynthKernels
 
 extension SoundFontVoice {
     /// Starts the voice on `region` for a note: reads the region's generators plus its
