@@ -27,6 +27,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import SessionNotCreatedException
 
 URL, SOCKET, CONTROLLER, SHOTS, SONG = sys.argv[1:6]
 os.makedirs(SHOTS, exist_ok=True)
@@ -133,11 +134,24 @@ if foreign == 101 or foreign < 400:
 ok(f"a WebSocket from the page's origin is accepted (101), from a foreign one refused ({foreign})")
 
 # --- Two browser clients ------------------------------------------------------------------
-options = webdriver.ChromeOptions()
-for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--user-data-dir=/dev/shm/chrome-remote", "--window-size=375,740"]:
-    options.add_argument(argument)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+def start_browser(attempt):
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     f"--user-data-dir=/dev/shm/chrome-remote-{attempt}", "--window-size=375,740"]:
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+# Under emulation, late in a full VM run, Chromium has once failed to start in time
+# ("DevToolsActivePort file doesn't exist"): a fresh profile and a second try, said aloud.
+for attempt in range(3):
+    try:
+        driver = start_browser(attempt)
+        break
+    except SessionNotCreatedException as error:
+        if attempt == 2:
+            raise
+        print(f"note: Chromium did not start (attempt {attempt + 1}): {error.msg.splitlines()[0]}", flush=True)
 driver.set_page_load_timeout(300)
 watcher = EventWatcher(SOCKET)
 

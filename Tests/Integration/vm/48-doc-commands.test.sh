@@ -8,7 +8,7 @@
 # (fluidsynth here, 'FLUID Synth'), and `--device plughw:1,0` is a sound card at card 1
 # (snd-aloop here, in a second set-up). A command ends with status 0; a play is stopped
 # with Ctrl-C after 5 s and exits 130; one that runs until
-# Ctrl-C (monitor, synth, serve, record) is stopped with SIGINT once it says it is ready and then
+# Ctrl-C (monitor, synth, serve, record, network) is stopped with SIGINT once it says it is ready and then
 # exits 0. A connect to 'midihub synth' ("or connect later") runs while `midihub synth`
 # does. A learn runs while a daemon serves, and the keyboard moves CC 74 once it waits; a
 # scene switch, a trigger, a widget set, pressed or released and a patch load run while a daemon
@@ -43,13 +43,15 @@ for file in ports device jack; do
     [[ -s $WORK/examples.$file ]] || fail "no $file examples"
 done
 
-# What a long-running command prints on stderr when it is ready.
+# What a long-running command prints when it is ready: on stderr, but `network`'s lines
+# (its sessions coming and going) are its output, on stdout.
 ready_line() { # SUBCOMMAND
     case $1 in
         monitor) echo "^midihub: monitoring " ;;
         synth) echo "^midihub: synth listening on " ;;
         record) echo "^midihub: recording " ;;
         serve) echo "midihub: serving as [0-9]+:0 \(midihub:in\)" ;;
+        network) echo "^listening as '[^']+' on UDP 0\.0\.0\.0:5004 and 5005 " ;;
     esac
 }
 
@@ -77,7 +79,10 @@ run_example() { # LINE
         run_play_example "$line"
     elif [[ -n $ready ]]; then
         start_peer example bash -c "cd \"\$REPO\" && exec $line"
-        wait_for_peer_line example "$(peer_err example)" "$ready" 120
+        local said
+        said=$(peer_err example)
+        [[ ${words[1]} == network ]] && said=$(peer_out example)
+        wait_for_peer_line example "$said" "$ready" 120
         stop_peer example
         assert_eq 0 "$PEER_STATUS" "'$line' after Ctrl-C (stderr: $(tail -n 3 "$(peer_err example)" | tr '\n' '|'))"
     else
