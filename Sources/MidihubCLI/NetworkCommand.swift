@@ -18,8 +18,12 @@ struct NetworkCommand: ParsableCommand {
             Examples:
               midihub network listen --name studio
               midihub network connect 192.168.1.20
+
+            Where avahi-daemon runs, the sessions are announced on the local network \
+            (_apple-midi._udp): a Mac lists this machine in Audio MIDI Setup's Network window, \
+            and 'midihub network browse' lists the machines that announce theirs.
             """,
-        subcommands: [NetworkListenCommand.self, NetworkConnectCommand.self]
+        subcommands: [NetworkListenCommand.self, NetworkConnectCommand.self, NetworkBrowseCommand.self]
     )
 }
 
@@ -43,8 +47,9 @@ struct NetworkHostOptions: ParsableArguments {
         }
     }
 
-    /// Starts the host, printing a line for each session that comes up or ends.
-    func start() throws -> NetworkHost {
+    /// Starts the host, printing a line for each session that comes up or ends, and
+    /// announces it on the network (`ServiceAnnouncer`).
+    func start() throws -> (NetworkHost, ServiceAnnouncer) {
         let name = name ?? ProcessInfo.processInfo.hostName
         do {
             let host = try NetworkHost(name: name, address: address, port: port, sendsJournal: !noJournal) { event in
@@ -56,17 +61,21 @@ struct NetworkHostOptions: ParsableArguments {
                 }
             }
             printNow("listening as '\(name)' on UDP \(address):\(host.port) and \(host.port + 1) (Ctrl-C ends)")
-            return host
+            let announcer = ServiceAnnouncer(name: name, port: host.port) { line in
+                line.hasPrefix("announced") ? printNow(line) : printError("midihub: \(line)")
+            }
+            return (host, announcer)
         } catch {
             throw CLIError(error.description, fix: nil)
         }
     }
 
-    /// Runs until SIGINT or SIGTERM, then ends every session.
-    func run(_ host: NetworkHost) {
+    /// Runs until SIGINT or SIGTERM, then withdraws the announcement and ends every session.
+    func run(_ running: (NetworkHost, ServiceAnnouncer)) {
         SignalTrap.install()
         while SignalTrap.caught == nil { usleep(50_000) }
-        host.stop()
+        running.1.stop()
+        running.0.stop()
     }
 }
 
@@ -105,7 +114,7 @@ struct NetworkConnectCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The peer: HOST, HOST:PORT or [IPv6]:PORT (port 5004 when not given).")
+    @Argument(help: "The peer: HOST, HOST:PORT or [IPv6]:PORT (port 5004 when not given), or the name of a session announced on the network (see browse).")
     var peer: String
 
     @OptionGroup var host: NetworkHostOptions
@@ -114,11 +123,27 @@ struct NetworkConnectCommand: ParsableCommand {
         let address: PeerAddress
         do {
             address = try PeerAddress.resolve(peer)
+        } catch .unknownHost, .badAddress where !peer.contains(":") {
+            address = try announcedSession(named: peer)
         } catch {
             throw CLIError(error.description, fix: nil, exitCode: CLIError.badInput)
         }
         let running = try host.start()
-        running.invite(address)
+        running.0.invite(address)
         host.run(running)
+    }
+
+    /// The address of the session announced on the network as `name` (a Mac's session name).
+    private func announcedSession(named name: String) throws -> PeerAddress {
+        let sessions: [AnnouncedSession]
+        do {
+            sessions = try SessionBrowser.find(seconds: 3)
+        } catch {
+            throw CLIError(NetworkError.unknownPeer(name).description, fix: nil, exitCode: CLIError.badInput)
+        }
+        guard let session = sessions.first(where: { $0.name == name }),
+              let address = try? PeerAddress.resolve("\(session.address):\(session.port)")
+        else { throw CLIError(NetworkError.unknownPeer(name).description, fix: nil, exitCode: CLIError.badInput) }
+        return address
     }
 }
