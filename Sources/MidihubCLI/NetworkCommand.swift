@@ -41,9 +41,17 @@ struct NetworkHostOptions: ParsableArguments {
     @Flag(help: "Send packets without the recovery journal that repairs lost ones: only to hear what it repairs.")
     var noJournal = false
 
+    @Option(help: ArgumentHelp(
+        "Play what a peer sends this many milliseconds after the moment it was played there, keeping its spacing (0: as it arrives).",
+        valueName: "ms"))
+    var jitterBuffer = 0.0
+
     func validate() throws {
         guard (1...65534).contains(port) else {
             throw ValidationError("--port \(port) is not a UDP port with one above it (1 to 65534)")
+        }
+        guard (0...1000).contains(jitterBuffer) else {
+            throw ValidationError("--jitter-buffer \(jitterBuffer) is not between 0 and 1000 ms")
         }
     }
 
@@ -52,7 +60,8 @@ struct NetworkHostOptions: ParsableArguments {
     func start() throws -> (NetworkHost, ServiceAnnouncer) {
         let name = name ?? ProcessInfo.processInfo.hostName
         do {
-            let host = try NetworkHost(name: name, address: address, port: port, sendsJournal: !noJournal) { event in
+            let host = try NetworkHost(name: name, address: address, port: port, sendsJournal: !noJournal,
+                                       jitterBuffer: UInt64(jitterBuffer * 1000)) { event in
                 switch event {
                 case .up(let session, let port):
                     printNow("session up: '\(session.name)' at \(session.address), port \(port) '\(session.name)'")

@@ -41,13 +41,14 @@ run_probe() { # RUN PREFIX direct|link|hub ARGS...
 # Finds the highest offered rate (events/s) at which PATH loses nothing over a
 # BISECT_SECONDS run: tries THROUGHPUT_RATE, then bisects [0, THROUGHPUT_RATE] for
 # BISECT_STEPS more runs. Appends "RUN rate=HIGHEST_LOSSLESS seconds=S tried=RATE:LOST,...".
-# Needs THROUGHPUT_RATE, BISECT_SECONDS and BISECT_STEPS.
+# Calls the function PROBE_SETUP names, if set, before each run (the network bench's fresh link).
 BISECT_RUNS=0
 find_lossless_rate() { # RUN direct|link|hub
     local run=$1 path=$2 low=0 high=$THROUGHPUT_RATE rate=$THROUGHPUT_RATE tried="" steps=0 prefix lost
     while :; do
         prefix=hubbench
         [[ $path != hub ]] && prefix=bisect$((++BISECT_RUNS))
+        [[ -n ${PROBE_SETUP:-} ]] && "$PROBE_SETUP"
         run_probe "$run-$rate" "$prefix" "$path" --count $((rate * BISECT_SECONDS)) --rate "$rate"
         lost=$(sed -n 's/.* lost=\([0-9]*\) .*/\1/p' <<<"$PROBE_RESULT")
         [[ -n $lost ]] || fail "no lost= in seq-probe's line: $PROBE_RESULT"

@@ -10,6 +10,7 @@ extension BenchmarkRow {
         BenchmarkRow(name: "network-hop-p99", run: { try networkHop($0, percentile: "p99") }),
         BenchmarkRow(name: "network-lossless-rate", run: networkLosslessRate),
         BenchmarkRow(name: "network-hanging-notes", run: networkHangingNotes),
+        BenchmarkRow(name: "network-jitter-buffer-spread", run: networkJitterBufferSpread),
     ]
 
     /// One hop between two hosts, port to port, against aseqnet; qmidinet's figure in the
@@ -52,6 +53,21 @@ extension BenchmarkRow {
                 + "midihub \(hub.text("received_notes")), qmidinet \(qmidinet.text("received_notes")); VM)",
             unit: "notes", midihub: try hub.value("hanging"),
             anchorName: "qmidinet", anchor: try qmidinet.value("hanging"),
+            lowerIsBetter: true)
+    }
+
+    /// How much the hop's latency varies (p99 − p50) on a link delaying each packet 2 ms ± 1 ms,
+    /// with a 5 ms jitter buffer against none: the events' spacing kept (lower is better).
+    @Sendable static func networkJitterBufferSpread(_ context: BenchmarkContext) throws -> BenchmarkResult {
+        let results = try HubResults.load(context, bench: "network")
+        let buffered = try results.run("midihub-buffer-5"), plain = try results.run("midihub-buffer-0")
+        let spread = { (run: HubResults.Run) in try run.value("p99_us") - run.value("p50_us") }
+        return BenchmarkResult(
+            title: "network hop p99 − p50 on a link delaying 2 ms ± 1 ms, 5 ms jitter buffer (p50 "
+                + "\(buffered.text("p50_us")) µs, \(buffered.text("lost")) lost; without: p50 \(plain.text("p50_us")) µs, "
+                + "\(plain.text("lost")) lost; VM)",
+            unit: "µs", midihub: try spread(buffered),
+            anchorName: "no buffer", anchor: try spread(plain),
             lowerIsBetter: true)
     }
 }
