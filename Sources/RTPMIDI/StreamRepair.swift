@@ -51,13 +51,22 @@ public struct StreamRepair: Sendable {
         }
     }
 
+    /// Packets sent before the first that arrived, which its journal covers: the session's
+    /// first packets can be lost too (the song's opening controllers and programs), and a
+    /// journal whose checkpoint is not the packet just before says there were some.
+    private static func missedBeforeFirst(_ packet: RTPMIDIPacket) -> Int {
+        guard let journal = packet.journal else { return 0 }
+        return max(0, SequenceNumber.distance(from: journal.checkpoint, to: packet.sequenceNumber) - 1)
+    }
+
     /// What `packet` brings: the repair to play first (after a loss, from its journal),
     /// then its commands (SysEx segments reassembled, deltas kept), and how many packets
     /// were lost before it. A duplicate or late packet brings nothing (see `maximumMisorder`).
     ///
     /// - Thread: any (a value).
     public mutating func receive(_ packet: RTPMIDIPacket) -> RTPMIDIDelivery {
-        var lost = expected.map { SequenceNumber.distance(from: $0, to: packet.sequenceNumber) } ?? 0
+        var lost = expected.map { SequenceNumber.distance(from: $0, to: packet.sequenceNumber) }
+            ?? Self.missedBeforeFirst(packet)
         if lost < -Self.maximumMisorder {
             lost = 0  // the sender started again (RFC 3550 A.1): follow its new numbers
         } else if lost < 0 {

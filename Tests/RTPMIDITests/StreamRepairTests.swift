@@ -34,6 +34,25 @@ struct LossyLink {
         #expect(link.receiver.packetsLost == 1 && link.receiver.packetsRepaired == 1)
     }
 
+    @Test func theSessionsLostFirstPacketsAreRepairedFromTheFirstJournalThatArrives() throws {
+        var link = LossyLink()
+        // The song's opening: a program and a volume, lost before anything reached the receiver.
+        try link.send([.programChange(channel: 1, program: 33), .controlChange(channel: 1, controller: 7, value: 104)], lost: true)
+        try link.send([.noteOn(channel: 1, note: 40, velocity: 90)], lost: true)
+        let delivery = try #require(try link.send([.noteOff(channel: 1, note: 40, velocity: 0)]))
+        #expect(delivery.lost == 2)
+        #expect(delivery.repair.contains(.programChange(channel: 1, program: 33)))
+        #expect(delivery.repair.contains(.controlChange(channel: 1, controller: 7, value: 104)))
+        #expect(link.receiver.packetsLost == 2 && link.receiver.packetsRepaired == 2)
+    }
+
+    @Test func aFirstPacketWithNothingBeforeItRepairsNothing() throws {
+        var link = LossyLink()
+        let delivery = try #require(try link.send([.noteOn(channel: 0, note: 60, velocity: 100)]))
+        #expect(delivery.lost == 0 && delivery.repair.isEmpty)
+        #expect(link.receiver.packetsLost == 0)
+    }
+
     @Test func aLostControllerChangeTakesItsFinalValue() throws {
         var link = LossyLink()
         try link.send([.controlChange(channel: 4, controller: 7, value: 10)])
