@@ -119,7 +119,7 @@ let package = Package(
         .target(name: "ALSA", dependencies: ["CALSA", "MIDICore"]),
 
         // Control side: rules, reconciler, node graph, MIDI processors, patches, state.
-        .target(name: "Hub", dependencies: ["MIDICore", "RenderCore", "Transport", "UserFiles", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Hub", dependencies: ["MIDICore", "RenderCore", "RTPMIDI", "Transport", "UserFiles", .product(name: "Yams", package: "Yams")]),
 
         // Control API: versioned protocol types, UNIX-socket server and client. Foundation only.
         .target(name: "Control"),
@@ -161,7 +161,7 @@ let package = Package(
 
         // The hub service (`midihub serve`): sequencer client, routing, hot-plug, audio, control socket.
         .target(name: "Daemon", dependencies: [
-            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "RenderCore", "Remote", "RtMidiBackend", "Sequencer",
+            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "NetworkMIDI", "RenderCore", "RTPMIDI", "Remote", "RtMidiBackend", "Sequencer",
             "SetupViews", "SoundFont", "Synth", "Transport",
         ]),
 

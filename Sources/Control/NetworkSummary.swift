@@ -1,0 +1,72 @@
+/// One RTP-MIDI session of the daemon, as `network.status` lists it:
+///
+///     {"peer":"laptop","address":"192.168.1.10:5004","state":"up","invited":false,"port":"129:0",
+///      "latencyMs":0.4,"packetsSent":12,"packetsReceived":840,"packetsLost":3,"packetsRepaired":3,
+///      "packetsMalformed":0}
+///
+/// - Thread: any (a plain value).
+public struct NetworkSessionSummary: Hashable, Sendable, Codable {
+    /// The peer's session name (from its invitation or answer), else its address.
+    public var peer: String
+    /// The peer's control port, `HOST:PORT`.
+    public var address: String
+    /// `up`, `inviting` (this side invites and waits for the answer) or `waiting` (to invite again).
+    public var state: String
+    /// Whether the daemon invited the peer (else the peer invited it).
+    public var invited: Bool
+    /// The session's ALSA port (`CLIENT:PORT` of "midihub network") while it is up.
+    public var port: String?
+    /// Half the last clock sync's round trip, in milliseconds; absent before the first.
+    public var latencyMs: Double?
+    public var packetsSent: Int
+    public var packetsReceived: Int
+    /// RTP packets that never arrived.
+    public var packetsLost: Int
+    /// Losses after which the recovery journal brought this side back to the sender's state.
+    public var packetsRepaired: Int
+    /// Datagrams dropped because they could not be read.
+    public var packetsMalformed: Int
+
+    public init(peer: String, address: String, state: String, invited: Bool, port: String? = nil, latencyMs: Double? = nil,
+                packetsSent: Int = 0, packetsReceived: Int = 0, packetsLost: Int = 0, packetsRepaired: Int = 0,
+                packetsMalformed: Int = 0) {
+        (self.peer, self.address, self.state, self.invited, self.port, self.latencyMs) = (peer, address, state, invited, port, latencyMs)
+        (self.packetsSent, self.packetsReceived, self.packetsLost) = (packetsSent, packetsReceived, packetsLost)
+        (self.packetsRepaired, self.packetsMalformed) = (packetsRepaired, packetsMalformed)
+    }
+}
+
+/// `network.connect` parameters: `{"host":"192.168.1.20:5004"}` (`HOST`, `HOST:PORT` or
+/// `[IPv6]:PORT`; port 5004 when not given).
+///
+/// - Thread: any (a plain value).
+public struct NetworkPeerAddress: Hashable, Sendable, Codable {
+    public var host: String
+
+    public init(host: String) { self.host = host }
+}
+
+/// `network.disconnect` parameters: `{"peer":"laptop"}`, the peer's session name or its
+/// address as `network.status` shows them, or the `HOST[:PORT]` it was invited as.
+///
+/// - Thread: any (a plain value).
+public struct NetworkPeerReference: Hashable, Sendable, Codable {
+    public var peer: String
+
+    public init(peer: String) { self.peer = peer }
+}
+
+/// What `session-up` and `session-down` say of a session: its peer and address, its port
+/// (when it came up), why it ended (when it did).
+///
+/// - Thread: any (a plain value).
+public struct NetworkSessionChange: Hashable, Sendable, Codable {
+    public var peer: String
+    public var address: String
+    public var port: String?
+    public var reason: String?
+
+    public init(peer: String, address: String, port: String? = nil, reason: String? = nil) {
+        (self.peer, self.address, self.port, self.reason) = (peer, address, port, reason)
+    }
+}
