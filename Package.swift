@@ -197,7 +197,7 @@ let package = Package(
         .testTarget(name: "ControlTests", dependencies: ["Control", "TestSupport"]),
         .testTarget(name: "RemoteTests", dependencies: ["Remote", "Control", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: [
-            "Daemon", "Hub", "Control", "ALSA", "AudioHost", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "SetupViews", "Transport",
+            "Daemon", "Hub", "Control", "ALSA", "AudioHost", "MIDICore", "RenderCore", "RTPMIDI", "RtMidiBackend", "Sequencer", "SetupViews", "Transport",
             "SoundFont", "Synth",
             "TestSupport", "HubTestSupport",
         ]),

@@ -40,4 +40,12 @@ public struct SessionSummary: Hashable, Sendable {
     public var packetsRepaired: Int
     /// Datagrams dropped because they could not be read.
     public var packetsMalformed: Int
+
+    /// - Thread: any.
+    public init(id: SessionID, name: String, address: PeerAddress, invited: Bool, state: String, latency: UInt64?,
+                packetsSent: Int, packetsReceived: Int, packetsLost: Int, packetsRepaired: Int, packetsMalformed: Int) {
+        (self.id, self.name, self.address, self.invited, self.state, self.latency) = (id, name, address, invited, state, latency)
+        (self.packetsSent, self.packetsReceived, self.packetsLost) = (packetsSent, packetsReceived, packetsLost)
+        (self.packetsRepaired, self.packetsMalformed) = (packetsRepaired, packetsMalformed)
+    }
 }
