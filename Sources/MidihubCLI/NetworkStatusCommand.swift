@@ -7,11 +7,11 @@ struct NetworkStatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "List the daemon's network sessions: peers, ports, latency, packets lost and repaired.",
         discussion: """
-            One line per session of the running daemon: the peer's name and address, the \\
-            session's state (up; inviting: the daemon waits for the peer's answer; waiting: \\
-            it invites again soon), its port, the latency (half the clock sync's round trip), \\
-            and the packets received, lost on the way and repaired by the recovery journal \\
-            (docs/network.md). Sessions 'midihub network listen' or 'connect --foreground' \\
+            One line per session of the running daemon: the peer's name and address, the \
+            session's state (up; inviting: the daemon waits for the peer's answer; waiting: \
+            it invites again soon), its port, the latency (half the clock sync's round trip), \
+            and the packets received, lost on the way and repaired by the recovery journal \
+            (docs/network.md). Sessions 'midihub network listen' or 'connect --foreground' \
             keep in their own process are not the daemon's: 'midihub ports' shows their ports.
 
             Examples:
@@ -46,10 +46,10 @@ struct NetworkDisconnectCommand: ParsableCommand {
         commandName: "disconnect",
         abstract: "End one of the daemon's network sessions, and stop inviting that peer.",
         discussion: """
-            PEER is the session's name or address as 'midihub network status' shows them, or \\
-            the HOST[:PORT] the daemon was told to invite. The peer hears the end, the notes \\
-            it left sounding end, its port goes away, and the daemon no longer invites it \\
-            (also after a restart). A peer its patch's network: section lists is invited again \\
+            PEER is the session's name or address as 'midihub network status' shows them, or \
+            the HOST[:PORT] the daemon was told to invite. The peer hears the end, the notes \
+            it left sounding end, its port goes away, and the daemon no longer invites it \
+            (also after a restart). A peer its patch's network: section lists is invited again \
             when the patch is loaded again.
 
             Examples:
