@@ -30,12 +30,12 @@ struct NetworkStatusCommand: ParsableCommand {
         for session in sessions { print(Self.line(session)) }
     }
 
-    /// `'rack' at 192.168.1.20:5004: up, port 129:0, latency 0.4 ms, 840 packets received, 3 lost, 3 repaired`.
+    /// `'rack' at 192.168.1.20:5004: up, port 129:0, latency 0.4 ms, packets: 840 received, 3 lost, 3 repaired`.
     static func line(_ session: NetworkSessionSummary) -> String {
         var parts = [session.state]
         if let port = session.port { parts.append("port \(port)") }
         if let latency = session.latencyMs { parts.append("latency \(latency.formatted(.number.precision(.fractionLength(1)))) ms") }
-        parts.append("\(session.packetsReceived) packets received, \(session.packetsLost) lost, \(session.packetsRepaired) repaired")
+        parts.append("packets: \(session.packetsReceived) received, \(session.packetsLost) lost, \(session.packetsRepaired) repaired")
         return "'\(session.peer)' at \(session.address)\(session.invited ? " (invited)" : ""): " + parts.joined(separator: ", ")
     }
 }
