@@ -52,8 +52,10 @@ struct NetworkHostOptions: ParsableArguments {
         }
     }
 
-    /// Starts the host, printing a line for each session that comes up or ends.
+    /// Starts the host, printing a line for each session that comes up or ends. Ctrl-C is
+    /// trapped first: once the listening line is out, it ends the sessions cleanly.
     func start() throws -> NetworkHost {
+        SignalTrap.install()
         let name = name ?? ProcessInfo.processInfo.hostName
         do {
             let host = try NetworkHost(name: name, address: address, port: port, sendsJournal: !noJournal) { event in
@@ -71,9 +73,8 @@ struct NetworkHostOptions: ParsableArguments {
         }
     }
 
-    /// Runs until SIGINT or SIGTERM, then ends every session.
+    /// Runs until SIGINT or SIGTERM (trapped by `start`), then ends every session.
     func run(_ host: NetworkHost) {
-        SignalTrap.install()
         while SignalTrap.caught == nil { usleep(50_000) }
         host.stop()
     }
