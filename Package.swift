@@ -3,6 +3,7 @@ import PackageDescription
 
 // Module layout and import rules: see docs/architecture.md.
 // Only `ALSA` imports `CALSA`; only `RtMidiBackend` imports `CRtMidi`; only `SoundFont` imports `CVorbis`;
+// only `NetworkMIDI` imports `CAvahi`;
 // only `VoiceLanes` imports `CCPUFeatures`; only `Synth` imports `VoiceLanesAVX2`.
 // `SynthKernels` imports nothing.
 // `MIDICore`, `RenderCore` and `Synth` import no I/O module. Only `Remote` imports Hummingbird; only `Remote` and `NetworkMIDI` import SwiftNIO.
@@ -53,6 +54,7 @@ let package = Package(
         .systemLibrary(name: "CRtMidi", pkgConfig: "rtmidi", providers: [.apt(["librtmidi-dev"])]),
         // libvorbisfile, for SF3 fonts' compressed samples. Only `SoundFont` imports it.
         .systemLibrary(name: "CVorbis", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
+        .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
 
         // MIDI 1.0 model, byte-stream parser/encoder, SMF, tempo map, text format. No C, no I/O.
         .target(name: "MIDICore"),
@@ -154,7 +156,7 @@ let package = Package(
         // Network MIDI sessions (`midihub network`): `SessionHost` on SwiftNIO datagram
         // channels of its own thread, each session an ALSA sequencer port.
         .target(name: "NetworkMIDI", dependencies: [
-            "ALSA", "MIDICore", "RTPMIDI",
+            "ALSA", "CAvahi", "MIDICore", "RTPMIDI",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

@@ -23,9 +23,13 @@ struct NetworkCommand: ParsableCommand {
               midihub network listen --name studio
               midihub network connect 192.168.1.20
               midihub network status
+
+            Where avahi-daemon runs, the sessions are announced on the local network \
+            (_apple-midi._udp): a Mac lists this machine in Audio MIDI Setup's Network window, \
+            and 'midihub network browse' lists the machines that announce theirs.
             """,
-        subcommands: [NetworkListenCommand.self, NetworkConnectCommand.self, NetworkStatusCommand.self,
-                      NetworkDisconnectCommand.self]
+        subcommands: [NetworkListenCommand.self, NetworkConnectCommand.self, NetworkBrowseCommand.self,
+                      NetworkStatusCommand.self, NetworkDisconnectCommand.self]
     )
 }
 
@@ -43,22 +47,32 @@ struct NetworkHostOptions: ParsableArguments {
     @Flag(help: "Send packets without the recovery journal that repairs lost ones: only to hear what it repairs.")
     var noJournal = false
 
+    @Option(help: ArgumentHelp(
+        "Play what a peer sends this many milliseconds after the moment it was played there, keeping its spacing (0: as it arrives).",
+        valueName: "ms"))
+    var jitterBuffer = 0.0
+
     /// Whether any option differs from its default (they set the command's own host).
-    var isCustomized: Bool { name != nil || port != 5004 || address != "0.0.0.0" || noJournal }
+    var isCustomized: Bool { name != nil || port != 5004 || address != "0.0.0.0" || noJournal || jitterBuffer != 0 }
 
     func validate() throws {
         guard (1...65534).contains(port) else {
             throw ValidationError("--port \(port) is not a UDP port with one above it (1 to 65534)")
         }
+        guard (0...1000).contains(jitterBuffer) else {
+            throw ValidationError("--jitter-buffer \(jitterBuffer) is not between 0 and 1000 ms")
+        }
     }
 
-    /// Starts the host, printing a line for each session that comes up or ends. Ctrl-C is
-    /// trapped first: once the listening line is out, it ends the sessions cleanly.
-    func start() throws -> NetworkHost {
+    /// Starts the host, printing a line for each session that comes up or ends, and
+    /// announces it on the network (`ServiceAnnouncer`). Ctrl-C is trapped first: once the
+    /// listening line is out, it ends the sessions cleanly.
+    func start() throws -> (NetworkHost, ServiceAnnouncer) {
         SignalTrap.install()
         let name = name ?? ProcessInfo.processInfo.hostName
         do {
-            let host = try NetworkHost(name: name, address: address, port: port, sendsJournal: !noJournal) { event in
+            let host = try NetworkHost(name: name, address: address, port: port, sendsJournal: !noJournal,
+                                       jitterBuffer: UInt64(jitterBuffer * 1000)) { event in
                 switch event {
                 case .up(let session, let port):
                     printNow("session up: '\(session.name)' at \(session.address), port \(port) '\(session.name)'")
@@ -67,16 +81,21 @@ struct NetworkHostOptions: ParsableArguments {
                 }
             }
             printNow("listening as '\(name)' on UDP \(address):\(host.port) and \(host.port + 1) (Ctrl-C ends)")
-            return host
+            let announcer = ServiceAnnouncer(name: name, port: host.port) { line in
+                line.hasPrefix("announced") ? printNow(line) : printError("midihub: \(line)")
+            }
+            return (host, announcer)
         } catch {
             throw CLIError(error.description, fix: nil)
         }
     }
 
-    /// Runs until SIGINT or SIGTERM (trapped by `start`), then ends every session.
-    func run(_ host: NetworkHost) {
+    /// Runs until SIGINT or SIGTERM (trapped by `start`), then withdraws the announcement
+    /// and ends every session.
+    func run(_ running: (NetworkHost, ServiceAnnouncer)) {
         while SignalTrap.caught == nil { usleep(50_000) }
-        host.stop()
+        running.1.stop()
+        running.0.stop()
     }
 }
 
@@ -121,7 +140,7 @@ struct NetworkConnectCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The peer: HOST, HOST:PORT or [IPv6]:PORT (port 5004 when not given).")
+    @Argument(help: "The peer: HOST, HOST:PORT or [IPv6]:PORT (port 5004 when not given), or the name of a session announced on the network (see browse).")
     var peer: String
 
     @Flag(help: "Keep the session in this command until Ctrl-C, even when the daemon runs.")
@@ -131,19 +150,24 @@ struct NetworkConnectCommand: ParsableCommand {
 
     func run() throws {
         let address: PeerAddress
+        var announced = false
         do {
             address = try PeerAddress.resolve(peer)
+        } catch .unknownHost, .badAddress where !peer.contains(":") {
+            address = try announcedSession(named: peer)
+            announced = true
         } catch {
             throw CLIError(error.description, fix: nil, exitCode: CLIError.badInput)
         }
-        if !foreground, try handedToDaemon() { return }
+        // An announced session's name means nothing to the daemon: it gets the address.
+        if !foreground, try handedToDaemon(announced ? address.description : peer) { return }
         let running = try host.start()
-        running.invite(address)
+        running.0.invite(address)
         host.run(running)
     }
 
-    /// Asks the running daemon to invite the peer; false when no daemon runs.
-    private func handedToDaemon() throws -> Bool {
+    /// Asks the running daemon to invite `peer`; false when no daemon runs.
+    private func handedToDaemon(_ peer: String) throws -> Bool {
         let client: ControlClient
         do {
             client = try ControlClient(timeout: 10)
@@ -154,7 +178,7 @@ struct NetworkConnectCommand: ParsableCommand {
             throw SetupCommandSupport.cliError(error, needing: "network connect")
         }
         guard !host.isCustomized else {
-            throw CLIError("--name, --port, --address and --no-journal set this command's own session, and the daemon runs",
+            throw CLIError("--name, --port, --address, --no-journal and --jitter-buffer set this command's own session, and the daemon runs",
                            fix: "add --foreground to keep the session here, or set the daemon's in its patch's network: section",
                            exitCode: CLIError.badInput)
         }
@@ -165,5 +189,19 @@ struct NetworkConnectCommand: ParsableCommand {
         }
         print("the daemon invites \(peer): the session comes up when it answers, and after a restart ('midihub network status')")
         return true
+    }
+
+    /// The address of the session announced on the network as `name` (a Mac's session name).
+    private func announcedSession(named name: String) throws -> PeerAddress {
+        let sessions: [AnnouncedSession]
+        do {
+            sessions = try SessionBrowser.find(seconds: 3)
+        } catch {
+            throw CLIError(NetworkError.unknownPeer(name).description, fix: nil, exitCode: CLIError.badInput)
+        }
+        guard let session = sessions.first(where: { $0.name == name }),
+              let address = try? PeerAddress.resolve("\(session.address):\(session.port)")
+        else { throw CLIError(NetworkError.unknownPeer(name).description, fix: nil, exitCode: CLIError.badInput) }
+        return address
     }
 }

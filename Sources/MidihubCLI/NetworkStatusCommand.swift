@@ -1,5 +1,6 @@
 import ArgumentParser
 import Control
+import Foundation
 
 /// `midihub network status`: the running daemon's RTP-MIDI sessions.
 struct NetworkStatusCommand: ParsableCommand {
@@ -9,8 +10,8 @@ struct NetworkStatusCommand: ParsableCommand {
         discussion: """
             One line per session of the running daemon: the peer's name and address, the \
             session's state (up; inviting: the daemon waits for the peer's answer; waiting: \
-            it invites again soon), its port, the latency (half the clock sync's round trip), \
-            and the packets received, lost on the way and repaired by the recovery journal \
+            it invites again soon), its port, the latency (half the clock sync's round trip) \
+            and the jitter (how much the packets' transit varies), and the packets received, lost on the way and repaired by the recovery journal \
             (docs/network.md). Sessions 'midihub network listen' or 'connect --foreground' \
             keep in their own process are not the daemon's: 'midihub ports' shows their ports.
 
@@ -30,13 +31,19 @@ struct NetworkStatusCommand: ParsableCommand {
         for session in sessions { print(Self.line(session)) }
     }
 
-    /// `'rack' at 192.168.1.20:5004: up, port 129:0, latency 0.4 ms, packets: 840 received, 3 lost, 3 repaired`.
+    /// `'rack' at 192.168.1.20:5004: up, port 129:0, latency 0.4 ms, jitter 0.1 ms, packets: 840 received, 3 lost, 3 repaired`.
     static func line(_ session: NetworkSessionSummary) -> String {
         var parts = [session.state]
         if let port = session.port { parts.append("port \(port)") }
-        if let latency = session.latencyMs { parts.append("latency \(latency.formatted(.number.precision(.fractionLength(1)))) ms") }
+        if let latency = session.latencyMs { parts.append("latency \(Self.milliseconds(latency))") }
+        if let jitter = session.jitterMs { parts.append("jitter \(Self.milliseconds(jitter))") }
         parts.append("packets: \(session.packetsReceived) received, \(session.packetsLost) lost, \(session.packetsRepaired) repaired")
         return "'\(session.peer)' at \(session.address)\(session.invited ? " (invited)" : ""): " + parts.joined(separator: ", ")
+    }
+
+    /// `0.4 ms`: one decimal, whatever the locale.
+    static func milliseconds(_ value: Double) -> String {
+        value.formatted(.number.precision(.fractionLength(1)).locale(Locale(identifier: "en_US_POSIX")).grouping(.never)) + " ms"
     }
 }
 

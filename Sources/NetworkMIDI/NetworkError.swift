@@ -10,6 +10,10 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownHost(String, reason: String)
     /// `HOST[:PORT]` that is not one.
     case badAddress(String)
+    /// The Avahi daemon could not be asked for the sessions on the network.
+    case discovery(String)
+    /// No host or announced session of that name.
+    case unknownPeer(String)
 
     public var description: String {
         switch self {
@@ -21,6 +25,10 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
             "cannot find the host '\(host)': \(reason) (fix: give its IP address, or check its name)"
         case .badAddress(let text):
             "'\(text)' is not a peer address (fix: HOST or HOST:PORT, e.g. 192.168.1.20:5004 or [fe80::1]:5004)"
+        case .discovery(let reason):
+            "cannot look for sessions on the network: Avahi: \(reason) (fix: apt install avahi-daemon and start it, or give the peer's address)"
+        case .unknownPeer(let name):
+            "no host and no session on the network named '\(name)' (fix: give its address, or see midihub network browse)"
         }
     }
 }

@@ -33,14 +33,17 @@ public final class NetworkHost: Sendable {
     ///   - port: the control port; 0 lets the system choose (then the data port is whatever
     ///     it gives next, and peers must be told both: for tests).
     ///   - sendsJournal: false sends packets without the recovery journal (to show what it repairs).
+    ///   - jitterBuffer: microseconds after its sender's stamp that a received event is
+    ///     played (0: as it arrives; `SessionHost.jitterBuffer`).
     ///   - events: told of each session up and down.
     /// - Throws: `NetworkError` naming the port in use or the sequencer missing.
     public init(name: String, address: String = "0.0.0.0", port: Int = 5004, clientName: String = "midihub network",
-                sendsJournal: Bool = true, events: @escaping @Sendable (Event) -> Void) throws(NetworkError) {
+                sendsJournal: Bool = true, jitterBuffer: UInt64 = 0, events: @escaping @Sendable (Event) -> Void) throws(NetworkError) {
         let loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = loops.next()
         var host = SessionHost(name: name, ssrc: UInt32.random(in: 1...UInt32.max))
         host.sendsJournal = sendsJournal
+        host.jitterBuffer = jitterBuffer
         // A loop-bound value is made on its loop.
         guard let bound = try? loop.submit({ NIOLoopBound(SessionLoop(host: host, events: events), eventLoop: loop) }).wait()
         else {

@@ -67,6 +67,9 @@ final class SessionLoop {
                 events(.down(summary, reason: reason))
             case .received(let messages, let id):
                 ports?.post(.deliver(id, messages))
+            case .receivedLater(let messages, let id, let at):
+                guard let ports, let loop = data?.eventLoop else { continue }
+                loop.scheduleTask(deadline: .uptimeNanoseconds(at * 1000)) { ports.post(.deliver(id, messages)) }
             }
         }
     }

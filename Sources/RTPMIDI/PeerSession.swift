@@ -28,6 +28,9 @@ struct PeerSession {
     var clockSyncsSent = 0
     var nextClockSyncAt: UInt64 = 0
     var latency: UInt64?
+    var clock = PeerClock()
+    /// Packets whose commands were due before they arrived (the jitter buffer too short).
+    var packetsLate = 0
 
     var nextSequenceNumber: UInt16
     var journal = JournalSender()
@@ -52,7 +55,8 @@ struct PeerSession {
         }
         return SessionSummary(
             id: id, name: peerName ?? controlAddress.description, address: controlAddress, invited: invited,
-            state: state, latency: latency, packetsSent: packetsSent, packetsReceived: packetsReceived,
+            state: state, latency: latency, jitter: clock.offset.map { _ in UInt64(clock.jitter) },
+            packetsSent: packetsSent, packetsReceived: packetsReceived, packetsLate: packetsLate,
             packetsLost: repair.packetsLost, packetsRepaired: repair.packetsRepaired,
             packetsMalformed: packetsMalformed + repair.packetsMalformed)
     }

@@ -10,8 +10,11 @@ public enum SessionEffect: Sendable, Equatable {
     case sessionUp(SessionSummary)
     /// A session ended (`reason` says why, one line): its port goes away.
     case sessionDown(SessionSummary, reason: String)
-    /// MIDI from a session's peer, in order, for its port: repairs from the journal first.
+    /// MIDI from a session's peer, in order, for its port now: repairs from the journal first.
     case received([MIDIMessage], session: SessionID)
+    /// MIDI from a session's peer for its port at `at` (this host's clock, µs): the moment
+    /// the peer stamped it plus the jitter buffer (`SessionHost.jitterBuffer`).
+    case receivedLater([MIDIMessage], session: SessionID, at: UInt64)
 }
 
 /// A session's number in its host: stable from the first invitation to the end, never reused.
@@ -32,8 +35,13 @@ public struct SessionSummary: Hashable, Sendable {
     public var state: String
     /// Half the last clock sync's round trip, in microseconds; nil before the first.
     public var latency: UInt64?
+    /// How much the packets' transit varies (RFC 3550's interarrival jitter), in
+    /// microseconds; nil before the first clock sync.
+    public var jitter: UInt64?
     public var packetsSent: Int
     public var packetsReceived: Int
+    /// Packets that arrived after their moment plus the jitter buffer: played at once.
+    public var packetsLate: Int
     /// RTP packets that never arrived (gaps in the sequence numbers).
     public var packetsLost: Int
     /// Gaps after which the journal brought this side back to the sender's state.
@@ -43,9 +51,10 @@ public struct SessionSummary: Hashable, Sendable {
 
     /// - Thread: any.
     public init(id: SessionID, name: String, address: PeerAddress, invited: Bool, state: String, latency: UInt64?,
-                packetsSent: Int, packetsReceived: Int, packetsLost: Int, packetsRepaired: Int, packetsMalformed: Int) {
+                jitter: UInt64?, packetsSent: Int, packetsReceived: Int, packetsLate: Int, packetsLost: Int,
+                packetsRepaired: Int, packetsMalformed: Int) {
         (self.id, self.name, self.address, self.invited, self.state, self.latency) = (id, name, address, invited, state, latency)
-        (self.packetsSent, self.packetsReceived, self.packetsLost) = (packetsSent, packetsReceived, packetsLost)
-        (self.packetsRepaired, self.packetsMalformed) = (packetsRepaired, packetsMalformed)
+        (self.jitter, self.packetsSent, self.packetsReceived, self.packetsLate) = (jitter, packetsSent, packetsReceived, packetsLate)
+        (self.packetsLost, self.packetsRepaired, self.packetsMalformed) = (packetsLost, packetsRepaired, packetsMalformed)
     }
 }

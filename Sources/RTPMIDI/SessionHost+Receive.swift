@@ -158,11 +158,13 @@ extension SessionHost {
             effects.append(.send(AppleMIDICommand.clockSync(answer).encoded(), to: session.dataAddress, via: .data))
         case 1:
             session.latency = stamp >= sync.timestamps.0 ? (stamp - sync.timestamps.0) * 50 : nil
+            session.clock.synced(sent: sync.timestamps.0, peer: sync.timestamps.1, returned: stamp)
             let answer = AppleMIDICommand.ClockSync(ssrc: ssrc, count: 2, timestamps: (sync.timestamps.0, sync.timestamps.1, stamp))
             effects.append(.send(AppleMIDICommand.clockSync(answer).encoded(), to: session.dataAddress, via: .data))
         default:
             let (sent, returned) = (sync.timestamps.0, sync.timestamps.2)
             session.latency = returned >= sent ? (returned - sent) * 50 : nil
+            session.clock.synced(peerSent: sent, own: sync.timestamps.1, peerReturned: returned)
         }
         sessions[session.id] = session
         return effects
@@ -183,8 +185,9 @@ extension SessionHost {
         let arrival = session.repair.receive(packet)
         session.feedbackDue = true
         session.lastSequenceReceived = session.repair.lastSequenceNumber ?? packet.sequenceNumber
+        session.clock.arrived(timestamp: packet.timestamp, now: now)
+        let effects = deliver(arrival, stamped: packet.timestamp, in: &session, now: now)
         sessions[session.id] = session
-        let messages = arrival.repair + arrival.commands.map(\.message)
-        return messages.isEmpty ? [] : [.received(messages, session: session.id)]
+        return effects
     }
 }

@@ -24,6 +24,10 @@ public struct SessionHost: Sendable {
     public var timings: SessionTimings
     /// Whether packets carry the recovery journal (off only to show what it repairs).
     public var sendsJournal = true
+    /// How long after the moment its sender stamped it a received event is played, in
+    /// microseconds (0: as soon as it arrives). Longer than the network's delay and its
+    /// jitter, it keeps the events' spacing; `SessionHost+Timing`.
+    public var jitterBuffer: UInt64 = 0
     var sessions: [SessionID: PeerSession] = [:]
     var lastID: SessionID = 0
     private var lastToken: UInt32

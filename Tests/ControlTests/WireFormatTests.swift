@@ -82,16 +82,17 @@ struct WireFormatTests {
         #expect(text(try ControlRequest.networkDisconnect(NetworkPeerReference(peer: "laptop")).encodedLine(id: 3))
             == #"{"id":3,"params":{"peer":"laptop"},"request":"network.disconnect"}"# + "\n")
         let session = NetworkSessionSummary(peer: "laptop", address: "192.168.1.10:5004", state: "up", invited: false,
-                                            port: "129:0", latencyMs: 0.4, packetsSent: 12, packetsReceived: 840,
+                                            port: "129:0", latencyMs: 0.4, jitterMs: 0.1, packetsSent: 12, packetsReceived: 840,
                                             packetsLost: 3, packetsRepaired: 3)
         let answer = ControlResponse(id: 1, outcome: .success(.networkSessions([session])))
         let line = text(try JSONLine.encode(answer))
-        #expect(line == #"{"id":1,"ok":true,"result":[{"address":"192.168.1.10:5004","invited":false,"latencyMs":0.4,"#
-            + #""packetsLost":3,"packetsMalformed":0,"packetsReceived":840,"packetsRepaired":3,"packetsSent":12,"#
+        #expect(line == #"{"id":1,"ok":true,"result":[{"address":"192.168.1.10:5004","invited":false,"jitterMs":0.1,"latencyMs":0.4,"#
+            + #""packetsLate":0,"packetsLost":3,"packetsMalformed":0,"packetsReceived":840,"packetsRepaired":3,"packetsSent":12,"#
             + #""peer":"laptop","port":"129:0","state":"up"}]}"# + "\n")
         #expect(try ControlRequestKind.networkStatus.decodeResult(from: Array(line.utf8)) == .networkSessions([session]))
         let inviting = NetworkSessionSummary(peer: "192.168.1.20:5004", address: "192.168.1.20:5004", state: "inviting", invited: true)
         #expect(!text(try JSONLine.encode(inviting)).contains("latencyMs"), "no latency before the first clock sync")
+        #expect(!text(try JSONLine.encode(inviting)).contains("jitterMs"), "no jitter before the first clock sync")
         #expect(text(try JSONLine.encode(ControlEvent.sessionUp(NetworkSessionChange(peer: "laptop", address: "192.168.1.10:5004",
                                                                                       port: "129:0"))))
             == #"{"address":"192.168.1.10:5004","event":"session-up","peer":"laptop","port":"129:0"}"# + "\n")

@@ -134,12 +134,23 @@ if foreign == 101 or foreign < 400:
 ok(f"a WebSocket from the page's origin is accepted (101), from a foreign one refused ({foreign})")
 
 # --- Two browser clients ------------------------------------------------------------------
+# Under emulation (the VM has no KVM) Chromium's browser process can take longer than the 15 s
+# a child process waits for its IPC connection before it ends itself; a renderer that ended so
+# leaves the first page load waiting forever ("Timed out receiving message from renderer").
+# Hence a 300 s connection timeout, and the network service and the GPU in the browser's own
+# process: fewer processes to start and connect. chromedriver's log is kept beside the shots.
+CHROMIUM_ARGUMENTS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                      "--ipc-connection-timeout=300", "--in-process-gpu",
+                      "--enable-features=NetworkServiceInProcess", "--window-size=375,740"]
+
+
 def start_browser(attempt):
     options = webdriver.ChromeOptions()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--user-data-dir=/dev/shm/chrome-remote-{attempt}", "--window-size=375,740"]:
+    for argument in CHROMIUM_ARGUMENTS + [f"--user-data-dir=/dev/shm/chrome-remote-{attempt}"]:
         options.add_argument(argument)
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    service = Service("/usr/bin/chromedriver", service_args=["--verbose"],
+                      log_path=os.path.join(SHOTS, f"chromedriver-{attempt}.log"))
+    return webdriver.Chrome(service=service, options=options)
 
 
 # Under emulation, late in a full VM run, Chromium has once failed to start in time

@@ -21,38 +21,9 @@
 
 source "$REPO/Tests/Integration/serve.sh"
 source "$REPO/bench/vm/seq-probe.sh"
-PROBE=$REPO/.build-bench/release/seq-probe
-[[ -x $PROBE ]] || fail "no seq-probe at $PROBE (fix: run bench/run-vm, which builds it)"
-SETTINGS=$REPO/.build-bench/vm-settings.env
-[[ -f $SETTINGS ]] && source "$SETTINGS"
-LATENCY_EVENTS=${LATENCY_EVENTS:-5000}
-THROUGHPUT_RATE=${THROUGHPUT_RATE:-100000}
-THROUGHPUT_SECONDS=${THROUGHPUT_SECONDS:-10}
-BISECT_SECONDS=${BISECT_SECONDS:-3}
-BISECT_STEPS=${BISECT_STEPS:-5}
 RESULTS_FILE=$WORK/hub.results
 : >"$RESULTS_FILE"
 load_modules snd-seq
-
-# Finds the highest offered rate (events/s) at which PATH loses nothing over a
-# BISECT_SECONDS run: tries THROUGHPUT_RATE, then bisects [0, THROUGHPUT_RATE] for
-# BISECT_STEPS more runs. Appends "RUN rate=HIGHEST_LOSSLESS seconds=S tried=RATE:LOST,...".
-BISECT_RUNS=0
-find_lossless_rate() { # RUN direct|hub
-    local run=$1 path=$2 low=0 high=$THROUGHPUT_RATE rate=$THROUGHPUT_RATE tried="" steps=0 prefix lost
-    while :; do
-        prefix=hubbench
-        [[ $path == direct ]] && prefix=bisect$((++BISECT_RUNS))
-        run_probe "$run-$rate" "$prefix" "$path" --count $((rate * BISECT_SECONDS)) --rate "$rate"
-        lost=$(sed -n 's/.* lost=\([0-9]*\) .*/\1/p' <<<"$PROBE_RESULT")
-        [[ -n $lost ]] || fail "no lost= in seq-probe's line: $PROBE_RESULT"
-        tried+="$rate:$lost,"
-        if ((lost == 0)); then low=$rate; else high=$rate; fi
-        ((low == THROUGHPUT_RATE || ++steps > BISECT_STEPS)) && break
-        rate=$(((low + high) / 2))
-    done
-    echo "$run rate=$low seconds=$BISECT_SECONDS tried=${tried%,}" | tee -a "$RESULTS_FILE"
-}
 
 cat >"$WORK/patch.yaml" <<YAML
 nodes:

@@ -20,13 +20,8 @@
 
 source "$REPO/Tests/Integration/serve.sh"
 source "$REPO/bench/vm/seq-probe.sh"
-PROBE=$REPO/.build-bench/release/seq-probe
-[[ -x $PROBE ]] || fail "no seq-probe at $PROBE (fix: run bench/run-vm, which builds it)"
 /usr/bin/python3 -c 'import websocket' 2>/dev/null \
     || fail "no websocket module for python3 (fix: scripts/install-deps installs python3-websocket)"
-SETTINGS=$REPO/.build-bench/vm-settings.env
-[[ -f $SETTINGS ]] && source "$SETTINGS"
-LATENCY_EVENTS=${LATENCY_EVENTS:-5000}
 REMOTE_MOVES=${REMOTE_MOVES:-200}
 REMOTE_CLIENTS=${REMOTE_CLIENTS:-50}
 REMOTE_MOVE_RATE=${REMOTE_MOVE_RATE:-10}

@@ -146,8 +146,9 @@ final class NetworkSessions: Sendable {
     static func summary(_ session: SessionSummary, port: String?) -> NetworkSessionSummary {
         NetworkSessionSummary(
             peer: session.name, address: session.address.description, state: session.state, invited: session.invited,
-            port: port, latencyMs: session.latency.map { Double($0) / 1000 }, packetsSent: session.packetsSent,
-            packetsReceived: session.packetsReceived, packetsLost: session.packetsLost,
+            port: port, latencyMs: session.latency.map { Double($0) / 1000 }, jitterMs: session.jitter.map { Double($0) / 1000 },
+            packetsSent: session.packetsSent, packetsReceived: session.packetsReceived, packetsLate: session.packetsLate,
+            packetsLost: session.packetsLost,
             packetsRepaired: session.packetsRepaired, packetsMalformed: session.packetsMalformed)
     }
 }

@@ -5,7 +5,8 @@
 # session (pymidi hears the BY). Then two midihub hosts on loopback: what one host's session
 # port is sent arrives at the other host's session port (read by aseqdump), both ways; a
 # host that ends leaves no note sounding at the other; and one killed mid-song and started
-# again gets its session back by itself, the notes it left sounding ended.
+# again gets its session back by itself, the notes it left sounding ended; a rack with a
+# jitter buffer plays what the laptop sends.
 
 load_modules snd-seq-dummy
 
@@ -100,5 +101,24 @@ python3 "$REPO/Tests/Integration/stream_compare.py" "$(peer_out at_rack)" "$(pee
 assert_file_has "$WORK/restart.compare" "^received-notes [1-9][0-9]+" "notes reached the rack before the kill"
 assert_file_has "$WORK/restart.compare" "^hanging 0$" "notes left sounding at the rack after the laptop's restart"
 stop_peer at_rack
+stop_peer laptop
+stop_peer rack
+
+step "a rack with a jitter buffer, as docs/network.md's jitter-buffer block starts it, plays what comes"
+mapfile -t doc_lines < <(doc_block docs/network.md jitter-buffer)
+# shellcheck disable=SC2086  # the doc's command line, split into words
+start_peer rack ${doc_lines[0]} --address 127.0.0.1
+wait_for_peer_line rack "$(peer_out rack)" "listening as 'rack'"
+start_peer laptop midihub network connect 127.0.0.1 --name laptop --address 127.0.0.2
+wait_for_peer_line laptop "$(peer_out laptop)" "session up: 'rack'"
+wait_for_peer_line rack "$(peer_out rack)" "session up: 'laptop'"
+rack_port=$(grep -oE "port [0-9]+:[0-9]+" "$(peer_out rack)" | tail -n 1 | cut -d' ' -f2)
+start_aseqdump buffered -p "$rack_port"
+sleep 3  # the first clock sync, so the buffer holds the notes (before it, they go at once)
+assert_exit 0 midihub send rack 90 3c 64 80 3c 00
+wait_for_lines "$(peer_out buffered)" 2
+assert_match "^Note on 0, note 60, velocity 100
+Note off 0, note 60" "$(aseqdump_events "$(peer_out buffered)")" "what the buffered rack played"
+stop_peer buffered
 stop_peer laptop
 stop_peer rack

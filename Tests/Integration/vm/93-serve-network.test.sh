@@ -61,9 +61,9 @@ jq -e '.[0].packetsReceived >= 1 and .[0].packetsLost == 0 and .[0].latencyMs < 
 midihub network status >"$WORK/status.txt" || fail "midihub network status failed"
 # status-line: the doc's line with its numbers and addresses as here.
 doc_block docs/network.md status-line \
-    | sed -E 's/192\.168\.1\.10/127.0.0.2/; s/port [0-9]+:[0-9]+/port PORT/; s/latency [0-9.]+ ms/latency N ms/; s/[0-9]+ (received|lost|repaired)/N \1/g' \
+    | sed -E 's/192\.168\.1\.10/127.0.0.2/; s/port [0-9]+:[0-9]+/port PORT/; s/(latency|jitter) [0-9.]+ ms/\1 N ms/g; s/[0-9]+ (received|lost|repaired)/N \1/g' \
     >"$WORK/status.doc"
-sed -E "s/port $laptop_port/port PORT/; s/latency [0-9.]+ ms/latency N ms/; s/[0-9]+ (received|lost|repaired)/N \1/g" "$WORK/status.txt" >"$WORK/status.out"
+sed -E "s/port $laptop_port/port PORT/; s/(latency|jitter) [0-9.]+ ms/\1 N ms/g; s/[0-9]+ (received|lost|repaired)/N \1/g" "$WORK/status.txt" >"$WORK/status.out"
 assert_same_files "$WORK/status.doc" "$WORK/status.out" "network status's line (numbers aside)"
 "$REPO/Tests/Integration/replay-transcripts" "$SERVE_SOCKET" "$REPO/docs/control-protocol.md" "93-serve-network.test.sh replay-transcripts" \
     --replace 192.168.1.10 127.0.0.2 2>"$WORK/replay.err" \

@@ -1,0 +1,103 @@
+import CAvahi
+
+/// Announces a session host on the local network as an `_apple-midi._udp` service through
+/// the Avahi daemon, so that a Mac's Audio MIDI Setup lists it in its Network window and
+/// other hosts' browsers (`midihub network browse`, `avahi-browse`) find it. Without a
+/// running avahi-daemon it says so in one line and announces once the daemon starts (on a
+/// machine without D-Bus's system bus it only says so); a name another host already
+/// announces becomes "NAME #2", said in one line too.
+///
+/// - Thread: `init` and `stop` on one thread; the rest on Avahi's poll thread (its callbacks).
+public final class ServiceAnnouncer: @unchecked Sendable {
+    private var name: String
+    private let port: UInt16
+    private let log: @Sendable (String) -> Void
+    private var connection: AvahiConnection?
+    private var group: OpaquePointer?
+    private var saidWaiting = false
+
+    /// Starts announcing `name` on the control `port`; `log` gets one line for each thing a
+    /// user should know (announced, renamed, no daemon, failed), on Avahi's poll thread.
+    /// - Thread: control (the thread that will call `stop`)
+    public init(name: String, port: Int, log: @escaping @Sendable (String) -> Void) {
+        (self.name, self.port, self.log) = (name, UInt16(clamping: port), log)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        connection = AvahiConnection(waitsForDaemon: true, context: context) { client, state, context in
+            guard let client, let context else { return }
+            Unmanaged<ServiceAnnouncer>.fromOpaque(context).takeUnretainedValue().clientChanged(client, state)
+        }
+        if let failure = connection?.failure {
+            log("not announced on the network: Avahi: \(failure) (fix: apt install avahi-daemon and start it; "
+                + "peers connect by address meanwhile)")
+        }
+        connection?.start()
+    }
+
+    /// Withdraws the announcement and ends Avahi's thread.
+    /// - Thread: control (the thread that called `init`)
+    public func stop() {
+        connection?.close()
+        connection = nil
+    }
+
+    private func clientChanged(_ client: OpaquePointer, _ state: AvahiClientState) {
+        switch state {
+        case AVAHI_CLIENT_S_RUNNING:
+            announce(client)
+        case AVAHI_CLIENT_S_COLLISION, AVAHI_CLIENT_S_REGISTERING:
+            if let group { avahi_entry_group_reset(group) }
+        case AVAHI_CLIENT_CONNECTING where !saidWaiting:
+            saidWaiting = true
+            log("not announced on the network: avahi-daemon is not running; peers connect by address, "
+                + "and the announcement follows when it starts (fix: apt install avahi-daemon)")
+        case AVAHI_CLIENT_FAILURE:
+            log("not announced on the network any more: Avahi failed: \(AvahiConnection.lastError(of: client))")
+        default:
+            break
+        }
+    }
+
+    /// Adds the service to a new or emptied entry group and commits it.
+    private func announce(_ client: OpaquePointer) {
+        if group == nil {
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            group = avahi_entry_group_new(client, { group, state, context in
+                guard let group, let context else { return }
+                Unmanaged<ServiceAnnouncer>.fromOpaque(context).takeUnretainedValue().groupChanged(group, state)
+            }, context)
+        }
+        guard let group, avahi_entry_group_is_empty(group) != 0 else { return }
+        let added = avahi_entry_group_add_service_strlst(group, AvahiConnection.anyInterface, AvahiConnection.anyProtocol, AvahiPublishFlags(0),
+                                                         name, AvahiConnection.appleMIDIServiceType, nil, nil, port, nil)
+        if added == Int32(AVAHI_ERR_COLLISION) {
+            rename()
+            announce(client)
+        } else if added < 0 || avahi_entry_group_commit(group) < 0 {
+            log("not announced on the network: Avahi refused '\(name)': \(AvahiConnection.lastError(of: client))")
+        }
+    }
+
+    private func groupChanged(_ group: OpaquePointer, _ state: AvahiEntryGroupState) {
+        switch state {
+        case AVAHI_ENTRY_GROUP_ESTABLISHED:
+            log("announced on the network as '\(name)' (\(AvahiConnection.appleMIDIServiceType), port \(port))")
+        case AVAHI_ENTRY_GROUP_COLLISION:
+            rename()
+            avahi_entry_group_reset(group)
+            announce(avahi_entry_group_get_client(group))
+        case AVAHI_ENTRY_GROUP_FAILURE:
+            log("not announced on the network: \(AvahiConnection.lastError(of: avahi_entry_group_get_client(group)))")
+        default:
+            break
+        }
+    }
+
+    /// The next name Avahi suggests ("studio" → "studio #2"), said aloud.
+    private func rename() {
+        guard let alternative = avahi_alternative_service_name(name) else { return }
+        defer { avahi_free(alternative) }
+        let old = name
+        name = String(cString: alternative)
+        log("another host on the network is '\(old)': announced as '\(name)' instead")
+    }
+}
