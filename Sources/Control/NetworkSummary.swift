@@ -16,20 +16,20 @@ public struct NetworkSessionSummary: Hashable, Sendable, Codable {
     public var invited: Bool
     /// The session's ALSA port (`CLIENT:PORT` of "midihub network") while it is up.
     public var port: String?
-    /// Half the last clock sync's round trip, in milliseconds; absent before the first.
+    /// Milliseconds: half the round trip of the last clock sync (absent until one).
     public var latencyMs: Double?
-    /// How much the packets' transit varies (RFC 3550's interarrival jitter), in
-    /// milliseconds; absent before the first clock sync.
+    /// Milliseconds: how much the packets' transit time varies, RFC 3550's interarrival
+    /// jitter (absent until a clock sync).
     public var jitterMs: Double?
-    public var packetsSent: Int
-    public var packetsReceived: Int
-    /// Packets that came after their moment plus the jitter buffer, played at once.
+    /// RTP packets the daemon sent the peer, and received from it.
+    public var packetsSent: Int, packetsReceived: Int
+    /// Received packets played at once, having come after their moment plus the jitter buffer.
     public var packetsLate: Int
-    /// RTP packets that never arrived.
+    /// Gaps in the peer's sequence numbers: packets the network lost.
     public var packetsLost: Int
-    /// Losses after which the recovery journal brought this side back to the sender's state.
+    /// Losses the recovery journal made good (this side back at the sender's state).
     public var packetsRepaired: Int
-    /// Datagrams dropped because they could not be read.
+    /// Datagrams from the peer that could not be read, dropped.
     public var packetsMalformed: Int
 
     public init(peer: String, address: String, state: String, invited: Bool, port: String? = nil, latencyMs: Double? = nil,
