@@ -121,7 +121,7 @@ let package = Package(
         .target(name: "ALSA", dependencies: ["CALSA", "MIDICore"]),
 
         // Control side: rules, reconciler, node graph, MIDI processors, patches, state.
-        .target(name: "Hub", dependencies: ["MIDICore", "RenderCore", "Transport", "UserFiles", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Hub", dependencies: ["MIDICore", "RenderCore", "RTPMIDI", "Transport", "UserFiles", .product(name: "Yams", package: "Yams")]),
 
         // Control API: versioned protocol types, UNIX-socket server and client. Foundation only.
         .target(name: "Control"),
@@ -163,7 +163,7 @@ let package = Package(
 
         // The hub service (`midihub serve`): sequencer client, routing, hot-plug, audio, control socket.
         .target(name: "Daemon", dependencies: [
-            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "RenderCore", "Remote", "RtMidiBackend", "Sequencer",
+            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "NetworkMIDI", "RenderCore", "RTPMIDI", "Remote", "RtMidiBackend", "Sequencer",
             "SetupViews", "SoundFont", "Synth", "Transport",
         ]),
 
@@ -199,7 +199,7 @@ let package = Package(
         .testTarget(name: "ControlTests", dependencies: ["Control", "TestSupport"]),
         .testTarget(name: "RemoteTests", dependencies: ["Remote", "Control", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: [
-            "Daemon", "Hub", "Control", "ALSA", "AudioHost", "MIDICore", "RenderCore", "RtMidiBackend", "Sequencer", "SetupViews", "Transport",
+            "Daemon", "Hub", "Control", "ALSA", "AudioHost", "MIDICore", "RenderCore", "RTPMIDI", "RtMidiBackend", "Sequencer", "SetupViews", "Transport",
             "SoundFont", "Synth",
             "TestSupport", "HubTestSupport",
         ]),

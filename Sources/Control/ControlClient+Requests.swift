@@ -107,6 +107,21 @@ extension ControlClient {
         try expect(.recordAudio(request)) { if case .audioRecording(let summary) = $0 { summary } else { nil } }
     }
 
+    /// The daemon's RTP-MIDI sessions.
+    public func networkStatus() throws(ControlClientError) -> [NetworkSessionSummary] {
+        try expect(.networkStatus) { if case .networkSessions(let sessions) = $0 { sessions } else { nil } }
+    }
+
+    /// Has the daemon invite `host` (`HOST[:PORT]`) from now on.
+    public func networkConnect(_ host: String) throws(ControlClientError) {
+        _ = try request(.networkConnect(NetworkPeerAddress(host: host)))
+    }
+
+    /// Has the daemon end its session with `peer` and stop inviting it.
+    public func networkDisconnect(_ peer: String) throws(ControlClientError) {
+        _ = try request(.networkDisconnect(NetworkPeerReference(peer: peer)))
+    }
+
     func expect<Value>(_ request: ControlRequest, _ extract: (ControlResult) -> Value?)
         throws(ControlClientError) -> Value
     {

@@ -33,6 +33,8 @@ public struct ControlErrorCode: RawRepresentable, Hashable, Sendable, Codable, E
     public static let unknownScene: Self = "unknown-scene"
     public static let unknownTrigger: Self = "unknown-trigger"
     public static let unknownWidget: Self = "unknown-widget"
+    /// No RTP-MIDI session or invited peer of that name or address.
+    public static let unknownPeer: Self = "unknown-peer"
     /// A widget that only shows a value (a label, a meter) set or pressed.
     public static let readOnly: Self = "read-only"
     /// A trigger that does not apply now (the transport's while the hub plays no sequence).

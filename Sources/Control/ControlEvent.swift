@@ -15,6 +15,10 @@ public enum ControlEventKind: String, Hashable, Sendable, Codable, CaseIterable 
     case transportChanged = "transport-changed"
     /// A receiver (an external node's port) stopped taking MIDI and lost messages.
     case nodeOverloaded = "node-overloaded"
+    /// An RTP-MIDI session came up: its port exists.
+    case sessionUp = "session-up"
+    /// An RTP-MIDI session ended: its port is gone.
+    case sessionDown = "session-down"
     case log
     /// The server dropped events for this subscriber because it read too slowly.
     case dropped
@@ -49,6 +53,8 @@ public enum LogLevel: String, Hashable, Sendable, Codable {
 ///     {"event":"trigger-fired","trigger":"panic"}
 ///     {"event":"transport-changed","transport":{…TransportStatus…}}
 ///     {"event":"node-overloaded","node":"fluid","port":"128:0","count":312}
+///     {"event":"session-up","peer":"laptop","address":"192.168.1.10:5004","port":"129:0"}
+///     {"event":"session-down","peer":"laptop","address":"192.168.1.10:5004","reason":"the peer ended the session"}
 ///     {"event":"log","level":"info","message":"loaded patches/split.yaml"}
 ///     {"event":"dropped","count":17}
 ///     {"event":"started","version":"0.9.0","pid":4242}
@@ -70,6 +76,8 @@ public enum ControlEvent: Hashable, Sendable {
     /// `node`'s receiver (`port`) lost `count` messages in all since the daemon started: it
     /// stopped reading and its own queue was full.
     case nodeOverloaded(node: String, port: String, count: Int)
+    case sessionUp(NetworkSessionChange)
+    case sessionDown(NetworkSessionChange)
     case log(level: LogLevel, message: String)
     case dropped(count: Int)
     /// The daemon (software `version`, process `pid`) serves: ports made, rules applied, the
@@ -93,6 +101,8 @@ public enum ControlEvent: Hashable, Sendable {
         case .triggerFired: .triggerFired
         case .transportChanged: .transportChanged
         case .nodeOverloaded: .nodeOverloaded
+        case .sessionUp: .sessionUp
+        case .sessionDown: .sessionDown
         case .log: .log
         case .dropped: .dropped
         case .started: .started
@@ -142,6 +152,10 @@ extension ControlEvent: Codable {
                 node: try container.decode(String.self, forKey: .node),
                 port: try container.decode(String.self, forKey: .port),
                 count: try container.decode(Int.self, forKey: .count))
+        case .sessionUp:
+            self = .sessionUp(try NetworkSessionChange(from: decoder))
+        case .sessionDown:
+            self = .sessionDown(try NetworkSessionChange(from: decoder))
         case .log:
             self = .log(
                 level: try container.decode(LogLevel.self, forKey: .level),
@@ -185,6 +199,8 @@ extension ControlEvent: Codable {
             try container.encode(node, forKey: .node)
             try container.encode(port, forKey: .port)
             try container.encode(count, forKey: .count)
+        case .sessionUp(let change), .sessionDown(let change):
+            try change.encode(to: encoder)
         case .log(let level, let message):
             try container.encode(level, forKey: .level)
             try container.encode(message, forKey: .message)

@@ -71,4 +71,11 @@ public protocol ControlHandler: AnyObject, Sendable {
     /// `audio.record`: starts recording what the daemon plays to a WAV file, or stops and
     /// writes it.
     func recordAudio(_ request: AudioRecordRequest) throws -> AudioRecordingSummary
+    /// `network.status`: the daemon's RTP-MIDI sessions, oldest first.
+    func networkStatus() throws -> [NetworkSessionSummary]
+    /// `network.connect`: invites a peer (`HOST[:PORT]`) from now on, also after a restart;
+    /// its session comes up when it answers (a `session-up` event).
+    func networkConnect(_ host: String) throws
+    /// `network.disconnect`: ends the session with `peer` (BY) and stops inviting it.
+    func networkDisconnect(_ peer: String) throws
 }

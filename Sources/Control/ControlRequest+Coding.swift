@@ -63,6 +63,9 @@ extension ControlRequest {
         case .releaseWidget: return .releaseWidget(try params(WidgetReference.self))
         case .transport: return .transport(try params(TransportRequest.self))
         case .recordAudio: return .recordAudio(try params(AudioRecordRequest.self))
+        case .networkStatus: return .networkStatus
+        case .networkConnect: return .networkConnect(try params(NetworkPeerAddress.self))
+        case .networkDisconnect: return .networkDisconnect(try params(NetworkPeerReference.self))
         case .subscribe:
             let filter = try JSONLine.decode(OptionalParamsEnvelope<SubscriptionFilter>.self, from: line).params
             return .subscribe(filter ?? SubscriptionFilter())
@@ -92,7 +95,7 @@ extension ControlRequest {
         }
         switch self {
         case .listPorts, .listConnections, .listNodes, .listNodeTypes, .listRules, .listMappings, .cancelLearn, .listScenes,
-             .listTriggers, .listWidgets:
+             .listTriggers, .listWidgets, .networkStatus:
             return try line(NoParams?.none)
         case .hello(let hello): return try line(hello)
         case .connect(let connection), .disconnect(let connection): return try line(connection)
@@ -110,6 +113,8 @@ extension ControlRequest {
         case .pressWidget(let widget), .releaseWidget(let widget): return try line(widget)
         case .transport(let transport): return try line(transport)
         case .recordAudio(let request): return try line(request)
+        case .networkConnect(let address): return try line(address)
+        case .networkDisconnect(let peer): return try line(peer)
         case .subscribe(let filter): return try line(filter)
         }
     }

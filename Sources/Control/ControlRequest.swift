@@ -30,6 +30,9 @@ public enum ControlRequestKind: String, Hashable, Sendable, Codable, CaseIterabl
     case releaseWidget = "widgets.release"
     case transport
     case recordAudio = "audio.record"
+    case networkStatus = "network.status"
+    case networkConnect = "network.connect"
+    case networkDisconnect = "network.disconnect"
     case subscribe
 }
 
@@ -66,6 +69,9 @@ public enum ControlRequest: Hashable, Sendable {
     case releaseWidget(WidgetReference)
     case transport(TransportRequest)
     case recordAudio(AudioRecordRequest)
+    case networkStatus
+    case networkConnect(NetworkPeerAddress)
+    case networkDisconnect(NetworkPeerReference)
     case subscribe(SubscriptionFilter)
 
     public var kind: ControlRequestKind {
@@ -98,6 +104,9 @@ public enum ControlRequest: Hashable, Sendable {
         case .releaseWidget: .releaseWidget
         case .transport: .transport
         case .recordAudio: .recordAudio
+        case .networkStatus: .networkStatus
+        case .networkConnect: .networkConnect
+        case .networkDisconnect: .networkDisconnect
         case .subscribe: .subscribe
         }
     }

@@ -38,6 +38,7 @@ public enum ControlResult: Hashable, Sendable {
     case widget(WidgetSummary)
     case transport(TransportStatus)
     case audioRecording(AudioRecordingSummary)
+    case networkSessions([NetworkSessionSummary])
     case done
 }
 
@@ -68,6 +69,7 @@ extension ControlResult: Encodable {
         case .widget(let widget): try widget.encode(to: encoder)
         case .transport(let status): try status.encode(to: encoder)
         case .audioRecording(let summary): try summary.encode(to: encoder)
+        case .networkSessions(let sessions): try sessions.encode(to: encoder)
         case .done: _ = encoder.container(keyedBy: NoKeys.self)
         }
     }
@@ -97,7 +99,9 @@ extension ControlRequestKind {
         case .setWidget, .pressWidget, .releaseWidget: return .widget(try result(WidgetSummary.self))
         case .transport: return .transport(try result(TransportStatus.self))
         case .recordAudio: return .audioRecording(try result(AudioRecordingSummary.self))
-        case .connect, .disconnect, .removeNode, .subscribe, .learn, .cancelLearn: return .done
+        case .networkStatus: return .networkSessions(try result([NetworkSessionSummary].self))
+        case .connect, .disconnect, .removeNode, .subscribe, .learn, .cancelLearn, .networkConnect, .networkDisconnect:
+            return .done
         }
     }
 }

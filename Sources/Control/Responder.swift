@@ -106,6 +106,14 @@ struct Responder: Sendable {
                 return .transport(try handler.transport(request))
             case .recordAudio(let request):
                 return .audioRecording(try handler.recordAudio(request))
+            case .networkStatus:
+                return .networkSessions(try handler.networkStatus())
+            case .networkConnect(let address):
+                try handler.networkConnect(address.host)
+                return .done
+            case .networkDisconnect(let reference):
+                try handler.networkDisconnect(reference.peer)
+                return .done
             }
         } catch let error as ControlError {
             throw error

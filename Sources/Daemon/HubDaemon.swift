@@ -89,6 +89,8 @@ public final class HubDaemon: @unchecked Sendable {
     private(set) var control: ControlServer?
     /// The web remote, when `options.remote` asks for one (`HubDaemon+Remote`).
     var remote: RemoteServer?
+    /// The RTP-MIDI sessions the core's `network` settings ask for, on threads of their own.
+    let network: NetworkSessions
     private var controlHandler: DaemonControl?
     private var inputThread: Thread?
     /// systemd's notification socket (`Type=notify`), when the service manager gave one.
@@ -108,6 +110,7 @@ public final class HubDaemon: @unchecked Sendable {
         stateWriter = StateWriter(store: store, log: log)
         patchFile = PatchFileWatch(path: options.patchPath)
         jack = JackBridge(log: log, clientName: options.clientName)
+        network = NetworkSessions(log: log)
         catalog = options.audio ? Self.loadCatalog(options, log: log) : nil
         let setup = try Self.initialSetup(options, soundFont: catalog?.font, store: store, log: log)
         if let catalog, catalog.font == nil {
@@ -179,6 +182,7 @@ public final class HubDaemon: @unchecked Sendable {
         refreshPorts()
         reconcile()
         saveState()
+        network.apply(core.network)
         let thread = Thread { [self] in runInput() }
         thread.name = "midihub-input"
         thread.start()
@@ -194,6 +198,7 @@ public final class HubDaemon: @unchecked Sendable {
         notifyStopping(reason: reason)
         control?.stop()  // first: each browser's bridge ends with its control connection
         stopRemote()
+        network.stop()  // each peer hears BY; the notes they left sounding end while the hub still routes
         controlHandler?.finishAudioRecording()  // a recording in progress is written, not lost
         stopInput()
         if core.transport.isRecording { runTransport(.toggleRecording(stamp: Self.takeStamp())) }  // a take in progress is written, not lost
@@ -399,7 +404,8 @@ public final class HubDaemon: @unchecked Sendable {
                 let patch = try Patch.load(contentsOf: path, registry: NodeTypes.registry)
                 log.info("loaded patch \(path)")
                 return HubState(graph: patch.graph, rules: patch.rules, tempo: patch.tempo, mappings: patch.mappings,
-                                scenes: patch.scenes, triggers: patch.triggers, widgets: patch.widgets)
+                                scenes: patch.scenes, triggers: patch.triggers, widgets: patch.widgets,
+                                network: patch.network)
             } catch {
                 throw DaemonError.badSetup(error.description)
             }

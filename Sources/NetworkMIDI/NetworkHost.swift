@@ -95,6 +95,14 @@ public final class NetworkHost: Sendable {
         return (try? loop.submit { state.value.invite(peer) }.wait()) ?? 0
     }
 
+    /// Ends one session (BY to its peer when it is up, note-offs for what it left sounding);
+    /// a peer this host invited is not invited again.
+    /// - Thread: any but the event loop.
+    public func end(_ id: SessionID) {
+        let state = self.state
+        try? loop.submit { state.value.end(id) }.wait()
+    }
+
     /// Every session, oldest first.
     /// - Thread: any but the event loop.
     public func sessions() -> [SessionSummary] {

@@ -21,22 +21,7 @@ extension PeerAddress {
 
     /// The host and port of `text`, unresolved.
     static func split(_ text: String, defaultPort: UInt16) throws(NetworkError) -> (host: String, port: UInt16) {
-        var host = Substring(text), portText: Substring?
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { throw .badAddress(text) }
-            let rest = host[host.index(after: close)...]
-            host = host[host.index(after: host.startIndex)..<close]
-            if !rest.isEmpty {
-                guard rest.hasPrefix(":") else { throw .badAddress(text) }
-                portText = rest.dropFirst()
-            }
-        } else if host.filter({ $0 == ":" }).count == 1, let colon = host.firstIndex(of: ":") {
-            portText = host[host.index(after: colon)...]
-            host = host[..<colon]
-        }
-        guard !host.isEmpty, !host.contains(where: \.isWhitespace) else { throw .badAddress(text) }
-        guard let portText else { return (String(host), defaultPort) }
-        guard let port = UInt16(portText), port > 0, port < .max else { throw .badAddress(text) }
-        return (String(host), port)
+        guard let parts = parts(of: text, defaultPort: defaultPort) else { throw .badAddress(text) }
+        return parts
     }
 }

@@ -43,6 +43,8 @@ final class SessionLoop {
         return id
     }
 
+    func end(_ id: SessionID) { carryOut(host.end(id, now: now)) }
+
     func stop() {
         carryOut(host.endAll(now: now))
         _ = control?.close()

@@ -48,4 +48,13 @@ public struct SessionSummary: Hashable, Sendable {
     public var packetsRepaired: Int
     /// Datagrams dropped because they could not be read.
     public var packetsMalformed: Int
+
+    /// - Thread: any.
+    public init(id: SessionID, name: String, address: PeerAddress, invited: Bool, state: String, latency: UInt64?,
+                jitter: UInt64?, packetsSent: Int, packetsReceived: Int, packetsLate: Int, packetsLost: Int,
+                packetsRepaired: Int, packetsMalformed: Int) {
+        (self.id, self.name, self.address, self.invited, self.state, self.latency) = (id, name, address, invited, state, latency)
+        (self.jitter, self.packetsSent, self.packetsReceived, self.packetsLate) = (jitter, packetsSent, packetsReceived, packetsLate)
+        (self.packetsLost, self.packetsRepaired, self.packetsMalformed) = (packetsLost, packetsRepaired, packetsMalformed)
+    }
 }

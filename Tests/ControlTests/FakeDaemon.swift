@@ -196,6 +196,16 @@ final class FakeDaemon: ControlHandler {
         throw ControlError(.failed, "the daemon plays no audio")
     }
 
+    func networkStatus() throws -> [NetworkSessionSummary] { [] }
+
+    func networkConnect(_ host: String) throws {
+        throw ControlError(.failed, "the daemon keeps no network sessions")
+    }
+
+    func networkDisconnect(_ peer: String) throws {
+        throw ControlError(.unknownPeer, "no session with '\(peer)'")
+    }
+
     func fireTrigger(_ name: String) throws -> TriggerSummary {
         if name == Self.holdingTrigger {
             loopHeld.signal()

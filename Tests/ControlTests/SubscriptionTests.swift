@@ -20,6 +20,8 @@ struct SubscriptionTests {
         .sceneChanged(scene: "chorus"),
         .triggerFired(trigger: "panic"),
         .nodeOverloaded(node: "fluid", port: "128:0", count: 312),
+        .sessionUp(NetworkSessionChange(peer: "laptop", address: "192.168.1.10:5004", port: "129:0")),
+        .sessionDown(NetworkSessionChange(peer: "laptop", address: "192.168.1.10:5004", reason: "the peer ended the session")),
         .transportChanged(TransportStatus(state: "playing", song: "song.mid", position: "3:2", seconds: 4.5, duration: 12,
                                           tempo: 120, tempoOverride: false,
                                           loop: TransportStatus.LoopRegion(from: "2:1", to: "4:1"))),

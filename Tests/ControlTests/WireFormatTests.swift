@@ -36,6 +36,8 @@ struct WireFormatTests {
             .transport(TransportRequest(action: .load, path: "/home/me/song.mid")),
             .recordAudio(AudioRecordRequest(path: "/home/me/take.wav")), .recordAudio(AudioRecordRequest(stop: true)),
             .recordAudio(AudioRecordRequest(path: "/home/me/hall.wav", node: "hall")),
+            .networkStatus, .networkConnect(NetworkPeerAddress(host: "192.168.1.20:5004")),
+            .networkDisconnect(NetworkPeerReference(peer: "laptop")),
         ]
         #expect(Set(requests.map(\.kind)) == Set(ControlRequestKind.allCases))
         for request in requests {
@@ -71,6 +73,32 @@ struct WireFormatTests {
         for event in events {
             #expect(try JSONLine.decode(ControlEvent.self, from: JSONLine.encode(event)) == event)
         }
+    }
+
+    @Test func networkRequestsSessionsAndEventsAreWrittenAsDocumented() throws {
+        #expect(text(try ControlRequest.networkStatus.encodedLine(id: 1)) == #"{"id":1,"request":"network.status"}"# + "\n")
+        #expect(text(try ControlRequest.networkConnect(NetworkPeerAddress(host: "192.168.1.20")).encodedLine(id: 2))
+            == #"{"id":2,"params":{"host":"192.168.1.20"},"request":"network.connect"}"# + "\n")
+        #expect(text(try ControlRequest.networkDisconnect(NetworkPeerReference(peer: "laptop")).encodedLine(id: 3))
+            == #"{"id":3,"params":{"peer":"laptop"},"request":"network.disconnect"}"# + "\n")
+        let session = NetworkSessionSummary(peer: "laptop", address: "192.168.1.10:5004", state: "up", invited: false,
+                                            port: "129:0", latencyMs: 0.4, jitterMs: 0.1, packetsSent: 12, packetsReceived: 840,
+                                            packetsLost: 3, packetsRepaired: 3)
+        let answer = ControlResponse(id: 1, outcome: .success(.networkSessions([session])))
+        let line = text(try JSONLine.encode(answer))
+        #expect(line == #"{"id":1,"ok":true,"result":[{"address":"192.168.1.10:5004","invited":false,"jitterMs":0.1,"latencyMs":0.4,"#
+            + #""packetsLate":0,"packetsLost":3,"packetsMalformed":0,"packetsReceived":840,"packetsRepaired":3,"packetsSent":12,"#
+            + #""peer":"laptop","port":"129:0","state":"up"}]}"# + "\n")
+        #expect(try ControlRequestKind.networkStatus.decodeResult(from: Array(line.utf8)) == .networkSessions([session]))
+        let inviting = NetworkSessionSummary(peer: "192.168.1.20:5004", address: "192.168.1.20:5004", state: "inviting", invited: true)
+        #expect(!text(try JSONLine.encode(inviting)).contains("latencyMs"), "no latency before the first clock sync")
+        #expect(!text(try JSONLine.encode(inviting)).contains("jitterMs"), "no jitter before the first clock sync")
+        #expect(text(try JSONLine.encode(ControlEvent.sessionUp(NetworkSessionChange(peer: "laptop", address: "192.168.1.10:5004",
+                                                                                      port: "129:0"))))
+            == #"{"address":"192.168.1.10:5004","event":"session-up","peer":"laptop","port":"129:0"}"# + "\n")
+        #expect(text(try JSONLine.encode(ControlEvent.sessionDown(NetworkSessionChange(
+            peer: "laptop", address: "192.168.1.10:5004", reason: "the peer ended the session"))))
+            == #"{"address":"192.168.1.10:5004","event":"session-down","peer":"laptop","reason":"the peer ended the session"}"# + "\n")
     }
 
     @Test func widgetRequestsAreWrittenAsDocumented() throws {

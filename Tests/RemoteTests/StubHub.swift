@@ -53,6 +53,16 @@ final class StubHub: ControlHandler {
         throw ControlError(.failed, "the stub plays no audio")
     }
 
+    func networkStatus() throws -> [NetworkSessionSummary] { [] }
+
+    func networkConnect(_ host: String) throws {
+        throw ControlError(.failed, "the stub keeps no network sessions")
+    }
+
+    func networkDisconnect(_ peer: String) throws {
+        throw ControlError(.unknownPeer, "no session with '\(peer)'")
+    }
+
     private static func port(_ connection: ConnectionSummary) throws {
         guard connection.source == keyboard.address || connection.source.hasPrefix(Endpoint.nodePrefix) else {
             throw ControlError(.unknownPort, "no port matches '\(connection.source)'", fix: "run 'midihub ports'")

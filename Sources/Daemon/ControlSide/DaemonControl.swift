@@ -20,7 +20,7 @@ import SetupViews
 /// - Thread: control (the server's thread; `loadPatch` by path and `transport` load and
 ///   playlist on its file thread, `ControlHandler`).
 final class DaemonControl: ControlHandler, @unchecked Sendable {
-    private unowned let daemon: HubDaemon
+    unowned let daemon: HubDaemon
 
     init(daemon: HubDaemon) {
         self.daemon = daemon
@@ -366,7 +366,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     /// `kill -9` (docs/daemon.md#state). Parameter moves are not waited for (they coalesce,
     /// `StateWriter.coalescing`).
     /// - Thread: control (waits for the state writer, never for the MIDI path).
-    private func durably<Result>(_ edit: () throws -> Result) throws -> Result {
+    func durably<Result>(_ edit: () throws -> Result) throws -> Result {
         let result = try edit()
         daemon.stateWriter.flush()
         return result

@@ -157,6 +157,8 @@ extension HubDaemon {
                 log.info(line)
             case .warning(let line):
                 log.warning(line)
+            case .network(let settings):
+                network.apply(settings)
             case .save(let state):
                 stateWriter.submit(state)
             }

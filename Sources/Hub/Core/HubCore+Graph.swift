@@ -54,7 +54,8 @@ extension HubCore {
         widgets = patch.widgets
         ports.reconciler.rules = patch.rules
         startMappings(patch.mappings)
-        return effects + [.reconcile, .save(state)]
+        network = patch.network
+        return effects + [.network(network), .reconcile, .save(state)]
     }
 
     /// Sets a parameter of a processor or a built-in node, or the hub's tempo (node

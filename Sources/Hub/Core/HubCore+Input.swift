@@ -45,6 +45,9 @@ extension HubCore {
             effects += setRules(rules)
         case .setMappings(let list):
             effects += setMappings(list)
+        case .setNetwork(let settings):
+            network = settings
+            effects += [.network(settings), .save(state)]
         case .switchScene(let name, let time):
             effects += try switchScene(named: name, at: time).1
         case .scenePatchInstalled(let name):

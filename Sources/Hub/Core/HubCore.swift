@@ -47,6 +47,8 @@ public struct HubCore {
     public internal(set) var tapTempo = TapTempo()
     /// What a remote shows.
     public internal(set) var widgets: [Widget]
+    /// The RTP-MIDI sessions the daemon keeps (`HubEffect.network` hands them to the shell).
+    public internal(set) var network: NetworkSettings
     /// The transport: the song, the playlist, the clock it follows, the take.
     public internal(set) var transport = HubTransport()
     /// The node types built-in nodes are checked against (their parameters).
@@ -74,6 +76,7 @@ public struct HubCore {
         scenes = state.scenes
         triggers = state.triggers
         widgets = state.widgets
+        network = state.network
         self.registry = registry
         self.sequencePort = sequencePort
         startMappings(state.mappings)
@@ -88,7 +91,7 @@ public struct HubCore {
     public var state: HubState {
         HubState(graph: router.graph, rules: ports.reconciler.rules, runtimeEdits: ports.reconciler.runtimeEdits,
                  tempo: router.clock.beatsPerMinute, mappings: mappings.mappings, scenes: scenes, triggers: triggers,
-                 widgets: widgets)
+                 widgets: widgets, network: network)
     }
 
     /// Whether `id` names the transport (no node of the graph has that name).

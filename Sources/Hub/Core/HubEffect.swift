@@ -80,6 +80,9 @@ public enum HubEffect: Equatable, Sendable {
     case log(String)
     /// A warning log line: something asked for was skipped.
     case warning(String)
+    /// Keep these RTP-MIDI sessions from now on: start, change or stop the network host off
+    /// the MIDI thread, invite the peers new to the list and end those gone from it.
+    case network(NetworkSettings)
     /// Hand this state to the state writer.
     case save(HubState)
 }

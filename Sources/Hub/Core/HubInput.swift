@@ -56,6 +56,8 @@ public enum HubInput {
     case install(Patch, at: HostTime)
     case setRules([ConnectionRule])
     case setMappings([Mapping])
+    /// The RTP-MIDI sessions to keep from now on (a peer invited or ended by request).
+    case setNetwork(NetworkSettings)
     /// Switch to the scene `name` at `time`.
     case switchScene(String, at: HostTime)
     /// The patch that scene `name` names was installed.

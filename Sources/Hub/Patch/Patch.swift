@@ -24,6 +24,8 @@ public struct Patch: Hashable, Sendable {
     public var triggers: [Trigger]
     /// What a remote shows (docs/mappings.md#widgets).
     public var widgets: [Widget]
+    /// The RTP-MIDI sessions the daemon keeps (docs/network.md); `.none` when the patch has no `network:`.
+    public var network: NetworkSettings
 
     /// Tempos a patch or the control socket may set.
     public static let tempoRange: ClosedRange<Double> = 20...400
@@ -44,7 +46,8 @@ public struct Patch: Hashable, Sendable {
                                                      defaultValue: Float(defaultTempo), unit: .generic)
 
     public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], tempo: Double = Patch.defaultTempo,
-                mappings: [Mapping] = [], scenes: [Scene] = [], triggers: [Trigger] = [], widgets: [Widget] = []) {
+                mappings: [Mapping] = [], scenes: [Scene] = [], triggers: [Trigger] = [], widgets: [Widget] = [],
+                network: NetworkSettings = .none) {
         self.graph = graph
         self.rules = rules
         self.tempo = tempo
@@ -52,11 +55,12 @@ public struct Patch: Hashable, Sendable {
         self.scenes = scenes
         self.triggers = triggers
         self.widgets = widgets
+        self.network = network
     }
 
     /// The top-level keys a patch may have.
     static let knownKeys = ["version", "name", "description", "tempo", "nodes", "routes", "rules", "mappings", "scenes", "triggers",
-                             "widgets", "pads"]
+                             "widgets", "pads", "network"]
 
     /// The largest patch file read: 1 MiB (a patch of a thousand nodes is under 100 KB; a
     /// megabyte of YAML parses in a fraction of a second).

@@ -14,6 +14,7 @@ struct PatchReader {
         var routes: [(Route, YAMLNode)] = []
         var rules: [ConnectionRule] = []
         var tempo = Patch.defaultTempo
+        var network = NetworkSettings.none
         var mappingsNode: YAMLNode?, scenesNode: YAMLNode?, triggersNode: YAMLNode?, widgetsNode: YAMLNode?, padsNode: YAMLNode?
         for (key, value) in top {
             switch try string(key, "a top-level key") {
@@ -61,6 +62,8 @@ struct PatchReader {
                 widgetsNode = value
             case "pads":
                 padsNode = value
+            case "network":
+                network = try self.network(value)
             case let name:
                 throw error(at: key, "unknown top-level key '\(name)'",
                             fix: "use \(Patch.knownKeys.joined(separator: ", "))")
@@ -79,7 +82,7 @@ struct PatchReader {
         } ?? []
         do {
             return Patch(graph: try HubGraph(nodes: nodes, routes: routes.map(\.0)), rules: rules, tempo: tempo,
-                         mappings: mappings, scenes: scenes, triggers: triggers, widgets: widgets)
+                         mappings: mappings, scenes: scenes, triggers: triggers, widgets: widgets, network: network)
         } catch {
             throw self.error(at: position(of: error, nodes: nodeMarks, routes: routes), error.reason, fix: error.fix)
         }

@@ -3,7 +3,7 @@ import RenderCore
 
 /// What the daemon keeps across restarts: the graph (with the parameter values set at runtime),
 /// the rules, the connections made or broken by hand at runtime, the tempo, and the control
-/// surface: mappings, scenes, triggers and widgets.
+/// surface: mappings, scenes, triggers and widgets; the network sessions.
 ///
 /// - Thread: any (a plain value).
 public struct HubState: Hashable, Sendable {
@@ -18,10 +18,12 @@ public struct HubState: Hashable, Sendable {
     public var scenes: [Scene]
     public var triggers: [Trigger]
     public var widgets: [Widget]
+    /// The RTP-MIDI sessions the daemon keeps: the patch's `network:` and the peers invited since.
+    public var network: NetworkSettings
 
     public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], runtimeEdits: [RuntimeEdit] = [],
                 tempo: Double = Patch.defaultTempo, mappings: [Mapping] = [], scenes: [Scene] = [],
-                triggers: [Trigger] = [], widgets: [Widget] = []) {
+                triggers: [Trigger] = [], widgets: [Widget] = [], network: NetworkSettings = .none) {
         self.graph = graph
         self.rules = rules
         self.runtimeEdits = runtimeEdits
@@ -30,6 +32,7 @@ public struct HubState: Hashable, Sendable {
         self.scenes = scenes
         self.triggers = triggers
         self.widgets = widgets
+        self.network = network
     }
 
     /// Nothing: what the daemon starts with when there is no usable state.

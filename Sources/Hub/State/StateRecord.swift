@@ -42,6 +42,8 @@ struct StateRecord: Codable {
     var triggers: [Trigger]?
     /// Absent in files written before widgets were saved: none.
     var widgets: [Widget]?
+    /// Absent in files written before network sessions were saved, or without any: none.
+    var network: NetworkSettings?
 
     init(_ state: HubState) {
         format = HubState.formatVersion
@@ -54,6 +56,7 @@ struct StateRecord: Codable {
         scenes = state.scenes.isEmpty ? nil : state.scenes
         triggers = state.triggers.isEmpty ? nil : state.triggers
         widgets = state.widgets.isEmpty ? nil : state.widgets
+        network = state.network == .none ? nil : state.network
     }
 
     private static func record(_ node: GraphNode) -> NodeRecord {
@@ -112,7 +115,7 @@ struct StateRecord: Codable {
         do {
             return HubState(graph: try HubGraph(nodes: graphNodes, routes: routes), rules: connectionRules,
                             runtimeEdits: runtimeEdits, tempo: tempo, mappings: mappings ?? [], scenes: scenes ?? [],
-                            triggers: triggers ?? [], widgets: widgets ?? [])
+                            triggers: triggers ?? [], widgets: widgets ?? [], network: network ?? .none)
         } catch {
             throw RecordError(description: "graph: \(error.reason)")
         }

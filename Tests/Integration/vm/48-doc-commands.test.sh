@@ -12,7 +12,8 @@
 # exits 0. A connect to 'midihub synth' ("or connect later") runs while `midihub synth`
 # does. A learn runs while a daemon serves, and the keyboard moves CC 74 once it waits; a
 # scene switch, a trigger, a widget set, pressed or released and a patch load run while a daemon
-# serves patches/controller-knobs.yaml;
+# serves patches/controller-knobs.yaml; a network status or disconnect while a daemon serves
+# a patch whose network: invites 192.168.1.20 (the disconnect's peer);
 # a run of transport examples shares one daemon.
 source "$REPO/Tests/Integration/serve.sh"
 
@@ -75,6 +76,9 @@ run_example() { # LINE
         run_remote_example "$line"
     elif [[ (${words[1]} == scene || ${words[1]} == trigger) && ${words[2]} != -* || ${words[1]} == patch || ${words[1]} == widgets ]]; then
         run_daemon_example "$line"
+    elif [[ ${words[1]} == network && (${words[2]} == status || ${words[2]} == disconnect) ]]; then
+        printf '%s\n' "network:" '  connect: ["192.168.1.20"]' >"$WORK/network.yaml"
+        run_daemon_example "$line" "$WORK/network.yaml"
     elif [[ ${words[1]} == play ]]; then
         run_play_example "$line"
     elif [[ -n $ready ]]; then
@@ -124,9 +128,9 @@ run_learn_example() { # LINE
 
 # `midihub scene NAME`, `midihub trigger NAME`, `midihub widgets set|press|release NAME` and
 # `midihub patch load FILE` with a daemon
-# serving the patch whose scenes the examples name; each prints what it did.
-run_daemon_example() { # LINE
-    start_serve examplehub --no-audio --patch "$REPO/patches/controller-knobs.yaml"
+# serving the patch whose scenes the examples name (or PATCH); each prints what it did.
+run_daemon_example() { # LINE [PATCH]
+    start_serve examplehub --no-audio --patch "${2:-$REPO/patches/controller-knobs.yaml}"
     local status=0
     (cd "$REPO" && timeout -k 5 60 bash -c "$1") >"$WORK/out" 2>"$WORK/err" || status=$?
     assert_eq 0 "$status" "'$1' (stderr: $(head -c 400 "$WORK/err"))"
