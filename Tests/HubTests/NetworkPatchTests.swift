@@ -33,6 +33,8 @@ import Testing
         #expect(try parse("network: {listen: {name: rack}}").network.listen == .init(port: 5004, name: "rack"))
         #expect(try parse("network: {connect: [pi.local]}").network == NetworkSettings(connect: ["pi.local"]))
         #expect(!(try parse("network: {connect: [pi.local]}").network.isIdle))
+        #expect(try parse("network: {listen: 5004, jitter_buffer: 5}").network.jitterBuffer == 5)
+        #expect(try parse("network: {listen: 5004, jitter_buffer: 0}").network.jitterBuffer == nil)
     }
 
     @Test func badValuesAreOneLineNamingTheProblemAndTheFix() {
@@ -46,7 +48,12 @@ import Testing
         #expect(error("network: {connect: pi}") == "test.yaml:1:20: network.connect must be a list "
             + "(fix: write each entry on its own line starting with `- `)")
         #expect(error("network: {journal: maybe}") == "test.yaml:1:20: journal must be true or false (fix: write `journal: true`)")
-        #expect(error("network: {listen: 5004, port: 5004}") == "test.yaml:1:25: unknown key 'port' (fix: use listen, connect, journal)")
+        #expect(error("network: {jitter_buffer: 2000}") == "test.yaml:1:26: network.jitter_buffer 2000 is outside 0…1000 ms "
+            + "(fix: write the milliseconds to hold received MIDI, e.g. 5)")
+        #expect(error("network: {jitter_buffer: soon}") == "test.yaml:1:26: expected a number for network.jitter_buffer, found 'soon' "
+            + "(fix: write a number like 12 or 0.5)")
+        #expect(error("network: {listen: 5004, port: 5004}") == "test.yaml:1:25: unknown key 'port' "
+            + "(fix: use listen, connect, journal, jitter_buffer)")
         #expect(error("network: {listen: {port: 5004, nmae: rack}}") == "test.yaml:1:32: unknown key 'nmae' (fix: use port, name, address)")
         #expect(error("network: 5004") == "test.yaml:1:10: network must be a mapping of `key: value` lines "
             + "(fix: indent the entries under it as `key: value`)")

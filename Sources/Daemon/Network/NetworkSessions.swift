@@ -18,6 +18,8 @@ final class NetworkSessions: Sendable {
     /// What the queue keeps between two applies; the ports also change on the host's threads.
     private struct Running: Sendable {
         var host: NetworkHost?
+        /// The listening host's announcement on the local network (Avahi), if it listens.
+        var announcer: ServiceAnnouncer?
         var settings = NetworkSettings.none
         /// The session of each peer invited, by the text it was given as.
         var invited: [String: SessionID] = [:]
@@ -74,6 +76,7 @@ final class NetworkSessions: Sendable {
         var current = running.withLock { $0 }
         if settings.isIdle || current.host == nil || !Self.sameHost(current.settings, settings) {
             if let host = current.host {
+                current.announcer?.stop()
                 host.stop()
                 log.info("network: stopped")
             }
@@ -81,6 +84,7 @@ final class NetworkSessions: Sendable {
             if !settings.isIdle {
                 guard let host = start(settings) else { return running.withLock { $0 = Running() } }
                 current.host = host
+                current.announcer = announce(host, settings)
             }
         }
         current.settings = settings
@@ -99,12 +103,25 @@ final class NetworkSessions: Sendable {
             }
         }
         let result = current
-        running.withLock { $0 = Running(host: result.host, settings: result.settings, invited: result.invited, ports: $0.ports) }
+        running.withLock {
+            $0 = Running(host: result.host, announcer: result.announcer, settings: result.settings, invited: result.invited,
+                         ports: $0.ports)
+        }
     }
 
-    /// Whether two settings run the same host (port, address, name, journal).
+    /// Whether two settings run the same host (port, address, name, journal, jitter buffer).
     private static func sameHost(_ one: NetworkSettings, _ other: NetworkSettings) -> Bool {
-        one.listen == other.listen && one.journal == other.journal
+        one.listen == other.listen && one.journal == other.journal && one.jitterBuffer == other.jitterBuffer
+    }
+
+    /// A listening host announced on the local network, its lines in the daemon's log.
+    /// - Thread: the queue (it is stopped there too).
+    private func announce(_ host: NetworkHost, _ settings: NetworkSettings) -> ServiceAnnouncer? {
+        guard settings.listen != nil else { return nil }
+        let name = settings.listen?.name ?? ProcessInfo.processInfo.hostName
+        return ServiceAnnouncer(name: name, port: host.port) { [log] line in
+            line.hasPrefix("announced") ? log.info("network: \(line)") : log.warning("network: \(line)")
+        }
     }
 
     /// Starts a host for `settings`; logs where it listens, or why it cannot.
@@ -115,7 +132,10 @@ final class NetworkSessions: Sendable {
         do {
             // Without `listen`, the system picks the ports: invited peers answer where the invitations came from.
             let host = try NetworkHost(name: name, address: address, port: settings.listen?.port ?? 0,
-                                       sendsJournal: settings.journal) { [weak self] event in self?.report(event) }
+                                       sendsJournal: settings.journal,
+                                       jitterBuffer: UInt64((settings.jitterBuffer ?? 0) * 1000)) { [weak self] event in
+                self?.report(event)
+            }
             log.info(settings.listen == nil ? "network: sessions as '\(name)' from UDP \(address):\(host.port) (not listening)"
                                              : "network: listening as '\(name)' on UDP \(address):\(host.port) and \(host.port + 1)")
             return host

@@ -1,6 +1,7 @@
 /// The RTP-MIDI sessions the daemon keeps (a patch's `network:` section, docs/network.md):
 /// whether it accepts sessions and on which port, the peers it invites, whether its packets
-/// carry the recovery journal. Kept in the state with the peers `network.connect` added.
+/// carry the recovery journal, the jitter buffer. Kept in the state with the peers
+/// `network.connect` added.
 ///
 /// - Thread: any (a plain value).
 public struct NetworkSettings: Hashable, Sendable, Codable {
@@ -24,10 +25,16 @@ public struct NetworkSettings: Hashable, Sendable, Codable {
     public var connect: [String]
     /// Whether packets carry the recovery journal.
     public var journal: Bool
+    /// Milliseconds after its sender's moment that received MIDI is played; nil: as it
+    /// arrives (docs/network.md#timing-and-the-jitter-buffer).
+    public var jitterBuffer: Double?
 
-    public init(listen: Listen? = nil, connect: [String] = [], journal: Bool = true) {
-        (self.listen, self.connect, self.journal) = (listen, connect, journal)
+    public init(listen: Listen? = nil, connect: [String] = [], journal: Bool = true, jitterBuffer: Double? = nil) {
+        (self.listen, self.connect, self.journal, self.jitterBuffer) = (listen, connect, journal, jitterBuffer)
     }
+
+    /// The longest jitter buffer, in milliseconds.
+    public static let jitterBuffers = 0.0...1000.0
 
     /// No sessions: no network host runs.
     public static let none = NetworkSettings()

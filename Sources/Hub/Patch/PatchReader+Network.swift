@@ -4,7 +4,7 @@ import RTPMIDI
 extension PatchReader {
     func network(_ node: YAMLNode) throws(PatchError) -> NetworkSettings {
         let fields = try mapping(node, "network")
-        try expectKeys(fields, ["listen", "connect", "journal"])
+        try expectKeys(fields, ["listen", "connect", "journal", "jitter_buffer"])
         var settings = NetworkSettings()
         if let listen = fields["listen"] { settings.listen = try self.listen(listen) }
         if let connect = fields["connect"] {
@@ -21,6 +21,14 @@ extension PatchReader {
             }
         }
         if let journal = fields["journal"] { settings.journal = try flag(journal, "journal") }
+        if let buffer = fields["jitter_buffer"] {
+            let milliseconds = try number(buffer, "network.jitter_buffer")
+            guard NetworkSettings.jitterBuffers.contains(milliseconds) else {
+                throw error(at: buffer, "network.jitter_buffer \(buffer.scalar?.string ?? "") is outside 0…1000 ms",
+                            fix: "write the milliseconds to hold received MIDI, e.g. 5")
+            }
+            settings.jitterBuffer = milliseconds > 0 ? milliseconds : nil
+        }
         return settings
     }
 

@@ -7,7 +7,8 @@ import CAvahi
 /// machine without D-Bus's system bus it only says so); a name another host already
 /// announces becomes "NAME #2", said in one line too.
 ///
-/// - Thread: `init` and `stop` on one thread; the rest on Avahi's poll thread (its callbacks).
+/// - Thread: `init` and `stop` on the owner's thread (any but Avahi's, one at a time); the rest
+///   on Avahi's poll thread (its callbacks).
 public final class ServiceAnnouncer: @unchecked Sendable {
     private var name: String
     private let port: UInt16
@@ -18,7 +19,7 @@ public final class ServiceAnnouncer: @unchecked Sendable {
 
     /// Starts announcing `name` on the control `port`; `log` gets one line for each thing a
     /// user should know (announced, renamed, no daemon, failed), on Avahi's poll thread.
-    /// - Thread: control (the thread that will call `stop`)
+    /// - Thread: control (not Avahi's poll thread)
     public init(name: String, port: Int, log: @escaping @Sendable (String) -> Void) {
         (self.name, self.port, self.log) = (name, UInt16(clamping: port), log)
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -34,7 +35,7 @@ public final class ServiceAnnouncer: @unchecked Sendable {
     }
 
     /// Withdraws the announcement and ends Avahi's thread.
-    /// - Thread: control (the thread that called `init`)
+    /// - Thread: control (not Avahi's poll thread; after `init` returned)
     public func stop() {
         connection?.close()
         connection = nil

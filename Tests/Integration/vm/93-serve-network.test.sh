@@ -95,7 +95,8 @@ step "the daemon keeps the peer in its state: started again (without --patch), i
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve's exit status after SIGINT"
 wait_for_peer_line far "$(peer_out far)" "session down: 'rack' at 127\.0\.0\.1:5004: the peer ended the session" 30
-jq -e '.network.connect == ["127.0.0.3"] and .network.listen.port == 5004' "$SERVE_STATE" >/dev/null \
+jq -e '.network.connect == ["127.0.0.3"] and .network.listen.port == 5004 and .network.jitterBuffer == 5' \
+    "$SERVE_STATE" >/dev/null \
     || fail "the saved state's network: $(jq -c .network "$SERVE_STATE")"
 start_serve hub --no-audio
 wait_for "far's second session with the daemon" 30 bash -c "(( \$(grep -c \"session up: 'rack'\" '$(peer_out far)') == 2 ))"

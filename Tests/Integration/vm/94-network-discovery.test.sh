@@ -4,11 +4,12 @@
 # say in one line that they cannot use Avahi; a host started before avahi-daemon says it is
 # not announced and is announced once the daemon starts; a listening host
 # appears in avahi-browse with its name and control port (docs/network.md's `announced`
-# lines); `midihub network browse` lists what the others announce (the doc's `browse-lines`) and `connect` takes a listed name; a name already taken becomes "NAME #2"; Ctrl-C
+# lines), and so does a daemon whose patch listens; `midihub network browse` lists what the others announce (the doc's `browse-lines`) and `connect` takes a listed name; a name already taken becomes "NAME #2"; Ctrl-C
 # withdraws the announcement.
 # timeout: 600
 
 source "$REPO/Tests/Integration/two-hosts.sh"
+source "$REPO/Tests/Integration/serve.sh"
 load_modules snd-seq-dummy
 export HOME=/dev/shm/home
 mkdir -p "$HOME"
@@ -89,6 +90,14 @@ assert_file_has "$(peer_err studio)" "^midihub: another host on the network is '
     "the rename's line"
 stop_peer studio
 stop_peer other
+
+step "a daemon whose patch listens is announced too, and says so in its log"
+printf 'network:\n  listen: { port: 5800, name: hub }\n' >"$WORK/hub.yaml"
+start_serve hub --no-audio --patch "$WORK/hub.yaml"
+wait_for_peer_line hub "$(peer_err hub)" "network: announced on the network as 'hub' \(_apple-midi._udp, port 5800\)" 60
+wait_for "avahi-browse shows the daemon's 'hub' on port 5800" 60 announced_has hub 5800
+stop_peer hub
+wait_for "avahi-browse no longer shows 'hub'" 60 bash -c "! avahi-browse -rpt -k _apple-midi._udp | grep -q ';hub;'"
 
 step "Ctrl-C withdraws the announcement"
 stop_peer rack
