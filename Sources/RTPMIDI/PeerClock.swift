@@ -12,33 +12,37 @@ struct PeerClock {
 
     /// A clock sync this host started: the peer read its clock at `peer` between this host's
     /// `sent` and `returned` (the sync's 100 µs units); the peer's reading is taken to be halfway.
+    /// The stamps come off the wire, so the arithmetic wraps rather than traps on absurd ones.
     mutating func synced(sent: UInt64, peer: UInt64, returned: UInt64) {
-        offset = Self.micro(peer) - (Self.micro(sent) + Self.micro(returned)) / 2
+        offset = Self.micro(peer) &- Self.halfway(Self.micro(sent), Self.micro(returned))
     }
 
     /// A clock sync the peer started: this host read its clock at `own` between the peer's
     /// `peerSent` and `peerReturned`.
     mutating func synced(peerSent: UInt64, own: UInt64, peerReturned: UInt64) {
-        offset = (Self.micro(peerSent) + Self.micro(peerReturned)) / 2 - Self.micro(own)
+        offset = Self.halfway(Self.micro(peerSent), Self.micro(peerReturned)) &- Self.micro(own)
     }
 
     private static func micro(_ stamp: UInt64) -> Int64 { Int64(truncatingIfNeeded: stamp) &* 100 }
+
+    /// The moment halfway between `a` and `b`, whatever their size.
+    private static func halfway(_ a: Int64, _ b: Int64) -> Int64 { a / 2 &+ b / 2 &+ (a % 2 &+ b % 2) / 2 }
 
     /// This host's moment (µs) of the peer's RTP timestamp `timestamp`, which wraps every
     /// 2³² ticks: taken as the one nearest the peer's clock now. Nil before the first sync.
     func localTime(ofRTP timestamp: UInt32, now: UInt64) -> UInt64? {
         guard let offset else { return nil }
-        let peerNow = (Int64(truncatingIfNeeded: now) + offset) / 100
+        let peerNow = (Int64(truncatingIfNeeded: now) &+ offset) / 100
         let difference = Int64(Int32(bitPattern: timestamp &- UInt32(truncatingIfNeeded: peerNow)))
-        return UInt64(clamping: (peerNow + difference) * 100 - offset)
+        return UInt64(clamping: (peerNow &+ difference) &* 100 &- offset)
     }
 
     /// A packet stamped `timestamp` arrived `now`: the jitter follows how its transit
     /// differs from the last packet's.
     mutating func arrived(timestamp: UInt32, now: UInt64) {
         guard let sent = localTime(ofRTP: timestamp, now: now) else { return }
-        let transit = Int64(truncatingIfNeeded: now) - Int64(truncatingIfNeeded: sent)
-        if let lastTransit { jitter += (Double(abs(transit - lastTransit)) - jitter) / 16 }
+        let transit = Int64(truncatingIfNeeded: now) &- Int64(truncatingIfNeeded: sent)
+        if let lastTransit { jitter += (Double((transit &- lastTransit).magnitude) - jitter) / 16 }
         lastTransit = transit
     }
 }

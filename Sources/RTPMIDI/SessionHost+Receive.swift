@@ -157,17 +157,25 @@ extension SessionHost {
             let answer = AppleMIDICommand.ClockSync(ssrc: ssrc, count: 1, timestamps: (sync.timestamps.0, stamp, 0))
             effects.append(.send(AppleMIDICommand.clockSync(answer).encoded(), to: session.dataAddress, via: .data))
         case 1:
-            session.latency = stamp >= sync.timestamps.0 ? (stamp - sync.timestamps.0) * 50 : nil
+            session.latency = Self.halfRoundTrip(sent: sync.timestamps.0, returned: stamp)
             session.clock.synced(sent: sync.timestamps.0, peer: sync.timestamps.1, returned: stamp)
             let answer = AppleMIDICommand.ClockSync(ssrc: ssrc, count: 2, timestamps: (sync.timestamps.0, sync.timestamps.1, stamp))
             effects.append(.send(AppleMIDICommand.clockSync(answer).encoded(), to: session.dataAddress, via: .data))
         default:
             let (sent, returned) = (sync.timestamps.0, sync.timestamps.2)
-            session.latency = returned >= sent ? (returned - sent) * 50 : nil
+            session.latency = Self.halfRoundTrip(sent: sent, returned: returned)
             session.clock.synced(peerSent: sent, own: sync.timestamps.1, peerReturned: returned)
         }
         sessions[session.id] = session
         return effects
+    }
+
+    /// Half a clock sync's round trip in microseconds (its stamps are 100 µs apart); nil when
+    /// the peer's stamps make no sense (the answer before the question, or past any clock).
+    private static func halfRoundTrip(sent: UInt64, returned: UInt64) -> UInt64? {
+        guard returned >= sent else { return nil }
+        let (latency, overflow) = (returned - sent).multipliedReportingOverflow(by: 50)
+        return overflow ? nil : latency
     }
 
     /// An RTP packet: its session's MIDI, after what the journal repairs.

@@ -67,6 +67,17 @@ private struct SkewedWire {
         #expect(responder.offset == -1_000_000)
     }
 
+    @Test func aHostilePeersAbsurdStampsLeaveAnOffsetNotATrap() {
+        // Stamps past any clock (the fuzzer's find: the sum of two overflowed Int64).
+        var clock = PeerClock()
+        clock.synced(sent: .max, peer: 0, returned: .max - 1)
+        clock.synced(peerSent: .max, own: 1, peerReturned: .max)
+        #expect(clock.offset != nil)
+        clock.arrived(timestamp: .max, now: .max)
+        clock.arrived(timestamp: 0, now: 0)
+        #expect(clock.localTime(ofRTP: 7, now: .max) != nil)
+    }
+
     @Test func anRTPTimestampBecomesAMomentOfThisHostsClockAcrossTheWrap() {
         var clock = PeerClock()
         // The peer's clock is 2³² − 10 ticks ahead: its RTP timestamps wrap soon.
