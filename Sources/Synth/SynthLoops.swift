@@ -40,6 +40,16 @@ struct SynthLoops {
         }
     }
 
+    /// `Oscillator.addNoise` in the chosen build.
+    @inline(__always)
+    func addNoise(from start: Float, to end: Float, state: inout UInt32, into output: UnsafeMutablePointer<Float>, count: Int) {
+        if usesAVX2 {
+            OscillatorsAVX2.addNoise(from: start, to: end, state: &state, into: output, count: count)
+        } else {
+            Oscillator.addNoise(from: start, to: end, state: &state, into: output, count: count)
+        }
+    }
+
     /// `fields.run` in the chosen build.
     @inline(__always)
     func run(_ fields: LaneFields, signal: UnsafeMutablePointer<Float>, columnStride: Int, range: Range<Int>,

@@ -43,12 +43,8 @@ extension Voice {
                            pulseWidth: 0.5, into: signal, count: count)
         }
         if noise > 0 || levelNoise > 0 {
-            if noise == levelNoise {
-                Oscillator.addNoise(level: noise, state: &noiseState, into: signal, count: count)
-            } else {
-                Oscillator.addNoiseRamp(from: levelNoise, to: noise, state: &noiseState, into: signal, count: count)
-                levelNoise = noise
-            }
+            loops.addNoise(from: levelNoise, to: noise, state: &noiseState, into: signal, count: count)
+            levelNoise = noise
         }
     }
 

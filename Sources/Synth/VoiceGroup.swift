@@ -26,9 +26,8 @@ enum VoiceGroup {
                        signal: UnsafeMutablePointer<Float>, columnStride: Int, lanes: UnsafeMutablePointer<Lanes>,
                        mixLeft: UnsafeMutablePointer<Lanes>, mixRight: UnsafeMutablePointer<Lanes>) {
         let fields = LaneFields(base: lanes)
+        // Idle lanes' filters stay at cutoff 0 and no response (finite coefficients, nothing out).
         fields.clear()
-        // Idle lanes' filters: cutoff 0 and no response (finite coefficients, nothing out).
-        var cutoff = Lanes(), resonance = Lanes(), low = Lanes(), band = Lanes(), high = Lanes()
         for lane in 0..<width {
             let column = signal + lane * columnStride
             guard lane < count else {
@@ -42,12 +41,9 @@ enum VoiceGroup {
             let period = voice.pointee.beginPeriod(count: frames, modulation: modulation, shaping: shaping, context: context,
                                                    signal: column)
             fields.load(period, filterState: (voice.pointee.filterState1, voice.pointee.filterState2), lane: lane)
-            cutoff[lane] = period.cutoff
-            resonance[lane] = period.resonance
-            (low[lane], band[lane], high[lane]) = period.mode.response
         }
-        fields.load(FilterCoefficients(cutoff: cutoff, resonance: resonance, low: low, band: band, high: high,
-                                       inverseSampleRate: context.inverseSampleRate))
+        fields.load(FilterCoefficients(cutoff: fields[.cutoff], resonance: fields[.resonance], low: fields[.low],
+                                       band: fields[.band], high: fields[.high], inverseSampleRate: context.inverseSampleRate))
 
         var done = 0
         while done < frames {
@@ -77,9 +73,12 @@ enum VoiceGroup {
 }
 
 extension LaneFields {
-    /// Writes `period`'s gains and the filter's state into lane `lane`.
+    /// Writes `period`'s filter settings and gains, and the filter's state, into lane `lane`.
     @inline(__always)
     func load(_ period: VoicePeriod, filterState: (Float, Float), lane: Int) {
+        let (low, band, high) = period.mode.response
+        set(.cutoff, lane, period.cutoff); set(.resonance, lane, period.resonance)
+        set(.low, lane, low); set(.band, lane, band); set(.high, lane, high)
         set(.s1, lane, filterState.0); set(.s2, lane, filterState.1)
         set(.gainLeft, lane, period.gainLeft); set(.gainRight, lane, period.gainRight)
         set(.stepLeft, lane, period.stepLeft); set(.stepRight, lane, period.stepRight)

@@ -5,9 +5,14 @@
 public enum LaneField: Int {
     case b11, b12, b21, b22, d1, d2, e0, e1, e2, s1, s2
     case gainLeft, gainRight, stepLeft, stepRight, level, mul, add
+    /// What each voice asks of its filter for the period (hertz, 0…1, and how much of the
+    /// low-, band- and high-pass outputs): the group's filters (`b11`…`e2`) are designed
+    /// from them in vectors. Each voice stores its own lane in memory, so nothing reloads
+    /// a whole vector after each lane's store.
+    case cutoff, resonance, low, band, high
 
     /// Fields of a voice group.
-    @inlinable public static var count: Int { LaneField.add.rawValue + 1 }
+    @inlinable public static var count: Int { LaneField.high.rawValue + 1 }
 }
 
 /// A voice group's fields (`LaneField`) at `base`, and the group's per-sample loop.

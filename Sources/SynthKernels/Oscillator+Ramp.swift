@@ -20,33 +20,54 @@ extension Oscillator {
                 output[Int(i)] += level(start, step, i) * (1 - 2 * abs(2 * r - 1))
             }
         case .saw:
-            let invDt = 1 / dt
+            let invDt = 1 / dt, edge = 1 - 0.5 * invDt
             for i in frames(count) {
-                let l = level(start, step, i), p = wrappedPhase(p0, dt, i)
-                output[Int(i)] = output[Int(i)] + l * (2 * p - 1) + -l * polyBLEP(p, dt, invDt)
+                output[Int(i)] += level(start, step, i) * sawShape(centred: centredPhase(p0 - 0.5, dt, i), edge: edge, invDt: invDt)
             }
         case .square:
-            let invDt = 1 / dt
+            let invDt = 1 / dt, edge = 1 - 0.5 * invDt, offset = 2 * pulseWidth - 1
             for i in frames(count) {
-                let l = level(start, step, i), p = wrappedPhase(p0, dt, i)
-                output[Int(i)] = output[Int(i)] + (p < pulseWidth ? l : -l) + l * polyBLEP(p, dt, invDt)
-                    + -l * polyBLEP(relativePhase(p, to: pulseWidth), dt, invDt)
+                output[Int(i)] += level(start, step, i) * pulseShape(p0 - 0.5, dt, i, pulseWidth, offset, edge, invDt)
             }
         }
         phase = wrappedPhase(p0, dt, Int32(truncatingIfNeeded: count - 1))
     }
 
-    /// `addNoise` with the level moving linearly from `start` to `end` over the `count` frames.
+    /// White noise from a 32-bit linear congruential generator (deterministic per voice),
+    /// its level moving linearly from `start` to `end` over the `count` frames (equal for a
+    /// steady level). The generator runs eight steps at once — s(n + 8) = a⁸·s(n) + c₈
+    /// (mod 2³²), eight consecutive states a vector — so the numbers are the serial
+    /// generator's, in its order.
     /// - Thread: render.
     @inlinable @inline(__always)
-    public static func addNoiseRamp(from start: Float, to end: Float, state: inout UInt32,
-                                    into output: UnsafeMutablePointer<Float>, count: Int) {
-        var s = state
+    public static func addNoise(from start: Float, to end: Float, state: inout UInt32,
+                                into output: UnsafeMutablePointer<Float>, count: Int) {
+        let (multiplier, increment): (UInt32, UInt32) = (1_664_525, 1_013_904_223)
         let unit: Float = 1.0 / 2_147_483_648
         let step = (end - start) / Float(max(count, 1)) * unit
         let first = start * unit
-        for i in frames(count) {
-            s = s &* 1_664_525 &+ 1_013_904_223
+        var s = state, done = 0
+        if count >= 8 {
+            var states = SIMD8<UInt32>(), multiplier8: UInt32 = 1, increment8: UInt32 = 0
+            for lane in 0..<8 {
+                s = s &* multiplier &+ increment
+                states[lane] = s
+                (multiplier8, increment8) = (multiplier8 &* multiplier, increment8 &* multiplier &+ increment)
+            }
+            let frameNumbers = SIMD8<Float>(1, 2, 3, 4, 5, 6, 7, 8)
+            while true {
+                let levels = first + step * (frameNumbers + Float(done))
+                let noise = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: states))
+                let frames = UnsafeMutableRawPointer(output + done)
+                frames.storeBytes(of: frames.loadUnaligned(as: SIMD8<Float>.self) + levels * noise, as: SIMD8<Float>.self)
+                s = states[7]
+                done += 8
+                guard done + 8 <= count else { break }
+                states = states &* multiplier8 &+ increment8
+            }
+        }
+        for i in Int32(truncatingIfNeeded: done)..<Int32(truncatingIfNeeded: count) {
+            s = s &* multiplier &+ increment
             output[Int(i)] += level(first, step, i) * Float(Int32(bitPattern: s))
         }
         state = s

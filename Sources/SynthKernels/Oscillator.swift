@@ -29,28 +29,38 @@ public enum Oscillator {
                 output[Int(i)] += level * (1 - 2 * abs(2 * r - 1))
             }
         case .saw:
-            let invDt = 1 / dt
+            let invDt = 1 / dt, edge = 1 - 0.5 * invDt
             for i in frames(count) {
-                let p = wrappedPhase(p0, dt, i)
-                output[Int(i)] = output[Int(i)] + level * (2 * p - 1) + -level * polyBLEP(p, dt, invDt)
+                output[Int(i)] += level * sawShape(centred: centredPhase(p0 - 0.5, dt, i), edge: edge, invDt: invDt)
             }
         case .square:
-            let invDt = 1 / dt
+            let invDt = 1 / dt, edge = 1 - 0.5 * invDt, offset = 2 * pulseWidth - 1
             for i in frames(count) {
-                let p = wrappedPhase(p0, dt, i)
-                output[Int(i)] = output[Int(i)] + (p < pulseWidth ? level : -level) + level * polyBLEP(p, dt, invDt)
-                    + -level * polyBLEP(relativePhase(p, to: pulseWidth), dt, invDt)
+                output[Int(i)] += level * pulseShape(p0 - 0.5, dt, i, pulseWidth, offset, edge, invDt)
             }
         }
         phase = wrappedPhase(p0, dt, Int32(truncatingIfNeeded: count - 1))
     }
 
-    /// `phase` relative to `offset` (both in [0, 1)), in [0, 1): the pulse's falling edge
-    /// is at `offset`.
+    /// The pulse of unit level at frame `index` (high while the phase is below
+    /// `pulseWidth`), as the difference of two band-limited saws, the second `pulseWidth`
+    /// behind: `offset` = 2·pulseWidth − 1 makes it ±1.
     @inlinable @inline(__always)
-    static func relativePhase(_ phase: Float, to offset: Float) -> Float {
-        let t = phase - offset
-        return t < 0 ? t + 1 : t
+    static func pulseShape(_ startLessHalf: Float, _ dt: Float, _ index: Int32, _ pulseWidth: Float, _ offset: Float,
+                           _ edge: Float, _ invDt: Float) -> Float {
+        let p = startLessHalf + dt * Float(index &+ 1)
+        let u = p - roundToNearest(p), behind = p - pulseWidth
+        let v = behind - roundToNearest(behind)
+        return sawShape(centred: v, edge: edge, invDt: invDt) - sawShape(centred: u, edge: edge, invDt: invDt) + offset
+    }
+
+    /// The phase at frame `index` of a block that starts at `startLessHalf` + ½ (as
+    /// `wrappedPhase`) less one half, in [−½, ½]: saw and pulse read it, and it needs no
+    /// comparison to wrap (the nearest whole number taken off).
+    @inlinable @inline(__always)
+    static func centredPhase(_ startLessHalf: Float, _ dt: Float, _ index: Int32) -> Float {
+        let p = startLessHalf + dt * Float(index &+ 1)
+        return p - roundToNearest(p)
     }
 
     /// The phase at frame `index` of a block that starts at `start` (the phase is advanced
@@ -68,17 +78,5 @@ public enum Oscillator {
     @inlinable @inline(__always)
     static func frames(_ count: Int) -> Range<Int32> {
         0..<Int32(truncatingIfNeeded: count)
-    }
-
-    /// White noise from a 32-bit linear congruential generator (deterministic per voice).
-    @inlinable @inline(__always)
-    public static func addNoise(level: Float, state: inout UInt32, into output: UnsafeMutablePointer<Float>, count: Int) {
-        var s = state
-        let scale = level * (1.0 / 2_147_483_648)
-        for i in 0..<count {
-            s = s &* 1_664_525 &+ 1_013_904_223
-            output[i] += scale * Float(Int32(bitPattern: s))
-        }
-        state = s
     }
 }

@@ -27,4 +27,14 @@ public enum OscillatorsAVX2 {
         preconditionFailure("OscillatorsAVX2 runs only where ProcessorFeatures.hasAVX2AndFMA (x86-64)")
         #endif
     }
+
+    /// `Oscillator.addNoise`.
+    public static func addNoise(from start: Float, to end: Float, state: inout UInt32,
+                                into output: UnsafeMutablePointer<Float>, count: Int) {
+        #if arch(x86_64)
+        Oscillator.addNoise(from: start, to: end, state: &state, into: output, count: count)
+        #else
+        preconditionFailure("OscillatorsAVX2 runs only where ProcessorFeatures.hasAVX2AndFMA (x86-64)")
+        #endif
+    }
 }

@@ -96,6 +96,9 @@ private final class WidgetOwner: ControlHandler, @unchecked Sendable {
     func releaseWidget(_ name: String) throws -> WidgetSummary { throw refused }
     func transport(_ request: TransportRequest) throws -> TransportStatus { throw refused }
     func recordAudio(_ request: AudioRecordRequest) throws -> AudioRecordingSummary { throw refused }
+    func networkStatus() throws -> [NetworkSessionSummary] { throw refused }
+    func networkConnect(_ host: String) throws { throw refused }
+    func networkDisconnect(_ peer: String) throws { throw refused }
 }
 
 extension BenchmarkRow {
