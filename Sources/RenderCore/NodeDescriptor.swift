@@ -15,6 +15,13 @@ public struct FourCharCode: Hashable, Sendable, CustomStringConvertible, Express
 
     public init(stringLiteral value: String) { self.init(value) }
 
+    /// `text` as a code when it is at most four printable ASCII characters (padded with
+    /// spaces, as `init(_:)`), else nil: what a file names reads back as it was written.
+    public init?(validating text: String) {
+        guard text.utf8.count <= 4, text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
+        self.init(text)
+    }
+
     public var description: String {
         let bytes = (0..<4).map { UInt8(truncatingIfNeeded: rawValue >> (24 - 8 * $0)) }
         return String(decoding: bytes, as: UTF8.self)

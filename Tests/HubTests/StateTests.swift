@@ -85,6 +85,20 @@ func temporaryDirectory() -> String {
         }
     }
 
+    /// Found by `FuzzStateFile` (the seed `fuzz/corpus/state/descriptor-code-not-ascii.json`):
+    /// a node's manufacturer code edited to non-ASCII text read as other bytes than it wrote.
+    @Test func aDescriptorCodeThatIsNotFourASCIICharactersIsRefused() throws {
+        func state(manufacturer: String) -> [UInt8] {
+            Array(#"{"format":1,"nodes":[{"id":"synth","type":"unit","parameters":{},"descriptor":{"kind":"instrument","subtype":"msyn","manufacturer":"\#(manufacturer)","name":"midihub synth","version":65536}}],"routes":[],"rules":[],"runtimeEdits":[]}"#.utf8)
+        }
+        let read = try HubState(decoding: state(manufacturer: "mhub"), path: "state.json")
+        #expect(try HubState(decoding: read.encoded(), path: "state.json") == read)
+        #expect(throws: StateError.corrupt(path: "state.json", reason: "node 'synth' has a descriptor whose subtype or manufacturer "
+                                           + "is not four ASCII characters ('msyn', 'tמtr')")) {
+            try HubState(decoding: state(manufacturer: "tמtr"), path: "state.json")
+        }
+    }
+
     @Test func writeFailureIsTyped() {
         #expect(throws: StateError.self) { try AtomicFile.write([1, 2, 3], to: "/proc/nonexistent-dir/state.json") }
         #expect(StateStore.defaultPath(environment: ["XDG_STATE_HOME": "/x"]) == "/x/midihub/state.json")

@@ -139,8 +139,11 @@ struct StateRecord: Codable {
             return .processor(config)
         case "unit":
             guard let d = record.descriptor, let kind = NodeKind(rawValue: d.kind) else { throw missing("descriptor") }
-            return .unit(NodeDescriptor(kind: kind, subtype: FourCharCode(d.subtype), manufacturer: FourCharCode(d.manufacturer),
-                                        name: d.name, version: d.version))
+            guard let subtype = FourCharCode(validating: d.subtype), let manufacturer = FourCharCode(validating: d.manufacturer) else {
+                throw RecordError(description: "node '\(record.id)' has a descriptor whose subtype or manufacturer is not "
+                                  + "four ASCII characters ('\(d.subtype)', '\(d.manufacturer)')")
+            }
+            return .unit(NodeDescriptor(kind: kind, subtype: subtype, manufacturer: manufacturer, name: d.name, version: d.version))
         case "external":
             let clock: ExternalNode.ClockLink? = record.followsClock == true ? .follow : record.clock == true ? .send : nil
             return .external(ExternalNode(port: try selector(), role: record.role ?? .instrument, clock: clock,
