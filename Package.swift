@@ -6,7 +6,7 @@ import PackageDescription
 // only `NetworkMIDI` imports `CAvahi`;
 // only `VoiceLanes` imports `CCPUFeatures`; only `Synth` imports `VoiceLanesAVX2`.
 // `SynthKernels` imports nothing.
-// `MIDICore`, `RenderCore` and `Synth` import no I/O module. Only `Remote` imports Hummingbird; only `Remote` and `NetworkMIDI` import SwiftNIO.
+// `MIDICore`, `RenderCore` and `Synth` import no I/O module. Only `Remote` imports Hummingbird; only `Remote` and `NetworkMIDI` import SwiftNIO (`NetworkMIDI` only NIOCore's addresses).
 // The DSP modules compile optimized in debug builds too: unoptimized, the SoundFont
 // instrument renders 60 times slower (2× real time on one core of a fast machine), too
 // slow for the live tests under emulation and for the tests' own renders. `RTPMIDI` too:
@@ -153,12 +153,11 @@ let package = Package(
             resources: [.embedInCode("Page/index.html"), .embedInCode("Page/app.js"), .embedInCode("Page/style.css")]
         ),
 
-        // Network MIDI sessions (`midihub network`): `SessionHost` on SwiftNIO datagram
-        // channels of its own thread, each session an ALSA sequencer port.
+        // Network MIDI sessions (`midihub network`): `SessionHost`, its UDP sockets and its
+        // sequencer client (each session a port) on one thread; SwiftNIO for addresses.
         .target(name: "NetworkMIDI", dependencies: [
             "ALSA", "CAvahi", "MIDICore", "RTPMIDI",
             .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
 
         // The hub service (`midihub serve`): sequencer client, routing, hot-plug, audio, control socket.

@@ -23,8 +23,15 @@ extension SeqClient {
     ///     eventfd another thread signals when it has input for this one.
     /// - Thread: the owning thread.
     public func waitForInput(milliseconds: Int32, alsoWatching: [Int32] = []) throws(ALSAError) -> Readiness {
+        try waitForInput(microseconds: milliseconds < 0 ? -1 : Int64(milliseconds) * 1000, alsoWatching: alsoWatching)
+    }
+
+    /// `waitForInput(milliseconds:alsoWatching:)` to the microsecond (`-1`: forever), for a
+    /// thread whose timers are finer than a millisecond.
+    /// - Thread: the owning thread.
+    public func waitForInput(microseconds: Int64, alsoWatching: [Int32] = []) throws(ALSAError) -> Readiness {
         if snd_seq_event_input_pending(handle, 0) > 0 { return Readiness(isReady: true, readable: []) }
-        return try poll(Int16(POLLIN), milliseconds: milliseconds, alsoWatching: alsoWatching)
+        return try poll(Int16(POLLIN), microseconds: microseconds, alsoWatching: alsoWatching)
     }
 
     /// Waits until the kernel accepts more output (the client's pool has room),
@@ -32,17 +39,17 @@ extension SeqClient {
     /// - Returns: `true` when writable, `false` on timeout or signal.
     /// - Thread: the owning thread.
     public func waitUntilWritable(milliseconds: Int32) throws(ALSAError) -> Bool {
-        try poll(Int16(POLLOUT), milliseconds: milliseconds).isReady
+        try poll(Int16(POLLOUT), microseconds: milliseconds < 0 ? -1 : Int64(milliseconds) * 1000).isReady
     }
 
-    private func poll(_ events: Int16, milliseconds: Int32, alsoWatching: [Int32] = []) throws(ALSAError) -> Readiness {
+    private func poll(_ events: Int16, microseconds: Int64, alsoWatching: [Int32] = []) throws(ALSAError) -> Readiness {
         let count = snd_seq_poll_descriptors_count(handle, events)
         guard count > 0 else { return Readiness(isReady: false, readable: []) }
         var fds = [pollfd](repeating: pollfd(), count: Int(count))
         let filled = snd_seq_poll_descriptors(handle, &fds, UInt32(count), events)
         fds.removeLast(Int(count) - Int(filled))
         fds += alsoWatching.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        let ready = Glibc.poll(&fds, nfds_t(fds.count), milliseconds)
+        let ready = midihub_poll_microseconds(&fds, nfds_t(fds.count), microseconds)
         if ready < 0 {
             if errno == EINTR { return Readiness(isReady: false, readable: []) }
             throw ALSAError(function: "poll", code: -errno)

@@ -78,4 +78,15 @@ static inline int midihub_seq_client_input_room(snd_seq_t *seq, int client, int 
     return pool.input_free;
 }
 
+/* poll() to the microsecond (-1: forever): glibc's ppoll, which <poll.h> declares only under
+   _GNU_SOURCE (Swift's Glibc module is built without it), declared here as glibc exports it. */
+#include <signal.h>
+#include <time.h>
+extern int ppoll(struct pollfd *fds, nfds_t count, const struct timespec *timeout, const sigset_t *mask);
+static inline int midihub_poll_microseconds(struct pollfd *fds, nfds_t count, long long microseconds) {
+    if (microseconds < 0) return ppoll(fds, count, NULL, NULL);
+    struct timespec timeout = { .tv_sec = microseconds / 1000000, .tv_nsec = (microseconds % 1000000) * 1000 };
+    return ppoll(fds, count, &timeout, NULL);
+}
+
 #endif

@@ -23,5 +23,6 @@ public struct SequenceTextError: Error, Hashable, Sendable, CustomStringConverti
         self.fix = fix
     }
 
-    public var description: String { "\(line):\(column): \(reason) (fix: \(fix))" }
+    /// One line even when the reason quotes a string with line breaks in it (`onOneLine`).
+    public var description: String { "\(line):\(column): \(reason.onOneLine) (fix: \(fix.onOneLine))" }
 }

@@ -53,6 +53,13 @@ import Testing
         #expect(found.description.contains("(fix: "))
     }
 
+    /// The fuzzer's find: a string with an escaped line break, quoted back in the error,
+    /// broke the line (seed fuzz/corpus/sequence-text/string-with-line-break-in-error.txt).
+    @Test func aQuotedLineBreakStaysOnTheErrorsOneLine() throws {
+        let found = try #require(error("track\n  1:1 raw f4 7e \"two\\nlines\""))
+        #expect(found.description == "2:17: 'two\\nlines' is not hex bytes (fix: write bytes as pairs of hex digits, e.g. f0 7e 7f or f07e7f)")
+    }
+
     @Test func garbageNeverCrashes() throws {
         var random = SeededGenerator(seed: 7)
         let alphabet = Array("ab C#4:1/.@+-=\"\\#\n\ttrackcconffsysex0123456789xu{}")

@@ -1,3 +1,5 @@
+import MIDICore
+
 /// Why a patch was refused: where (`file:line:column`, 1-based; line 0 for the file as a
 /// whole: missing, a directory, too large, not text), what and how to fix it.
 ///

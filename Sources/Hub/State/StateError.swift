@@ -1,3 +1,5 @@
+import MIDICore
+
 /// Why the daemon's state could not be saved or restored. One line with the fix.
 ///
 /// - Thread: any (a plain value).

@@ -1,4 +1,4 @@
-extension String {
+public extension String {
     /// The text on one line, for an error that quotes what a user wrote (a patch's folded
     /// scalar, a rule in a hand-edited state file): line breaks are written `\n`, `\r` or
     /// `\u{2028}`, everything else as it is.

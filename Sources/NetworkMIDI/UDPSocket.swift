@@ -1,0 +1,110 @@
+import Glibc
+import NIOCore
+import RTPMIDI
+
+/// One non-blocking UDP socket of a network host: bound at `init`, read until it has no more
+/// datagrams, written a datagram at a time. Addresses go through SwiftNIO's `SocketAddress`
+/// (parsing, `sockaddr` layout, text form); the socket itself is the system's, so the
+/// network thread polls it beside the sequencer's descriptors (docs/network.md#threads).
+///
+/// - Thread: the network thread, which owns it (`init` any).
+final class UDPSocket {
+    /// The descriptor to poll for `POLLIN`.
+    let descriptor: Int32
+    /// The port it is bound to (the system's choice when bound to 0).
+    let port: Int
+    /// One datagram at a time: RTP-MIDI packets fit an Ethernet frame, but a peer may send more.
+    private var buffer = [UInt8](repeating: 0, count: 65536)
+
+    /// Binds a socket to `address` (an IP address or a host name) and `port` (0: any).
+    /// - Throws: a line saying what the system refused.
+    init(address: String, port: Int) throws(SocketFailure) {
+        let local: SocketAddress
+        do {
+            local = try SocketAddress.makeAddressResolvingHost(address, port: port)
+        } catch {
+            throw SocketFailure(reason: "\(error)")
+        }
+        let descriptor = socket(local.protocol.rawValue, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+                                    | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw SocketFailure(call: "socket") }
+        guard local.withSockAddr({ bind(descriptor, $0, socklen_t($1)) }) == 0 else {
+            let failure = SocketFailure(call: "bind")
+            close(descriptor)
+            throw failure
+        }
+        var bound = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard named == 0, let boundPort = Self.peer(bound)?.port else {
+            let failure = SocketFailure(call: "getsockname")
+            close(descriptor)
+            throw failure
+        }
+        (self.descriptor, self.port) = (descriptor, Int(boundPort))
+    }
+
+    deinit { close(descriptor) }
+
+    /// The next datagram waiting and who sent it; nil when none waits.
+    func receive() -> (bytes: [UInt8], from: PeerAddress)? {
+        var sender = sockaddr_storage()
+        while true {
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                withUnsafeMutablePointer(to: &sender) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        recvfrom(descriptor, bytes.baseAddress, bytes.count, 0, $0, &length)
+                    }
+                }
+            }
+            if count < 0 && errno == EINTR { continue }
+            // An ICMP error for an earlier send (port unreachable) surfaces here once: no
+            // reason to stop reading; that peer's session times out as one that stopped answering.
+            if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK { continue }
+            guard count >= 0 else { return nil }
+            guard let from = Self.peer(sender) else { continue }
+            return (Array(buffer[..<count]), from)
+        }
+    }
+
+    /// Sends one datagram; a full socket buffer or an unreachable peer loses it, as UDP does.
+    func send(_ bytes: [UInt8], to peer: PeerAddress) {
+        guard let remote = try? SocketAddress(ipAddress: peer.host, port: Int(peer.port)) else { return }
+        _ = remote.withSockAddr { address, length in
+            bytes.withUnsafeBytes { sendto(descriptor, $0.baseAddress, $0.count, 0, address, socklen_t(length)) }
+        }
+    }
+
+    /// The IP address and port of an IPv4 or IPv6 socket address.
+    private static func peer(_ storage: sockaddr_storage) -> PeerAddress? {
+        var storage = storage
+        let address: SocketAddress
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            address = withUnsafeBytes(of: &storage) { SocketAddress($0.load(as: sockaddr_in.self)) }
+        case AF_INET6:
+            address = withUnsafeBytes(of: &storage) { SocketAddress($0.load(as: sockaddr_in6.self)) }
+        default:
+            return nil
+        }
+        guard let host = address.ipAddress, let port = address.port else { return nil }
+        return PeerAddress(host: host, port: UInt16(clamping: port))
+    }
+}
+
+/// A socket call the system refused, as one line.
+///
+/// - Thread: any (a value).
+struct SocketFailure: Error, CustomStringConvertible {
+    let reason: String
+
+    init(reason: String) { self.reason = reason }
+
+    /// The failure of `call`, from `errno`.
+    init(call: String) { reason = "\(call): \(String(cString: strerror(errno)))" }
+
+    var description: String { reason }
+}
