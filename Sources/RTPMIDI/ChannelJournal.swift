@@ -32,15 +32,17 @@ public struct ChannelJournal: Hashable, Sendable {
     ///
     /// - Thread: any.
     func encode(into out: inout [UInt8]) {
-        var body: [UInt8] = [0]
-        var contents: UInt8 = 0
-        if let program { contents |= Self.chapterP; program.encode(into: &body) }
-        if let controllers, !controllers.logs.isEmpty { contents |= Self.chapterC; controllers.encode(into: &body) }
-        if let pitchWheel { contents |= Self.chapterW; pitchWheel.encode(into: &body) }
-        if let notes { contents |= Self.chapterN; notes.encode(into: &body) }
-        body[0] = contents
         let flags: UInt32 = (anyInPreviousPacket ? 0 : 0x8000) | UInt32(channel & 0x0F) << 11
-        appendLengthPrefixed(body, header: flags, headerLength: 2, to: &out)
+        appendLengthPrefixed(header: flags, headerLength: 2, to: &out) { body in
+            let contentsAt = body.count
+            var contents: UInt8 = 0
+            body.append(0)
+            if let program { contents |= Self.chapterP; program.encode(into: &body) }
+            if let controllers, !controllers.logs.isEmpty { contents |= Self.chapterC; controllers.encode(into: &body) }
+            if let pitchWheel { contents |= Self.chapterW; pitchWheel.encode(into: &body) }
+            if let notes { contents |= Self.chapterN; notes.encode(into: &body) }
+            body[contentsAt] = contents
+        }
     }
 
     /// - Thread: any.

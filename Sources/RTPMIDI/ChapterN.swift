@@ -43,10 +43,11 @@ public struct ChapterN: Hashable, Sendable {
     /// - Thread: any.
     func encode(into out: inout [UInt8]) {
         let logs = noteLogs.prefix(128)
-        let offBytes = logs.count == 128 ? [] : (0..<16).filter { byteIndex in
-            (0..<8).contains { offNotes.contains(UInt8(byteIndex * 8 + $0)) }
+        var first: Int?, last: Int?  // the OFFBITS octets with a note in them
+        if logs.count < 128 {
+            for index in 0..<16 where offNotes.octet(index) != 0 { (first, last) = (first ?? index, index) }
         }
-        let (low, high): (Int, Int) = switch (logs.count, offBytes.first, offBytes.last) {
+        let (low, high): (Int, Int) = switch (logs.count, first, last) {
         case (128, _, _): (15, 0)
         case (_, let first?, let last?): (first, last)
         case (127, _, _): (15, 1)
@@ -59,11 +60,7 @@ public struct ChapterN: Hashable, Sendable {
             out.append((log.playable ? 0x80 : 0) | log.velocity & 0x7F)
         }
         guard low <= high else { return }
-        for byteIndex in low...high {
-            var bits: UInt8 = 0
-            for bit in 0..<8 where offNotes.contains(UInt8(byteIndex * 8 + bit)) { bits |= 0x80 >> UInt8(bit) }
-            out.append(bits)
-        }
+        for byteIndex in low...high { out.append(offNotes.octet(byteIndex)) }
     }
 
     /// - Thread: any.

@@ -34,7 +34,9 @@ public struct RTPMIDIPacket: Hashable, Sendable {
     /// - Thread: any.
     public func encoded() -> [UInt8] {
         let list = CommandList.encode(commands, capacity: Self.maximumCommandSectionLength)
-        var out: [UInt8] = [0x80, (list.bytes.isEmpty ? 0 : 0x80) | Self.payloadType]
+        var out: [UInt8] = []
+        out.reserveCapacity(512)  // the header, a short command list and a journal, in one allocation
+        out += [0x80, (list.bytes.isEmpty ? 0 : 0x80) | Self.payloadType]
         out.appendBigEndian(sequenceNumber)
         out.appendBigEndian(timestamp)
         out.appendBigEndian(ssrc)

@@ -63,10 +63,14 @@ func journalBody(_ reader: inout ByteReader, length: Int, headerLength: Int) thr
     return try reader.section(length - headerLength, failure: .badJournalLength)
 }
 
-/// Writes `body` after a `headerLength`-byte header: `flags` with the whole length,
-/// header included, in its low bits.
-func appendLengthPrefixed(_ body: [UInt8], header flags: UInt32, headerLength: Int, to out: inout [UInt8]) {
-    let header = flags | UInt32(body.count + headerLength)
-    for index in (0..<headerLength).reversed() { out.append(UInt8(truncatingIfNeeded: header >> (8 * UInt32(index)))) }
-    out += body
+/// Writes a `headerLength`-byte header, then what `body` appends after it, in place: the
+/// header is `flags` with the whole length, header included, in its low bits.
+func appendLengthPrefixed(header flags: UInt32, headerLength: Int, to out: inout [UInt8], body: (inout [UInt8]) -> Void) {
+    let start = out.count
+    out.append(contentsOf: repeatElement(0, count: headerLength))
+    body(&out)
+    let header = flags | UInt32(out.count - start)
+    for index in 0..<headerLength {
+        out[start + index] = UInt8(truncatingIfNeeded: header >> (8 * UInt32(headerLength - 1 - index)))
+    }
 }

@@ -10,6 +10,9 @@ struct ChannelHistory: Sendable {
     private var notes = [Stamped<UInt8>?](repeating: nil, count: 128)
     /// Per controller: its latest value and packet.
     private var controllers = [Stamped<UInt8>?](repeating: nil, count: 128)
+    /// Which notes and controllers have an entry: the journal visits only these.
+    private var loggedNotes = NoteSet()
+    private var loggedControllers = NoteSet()
     private var program: Stamped<ChapterP>?
     private var pitchWheel: Stamped<UInt16>?
     /// State, not history: what the sender's own stream has sounding and selected.
@@ -21,9 +24,11 @@ struct ChannelHistory: Sendable {
         switch message {
         case .noteOn(_, let note, let velocity) where velocity > 0:
             notes[Int(note & 0x7F)] = Stamped(velocity & 0x7F, sequenceNumber)
+            loggedNotes.insert(note & 0x7F)
             sounding.insert(note & 0x7F)
         case .noteOn(_, let note, _), .noteOff(_, let note, _):
             notes[Int(note & 0x7F)] = Stamped(0, sequenceNumber)
+            loggedNotes.insert(note & 0x7F)
             sounding.remove(note & 0x7F)
         case .controlChange(_, let controller, let value):
             recordControlChange(controller & 0x7F, value & 0x7F, sequenceNumber: sequenceNumber)
@@ -46,12 +51,14 @@ struct ChannelHistory: Sendable {
         case 121:
             pitchWheel = Stamped(8192, sequenceNumber)
         case 120, 123...127:
-            for note in sounding.notes { notes[Int(note)] = Stamped(0, sequenceNumber) }
+            sounding.forEach { notes[Int($0)] = Stamped(0, sequenceNumber) }
+            loggedNotes.formUnion(sounding)
             sounding = NoteSet()
         case 122:
             break  // Local Control: the receiving instrument's own setting
         default:
             controllers[Int(controller)] = Stamped(value, sequenceNumber)
+            loggedControllers.insert(controller)
             if controller == 0 { bankMSB = value }
             if controller == 32 { bankLSB = value }
         }
@@ -63,9 +70,14 @@ struct ChannelHistory: Sendable {
             guard let stamped = entry else { return }
             entry = change(stamped.sequenceNumber).map { Stamped(stamped.value, $0) }
         }
-        for index in 0..<128 {
-            apply(&notes[index])
-            apply(&controllers[index])
+        let (notesBefore, controllersBefore) = (loggedNotes, loggedControllers)
+        notesBefore.forEach { note in
+            apply(&notes[Int(note)])
+            if notes[Int(note)] == nil { loggedNotes.remove(note) }
+        }
+        controllersBefore.forEach { controller in
+            apply(&controllers[Int(controller)])
+            if controllers[Int(controller)] == nil { loggedControllers.remove(controller) }
         }
         apply(&program)
         apply(&pitchWheel)
@@ -77,17 +89,20 @@ struct ChannelHistory: Sendable {
         var logs: [ChapterN.NoteLog] = []
         var offNotes = NoteSet()
         var offNotesInPreviousPacket = false
-        for (note, entry) in notes.enumerated() {
-            guard let entry else { continue }
+        loggedNotes.forEach { note in
+            guard let entry = notes[Int(note)] else { return }
             if entry.value > 0 {
-                logs.append(ChapterN.NoteLog(note: UInt8(note), velocity: entry.value, inPreviousPacket: entry.sequenceNumber == previous))
+                logs.append(ChapterN.NoteLog(note: note, velocity: entry.value, inPreviousPacket: entry.sequenceNumber == previous))
             } else {
-                offNotes.insert(UInt8(note))
+                offNotes.insert(note)
                 offNotesInPreviousPacket = offNotesInPreviousPacket || entry.sequenceNumber == previous
             }
         }
-        let controllerLogs = controllers.enumerated().compactMap { controller, entry in
-            entry.map { ChapterC.ControllerLog(controller: UInt8(controller), value: $0.value, inPreviousPacket: $0.sequenceNumber == previous) }
+        var controllerLogs: [ChapterC.ControllerLog] = []
+        loggedControllers.forEach { controller in
+            guard let entry = controllers[Int(controller)] else { return }
+            controllerLogs.append(ChapterC.ControllerLog(controller: controller, value: entry.value,
+                                                         inPreviousPacket: entry.sequenceNumber == previous))
         }
         let journal = ChannelJournal(
             channel: channel,

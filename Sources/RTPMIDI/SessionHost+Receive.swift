@@ -184,18 +184,17 @@ extension SessionHost {
             countStray()
             return []
         }
-        guard var session = session(withPeer: packet.ssrc), session.phase == .up else {
+        guard let id = session(withPeer: packet.ssrc)?.id, sessions[id]?.phase == .up, var session = takeSession(id) else {
             countStray()
             return []
         }
+        defer { sessions[id] = session }
         session.lastHeard = now
         session.packetsReceived += 1
         let arrival = session.repair.receive(packet)
         session.feedbackDue = true
         session.lastSequenceReceived = session.repair.lastSequenceNumber ?? packet.sequenceNumber
         session.clock.arrived(timestamp: packet.timestamp, now: now)
-        let effects = deliver(arrival, stamped: packet.timestamp, in: &session, now: now)
-        sessions[session.id] = session
-        return effects
+        return deliver(arrival, stamped: packet.timestamp, in: &session, now: now)
     }
 }

@@ -82,7 +82,8 @@ public struct SessionHost: Sendable {
     /// what the peer may have missed. Nothing happens when the session is not up.
     /// - Thread: any (a value).
     public mutating func send(_ messages: [MIDIMessage], to id: SessionID, now: UInt64) -> [SessionEffect] {
-        guard var session = sessions[id], session.phase == .up, !messages.isEmpty else { return [] }
+        guard sessions[id]?.phase == .up, !messages.isEmpty, var session = takeSession(id) else { return [] }
+        defer { sessions[id] = session }
         var effects: [SessionEffect] = [], start = 0, bytes = 0
         for (index, message) in messages.enumerated() {
             let size = message.bytes.count + 1
@@ -93,7 +94,6 @@ public struct SessionHost: Sendable {
             bytes += size
         }
         effects.append(packet(of: Array(messages[start...]), in: &session, now: now))
-        sessions[id] = session
         return effects
     }
 
@@ -130,6 +130,12 @@ public struct SessionHost: Sendable {
     mutating func countStray() { strayDatagrams += 1 }
 
     /// The session whose peer is `ssrc`.
+    /// Session `id` taken out of the table, to be put back changed: changed while the table
+    /// still held it, its journal's and repair's buffers would be copied first (per packet).
+    mutating func takeSession(_ id: SessionID) -> PeerSession? {
+        sessions.removeValue(forKey: id)
+    }
+
     func session(withPeer ssrc: UInt32) -> PeerSession? {
         sessions.values.first { $0.peerSSRC == ssrc }
     }

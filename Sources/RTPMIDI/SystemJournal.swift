@@ -19,10 +19,8 @@ public struct SystemJournal: Hashable, Sendable {
     ///
     /// - Thread: any.
     func encode(into out: inout [UInt8]) {
-        var body: [UInt8] = []
-        sequencer?.encode(into: &body)
         let flags = (anyInPreviousPacket ? 0 : 0x8000) | (sequencer == nil ? 0 : Self.chapterQ)
-        appendLengthPrefixed(body, header: flags, headerLength: 2, to: &out)
+        appendLengthPrefixed(header: flags, headerLength: 2, to: &out) { sequencer?.encode(into: &$0) }
     }
 
     /// - Thread: any.
