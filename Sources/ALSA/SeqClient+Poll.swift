@@ -11,6 +11,9 @@ extension SeqClient {
         /// The watched descriptors that are readable: only these need their signal cleared
         /// (empty when events already waited in alsa-lib's buffer and no `poll` was made).
         public let readable: [Int32]
+        /// The sequencer itself has input (in alsa-lib's buffer or the kernel's): a
+        /// `receivePending` now finds an event rather than making a `read` that finds none.
+        public var sequencer = true
     }
 
     /// Waits until an event can be read, one of `alsoWatching` is readable, the timeout
@@ -55,6 +58,8 @@ extension SeqClient {
             throw ALSAError(function: "poll", code: -errno)
         }
         let watched = fds[Int(filled)...].filter { $0.revents & Int16(POLLIN) != 0 }.map(\.fd)
-        return Readiness(isReady: ready > 0, readable: watched)
+        var readiness = Readiness(isReady: ready > 0, readable: watched)
+        readiness.sequencer = fds[..<Int(filled)].contains { $0.revents != 0 }
+        return readiness
     }
 }

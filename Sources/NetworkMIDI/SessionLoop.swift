@@ -113,16 +113,20 @@ final class SessionLoop: @unchecked Sendable {
         while true {
             let wait = min(nextTick, later.first?.at ?? .max), start = now
             let timeout = wait > start ? Int64(wait - start) : 0
-            _ = try? client.waitForInput(microseconds: timeout, alsoWatching: [wake.descriptor, control.descriptor, data.descriptor])
-            wake.drain()
+            // Only what is ready is read: under emulation each read that finds nothing costs
+            // as much as one that finds a packet.
+            let ready = try? client.waitForInput(microseconds: timeout,
+                                                 alsoWatching: [wake.descriptor, control.descriptor, data.descriptor])
+            let readable = ready?.readable ?? []
+            if readable.contains(wake.descriptor) { wake.drain() }
             let (jobs, stopping) = inbox.withLock { inbox in
                 defer { inbox.jobs.removeAll() }
                 return (inbox.jobs, inbox.stopping)
             }
             for job in jobs { job(self) }
             if stopping { break }
-            receiveDatagrams()
-            sendPortInput()
+            receiveDatagrams(from: readable)
+            if ready?.sequencer ?? true { sendPortInput() }
             deliverDue()
             if now >= nextTick {
                 carryOut(host.tick(now: now))
@@ -133,19 +137,22 @@ final class SessionLoop: @unchecked Sendable {
         for port in ports.values { try? client.deletePort(port) }
     }
 
-    /// Every datagram waiting on either socket, to its sessions.
-    private func receiveDatagrams() {
-        for (socket, channel) in [(control, SessionChannel.control), (data, .data)] {
+    /// Every datagram waiting on the sockets among `readable`, to their sessions.
+    private func receiveDatagrams(from readable: [Int32]) {
+        for (socket, channel) in [(control, SessionChannel.control), (data, .data)] where readable.contains(socket.descriptor) {
             while let (bytes, peer) = socket.receive() {
                 carryOut(host.receive(bytes, via: channel, from: peer, now: now))
             }
         }
     }
 
-    /// What the sessions' ports were sent, to their peers: one packet per session.
+    /// What the sessions' ports were sent, to their peers: one packet per session. Reads
+    /// until alsa-lib's buffer is empty (the next wait finds what the kernel holds still).
     private func sendPortInput() {
         var batches: [(SessionID, [MIDIMessage])] = []
-        while let (event, port) = (try? client.receivePendingAtPort()) ?? nil {
+        var more = true
+        while more, let (event, port) = (try? client.receivePendingAtPort()) ?? nil {
+            more = client.hasBufferedInput
             guard case .message(let message, _, _) = event, let id = sessionsByPort[port] else { continue }
             if let index = batches.firstIndex(where: { $0.0 == id }) {
                 batches[index].1.append(message)
