@@ -26,7 +26,7 @@ extension SeqClient {
     ///     eventfd another thread signals when it has input for this one.
     /// - Thread: the owning thread.
     public func waitForInput(milliseconds: Int32, alsoWatching: [Int32] = []) throws(ALSAError) -> Readiness {
-        try waitForInput(microseconds: milliseconds < 0 ? -1 : Int64(milliseconds) * 1000, alsoWatching: alsoWatching)
+        try waitForInput(microseconds: Self.microseconds(milliseconds), alsoWatching: alsoWatching)
     }
 
     /// `waitForInput(milliseconds:alsoWatching:)` to the microsecond (`-1`: forever), for a
@@ -42,7 +42,12 @@ extension SeqClient {
     /// - Returns: `true` when writable, `false` on timeout or signal.
     /// - Thread: the owning thread.
     public func waitUntilWritable(milliseconds: Int32) throws(ALSAError) -> Bool {
-        try poll(Int16(POLLOUT), microseconds: milliseconds < 0 ? -1 : Int64(milliseconds) * 1000).isReady
+        try poll(Int16(POLLOUT), microseconds: Self.microseconds(milliseconds)).isReady
+    }
+
+    /// A timeout in milliseconds as microseconds (`-1`, forever, stays `-1`).
+    private static func microseconds(_ milliseconds: Int32) -> Int64 {
+        milliseconds < 0 ? -1 : Int64(milliseconds) * 1000
     }
 
     private func poll(_ events: Int16, microseconds: Int64, alsoWatching: [Int32] = []) throws(ALSAError) -> Readiness {

@@ -5,7 +5,7 @@ import RTPMIDI
 /// One non-blocking UDP socket of a network host: bound at `init`, read until it has no more
 /// datagrams, written a datagram at a time. Addresses go through SwiftNIO's `SocketAddress`
 /// (parsing, `sockaddr` layout, text form); the socket itself is the system's, so the
-/// network thread polls it beside the sequencer's descriptors (docs/network.md#threads).
+/// network thread polls it beside the sequencer's descriptors (docs/architecture.md, "network thread").
 ///
 /// - Thread: the network thread, which owns it (`init` any).
 final class UDPSocket {
@@ -61,9 +61,9 @@ final class UDPSocket {
                 }
             }
             if count < 0 && errno == EINTR { continue }
-            // An ICMP error for an earlier send (port unreachable) surfaces here once: no
-            // reason to stop reading; that peer's session times out as one that stopped answering.
-            if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK { continue }
+            // Nothing waits (EAGAIN), or an error: an ICMP error for an earlier send (port
+            // unreachable) surfaces here once, and that peer's session times out as one that
+            // stopped answering. The next wait finds any datagram behind it.
             guard count >= 0 else { return nil }
             guard let from = Self.peer(sender) else { continue }
             return (Array(buffer[..<count]), from)

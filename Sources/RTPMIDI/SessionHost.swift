@@ -129,13 +129,13 @@ public struct SessionHost: Sendable {
 
     mutating func countStray() { strayDatagrams += 1 }
 
-    /// The session whose peer is `ssrc`.
     /// Session `id` taken out of the table, to be put back changed: changed while the table
     /// still held it, its journal's and repair's buffers would be copied first (per packet).
     mutating func takeSession(_ id: SessionID) -> PeerSession? {
         sessions.removeValue(forKey: id)
     }
 
+    /// The session whose peer is `ssrc`.
     func session(withPeer ssrc: UInt32) -> PeerSession? {
         sessions.values.first { $0.peerSSRC == ssrc }
     }

@@ -52,6 +52,25 @@ import Testing
         #expect(scriptsTest.contains("swift build --product midihub"), "the vm tier builds the binary the doc names")
     }
 
+    /// The VM tests that may run twice (`# retry: WHY`) are exactly the ones docs/testing.md
+    /// names, each with a reason, and inside.sh reads that line.
+    @Test func theTestsThatMayRunTwiceAreTheOnesTheDocNames() throws {
+        let folder = Repository.root.appendingPathComponent("Tests/Integration/vm")
+        let retried = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".test.sh") }
+            .filter { name in
+                let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+                return text.split(separator: "\n").contains { $0.hasPrefix("# retry: ") && $0.count > "# retry: ".count }
+            }
+            .map { String($0.dropLast(".test.sh".count)) }.sorted()
+        #expect(retried == ["45-serve-jack", "74-serve-clock-follow", "78-serve-output-drift"])
+        let doc = try String(contentsOf: Repository.root.appendingPathComponent("docs/testing.md"), encoding: .utf8)
+        let paragraph = try #require(doc.components(separatedBy: "\n\n").first { $0.contains("`# retry: WHY`") })
+        let named = retried.filter { paragraph.contains("`\($0)`") }
+        #expect(named == retried, "docs/testing.md names the tests that may run twice")
+        let inside = try String(contentsOf: Repository.root.appendingPathComponent("Tests/Integration/inside.sh"), encoding: .utf8)
+        #expect(inside.contains("s/^# retry: \\(.*\\)$/\\1/p"), "inside.sh reads the retry line")
+    }
+
     /// The doc's "Writing a test" example is the VM test 05-doc-example, verbatim; its
     /// debugging commands are what that test runs inside the VM (with the binary under test).
     @Test func theExampleTestIsARealTest() throws {
