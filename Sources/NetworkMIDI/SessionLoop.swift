@@ -147,12 +147,11 @@ final class SessionLoop: @unchecked Sendable {
     }
 
     /// What the sessions' ports were sent, to their peers: one packet per session. Reads
-    /// until alsa-lib's buffer is empty (the next wait finds what the kernel holds still).
+    /// all the kernel holds, so a chord goes in one packet (stopping at alsa-lib's buffer
+    /// split chords over packets that the link's jitter then reordered: VM 92).
     private func sendPortInput() {
         var batches: [(SessionID, [MIDIMessage])] = []
-        var more = true
-        while more, let (event, port) = (try? client.receivePendingAtPort()) ?? nil {
-            more = client.hasBufferedInput
+        while let (event, port) = (try? client.receivePendingAtPort()) ?? nil {
             guard case .message(let message, _, _) = event, let id = sessionsByPort[port] else { continue }
             if let index = batches.firstIndex(where: { $0.0 == id }) {
                 batches[index].1.append(message)
