@@ -45,7 +45,8 @@ struct ReceiverState: Sendable {
 
     /// The messages that bring this state to the sender's as `journal` has it, applied
     /// to this state: per channel the NoteOffs of notes that ended, controller values,
-    /// bank and program, pitch wheel, then the NoteOns of notes still sounding; then the
+    /// bank and program, pitch wheel, then the NoteOns of notes still sounding, in the
+    /// journal's order (midihub's sender lists them in the order they were played); then the
     /// sequencer's Stop, or Song Position and Continue. Controllers 120…127 and logs of
     /// the toggle and count tools are not replayed.
     mutating func repair(from journal: RecoveryJournal) -> [MIDIMessage] {

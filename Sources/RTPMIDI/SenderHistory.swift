@@ -8,6 +8,11 @@ import MIDICore
 struct ChannelHistory: Sendable {
     /// Per note: its latest NoteOn velocity (0 for a NoteOff) and packet.
     private var notes = [Stamped<UInt8>?](repeating: nil, count: 128)
+    /// Per note: the count of NoteOns the channel had sent before its latest, so the
+    /// journal lists its note logs in the order they were played (a receiver replays them
+    /// in that order: a lost arpeggio or strummed chord comes back as it was sent).
+    private var noteOnOrder = [UInt32](repeating: 0, count: 128)
+    private var noteOnsSent: UInt32 = 0
     /// Per controller: its latest value and packet.
     private var controllers = [Stamped<UInt8>?](repeating: nil, count: 128)
     /// Which notes and controllers have an entry: the journal visits only these.
@@ -24,6 +29,8 @@ struct ChannelHistory: Sendable {
         switch message {
         case .noteOn(_, let note, let velocity) where velocity > 0:
             notes[Int(note & 0x7F)] = Stamped(velocity & 0x7F, sequenceNumber)
+            noteOnOrder[Int(note & 0x7F)] = noteOnsSent
+            noteOnsSent &+= 1
             loggedNotes.insert(note & 0x7F)
             sounding.insert(note & 0x7F)
         case .noteOn(_, let note, _), .noteOff(_, let note, _):
@@ -84,7 +91,8 @@ struct ChannelHistory: Sendable {
     }
 
     /// The channel's journal, nil when nothing was sent since the checkpoint; entries
-    /// from packet `previous` are marked as from the packet before the journal's.
+    /// from packet `previous` are marked as from the packet before the journal's. Note
+    /// logs come in the order their NoteOns were sent, the oldest first.
     func journal(channel: UInt8, previous: UInt16) -> ChannelJournal? {
         var logs: [ChapterN.NoteLog] = []
         var offNotes = NoteSet()
@@ -97,6 +105,9 @@ struct ChannelHistory: Sendable {
                 offNotes.insert(note)
                 offNotesInPreviousPacket = offNotesInPreviousPacket || entry.sequenceNumber == previous
             }
+        }
+        if logs.count > 1 {
+            logs.sort { noteOnsSent &- noteOnOrder[Int($0.note)] > noteOnsSent &- noteOnOrder[Int($1.note)] }
         }
         var controllerLogs: [ChapterC.ControllerLog] = []
         loggedControllers.forEach { controller in

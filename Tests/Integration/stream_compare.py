@@ -7,9 +7,10 @@ arrived (an aseqdump at the far end). Prints, one per line:
   sent-hanging N  the same count for the sent stream (the song's own overlaps)
   controllers-differing N   (channel, controller) pairs whose last value differs
   programs-differing N      channels whose last program differs
-  out-of-order N  received note-ons outside the longest run in the sent order (a note
-                  replayed from the journal after a loss comes in the journal's order, by key,
-                  among the notes of its lost packet)
+  out-of-order N  received note-ons outside the longest run in the sent order (the notes
+                  of a lost packet replayed from the journal come channel by channel: a
+                  recovery journal keeps each channel's order, not the order across channels)
+  out-of-order-in-channels N   the same count taken on each channel alone, summed
 Usage: stream_compare.py SENT RECEIVED"""
 import re
 import sys
@@ -65,6 +66,14 @@ def main():
     print("controllers-differing", sum(controllers.get(k) != v for k, v in sent_controllers.items()))
     print("programs-differing", sum(programs.get(k) != v for k, v in sent_programs.items()))
     print("out-of-order", len(ons) - common_subsequence_length(ons, sent_ons))
+    channels = {channel for channel, _ in sent_ons + ons}
+    print("out-of-order-in-channels", sum(
+        len(on_channel(ons, channel)) - common_subsequence_length(on_channel(ons, channel), on_channel(sent_ons, channel))
+        for channel in channels))
+
+
+def on_channel(ons, channel):
+    return [key for key in ons if key[0] == channel]
 
 
 if __name__ == "__main__":

@@ -34,6 +34,24 @@ struct LossyLink {
         #expect(link.receiver.packetsLost == 1 && link.receiver.packetsRepaired == 1)
     }
 
+    @Test func lostNotesComeBackInTheOrderTheyWerePlayed() throws {
+        var link = LossyLink()
+        let played: [UInt8] = [67, 60, 64, 48]  // an arpeggio down and up, not in key order
+        try link.send([.noteOn(channel: 0, note: 67, velocity: 90), .noteOn(channel: 0, note: 60, velocity: 91)], lost: true)
+        try link.send([.noteOn(channel: 0, note: 64, velocity: 92)], lost: true)
+        try link.send([.noteOn(channel: 0, note: 48, velocity: 93)], lost: true)
+        let delivery = try #require(try link.send([.controlChange(channel: 0, controller: 1, value: 3)]))
+        #expect(delivery.repair == zip(played, UInt8(90)...).map { .noteOn(channel: 0, note: $0, velocity: $1) })
+    }
+
+    @Test func aReplayedNoteTakesItsLatestPlaceInTheOrder() throws {
+        var link = LossyLink()
+        try link.send([.noteOn(channel: 0, note: 60, velocity: 90), .noteOn(channel: 0, note: 62, velocity: 90)], lost: true)
+        try link.send([.noteOff(channel: 0, note: 60, velocity: 0), .noteOn(channel: 0, note: 60, velocity: 80)], lost: true)
+        let delivery = try #require(try link.send([]))
+        #expect(delivery.repair == [.noteOn(channel: 0, note: 62, velocity: 90), .noteOn(channel: 0, note: 60, velocity: 80)])
+    }
+
     @Test func theSessionsLostFirstPacketsAreRepairedFromTheFirstJournalThatArrives() throws {
         var link = LossyLink()
         // The song's opening: a program and a volume, lost before anything reached the receiver.
