@@ -6,8 +6,8 @@ import MIDICore
 /// receiver feedback (RS) acknowledges packets. Bounded: 16 channels × 128 notes and
 /// 128 controllers, and a history no longer than `maximumHistory` packets.
 ///
-/// Use per packet: put `journal()` in the packet, then `record` its commands with its
-/// sequence number.
+/// Use per packet: write `encodeJournal(into:)` in the packet, then `record` its commands
+/// with its sequence number.
 ///
 /// - Thread: any (a value); the session's owner keeps it.
 public struct JournalSender: Sendable {
@@ -37,10 +37,11 @@ public struct JournalSender: Sendable {
         keepHistoryShort(endingAt: sequenceNumber)
     }
 
-    /// The journal for the next packet, nil when nothing was sent since the checkpoint.
+    /// The journal for the next packet, nil when nothing was sent since the checkpoint:
+    /// what `encodeJournal(into:)` writes, as a value (for the tests to read).
     ///
     /// - Thread: any (a value).
-    public func journal() -> RecoveryJournal? {
+    func journal() -> RecoveryJournal? {
         guard let checkpoint, let latest else { return nil }
         let channelJournals = channels.enumerated().compactMap { channel, history in
             history.journal(channel: UInt8(channel), previous: latest)
@@ -48,6 +49,32 @@ public struct JournalSender: Sendable {
         let system = sequencer.journal(previous: latest)
         guard !channelJournals.isEmpty || system != nil else { return nil }
         return RecoveryJournal(checkpoint: checkpoint, channels: channelJournals, system: system)
+    }
+
+    /// Appends the journal for the next packet: the bytes `journal()` encodes, each
+    /// channel's reused while it holds. Returns false, appending nothing, when there is none.
+    ///
+    /// - Thread: any (a value).
+    public mutating func encodeJournal(into out: inout [UInt8]) -> Bool {
+        guard let checkpoint, let latest else { return false }
+        let start = out.count
+        out.append(0)
+        out.appendBigEndian(checkpoint)
+        let system = sequencer.journal(previous: latest)
+        system?.encode(into: &out)
+        var channelCount = 0, anyInPreviousPacket = system?.anyInPreviousPacket ?? false
+        for index in channels.indices {
+            let encoded = channels[index].appendJournal(channel: UInt8(index), previous: latest, to: &out)
+            if !encoded.bytes.isEmpty { channelCount += 1 }
+            anyInPreviousPacket = anyInPreviousPacket || encoded.anyInPreviousPacket
+        }
+        guard channelCount > 0 || system != nil else {
+            out.removeSubrange(start...)
+            return false
+        }
+        out[start] = RecoveryJournal.firstByte(anyInPreviousPacket: anyInPreviousPacket, hasSystemJournal: system != nil,
+                                               channelCount: channelCount)
+        return true
     }
 
     /// The peer received every packet through `sequenceNumber` (its RS): the checkpoint

@@ -45,7 +45,6 @@ struct PeerSession {
 
     var packetsSent = 0
     var packetsReceived = 0
-    var packetsMalformed = 0
 
     var summary: SessionSummary {
         let state = switch phase {
@@ -58,6 +57,6 @@ struct PeerSession {
             state: state, latency: latency, jitter: clock.offset.map { _ in UInt64(clock.jitter) },
             packetsSent: packetsSent, packetsReceived: packetsReceived, packetsLate: packetsLate,
             packetsLost: repair.packetsLost, packetsRepaired: repair.packetsRepaired,
-            packetsMalformed: packetsMalformed + repair.packetsMalformed)
+            packetsMalformed: repair.packetsMalformed)
     }
 }

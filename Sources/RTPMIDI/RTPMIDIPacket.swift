@@ -33,6 +33,19 @@ public struct RTPMIDIPacket: Hashable, Sendable {
     ///
     /// - Thread: any.
     public func encoded() -> [UInt8] {
+        encoded { out in
+            guard let journal else { return false }
+            journal.encode(into: &out)
+            return true
+        }
+    }
+
+    /// The packet's bytes with the journal `appendJournal` writes in place of `journal`:
+    /// it appends an encoded recovery journal and returns true, or appends nothing and
+    /// returns false (a sender's `JournalSender.encodeJournal(into:)`).
+    ///
+    /// - Thread: any.
+    public func encoded(appendingJournal appendJournal: (inout [UInt8]) -> Bool) -> [UInt8] {
         let list = CommandList.encode(commands, capacity: Self.maximumCommandSectionLength)
         var out: [UInt8] = []
         out.reserveCapacity(512)  // the header, a short command list and a journal, in one allocation
@@ -40,8 +53,9 @@ public struct RTPMIDIPacket: Hashable, Sendable {
         out.appendBigEndian(sequenceNumber)
         out.appendBigEndian(timestamp)
         out.appendBigEndian(ssrc)
-        // Command section header: B J Z P LEN (4 bits, or 12 with B).
-        let flags: UInt8 = (journal == nil ? 0 : 0x40) | (list.hasFirstDelta ? 0x20 : 0)
+        // Command section header: B J Z P LEN (4 bits, or 12 with B); J once the journal is written.
+        let flagsAt = out.count
+        let flags: UInt8 = list.hasFirstDelta ? 0x20 : 0
         if list.bytes.count > 0x0F {
             out.append(0x80 | flags | UInt8(list.bytes.count >> 8))
             out.append(UInt8(truncatingIfNeeded: list.bytes.count))
@@ -49,7 +63,7 @@ public struct RTPMIDIPacket: Hashable, Sendable {
             out.append(flags | UInt8(list.bytes.count))
         }
         out += list.bytes
-        journal?.encode(into: &out)
+        if appendJournal(&out) { out[flagsAt] |= 0x40 }
         return out
     }
 
@@ -58,6 +72,15 @@ public struct RTPMIDIPacket: Hashable, Sendable {
     ///
     /// - Thread: any.
     public init(decoding bytes: some Collection<UInt8>) throws(RTPMIDIDecodingError) {
+        try self.init(decoding: bytes) { _ in true }
+    }
+
+    /// Decodes a packet, reading its recovery journal only when `readsJournal` says so for
+    /// the packet's sequence number (a receiver needs it only after a loss); a journal not
+    /// read is left nil, its bytes unchecked.
+    ///
+    /// - Thread: any.
+    init(decoding bytes: some Collection<UInt8>, readingJournal readsJournal: (UInt16) -> Bool) throws(RTPMIDIDecodingError) {
         var packet = Array(bytes)
         guard packet.count >= 13 else { throw .truncatedHeader }
         let version = packet[0] >> 6
@@ -87,8 +110,17 @@ public struct RTPMIDIPacket: Hashable, Sendable {
         var list = try reader.section(length, failure: .truncatedCommand)
         commands = try CommandList.decode(&list, hasFirstDelta: header & 0x20 != 0)
         reader = ByteReader(packet, from: reader.offset, failure: .truncatedJournal)
-        journal = header & 0x40 != 0 ? try RecoveryJournal(decoding: &reader) : nil
-        guard reader.isAtEnd else { throw .trailingBytes(reader.remaining) }
+        let hasJournal = header & 0x40 != 0
+        journal = hasJournal && readsJournal(sequenceNumber) ? try RecoveryJournal(decoding: &reader) : nil
+        guard reader.isAtEnd || (hasJournal && journal == nil) else { throw .trailingBytes(reader.remaining) }
+    }
+
+    /// The SSRC of the packet in `datagram` (bytes 8…11), nil when it is too short to have one.
+    ///
+    /// - Thread: any.
+    static func ssrc(of datagram: [UInt8]) -> UInt32? {
+        guard datagram.count >= 12 else { return nil }
+        return datagram[8..<12].reduce(0) { $0 << 8 | UInt32($1) }
     }
 }
 

@@ -29,13 +29,19 @@ public struct RecoveryJournal: Hashable, Sendable {
     /// - Thread: any.
     func encode(into out: inout [UInt8]) {
         let channels = channels.prefix(16)
-        var first: UInt8 = anyInPreviousPacket || system == nil ? 0 : 0x80
-        if system != nil { first |= 0x40 }
-        if !channels.isEmpty { first |= 0x20 | UInt8(channels.count - 1) }
-        out.append(first)
+        out.append(Self.firstByte(anyInPreviousPacket: anyInPreviousPacket, hasSystemJournal: system != nil,
+                                  channelCount: channels.count))
         out.appendBigEndian(checkpoint)
         system?.encode(into: &out)
         for channel in channels { channel.encode(into: &out) }
+    }
+
+    /// S Y A H TOTCHAN for a journal of `channelCount` (at most 16) channel journals.
+    static func firstByte(anyInPreviousPacket: Bool, hasSystemJournal: Bool, channelCount: Int) -> UInt8 {
+        var first: UInt8 = anyInPreviousPacket || !hasSystemJournal ? 0 : 0x80
+        if hasSystemJournal { first |= 0x40 }
+        if channelCount > 0 { first |= 0x20 | UInt8(channelCount - 1) }
+        return first
     }
 
     /// Reads a journal from `reader` up to its end.

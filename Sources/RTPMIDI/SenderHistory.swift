@@ -24,8 +24,14 @@ struct ChannelHistory: Sendable {
     private var sounding = NoteSet()
     private var bankMSB: UInt8?
     private var bankLSB: UInt8?
+    /// The packet of the latest `record`, nil before the first.
+    private var lastRecorded: UInt16?
+    /// The journal's bytes as last encoded; nil once a record or restamp changed what it says.
+    private var encoded: EncodedChannelJournal?
 
     mutating func record(_ message: MIDIMessage, sequenceNumber: UInt16) {
+        lastRecorded = sequenceNumber
+        encoded = nil
         switch message {
         case .noteOn(_, let note, let velocity) where velocity > 0:
             notes[Int(note & 0x7F)] = Stamped(velocity & 0x7F, sequenceNumber)
@@ -73,6 +79,7 @@ struct ChannelHistory: Sendable {
 
     /// Applies `change` to every entry's packet: nil drops the entry.
     mutating func restamp(_ change: (UInt16) -> UInt16?) {
+        encoded = nil
         func apply<Value: Sendable>(_ entry: inout Stamped<Value>?) {
             guard let stamped = entry else { return }
             entry = change(stamped.sequenceNumber).map { Stamped(stamped.value, $0) }
@@ -125,6 +132,37 @@ struct ChannelHistory: Sendable {
         )
         return journal == ChannelJournal(channel: channel) ? nil : journal
     }
+}
+
+extension ChannelHistory {
+    /// Appends the bytes of `journal(channel:previous:)` (none when it is nil), reusing the
+    /// last encoding while it still holds: nothing was recorded since, and `previous` marks
+    /// the same entries as from the packet before (none, unless the channel sent in it).
+    /// Most packets change one channel's journal; the others are copied.
+    mutating func appendJournal(channel: UInt8, previous: UInt16, to out: inout [UInt8]) -> EncodedChannelJournal {
+        if let encoded, encoded.previous == previous || (lastRecorded != previous && lastRecorded != encoded.previous) {
+            out += encoded.bytes
+            return encoded
+        }
+        var bytes: [UInt8] = []
+        let journal = journal(channel: channel, previous: previous)
+        journal?.encode(into: &bytes)
+        let fresh = EncodedChannelJournal(bytes: bytes, previous: previous,
+                                          anyInPreviousPacket: journal?.anyInPreviousPacket ?? false)
+        encoded = fresh
+        out += bytes
+        return fresh
+    }
+}
+
+/// A channel journal's bytes (empty: no journal), the `previous` packet they were encoded
+/// for, and whether an element in them is from it.
+///
+/// - Thread: any (a value).
+struct EncodedChannelJournal: Sendable {
+    var bytes: [UInt8]
+    var previous: UInt16
+    var anyInPreviousPacket: Bool
 }
 
 /// The sequencer's state as Start, Stop, Continue, Song Position and Clock left it,

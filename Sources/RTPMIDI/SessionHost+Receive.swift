@@ -178,17 +178,16 @@ extension SessionHost {
         return overflow ? nil : latency
     }
 
-    /// An RTP packet: its session's MIDI, after what the journal repairs.
+    /// An RTP packet: its session's MIDI, after what the journal repairs. One that belongs
+    /// to no session is stray; one of a session's that does not decode, malformed (its count).
     private mutating func receivePacket(_ datagram: [UInt8], now: UInt64) -> [SessionEffect] {
-        guard let packet = try? RTPMIDIPacket(decoding: datagram) else {
-            countStray()
-            return []
-        }
-        guard let id = session(withPeer: packet.ssrc)?.id, sessions[id]?.phase == .up, var session = takeSession(id) else {
+        guard let ssrc = RTPMIDIPacket.ssrc(of: datagram), let id = session(withPeer: ssrc)?.id,
+              sessions[id]?.phase == .up, var session = takeSession(id) else {
             countStray()
             return []
         }
         defer { sessions[id] = session }
+        guard case .success(let packet) = session.repair.decode(datagram: datagram) else { return [] }
         session.lastHeard = now
         session.packetsReceived += 1
         let arrival = session.repair.receive(packet)

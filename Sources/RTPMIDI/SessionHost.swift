@@ -104,15 +104,15 @@ public struct SessionHost: Sendable {
     /// since the peer's last feedback (none when empty or off).
     func packet(of messages: [MIDIMessage], in session: inout PeerSession, now: UInt64) -> SessionEffect {
         let sequenceNumber = session.nextSequenceNumber
-        let packet = RTPMIDIPacket(
-            sequenceNumber: sequenceNumber, timestamp: Self.rtpTimestamp(now), ssrc: ssrc,
-            commands: messages.map { RTPMIDICommand(delta: 0, message: $0) },
-            journal: sendsJournal ? session.journal.journal() : nil)
+        let packet = RTPMIDIPacket(sequenceNumber: sequenceNumber, timestamp: Self.rtpTimestamp(now), ssrc: ssrc,
+                                   commands: messages.map { RTPMIDICommand(delta: 0, message: $0) })
+        let sendsJournal = sendsJournal
+        let bytes = packet.encoded { sendsJournal && session.journal.encodeJournal(into: &$0) }
         for message in messages { session.journal.record(message, sequenceNumber: sequenceNumber) }
         session.nextSequenceNumber &+= 1
         session.lastPacketAt = now
         session.packetsSent += 1
-        return .send(packet.encoded(), to: session.dataAddress, via: .data)
+        return .send(bytes, to: session.dataAddress, via: .data)
     }
 
     /// The RTP timestamp (10 kHz) of a moment.

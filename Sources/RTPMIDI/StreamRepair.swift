@@ -43,8 +43,21 @@ public struct StreamRepair: Sendable {
     ///
     /// - Thread: any (a value).
     public mutating func receive(datagram: some Collection<UInt8>) -> Result<RTPMIDIDelivery, RTPMIDIDecodingError> {
+        decode(datagram: datagram).map { receive($0) }
+    }
+
+    /// Decodes `datagram` as this receiver needs it: its recovery journal only when packets
+    /// are missing before it (or it is the first), the only time a repair reads one — most
+    /// packets arrive in order, and reading a journal costs ten times the rest. A malformed
+    /// packet is counted (`.failure`, with what was wrong).
+    ///
+    /// - Thread: any (a value).
+    public mutating func decode(datagram: some Collection<UInt8>) -> Result<RTPMIDIPacket, RTPMIDIDecodingError> {
+        let expected = expected
         do throws(RTPMIDIDecodingError) {
-            return .success(receive(try RTPMIDIPacket(decoding: datagram)))
+            return .success(try RTPMIDIPacket(decoding: datagram) { sequenceNumber in
+                expected.map { SequenceNumber.distance(from: $0, to: sequenceNumber) > 0 } ?? true
+            })
         } catch {
             packetsMalformed += 1
             return .failure(error)

@@ -1,5 +1,6 @@
 import MIDICore
 import Testing
+import TestSupport
 @testable import RTPMIDI
 
 @Suite struct JournalSenderTests {
@@ -61,5 +62,31 @@ import Testing
         let journal = try #require(sender.journal())
         #expect(SequenceNumber.distance(from: journal.checkpoint, to: UInt16(truncatingIfNeeded: 70_000)) <= 2 * JournalSender.maximumHistory)
         #expect(journal.channels.first?.program?.program == 3)
+    }
+
+    /// The bytes written per packet, each channel's reused while it holds, are the
+    /// journal's own encoding: through acknowledgements, the S bits of the packet before,
+    /// and the checkpoint moved on without feedback.
+    @Test func theReusedEncodingIsTheJournals() {
+        var sender = JournalSender()
+        var random = SeededGenerator(seed: 27)
+        for sequenceNumber in UInt16(1)...20_000 {
+            var reused: [UInt8] = []
+            let wrote = sender.encodeJournal(into: &reused)
+            var expected: [UInt8] = []
+            sender.journal()?.encode(into: &expected)
+            #expect(wrote == !expected.isEmpty)
+            #expect(reused == expected, "packet \(sequenceNumber)")
+            if reused != expected { return }
+            let channel = UInt8.random(in: 0...15, using: &random)
+            let note = UInt8.random(in: 40...80, using: &random)
+            let message: MIDIMessage = switch Int.random(in: 0..<4, using: &random) {
+            case 0: .noteOff(channel: channel, note: note, velocity: 0)
+            case 1: .controlChange(channel: channel, controller: .random(in: 0...10, using: &random), value: 1)
+            default: .noteOn(channel: channel, note: note, velocity: 90)
+            }
+            if Int.random(in: 0..<3, using: &random) > 0 { sender.record(message, sequenceNumber: sequenceNumber) }
+            if sequenceNumber < 1000, sequenceNumber % 7 == 0 { sender.acknowledge(through: sequenceNumber &- 2) }
+        }
     }
 }

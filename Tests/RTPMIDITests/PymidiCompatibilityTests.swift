@@ -43,9 +43,9 @@ import TestSupport
     }
 
     @Test func aPacketWithAChannelJournalParsesInPymidi() throws {
-        let packet = RTPMIDIPacket(sequenceNumber: 500, timestamp: 123_456, ssrc: 0x1234_5678, commands: Self.commands,
-                                   journal: Self.channelHistory().journal())
-        let reading = try pymidiReading(packet.encoded())
+        var sender = Self.channelHistory()
+        let packet = RTPMIDIPacket(sequenceNumber: 500, timestamp: 123_456, ssrc: 0x1234_5678, commands: Self.commands)
+        let reading = try pymidiReading(packet.encoded { sender.encodeJournal(into: &$0) })
         #expect(reading == Self.commandLines + ["journal 498 system 0 channels 1 1", "channel 0 length 15 chapters pcwn"])
     }
 
@@ -54,9 +54,8 @@ import TestSupport
     @Test func aPacketWithASystemJournalKeepsItsCommandsInPymidi() throws {
         var sender = Self.channelHistory()
         sender.record(.start, sequenceNumber: 499)
-        let packet = RTPMIDIPacket(sequenceNumber: 500, timestamp: 123_456, ssrc: 0x1234_5678, commands: Self.commands,
-                                   journal: sender.journal())
-        let reading = try pymidiReading(packet.encoded())
+        let packet = RTPMIDIPacket(sequenceNumber: 500, timestamp: 123_456, ssrc: 0x1234_5678, commands: Self.commands)
+        let reading = try pymidiReading(packet.encoded { sender.encodeJournal(into: &$0) })
         #expect(Array(reading.prefix(6)) == Self.commandLines + ["journal 498 system 1 channels 1 1"])
     }
 

@@ -14,9 +14,10 @@ struct LossyLink {
     mutating func send(_ messages: [MIDIMessage], lost: Bool = false) throws -> RTPMIDIDelivery? {
         let packet = RTPMIDIPacket(sequenceNumber: sequenceNumber, timestamp: UInt32(sequenceNumber) * 10, ssrc: 7,
                                    commands: messages.map { RTPMIDICommand(message: $0) }, journal: sender.journal())
+        let bytes = packet.encoded { sender.encodeJournal(into: &$0) }
+        #expect(bytes == packet.encoded(), "the journal's reused encoding says what the journal does")
         for message in messages { sender.record(message, sequenceNumber: sequenceNumber) }
         sequenceNumber &+= 1
-        let bytes = packet.encoded()
         return lost ? nil : try receiver.receive(datagram: bytes).get()
     }
 }
@@ -148,6 +149,25 @@ struct LossyLink {
         var receiver = StreamRepair()
         #expect(throws: RTPMIDIDecodingError.truncatedHeader) { try receiver.receive(datagram: [0x80, 0x61]).get() }
         #expect(receiver.packetsMalformed == 1)
+    }
+
+    /// A journal is read only after a loss (or in the first packet): one that does not
+    /// decode costs nothing in order, and drops its packet after a gap.
+    @Test func aJournalIsReadOnlyWhenAPacketIsMissing() throws {
+        func datagram(_ sequenceNumber: UInt16) -> [UInt8] {
+            var bytes = RTPMIDIPacket(sequenceNumber: sequenceNumber, timestamp: 0, ssrc: 7,
+                                      commands: [RTPMIDICommand(message: .clock)]).encoded()
+            bytes[12] |= 0x40  // J: a journal follows, and only two bytes of it do
+            return bytes + [0x20, 0x00]
+        }
+        var receiver = StreamRepair()
+        var sender = JournalSender()
+        sender.record(.noteOn(channel: 0, note: 60, velocity: 1), sequenceNumber: 1)
+        let first = RTPMIDIPacket(sequenceNumber: 2, timestamp: 0, ssrc: 7, commands: []).encoded { sender.encodeJournal(into: &$0) }
+        #expect(try receiver.receive(datagram: first).get().repair == [.noteOn(channel: 0, note: 60, velocity: 1)])
+        #expect(try receiver.receive(datagram: datagram(3)).get().commands == [RTPMIDICommand(message: .clock)])
+        #expect(throws: RTPMIDIDecodingError.self) { try receiver.receive(datagram: datagram(5)).get() }
+        #expect(receiver.packetsMalformed == 1 && receiver.lastSequenceNumber == 3)
     }
 
     @Test func sysExSegmentsAreReassembledAndBounded() {
