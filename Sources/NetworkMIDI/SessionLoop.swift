@@ -125,9 +125,12 @@ final class SessionLoop: @unchecked Sendable {
             }
             for job in jobs { job(self) }
             if stopping { break }
-            receiveDatagrams(from: readable)
-            if ready?.sequencer ?? true { sendPortInput() }
-            deliverDue()
+            // One reading of the clock for what the wait brought (under emulation each costs
+            // as much as a system call).
+            let now = self.now
+            receiveDatagrams(from: readable, now: now)
+            if ready?.sequencer ?? true { sendPortInput(now: now) }
+            deliverDue(now: now)
             if now >= nextTick {
                 carryOut(host.tick(now: now))
                 nextTick = now + Self.tickInterval
@@ -138,7 +141,7 @@ final class SessionLoop: @unchecked Sendable {
     }
 
     /// Every datagram waiting on the sockets among `readable`, to their sessions.
-    private func receiveDatagrams(from readable: [Int32]) {
+    private func receiveDatagrams(from readable: [Int32], now: UInt64) {
         for (socket, channel) in [(control, SessionChannel.control), (data, .data)] where readable.contains(socket.descriptor) {
             while let (bytes, peer) = socket.receive() {
                 carryOut(host.receive(bytes, via: channel, from: peer, now: now))
@@ -149,7 +152,7 @@ final class SessionLoop: @unchecked Sendable {
     /// What the sessions' ports were sent, to their peers: one packet per session. Reads
     /// all the kernel holds, so a chord goes in one packet (stopping at alsa-lib's buffer
     /// split chords over packets that the link's jitter then reordered: VM 92).
-    private func sendPortInput() {
+    private func sendPortInput(now: UInt64) {
         var batches: [(SessionID, [MIDIMessage])] = []
         while let (event, port) = (try? client.receivePendingAtPort()) ?? nil {
             guard case .message(let message, _, _) = event, let id = sessionsByPort[port] else { continue }
@@ -159,13 +162,11 @@ final class SessionLoop: @unchecked Sendable {
                 batches.append((id, [message]))
             }
         }
-        let now = self.now
         for (id, messages) in batches { carryOut(host.send(messages, to: id, now: now)) }
     }
 
     /// The jitter buffer's MIDI whose time has come, out of its ports.
-    private func deliverDue() {
-        let now = self.now
+    private func deliverDue(now: UInt64) {
         while let first = later.first, first.at <= now {
             later.removeFirst()
             output(first.messages, from: first.session)

@@ -15,6 +15,10 @@ final class UDPSocket {
     let port: Int
     /// One datagram at a time: RTP-MIDI packets fit an Ethernet frame, but a peer may send more.
     private var buffer = [UInt8](repeating: 0, count: 65536)
+    /// The last peer sent to, its address parsed once: a session sends to the same one in turn.
+    private var lastDestination: (peer: PeerAddress, address: SocketAddress)?
+    /// The last peer heard from, by its `sockaddr`'s bytes, so its text is made once.
+    private var lastSender: (address: sockaddr_storage, length: Int, peer: PeerAddress)?
 
     /// Binds a socket to `address` (an IP address or a host name) and `port` (0: any).
     /// - Throws: a line saying what the system refused.
@@ -65,17 +69,33 @@ final class UDPSocket {
             // unreachable) surfaces here once, and that peer's session times out as one that
             // stopped answering. The next wait finds any datagram behind it.
             guard count >= 0 else { return nil }
-            guard let from = Self.peer(sender) else { continue }
+            guard let from = peer(sender, length: Int(length)) else { continue }
             return (Array(buffer[..<count]), from)
         }
     }
 
     /// Sends one datagram; a full socket buffer or an unreachable peer loses it, as UDP does.
     func send(_ bytes: [UInt8], to peer: PeerAddress) {
-        guard let remote = try? SocketAddress(ipAddress: peer.host, port: Int(peer.port)) else { return }
-        _ = remote.withSockAddr { address, length in
+        if lastDestination?.peer != peer {
+            guard let address = try? SocketAddress(ipAddress: peer.host, port: Int(peer.port)) else { return }
+            lastDestination = (peer, address)
+        }
+        _ = lastDestination?.address.withSockAddr { address, length in
             bytes.withUnsafeBytes { sendto(descriptor, $0.baseAddress, $0.count, 0, address, socklen_t(length)) }
         }
+    }
+
+    /// The IP address and port of the first `length` bytes of `storage`, the last sender's
+    /// again when they are its.
+    private func peer(_ storage: sockaddr_storage, length: Int) -> PeerAddress? {
+        if let lastSender, lastSender.length == length, withUnsafeBytes(of: storage, { new in
+            withUnsafeBytes(of: lastSender.address) { new.prefix(length).elementsEqual($0.prefix(length)) }
+        }) {
+            return lastSender.peer
+        }
+        guard let peer = Self.peer(storage) else { return nil }
+        lastSender = (storage, length, peer)
+        return peer
     }
 
     /// The IP address and port of an IPv4 or IPv6 socket address.
