@@ -52,6 +52,9 @@ public struct ControlErrorCode: RawRepresentable, Hashable, Sendable, Codable, E
     /// The patch does not validate; the running setup is untouched.
     public static let invalidPatch: Self = "invalid-patch"
     public static let invalidRule: Self = "invalid-rule"
+    /// A change checked against the graph while another one rebuilt it, again each time it
+    /// was checked anew: sending it again applies it.
+    public static let stale: Self = "stale"
     /// Anything else that went wrong in the daemon.
     public static let failed: Self = "failed"
 }

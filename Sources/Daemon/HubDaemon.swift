@@ -3,6 +3,7 @@ import ALSA
 import AudioHost
 import Control
 import Foundation
+import Glibc
 import Hub
 import SetupViews
 import SoundFont
@@ -41,6 +42,11 @@ public final class HubDaemon: @unchecked Sendable {
     /// learn, scenes, triggers, widgets, the transport and its takes. The daemon feeds it
     /// (`HubDaemon+Core`) and carries out its effects.
     var core: HubCore
+    /// The state as the control side reads it, published by the owner (`HubDaemon+View`).
+    let view: Published<HubView>
+    /// Whether the core changed since the view was last published, and when that was.
+    var viewDirty = false
+    var lastViewPublished = HostTime.distantPast
     var audio: AudioRack?
     /// What the core asks for a live message (reused, so a plain message allocates nothing).
     var liveEffects: [HubEffect] = []
@@ -152,6 +158,7 @@ public final class HubDaemon: @unchecked Sendable {
         } catch {
             throw DaemonError.badSetup(error.description)
         }
+        view = Published(HubView(core: core, ports: PortCatalog(), rendered: nil, receivers: [:]))
     }
 
     /// Takes the control socket (its requests held) and the web remote's port (`--remote`),
@@ -232,7 +239,9 @@ public final class HubDaemon: @unchecked Sendable {
     private func runInput() {
         owner.becomeOwner()
         log.adoptProducer()
+        systemd?.adoptProducer()
         defer {
+            systemd?.releaseProducer()
             log.releaseProducer()
             owner.resign()
             inputDone.signal()
@@ -249,11 +258,20 @@ public final class HubDaemon: @unchecked Sendable {
                 reportReceiverChanges(receivers.takeChanges())
                 try handlePendingInput(jackSignalled: readable.contains { jackWakeups.contains($0) })
             } catch {
-                log.error("reading the sequencer failed: \(error) — retrying")
-                Thread.sleep(forTimeInterval: 0.1)
+                // No sleep: queued work and JACK input still wake the owner while the
+                // sequencer is left alone for a moment.
+                log.error("reading the sequencer failed: \(error) — trying again in 100 ms")
+                Self.wait(for: watched, milliseconds: 100)
             }
             audio?.publishLive()  // what a control request or a failed batch staged
+            publishViewIfDue(now: HostTime.now())
         }
+    }
+
+    /// Waits until one of `descriptors` is readable or `milliseconds` pass.
+    private static func wait(for descriptors: [Int32], milliseconds: Int32) {
+        var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        _ = poll(&fds, nfds_t(fds.count), milliseconds)
     }
 
     /// Milliseconds until a processor's next generated event (rounded up: it is sent at

@@ -101,7 +101,7 @@ import Testing
     @Test func aWidgetWhoseNodeIsGoneIsRefusedAsTheNodeIs() throws {
         var core = try Self.core()
         var sink = RecordingSink()
-        _ = try core.handle(.changeGraph(try core.router.graph.removing("verb"), at: 1), into: &sink)
+        _ = try core.handle(.editGraph(.remove("verb"), at: 1), into: &sink)
         #expect(throws: HubRefusal.unknownNode("verb")) { try Self.action(.press, "Hold", in: core) }
     }
 }

@@ -45,7 +45,8 @@ extension HubDaemon {
     /// A subscription appeared or vanished: published, and handed to `PortsCore`, which keeps
     /// it as a hand edit once ports have settled unless the daemon made it.
     private func connectionChanged(_ connection: Connection, connected: Bool) {
-        log.publish(connected ? .connected(connectionSummary(connection)) : .disconnected(connectionSummary(connection)))
+        ports.announce(connection, connected: connected)
+        log.publish(connected ? .connected(ports.connectionSummary(connection)) : .disconnected(ports.connectionSummary(connection)))
         feed(.connectionAnnounced(connection, connected: connected, at: HostTime.now()))
     }
 
@@ -66,10 +67,10 @@ extension HubDaemon {
         case .portLeft(let gone):
             portLeft(gone)
         case .portAppeared(let new):
-            log.info("port appeared: \(describe(new))")
-            log.publish(.portAppeared(summary(new)))
+            log.info("port appeared: \(ports.describe(new))")
+            log.publish(.portAppeared(ports.summary(new)))
         case .handEditKept(let source, let destination, let connected):
-            log.info("\(connected ? "connected" : "disconnected") by hand: \(describe(source)) -> \(describe(destination)) (kept as a runtime edit)")
+            log.info("\(connected ? "connected" : "disconnected") by hand: \(ports.describe(source)) -> \(ports.describe(destination)) (kept as a runtime edit)")
             saveState()
         case .connect(let connection):
             apply(connection, connected: true, reason: "by rule")
@@ -89,11 +90,12 @@ extension HubDaemon {
         var sink = makeSink()
         let effects = (try? core.handle(.unplugged(gone, at: HostTime.now()), into: &sink)) ?? []
         flush(sink)
+        viewDirty = true
         let released = effects.flatMap { effect -> [NodeID] in
             if case .notesReleased(let nodes) = effect { nodes } else { [] }
         } + releasedAtJack
-        log.info("port left: \(describe(gone))" + (released.isEmpty ? "" : "; released notes at \(released.joined(separator: ", "))"))
-        log.publish(.portLeft(summary(gone)))
+        log.info("port left: \(ports.describe(gone))" + (released.isEmpty ? "" : "; released notes at \(released.joined(separator: ", "))"))
+        log.publish(.portLeft(ports.summary(gone)))
         for node in core.router.graph.nodes {
             if case .external(let external) = node.body, external.port.matches(gone),
                ports.destination(for: external.port, excludingClient: client.clientID) == nil {
@@ -109,7 +111,7 @@ extension HubDaemon {
         }
         guard let sender = SeqAddress(connection.source), let destination = SeqAddress(connection.destination) else { return }
         let text = [connection.source, connection.destination].map { address in
-            ports.descriptor(at: address).map(describe) ?? address.description
+            ports.descriptor(at: address).map(ports.describe) ?? address.description
         }.joined(separator: " -> ")
         do {
             if connected {
@@ -123,30 +125,5 @@ extension HubDaemon {
             feed(.connectionApplied(connection, connected: connected, succeeded: false))
             log.warning("cannot \(connected ? "connect" : "disconnect") \(text): \(error)")
         }
-    }
-
-    func describe(_ port: PortDescriptor) -> String {
-        if let name = JackPortTable.hubName(of: port) { return name }
-        return "\(port.address) '\(port.clientName):\(port.portName)' [\(port.identity.device)]"
-    }
-
-    func summary(_ port: PortDescriptor) -> PortSummary {
-        if JackPortTable.isJack(port.address) { return jackSummary(port) }
-        let info = ports.infos[port.address]
-        let direction: PortSummary.Direction = switch port.direction {
-        case .output: .source
-        case .input: .destination
-        case .duplex: .duplex
-        }
-        return PortSummary(address: port.address.description, client: port.address.client, port: port.address.port,
-                           clientName: port.clientName, portName: port.portName, direction: direction,
-                           kind: port.portClass == .hardware ? .hardware : .app, card: info?.card,
-                           cardName: port.cardLongName ?? info?.cardName, usbPath: port.usbPath, serial: port.serial,
-                           connectedTo: (info?.connectedTo ?? []).map(\.description),
-                           connectedFrom: (info?.connectedFrom ?? []).map(\.description))
-    }
-
-    func connectionSummary(_ connection: Connection) -> ConnectionSummary {
-        ConnectionSummary(source: hubName(of: connection.source), destination: hubName(of: connection.destination))
     }
 }

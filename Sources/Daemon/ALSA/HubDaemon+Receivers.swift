@@ -40,15 +40,20 @@ extension HubDaemon {
         }
     }
 
-    /// How the receiver of the external node `id` keeps up; `nil` when it takes everything
-    /// (or the node has no ALSA port).
+    /// How the receiver of each external node keeps up, for the nodes whose receiver does
+    /// not take everything (an ALSA port with messages waiting or lost), for the published view.
     /// - Thread: owner.
-    func receiverStatus(ofNode id: NodeID) -> ReceiverStatus? {
+    func receiverStatuses() -> [NodeID: ReceiverStatus] {
         let destinations = routeCache.destinations(ports: ports, router: core.router, ownClient: client.clientID)
-        guard let index = core.router.graph.nodes.firstIndex(where: { $0.id == id }), index < destinations.count,
-              case .alsa(let address) = destinations[index] else { return nil }
-        let status = receivers.status(of: address)
-        return status.waiting == 0 && status.dropped == 0 ? nil : ReceiverStatus(waiting: status.waiting, dropped: status.dropped)
+        var statuses: [NodeID: ReceiverStatus] = [:]
+        for (node, destination) in zip(core.router.graph.nodes, destinations) {
+            guard case .alsa(let address) = destination else { continue }
+            let status = receivers.status(of: address)
+            if status.waiting != 0 || status.dropped != 0 {
+                statuses[node.id] = ReceiverStatus(waiting: status.waiting, dropped: status.dropped)
+            }
+        }
+        return statuses
     }
 
     /// `'aseqdump:aseqdump' (129:0)`, or `port 129:0` when the port is not known.

@@ -58,6 +58,24 @@ public struct PortCatalog: Sendable {
         connections = alsaConnections.union(jackConnections)
     }
 
+    /// Follows a subscription the kernel announced (made or broken) until the next listing,
+    /// so the ports a list shows are connected as they are now without listing them again.
+    mutating func announce(_ connection: Connection, connected: Bool) {
+        guard let source = SeqAddress(connection.source), let destination = SeqAddress(connection.destination) else { return }
+        if connected {
+            alsaConnections.insert(connection)
+        } else {
+            alsaConnections.remove(connection)
+        }
+        infos[connection.source]?.connectedTo.removeAll { $0 == destination }
+        infos[connection.destination]?.connectedFrom.removeAll { $0 == source }
+        if connected {
+            infos[connection.source]?.connectedTo.append(destination)
+            infos[connection.destination]?.connectedFrom.append(source)
+        }
+        merge()
+    }
+
     /// Forgets the details of `card` (it was unplugged; a different device may take its number).
     public mutating func forgetCard(_ card: Int) {
         cards[card] = nil

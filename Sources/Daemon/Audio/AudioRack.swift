@@ -34,8 +34,8 @@ final class AudioRack {
     /// Each node of the installed graph, by its index there, with its render id when it is
     /// rendered: how a resolved parameter (`setParameter(atIndex:)`) finds its node.
     private var byGraphIndex: [(id: NodeID, renderID: UInt16?)] = []
-    /// The bypassed effects of the installed program.
-    private var bypassed: Set<NodeID> = []
+    /// The installed program's unit nodes as lists show them (parameters, outputs).
+    private(set) var rendered = RenderedNodes()
     /// The other sound cards the graph plays to, by device, and their nodes' render ids; kept
     /// across installs (a rewiring does not reopen them).
     private var feeds: [String: (feed: AudioOutputFeed, renderID: UInt16)] = [:]
@@ -107,7 +107,7 @@ final class AudioRack {
         previousIDs = Set(renderIDs.values).union(previousFeeds.values.map(\.renderID))
         renderIDs = newIDs
         byGraphIndex = graph.nodes.map { ($0.id, newIDs[$0.id]) }
-        bypassed = routes.bypassed
+        rendered = RenderedNodes(instances, bypassed: routes.bypassed)
         if recordedNode != nil { record(recordedNode) }
         for node in graph.nodes where newIDs[node.id] != nil && !started.contains(node.id) {
             started.insert(node.id)
@@ -179,22 +179,6 @@ final class AudioRack {
     private func freeRenderID(taken: Set<UInt16>) -> UInt16 {
         let used = taken.union(renderIDs.values).union(previousIDs).union(feeds.values.map(\.renderID))
         return (0...UInt16.max).first { !used.contains($0) } ?? 0
-    }
-
-    /// The parameters of the graph's unit `node` with their current values — the graph's,
-    /// the one place they are kept — (an effect's `bypass` too); `nil` when it is not rendered.
-    func parameters(of node: GraphNode) -> [(info: ParameterInfo, value: Float)]? {
-        guard let instance = instances[node.id] else { return nil }
-        let own = instance.parameters.map { ($0, $0.clamp(node.parameters[$0.name] ?? $0.defaultValue)) }
-        guard instance.descriptor.kind.canBypass else { return own }
-        return own + [(ParameterInfo.bypass, bypassed.contains(node.id) ? 1 : 0)]
-    }
-
-    /// The value unit `id` publishes as its output `name` (voices, a level), read without a
-    /// lock from what the render thread stored last; `nil` when it has no such output.
-    func outputValue(of id: NodeID, _ name: String) -> Float? {
-        guard let node = instances[id], let info = node.outputs.first(where: { $0.name == name }) else { return nil }
-        return node.outputValues.load(Int(info.id))
     }
 
     /// Sends a parameter change to unit `id` through the live ring, taking effect at the frame

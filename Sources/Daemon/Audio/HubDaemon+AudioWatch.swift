@@ -34,7 +34,7 @@ extension HubDaemon {
         DispatchQueue.global().async { [self] in
             defer { slowWork.leave() }
             let opened = Result { () throws(PCMError) in try AudioDriver(device: device, options: options) }
-            try? owner.perform { [self] in
+            try? perform { [self] in
                 openingAudio = false
                 adoptFirstAudio(opened, device: device)
             }
@@ -96,7 +96,7 @@ extension HubDaemon {
         DispatchQueue.global().async { [self] in
             defer { slowWork.leave() }
             let opened = Result { () throws(PCMError) in try AudioDriver(device: device, options: options) }
-            try? owner.perform { [self] in adoptReopenedAudio(opened) }
+            try? perform { [self] in adoptReopenedAudio(opened) }
         }
     }
 

@@ -9,8 +9,12 @@ import Sequencer
 import Transport
 import SetupViews
 
-/// Answers control requests for a running `HubDaemon`: each request's work runs on the
-/// state's owner, the MIDI input thread (`StateOwner.perform`), between two batches of MIDI.
+/// Answers control requests for a running `HubDaemon`. Lists are built here from the view of
+/// the state the owner published last (`HubView`), without entering the owner. A change is
+/// parsed and checked here against that view, and reaches the owner (the MIDI input thread,
+/// `HubDaemon.perform`, between two batches of MIDI) as a ready value it applies to the state
+/// as it is then: a graph edit is applied again to the current graph (the rebase), mappings
+/// checked against a graph rebuilt since are prepared again.
 ///
 /// Endpoints are ALSA ports (as the CLI names them: `20:0`, names, prefixes), JACK ports
 /// as `jack:CLIENT:PORT`, or graph nodes as `node:ID`. A connection between two ports is a
@@ -26,22 +30,19 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         self.daemon = daemon
     }
 
+    /// The view of the state the owner published last.
+    private var view: HubView { daemon.view.value }
+
     func ports() throws -> [PortSummary] {
-        try daemon.owner.perform { [self] in
-            daemon.refreshPorts()
-            return daemon.ports.descriptors.map(daemon.summary)
-        }
+        view.portSummaries()
     }
 
     func connections() throws -> [ConnectionSummary] {
-        try daemon.owner.perform { [self] in
-            daemon.refreshPorts()
-            return daemon.ports.connections.sorted().map(daemon.connectionSummary) + GraphSummaries.routes(daemon.core.router.graph)
-        }
+        view.connections()
     }
 
     func nodes() throws -> [NodeSummary] {
-        try daemon.owner.perform { [self] in currentNodes() }
+        view.nodes()
     }
 
     func nodeTypes() throws -> [NodeSummary] {
@@ -57,35 +58,40 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func addNode(_ spec: NodeSpec) throws -> NodeSummary {
-        try durably { try daemon.owner.perform { [self] in
-            let graph = daemon.core.router.graph
+        try durably {
+            let graph = view.graph
             let id = spec.id ?? Self.freshID(for: spec.type, in: graph)
-            let node = try spec.graphNode(id: id, registry: NodeTypes.registry)
-            try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in try graph.adding(node) })
-            return try summary(of: id)
-        } }
+            try apply(.add(try spec.graphNode(id: id, registry: NodeTypes.registry)), checkedAgainst: graph)
+            return try view.node(id)
+        }
     }
 
     func removeNode(_ id: String) throws {
-        try durably { try daemon.owner.perform { [self] in
-            let graph = daemon.core.router.graph
-            try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in try graph.removing(id) })
-        } }
+        try durably { try apply(.remove(id), checkedAgainst: view.graph) }
     }
 
     func replaceNode(_ id: String, with spec: NodeSpec) throws -> NodeSummary {
-        try durably { try daemon.owner.perform { [self] in
-            let graph = daemon.core.router.graph
+        try durably {
             let node = try spec.graphNode(id: id, registry: NodeTypes.registry)
-            try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in
-                try graph.replacing(id, with: node.body, parameters: node.parameters)
-            })
-            return try summary(of: id)
-        } }
+            try apply(.replace(id, with: node.body, parameters: node.parameters), checkedAgainst: view.graph)
+            return try view.node(id)
+        }
+    }
+
+    /// Checks `edit` here against `graph` (the view's: most refusals cost the owner nothing),
+    /// then has the owner apply it to the graph as it is now.
+    /// - Throws: `ControlError` when it does not fit either graph.
+    private func apply(_ edit: GraphEdit, checkedAgainst graph: HubGraph) throws {
+        do {
+            _ = try edit.change(of: graph)
+        } catch {
+            throw ControlError(HubRefusal(error))
+        }
+        try daemon.perform { [self] in try daemon.applyGraphEdit(edit) }
     }
 
     func setParameter(_ assignment: ParameterAssignment) throws -> ParameterSummary {
-        try daemon.owner.perform { [self] in
+        try daemon.perform { [self] in
             let (info, value) = try daemon.setParameter(node: assignment.node, assignment.parameter, to: Float(assignment.value))
             return GraphSummaries.summary(info, value: value)
         }
@@ -96,15 +102,9 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     private func installPatch(_ source: PatchSource) throws -> GraphSummary {
-        let summary = { [self] in
-            GraphSummary(nodes: currentNodes(), connections: GraphSummaries.routes(daemon.core.router.graph),
-                         rules: GraphSummaries.rules(daemon.core.ports.reconciler.rules))
-        }
         if let path = source.path {
-            return try daemon.installPatchFile(at: path) { [self] in
-                daemon.log.info("loaded patch \(path)")
-                return summary()
-            }
+            try daemon.installPatchFile(at: path) { [self] in daemon.log.info("loaded patch \(path)") }
+            return view.graphSummary()
         }
         guard let text = source.text else {
             throw ControlError(.badParams, "patch.load needs a path or a text", fix: "give \"path\" or \"text\"")
@@ -115,82 +115,95 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         } catch {
             throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
         }
-        let result = try daemon.owner.perform { [self] in
+        try daemon.perform { [self] in
             try daemon.install(patch)
             daemon.log.info("loaded patch (text)")
-            return summary()
         }
         // A patch given as text has no file: none is watched from now on.
         daemon.patchFile.watch(nil)
-        return result
+        return view.graphSummary()
     }
 
     func rules() throws -> [RuleSummary] {
-        try daemon.owner.perform { [self] in GraphSummaries.rules(daemon.core.ports.reconciler.rules) }
+        view.rules()
     }
 
     func setRules(_ rules: [RuleSummary]) throws -> [RuleSummary] {
         let parsed = try GraphSummaries.connectionRules(rules)
-        return try durably { try daemon.owner.perform { [self] in
-            daemon.setRules(parsed)
-            return GraphSummaries.rules(daemon.core.ports.reconciler.rules)
-        } }
+        return try durably {
+            try daemon.perform { [self] in daemon.setRules(parsed) }
+            return view.rules()
+        }
     }
 
     func mappings() throws -> [MappingSummary] {
-        try daemon.owner.perform { [self] in daemon.mappingSummaries() }
+        view.mappings(at: HostTime.now())
     }
 
+    /// Parses and checks the mappings here, against the view's graph; the owner only starts
+    /// them. When the graph was rebuilt meanwhile (another request, a scene's patch), they
+    /// are checked again against the new one, up to `preparations` times.
     func setMappings(_ text: String) throws -> [MappingSummary] {
-        try durably { try daemon.owner.perform { [self] in
-            let list: [Mapping]
-            do {
-                list = try Patch.parseMappings(yaml: text, file: "<mappings>", graph: daemon.core.router.graph, registry: NodeTypes.registry)
-            } catch let error as PatchError {
-                throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
+        try durably {
+            for attempt in 1...Self.preparations {
+                let prepared = view
+                let list: [Mapping]
+                do {
+                    list = try Patch.parseMappings(yaml: text, file: "<mappings>", graph: prepared.graph, registry: NodeTypes.registry)
+                } catch let error as PatchError {
+                    throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
+                }
+                do {
+                    try daemon.perform { [self] in
+                        try daemon.replaceMappings(list, checkedAgainst: prepared.core.router.revision)
+                        daemon.log.info("mappings set (\(list.count))")
+                    }
+                } catch let error as ControlError where error.code == .stale && attempt < Self.preparations {
+                    continue
+                }
+                break
             }
-            daemon.replaceMappings(list)
-            daemon.log.info("mappings set (\(list.count))")
-            return daemon.mappingSummaries()
-        } }
+            return view.mappings(at: HostTime.now())
+        }
     }
+
+    /// How many times a request is prepared against a newer view before it gives up.
+    static let preparations = 4
 
     func learn(_ request: LearnRequest) throws {
         let seconds = request.seconds ?? 30
         guard (1...600).contains(seconds) else {
             throw ControlError(.invalidValue, "learn waits 1…600 seconds, not \(seconds)", fix: "give \"seconds\" from 1 to 600")
         }
-        try daemon.owner.perform { [self] in try daemon.learn(node: request.node, request.parameter, seconds: seconds) }
+        try daemon.perform { [self] in try daemon.learn(node: request.node, request.parameter, seconds: seconds) }
     }
 
     func cancelLearn() throws {
-        try daemon.owner.perform { [self] in daemon.cancelLearning() }
+        try daemon.perform { [self] in daemon.cancelLearning() }
     }
 
     func scenes() throws -> [SceneSummary] {
-        try daemon.owner.perform { [self] in daemon.sceneSummaries() }
+        view.scenes()
     }
 
     func switchScene(_ name: String) throws -> SceneSummary {
-        try durably { try daemon.owner.perform { [self] in
-            let scene = try daemon.switchScene(named: name)
-            return daemon.sceneSummaries().first { $0.name == scene.name }!
-        } }
-    }
-
-    func triggers() throws -> [TriggerSummary] {
-        try daemon.owner.perform { [self] in daemon.triggerSummaries() }
-    }
-
-    func fireTrigger(_ name: String) throws -> TriggerSummary {
-        try daemon.owner.perform { [self] in
-            try daemon.fireTrigger(named: name, at: HostTime.now())
-            return daemon.triggerSummaries().first { $0.name == name }!
+        try durably {
+            let scene = try daemon.perform { [self] in try daemon.switchScene(named: name) }
+            return view.scenes().first { $0.name == scene.name }!
         }
     }
 
+    func triggers() throws -> [TriggerSummary] {
+        view.triggers(at: HostTime.now())
+    }
+
+    func fireTrigger(_ name: String) throws -> TriggerSummary {
+        try daemon.perform { [self] in try daemon.fireTrigger(named: name, at: HostTime.now()) }
+        return view.triggers(at: HostTime.now()).first { $0.name == name }!
+    }
+
     func widgets() throws -> [WidgetSummary] {
-        try daemon.owner.perform { [self] in daemon.widgetSummaries() }
+        view.widgets(at: HostTime.now())
     }
 
     func setWidget(_ name: String, to value: Double) throws -> WidgetSummary {
@@ -208,25 +221,25 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     /// A gesture on a widget, on the owner; a scene it switches is on disk before the answer,
     /// as for `scenes.switch` (a parameter it moves is not waited for, as for `parameters.set`).
     private func act(on name: String, _ gesture: WidgetGesture) throws -> WidgetSummary {
-        let (action, widget) = try daemon.owner.perform { [self] in try daemon.act(on: name, gesture) }
+        let (action, widget) = try daemon.perform { [self] in try daemon.act(on: name, gesture) }
         if case .switchScene = action { daemon.stateWriter.flush() }
-        return widget
+        return view.summary(of: widget, at: HostTime.now())
     }
 
     func transport(_ request: TransportRequest) throws -> TransportStatus {
         switch request.action {
         case .load:
             let song = try Self.readSong(request.path, for: "transport load")
-            return try daemon.owner.perform { [self] in daemon.loadPlaylist([song]) }
+            return try daemon.perform { [self] in daemon.loadPlaylist([song]) }
         case .playlist:
             guard let paths = request.paths, !paths.isEmpty else {
                 throw ControlError(.badParams, "transport playlist needs \"paths\": the files' absolute paths, in order",
                                    fix: "e.g. {\"action\":\"playlist\",\"paths\":[\"/home/me/a.mid\",\"/home/me/b.mid\"]}")
             }
             let songs = try paths.map { path throws(ControlError) in try Self.readSong(path, for: "transport playlist") }
-            return try daemon.owner.perform { [self] in daemon.loadPlaylist(songs) }
+            return try daemon.perform { [self] in daemon.loadPlaylist(songs) }
         default:
-            return try daemon.owner.perform { [self] in try daemon.transport(request) }
+            return try daemon.perform { [self] in try daemon.transport(request) }
         }
     }
 
@@ -252,7 +265,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     /// tap; the WAV file is opened and, at the end, finished here, off the MIDI path.
     func recordAudio(_ request: AudioRecordRequest) throws -> AudioRecordingSummary {
         if request.stop == true {
-            guard let running = try daemon.owner.perform({ [self] in releaseAudioTake() }) else {
+            guard let running = try daemon.perform({ [self] in releaseAudioTake() }) else {
                 throw ControlError(.invalidValue, "no audio recording runs", fix: "start one with {\"path\":\"/home/me/take.wav\"}")
             }
             return try finish(running)
@@ -261,7 +274,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
             throw ControlError(.badParams, "audio.record needs the WAV file's absolute path, or \"stop\": true",
                                fix: "give \"path\", e.g. /home/me/take.wav ('midihub record take.wav' resolves it)")
         }
-        let driver = try daemon.owner.perform { [self] () throws -> AudioDriver in
+        let driver = try daemon.perform { [self] () throws -> AudioDriver in
             if let take = daemon.audioTake {
                 throw ControlError(.invalidValue, "already recording to \(take.path)", fix: "stop it first: {\"stop\":true}")
             }
@@ -276,10 +289,10 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         do {
             recorder = try AudioRecorder(driver: driver, path: path)  // opens the file here, off the MIDI path
         } catch let error as WAVWriteError {
-            _ = try? daemon.owner.perform { [self] in releaseAudioTake() }
+            _ = try? daemon.perform { [self] in releaseAudioTake() }
             throw ControlError(.failed, error.problem, fix: error.fix)
         }
-        try daemon.owner.perform { [self] in daemon.audioTake?.recorder = recorder }
+        try daemon.perform { [self] in daemon.audioTake?.recorder = recorder }
         daemon.log.info("recording audio\(request.node.map { " of node '\($0)'" } ?? "") to \(path)")
         return AudioRecordingSummary(path: path, recording: true, node: request.node)
     }
@@ -321,7 +334,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     /// Stops the audio recording, if one runs, and writes its file (the daemon stops).
     func finishAudioRecording() {
-        guard let running = try? daemon.owner.perform({ [self] in releaseAudioTake() }) else { return }
+        guard let running = try? daemon.perform({ [self] in releaseAudioTake() }) else { return }
         _ = try? finish(running)
     }
 
@@ -342,25 +355,6 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         }
     }
 
-    private func currentNodes() -> [NodeSummary] {
-        var nodes = GraphSummaries.nodes(daemon.core.router.graph) { node in
-            if let values = daemon.core.router.processorParameters(node.id) {
-                return values.infos.map { GraphSummaries.summary($0, value: values[Int($0.id)]) }
-            }
-            if let parameters = daemon.audio?.parameters(of: node) {
-                return parameters.map { GraphSummaries.summary($0.info, value: $0.value) }
-            }
-            return GraphSummaries.defaultParameters(node)
-        }
-        for index in nodes.indices { nodes[index].receiver = daemon.receiverStatus(ofNode: nodes[index].id) }
-        return nodes
-    }
-
-    private func summary(of id: NodeID) throws(ControlError) -> NodeSummary {
-        guard let node = currentNodes().first(where: { $0.id == id }) else { throw HubDaemon.unknownNode(id) }
-        return node
-    }
-
     /// Runs a structural edit (connections, nodes, rules, the patch, mappings, the scene) and
     /// returns once the state it saved is on disk: an acknowledged edit survives a crash or
     /// `kill -9` (docs/daemon.md#state). Parameter moves are not waited for (they coalesce,
@@ -374,13 +368,10 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     private func edit(_ connection: ConnectionSummary, connected: Bool) throws {
         let source = connection.sourceEndpoint, destination = connection.destinationEndpoint
-        try daemon.owner.perform { [self] in
+        try daemon.perform { [self] in
             switch (source, destination) {
             case (.node(let from), .node(let to)):
-                let graph = daemon.core.router.graph
-                try daemon.applyGraphChange(try graphEdit { () throws(GraphError) in
-                    connected ? try graph.connecting(Route(from, to)) : try graph.disconnecting(from, to)
-                })
+                try daemon.applyGraphEdit(connected ? .connect(Route(from, to)) : .disconnect(from, to))
             case (.node, _), (_, .node):
                 throw ControlError(.badParams, "a connection joins two ports or two nodes",
                                    fix: "route a port into the graph with a source node (type 'source')")
@@ -422,15 +413,6 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         } catch {
             let code: ControlErrorCode = if case .ambiguous = error { .ambiguousPort } else { .unknownPort }
             throw ControlError(code, error.problem, fix: error.fix)
-        }
-    }
-
-    private func graphEdit(_ edit: () throws(GraphError) -> GraphChange) throws(ControlError) -> GraphChange {
-        do {
-            return try edit()
-        } catch {
-            let code: ControlErrorCode = if case .unknownNode = error { .unknownNode } else { .badParams }
-            throw ControlError(code, error.reason, fix: error.fix)
         }
     }
 

@@ -37,6 +37,7 @@ extension HubDaemon {
             throw ControlError(error)
         }
         flush(sink)
+        if case .tick = input, effects.isEmpty {} else { viewDirty = true }
         carryOut(effects, timing: timing)
     }
 
@@ -60,7 +61,10 @@ extension HubDaemon {
     func routeLive(_ message: MIDIMessage, from address: PortAddress, at time: HostTime, into sink: inout DaemonSink) {
         liveEffects.removeAll(keepingCapacity: true)
         try? core.handle(.midi(message, from: address, at: time), into: &sink, effects: &liveEffects)
-        if !liveEffects.isEmpty { carryOut(liveEffects) }
+        if !liveEffects.isEmpty {
+            viewDirty = true
+            carryOut(liveEffects)
+        }
     }
 
     /// The local time that names a take (`2026-11-25-183012`).
@@ -150,7 +154,7 @@ extension HubDaemon {
             case .learnEnded(let timedOut):
                 log.publish(.learnEnded(reason: timedOut ? .timedOut : .cancelled))
             case .mappingLearned(let mapping):
-                let summary = mappingSummary(mapping)
+                let summary = core.summary(of: mapping, at: HostTime.now())
                 log.info("learned " + MappingSummaries.line(summary))
                 log.publish(.mappingLearned(summary))
             case .log(let line):
@@ -203,6 +207,7 @@ extension ControlError {
         case .badParams: .badParams
         case .unknownWidget: .unknownWidget
         case .readOnly: .readOnly
+        case .stale: .stale
         }
         self.init(code, refusal.message, fix: refusal.fix)
     }

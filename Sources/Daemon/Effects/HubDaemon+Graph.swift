@@ -6,12 +6,14 @@ import RenderCore
 /// Graph edits, parameters, patches and rules at runtime: `HubCore` decides, the daemon
 /// carries out its effects (on the state's owner, for the control thread).
 extension HubDaemon {
-    /// Applies a graph change now (`HubInput.changeGraph`): the note-offs for what it cuts off
-    /// are sent, the new render program swapped in, the processors follow, the state is saved.
-    /// - Throws: `ControlError` when a processor parameter is unknown (nothing changed).
+    /// Applies a graph edit now to the graph as it is (`HubInput.editGraph`): the note-offs for
+    /// what it cuts off are sent, the new render program swapped in, the processors follow,
+    /// the state is saved.
+    /// - Throws: `ControlError` when the edit does not fit the graph or a processor parameter
+    ///   is unknown (nothing changed).
     /// - Thread: owner.
-    func applyGraphChange(_ change: GraphChange) throws(ControlError) {
-        try command(.changeGraph(change, at: HostTime.now()))
+    func applyGraphEdit(_ edit: GraphEdit) throws(ControlError) {
+        try command(.editGraph(edit, at: HostTime.now()))
     }
 
     /// Sets a parameter of a processor or a built-in node, or the hub's tempo (node

@@ -28,11 +28,12 @@ extension HubDaemon {
         if !sources.isEmpty { feed(.showValues(from: Set(sources))) }
     }
 
-    /// Replaces the mappings (`mappings.set`, a learned one): they start, the controllers they
-    /// show values on are connected, the state is saved.
+    /// Replaces the mappings (`mappings.set`), checked against the graph of `graphRevision`:
+    /// they start, the controllers they show values on are connected, the state is saved.
+    /// - Throws: `ControlError` when the graph was rebuilt since they were checked (`HubRefusal.stale`).
     /// - Thread: owner.
-    func replaceMappings(_ list: [Mapping]) {
-        feed(.setMappings(list))
+    func replaceMappings(_ list: [Mapping], checkedAgainst graphRevision: Int) throws(ControlError) {
+        try command(.setMappings(list, graphRevision: graphRevision))
     }
 
     /// Binds the next control moved to `name` of node `id` within `seconds` (replacing a
@@ -45,15 +46,5 @@ extension HubDaemon {
     /// Ends learning, if armed, publishing `learn-ended` (cancelled).
     func cancelLearning() {
         feed(.cancelLearn)
-    }
-
-    /// The mappings as `mappings.list` shows them, with their targets' values now.
-    func mappingSummaries() -> [MappingSummary] {
-        core.mappings.mappings.map(mappingSummary)
-    }
-
-    func mappingSummary(_ mapping: Mapping) -> MappingSummary {
-        let now = HostTime.now()
-        return MappingSummaries.summary(mapping) { [self] id, name in core.currentValue(of: name, of: id, at: now) }
     }
 }

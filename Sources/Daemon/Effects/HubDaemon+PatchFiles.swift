@@ -19,7 +19,7 @@ extension HubDaemon {
         } catch {
             throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
         }
-        let result = try owner.perform { [self] in
+        let result = try perform { [self] in
             try install(patch)
             return try then()
         }

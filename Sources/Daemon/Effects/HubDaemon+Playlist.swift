@@ -18,7 +18,7 @@ extension HubDaemon {
                     log.warning("trigger '\(name)': cannot play \(refusal.problem) (fix: \(refusal.fix))")
                     return
                 }
-                try owner.perform { [self] in
+                try perform { [self] in
                     try moveTransport(.load([song]))
                     try moveTransport(.play)
                 }

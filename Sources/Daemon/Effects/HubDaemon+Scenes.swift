@@ -36,9 +36,4 @@ extension HubDaemon {
             }
         }
     }
-
-    /// The scenes as `scenes.list` shows them.
-    func sceneSummaries() -> [SceneSummary] {
-        MappingSummaries.scenes(core.scenes, current: core.currentScene)
-    }
 }

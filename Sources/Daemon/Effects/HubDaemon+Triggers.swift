@@ -23,10 +23,4 @@ extension HubDaemon {
                 && selector.matches(port)
         }
     }
-
-    /// The triggers as `triggers.list` shows them.
-    func triggerSummaries() -> [TriggerSummary] {
-        let now = HostTime.now()
-        return core.allTriggers.map { MappingSummaries.summary($0, state: core.state(of: $0, at: now)) }
-    }
 }

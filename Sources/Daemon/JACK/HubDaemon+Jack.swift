@@ -53,7 +53,7 @@ extension HubDaemon {
     /// Makes or breaks a connection with a JACK end: JACK → ALSA and ALSA → JACK are
     /// carried by the bridge, JACK → JACK is made in JACK (`jack_connect`).
     func applyJack(_ connection: Connection, connected: Bool, reason: String) {
-        let text = "\(hubName(of: connection.source)) -> \(hubName(of: connection.destination))"
+        let text = "\(ports.hubName(of: connection.source)) -> \(ports.hubName(of: connection.destination))"
         do {
             switch (JackPortTable.isJack(connection.source), JackPortTable.isJack(connection.destination)) {
             case (true, true):
@@ -77,7 +77,7 @@ extension HubDaemon {
         try jack.forward(connection)
         let toHub = Connection(connection.source, PortAddress(inPort.address))
         guard !ports.connections.contains(toHub), !core.ports.isMaking(toHub), !hubInputWanted(toHub) else { return }
-        apply(toHub, connected: true, reason: "carries \(hubName(of: connection.source)) to JACK")
+        apply(toHub, connected: true, reason: "carries \(ports.hubName(of: connection.source)) to JACK")
         forwardSubscriptions.insert(connection.source)
     }
 
@@ -113,24 +113,8 @@ extension HubDaemon {
     /// - Returns: those destinations' names, for the log.
     func forgetJack(_ address: PortAddress) -> [String] {
         forwardSubscriptions.remove(address)
-        let released = jack.forget(address).map { hubName(of: $0) }
+        let released = jack.forget(address).map { ports.hubName(of: $0) }
         dropUnneededHubSubscriptions()
         return released
-    }
-
-    /// `jack:CLIENT:PORT` for a JACK port, `client:port` for an ALSA one.
-    func hubName(of address: PortAddress) -> String {
-        ports.descriptor(at: address).flatMap(JackPortTable.hubName) ?? address.description
-    }
-
-    func jackSummary(_ port: PortDescriptor) -> PortSummary {
-        let name = JackPortTable.hubName(of: port) ?? port.portName
-        let jackClient = String(port.portName.prefix { $0 != ":" })
-        let links = ports.connections.filter { $0.source == port.address }
-        return PortSummary(address: name, client: nil, port: nil, clientName: jackClient,
-                           portName: String(port.portName.dropFirst(jackClient.count + 1)),
-                           direction: port.direction == .output ? .source : .destination, kind: .app,
-                           card: nil, cardName: nil, connectedTo: links.map { hubName(of: $0.destination) }.sorted(),
-                           connectedFrom: [])
     }
 }

@@ -16,7 +16,7 @@ extension DaemonControl {
             throw ControlError(.invalidValue, "'\(host)' is not a peer address",
                                fix: "give HOST or HOST:PORT, e.g. 192.168.1.20 or laptop.local:5004")
         }
-        try durably { try daemon.owner.perform { [self] in
+        try durably { try daemon.perform { [self] in
             daemon.feed(.setNetwork(daemon.core.network.connecting(host)))
         } }
     }
@@ -24,7 +24,7 @@ extension DaemonControl {
     /// Ends the sessions with `peer` (BY) and stops inviting it.
     func networkDisconnect(_ peer: String) throws {
         var (invited, found) = daemon.network.end(peer)
-        if try daemon.owner.perform({ [self] in daemon.core.network.connect.contains(peer) }) {
+        if try daemon.perform({ [self] in daemon.core.network.connect.contains(peer) }) {
             (invited, found) = (invited.union([peer]), true)
         }
         guard found else {
@@ -34,7 +34,7 @@ extension DaemonControl {
                                                   : "name one of: " + known.joined(separator: ", "))
         }
         guard !invited.isEmpty else { return }
-        try durably { try daemon.owner.perform { [self] in
+        try durably { try daemon.perform { [self] in
             daemon.feed(.setNetwork(daemon.core.network.disconnecting(invited)))
         } }
     }

@@ -12,7 +12,7 @@ extension HubDaemon {
     /// `READY=1` is sent from the owner, which keeps the notifier's pacing (`tick`).
     /// - Thread: control (main, at the end of `start`).
     func notifyReady() {
-        try? owner.perform { [self] in systemd?.ready(status: serviceStatus()) }
+        try? perform { [self] in systemd?.ready(status: serviceStatus()) }
         log.flush()  // the start's own lines and events first
         control?.open(announcing: .started(version: MidihubVersion.current, pid: Int(getpid())))
     }

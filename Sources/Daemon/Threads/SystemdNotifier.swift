@@ -9,17 +9,21 @@ import Synchronization
 /// `sd_notify` does: a service manager that stopped listening must not stop the hub.
 ///
 /// The watchdog (`$WATCHDOG_USEC`, set by `WatchdogSec=`) is fed from the MIDI input
-/// thread's loop: `WATCHDOG=1` goes out only while that loop keeps turning.
+/// thread's loop: `WATCHDOG=1` goes out only while that loop keeps turning. The loop only
+/// decides what to send; the `sendto` runs on a thread of the notifier's own
+/// ("midihub-notify", handed over through a lock-free ring: `adoptProducer`), so a service
+/// manager slow to read never holds up MIDI.
 ///
-/// - Thread: any for `stopping` (one `sendto`); `ready` and `tick` on one thread, the owner
-///   (they keep the pacing, which no lock guards: the MIDI input thread takes none).
+/// - Thread: any for `stopping`; `ready` and `tick` on one thread, the owner (they keep the
+///   pacing, which no lock guards: the MIDI input thread takes none).
 public final class SystemdNotifier: @unchecked Sendable {
     /// `$NOTIFY_SOCKET` as given (`@` for an abstract name).
     public let socketName: String
     /// Seconds between two `WATCHDOG=1`: half of `$WATCHDOG_USEC`; `nil` without a watchdog.
     public let watchdogInterval: HostDuration?
-    private let fd: Int32
-    private let address: [UInt8]
+    private let socket: NotifySocket
+    /// Sends what the owner decided, off its thread, in the order it was posted.
+    private let sender: HandoffThread<[String]>
     /// When `WATCHDOG=1` was last sent, when the status was last compared, and the last status sent.
     private var pacing: (lastPing: HostTime, lastStatusCheck: HostTime, status: String) = (.distantPast, .distantPast, "")
 
@@ -68,32 +72,38 @@ public final class SystemdNotifier: @unchecked Sendable {
         guard fd >= 0 else {
             throw SystemdNotifierError(socket: socket, reason: "socket(): \(String(cString: strerror(errno)))")
         }
-        self.fd = fd
-        address = bytes
+        let target = NotifySocket(fd: fd, address: bytes)
+        self.socket = target
+        sender = HandoffThread(name: "midihub-notify", capacity: 16) { messages, _, _ in
+            for lines in messages { target.send(lines) }
+            return nil
+        }
         socketName = socket
         watchdogInterval = watchdogMicroseconds.flatMap { $0 > 0 ? .microseconds(Int64(clamping: $0 / 2)) : nil }
     }
 
     deinit {
-        close(fd)
+        sender.stop()
+        close(socket.fd)
     }
 
-    /// Sends one notification: `lines` joined by newlines (`["READY=1", "STATUS=…"]`).
-    /// - Returns: whether the datagram was sent.
-    @discardableResult
-    public func send(_ lines: [String]) -> Bool {
-        let message = Array(lines.joined(separator: "\n").utf8)
-        var socketAddress = sockaddr_un()
-        socketAddress.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &socketAddress.sun_path) { $0.copyBytes(from: address) }
-        // An abstract name is exactly its bytes; a path may carry its NUL.
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + address.count + (address.first == 0 ? 0 : 1))
-        let sent = withUnsafePointer(to: &socketAddress) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
-                message.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), target, length) }
-            }
-        }
-        return sent == message.count
+    /// Makes the calling thread (the owner) the one that hands notifications over without a lock.
+    /// - Thread: owner, first thing.
+    public func adoptProducer() {
+        sender.adoptProducer()
+    }
+
+    /// The calling thread stops handing over through the lock-free ring.
+    /// - Thread: owner, last thing.
+    public func releaseProducer() {
+        sender.releaseProducer()
+    }
+
+    /// Hands one notification to the sending thread: `lines` joined by newlines
+    /// (`["READY=1", "STATUS=…"]`); it never waits for the socket.
+    /// - Thread: any but render.
+    public func send(_ lines: [String]) {
+        sender.post(lines)
     }
 
     /// `READY=1` with the first status.
@@ -102,9 +112,11 @@ public final class SystemdNotifier: @unchecked Sendable {
         send(["READY=1", "STATUS=\(status)"])
     }
 
-    /// `STOPPING=1` with a last status.
+    /// `STOPPING=1` with a last status, sent before this returns (at most 2 s).
+    /// - Thread: any but owner (it waits for the sending thread).
     public func stopping(status: String) {
         send(["STOPPING=1", "STATUS=\(status)"])
+        sender.flush()
     }
 
     /// Called on every turn of the loop whose life the watchdog proves: sends `WATCHDOG=1`
@@ -125,6 +137,28 @@ public final class SystemdNotifier: @unchecked Sendable {
             pacing.status = current
         }
         if !lines.isEmpty { send(lines) }
+    }
+}
+
+/// The notification socket and the address datagrams go to.
+/// - Thread: any (`sendto` on a datagram socket).
+private struct NotifySocket: Sendable {
+    let fd: Int32
+    let address: [UInt8]
+
+    /// Sends `lines` joined by newlines as one datagram; an error is ignored, as `sd_notify` does.
+    func send(_ lines: [String]) {
+        let message = Array(lines.joined(separator: "\n").utf8)
+        var socketAddress = sockaddr_un()
+        socketAddress.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &socketAddress.sun_path) { $0.copyBytes(from: address) }
+        // An abstract name is exactly its bytes; a path may carry its NUL.
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + address.count + (address.first == 0 ? 0 : 1))
+        _ = withUnsafePointer(to: &socketAddress) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
+                message.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), target, length) }
+            }
+        }
     }
 }
 

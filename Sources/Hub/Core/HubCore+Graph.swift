@@ -3,6 +3,19 @@ import RenderCore
 
 /// Graph edits, parameters, the tempo and whole patches.
 extension HubCore {
+    /// Applies `edit` to the graph as it is now (`HubInput.editGraph`), as `changeGraph`.
+    /// - Throws: `HubRefusal` when the edit does not fit the graph (nothing changed).
+    /// - Thread: owner.
+    mutating func editGraph(_ edit: GraphEdit, at time: HostTime, into sink: inout some RouteSink) throws(HubRefusal) -> [HubEffect] {
+        let change: GraphChange
+        do {
+            change = try edit.change(of: router.graph)
+        } catch {
+            throw HubRefusal(error)
+        }
+        return try changeGraph(change, at: time, into: &sink)
+    }
+
     /// Switches to `change.new` at `time`: note-offs for what it cuts off go into `sink` (removed
     /// built-in nodes get note-offs for their held notes, removed external nodes all-notes-off
     /// and sustain-off), the processors follow, and the new render program is to be swapped in

@@ -33,8 +33,8 @@ extension HubCore {
             effects += ports.settle(ports: portList, connections: connections).map(HubEffect.ports)
         case .unplugged(let port, let time):
             effects.append(.notesReleased(router.unplug(port.identity, at: time, into: &sink)))
-        case .changeGraph(let change, let time):
-            effects += try changeGraph(change, at: time, into: &sink)
+        case .editGraph(let edit, let time):
+            effects += try editGraph(edit, at: time, into: &sink)
         case .setParameter(let id, let name, let value, let time, let frameTime):
             effects += try setParameter(node: id, name, to: value, at: time, frameTime: frameTime).1
         case .setTempo(let beatsPerMinute, let time):
@@ -43,7 +43,8 @@ extension HubCore {
             effects += try install(patch, at: time, into: &sink)
         case .setRules(let rules):
             effects += setRules(rules)
-        case .setMappings(let list):
+        case .setMappings(let list, let revision):
+            guard revision == nil || revision == router.revision else { throw HubRefusal.stale("the mappings") }
             effects += setMappings(list)
         case .setNetwork(let settings):
             network = settings

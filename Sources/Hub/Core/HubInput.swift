@@ -45,8 +45,9 @@ public enum HubInput {
 
     // MARK: Commands
 
-    /// A graph edit at `time` (`HubCore.changeGraph`).
-    case changeGraph(GraphChange, at: HostTime)
+    /// A graph edit at `time`, applied to the graph as it is now (`GraphEdit`: the control
+    /// side checked it against its snapshot; here it is checked again, the rebase).
+    case editGraph(GraphEdit, at: HostTime)
     /// A parameter of a processor, a built-in node or the transport's tempo, at `time`; a
     /// built-in node's value lands at the frame of `frameTime` (`nil`: the next block).
     case setParameter(node: NodeID, String, to: Float, at: HostTime, frameTime: HostTime?)
@@ -55,7 +56,9 @@ public enum HubInput {
     /// A validated patch in place of the graph, rules and control surface, at `time`.
     case install(Patch, at: HostTime)
     case setRules([ConnectionRule])
-    case setMappings([Mapping])
+    /// Mappings checked against the graph of `graphRevision` (`MIDIRouter.revision`; `nil`:
+    /// the current one): refused as stale when the graph was rebuilt since.
+    case setMappings([Mapping], graphRevision: Int?)
     /// The RTP-MIDI sessions to keep from now on (a peer invited or ended by request).
     case setNetwork(NetworkSettings)
     /// Switch to the scene `name` at `time`.

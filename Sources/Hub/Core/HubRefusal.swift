@@ -18,6 +18,9 @@ public struct HubRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         case unknownWidget
         /// A gesture on a widget that only shows a value (a label, a meter).
         case readOnly
+        /// A request prepared against a snapshot of the graph that was rebuilt since: prepare
+        /// it again against the current one.
+        case stale
     }
 
     public var kind: Kind
@@ -41,6 +44,17 @@ public struct HubRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     public static func unknownParameter(_ name: String, of id: NodeID, known: [ParameterInfo]) -> HubRefusal {
         HubRefusal(.unknownParameter, "node '\(id)' has no parameter '\(name)'",
                    fix: known.isEmpty ? "it has no parameters" : "use one of \(known.map(\.name).joined(separator: ", "))")
+    }
+
+    /// A graph edit that does not fit the graph.
+    public init(_ error: GraphError) {
+        let kind: Kind = if case .unknownNode = error { .unknownNode } else { .badParams }
+        self.init(kind, error.reason, fix: error.fix)
+    }
+
+    /// `what` was checked against a graph that was rebuilt since.
+    public static func stale(_ what: String) -> HubRefusal {
+        HubRefusal(.stale, "the graph changed while \(what) were checked against it", fix: "send the request again")
     }
 
     public static func outOfRange(_ name: String, _ info: ParameterInfo) -> HubRefusal {

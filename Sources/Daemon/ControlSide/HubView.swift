@@ -1,0 +1,111 @@
+import Control
+import MIDICore
+import Hub
+import SetupViews
+
+/// The daemon's state as the control side reads it: a copy of the core (a value), the ports,
+/// the running program's unit nodes and how each receiver keeps up, as the owner left them
+/// after its last change. The owner publishes a new one after each change it makes
+/// (`HubDaemon.publishView`, one atomic swap); every list a request asks for is built here,
+/// on the control side, without entering the owner. Values moved by controllers reach it
+/// within a turn of the owner (at most about 20 ms).
+///
+/// - Thread: any (an immutable value once published).
+struct HubView: @unchecked Sendable {
+    let core: HubCore
+    let ports: PortCatalog
+    /// The running program's unit nodes; `nil` while no audio plays.
+    let rendered: RenderedNodes?
+    /// How each external node's receiver keeps up, when it does not take everything.
+    let receivers: [NodeID: ReceiverStatus]
+
+    /// The graph the view shows.
+    var graph: HubGraph { core.router.graph }
+
+    /// Every node with its parameters' values now (`nodes.list`).
+    func nodes() -> [NodeSummary] {
+        var nodes = GraphSummaries.nodes(graph) { node in
+            if let values = core.router.processorParameters(node.id) {
+                return values.infos.map { GraphSummaries.summary($0, value: values[Int($0.id)]) }
+            }
+            if let parameters = rendered?.parameters(of: node) {
+                return parameters.map { GraphSummaries.summary($0.info, value: $0.value) }
+            }
+            return GraphSummaries.defaultParameters(node)
+        }
+        for index in nodes.indices { nodes[index].receiver = receivers[nodes[index].id] }
+        return nodes
+    }
+
+    /// Node `id` as `nodes.list` shows it.
+    /// - Throws: `ControlError` (`unknown-node`).
+    func node(_ id: NodeID) throws(ControlError) -> NodeSummary {
+        guard let node = nodes().first(where: { $0.id == id }) else { throw HubDaemon.unknownNode(id) }
+        return node
+    }
+
+    /// Every port (`ports.list`).
+    func portSummaries() -> [PortSummary] {
+        ports.descriptors.map(ports.summary)
+    }
+
+    /// The connections between ports, then the graph's routes (`connections.list`).
+    func connections() -> [ConnectionSummary] {
+        ports.connections.sorted().map(ports.connectionSummary) + GraphSummaries.routes(graph)
+    }
+
+    /// The connection rules (`rules.list`).
+    func rules() -> [RuleSummary] {
+        GraphSummaries.rules(core.ports.reconciler.rules)
+    }
+
+    /// The graph, routes and rules, as `patch.load` answers.
+    func graphSummary() -> GraphSummary {
+        GraphSummary(nodes: nodes(), connections: GraphSummaries.routes(graph), rules: rules())
+    }
+
+    /// The mappings with their targets' values at `now` (`mappings.list`).
+    func mappings(at now: HostTime) -> [MappingSummary] {
+        core.mappings.mappings.map { core.summary(of: $0, at: now) }
+    }
+
+    /// The scenes (`scenes.list`).
+    func scenes() -> [SceneSummary] {
+        MappingSummaries.scenes(core.scenes, current: core.currentScene)
+    }
+
+    /// The triggers with their states at `now` (`triggers.list`).
+    func triggers(at now: HostTime) -> [TriggerSummary] {
+        core.allTriggers.map { MappingSummaries.summary($0, state: core.state(of: $0, at: now)) }
+    }
+
+    /// The widgets with their values at `now` (`widgets.list`): from the graph, an output's
+    /// only while audio plays.
+    func widgets(at now: HostTime) -> [WidgetSummary] {
+        core.widgets.map { summary(of: $0, at: now) }
+    }
+
+    /// `widget` as `widgets.list` shows it at `now`.
+    func summary(of widget: Widget, at now: HostTime) -> WidgetSummary {
+        if widget.showsOutput {
+            let output = graph.node(widget.node).flatMap { node in
+                NodeTypes.registry.outputs(of: node.body).first { $0.name == widget.parameter }
+            }
+            return MappingSummaries.summary(widget, output: output, value: rendered?.outputValue(of: widget.node, widget.parameter))
+        }
+        let trigger = widget.kind == .button ? core.allTriggers.first { $0.name == widget.parameter } : nil
+        return MappingSummaries.summary(widget, info: widget.kind == .button ? nil : try? core.parameterInfo(node: widget.node, widget.parameter),
+                                        value: core.currentValue(of: widget.parameter, of: widget.node, at: now),
+                                        state: trigger.map { core.state(of: $0, at: now) }, scenes: core.scenes.map(\.name),
+                                        currentScene: core.currentScene)
+    }
+}
+
+extension HubCore {
+    /// `mapping` as `mappings.list` and the `mapping-learned` event show it, with its
+    /// target's value at `now`.
+    /// - Thread: any (reads a value: the owner's core or a published view's).
+    func summary(of mapping: Mapping, at now: HostTime) -> MappingSummary {
+        MappingSummaries.summary(mapping) { id, name in currentValue(of: name, of: id, at: now) }
+    }
+}
