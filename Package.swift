@@ -115,7 +115,7 @@ let package = Package(
         ),
 
         // JACK MIDI ports through RtMidi.
-        .target(name: "RtMidiBackend", dependencies: ["CRtMidi", "CRtMidiSupport", "MIDICore"]),
+        .target(name: "RtMidiBackend", dependencies: ["CRtMidi", "CRtMidiSupport", "MIDICore", "RenderCore"]),
 
         // Typed wrappers over the ALSA sequencer and PCM.
         .target(name: "ALSA", dependencies: ["CALSA", "MIDICore"]),

@@ -240,7 +240,9 @@ public final class HubDaemon: @unchecked Sendable {
         owner.becomeOwner()
         log.adoptProducer()
         systemd?.adoptProducer()
+        jack.adoptProducer()
         defer {
+            jack.releaseProducer()
             systemd?.releaseProducer()
             log.releaseProducer()
             owner.resign()

@@ -87,6 +87,11 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         return value
     }
 
+    /// How many values the producer can stage or push now without a drop.
+    /// - Thread: any (the ring's one producer thread).
+    @inlinable
+    public var space: Int { mask + 1 - (written - head.load(ordering: .acquiring)) }
+
     /// True when a push would succeed now.
     /// - Thread: any (the ring's one producer thread).
     @inlinable

@@ -1,4 +1,5 @@
 import MIDICore
+import RenderCore
 import Synchronization
 
 /// One message received on a JACK MIDI input.
@@ -18,62 +19,72 @@ public struct JackMIDIEvent: Equatable, Sendable {
     }
 }
 
-/// The hand-off between JACK's process thread and the owner of a `JackMIDIInput`:
-/// RtMidi's callback parses the bytes and appends events under a short mutex hold;
-/// the owner drains them. A full inbox drops the new events and counts them; it
-/// never blocks the JACK thread beyond that hold.
+/// The hand-off between JACK's process thread and the owner of a `JackMIDIInput`: RtMidi's
+/// callback copies each JACK event's bytes, with its time since the previous one, into a
+/// lock-free single-producer ring of bytes (no lock, no allocation on JACK's thread); the
+/// owner drains the ring and parses the messages. An event the ring has no room for is
+/// dropped whole and counted; JACK's thread never waits.
 ///
-/// - Thread: `receive` on JACK's process thread; the rest any.
-final class JackMIDIInbox: Sendable {
-    private struct State {
-        var parser = MIDIParser()
-        var events: [JackMIDIEvent] = []
-        var dropped = 0
-        var isFirst = true
-    }
+/// - Thread: `receive` on JACK's process thread (the ring's producer); `drain` on one
+///   consumer thread (the owner); `droppedCount` any.
+final class JackMIDIInbox: @unchecked Sendable {
+    /// Bytes before each event's own: its length (2) and its seconds since the previous (8).
+    private static let headerBytes = 10
 
+    /// The events of three bytes the ring holds undrained.
     let capacity: Int
-    private let state: Mutex<State>
+    private let ring: SPSCRing<UInt8>
+    private let dropped = Atomic<Int>(0)
     private let onEvents: (@Sendable () -> Void)?
+    /// The consumer's: the parser (running status, SysEx across events), whether an event
+    /// came before, and the bytes of the event being read.
+    private var parser = MIDIParser()
+    private var isFirst = true
+    private var bytes: [UInt8] = []
 
     init(capacity: Int, onEvents: (@Sendable () -> Void)?) {
         self.capacity = capacity
         self.onEvents = onEvents
-        var initial = State()
-        initial.events.reserveCapacity(capacity)
-        state = Mutex(initial)
+        ring = SPSCRing(minimumCapacity: capacity * (Self.headerBytes + 3))
     }
 
-    /// Parses one JACK MIDI event's bytes and queues the messages they complete.
+    /// Queues one JACK MIDI event's bytes, or drops and counts it when the ring lacks room.
     /// - Thread: JACK's process thread (RtMidi's input callback).
-    func receive(_ bytes: UnsafeBufferPointer<UInt8>, secondsSincePrevious: Double) {
-        let queuedAny = state.withLock { state in
-            var delta = state.isFirst ? 0 : secondsSincePrevious
-            state.isFirst = false
-            let countBefore = state.events.count
-            let capacity = self.capacity
-            state.parser.feed(bytes) { message in
-                if state.events.count < capacity {
-                    state.events.append(JackMIDIEvent(message: message, secondsSincePrevious: delta))
-                } else {
-                    state.dropped += 1
-                }
-                delta = 0
-            }
-            return state.events.count > countBefore
+    func receive(_ event: UnsafeBufferPointer<UInt8>, secondsSincePrevious: Double) {
+        guard event.count <= Int(UInt16.max), ring.space >= Self.headerBytes + event.count else {
+            dropped.add(1, ordering: .relaxed)
+            return
         }
-        if queuedAny { onEvents?() }
+        let length = UInt16(event.count)
+        ring.stage(UInt8(truncatingIfNeeded: length))
+        ring.stage(UInt8(truncatingIfNeeded: length >> 8))
+        let delta = secondsSincePrevious.bitPattern
+        for shift in stride(from: 0, to: 64, by: 8) { ring.stage(UInt8(truncatingIfNeeded: delta >> UInt64(shift))) }
+        for byte in event { ring.stage(byte) }
+        ring.publish()
+        onEvents?()
     }
 
-    /// Moves every queued event, oldest first, to the end of `events`.
-    /// - Thread: any (typically the owner's MIDI thread).
+    /// Parses every queued event, oldest first, and appends its messages to `events`.
+    /// - Thread: the consumer (typically the owner's MIDI thread).
     func drain(into events: inout [JackMIDIEvent]) {
-        state.withLock { state in
-            events.append(contentsOf: state.events)
-            state.events.removeAll(keepingCapacity: true)
+        while let low = ring.pop(), let high = ring.pop() {
+            let length = Int(low) | Int(high) << 8
+            var delta: UInt64 = 0
+            for shift in stride(from: 0, to: 64, by: 8) { delta |= UInt64(ring.pop() ?? 0) << UInt64(shift) }
+            bytes.removeAll(keepingCapacity: true)
+            for _ in 0..<length { bytes.append(ring.pop() ?? 0) }
+            var seconds = isFirst ? 0 : Double(bitPattern: delta)
+            isFirst = false
+            bytes.withUnsafeBufferPointer { event in
+                parser.feed(event) { message in
+                    events.append(JackMIDIEvent(message: message, secondsSincePrevious: seconds))
+                    seconds = 0
+                }
+            }
         }
     }
 
-    /// Events dropped so far because the inbox was full.
-    var droppedCount: Int { state.withLock { $0.dropped } }
+    /// Events dropped so far because the ring was full.
+    var droppedCount: Int { dropped.load(ordering: .relaxed) }
 }

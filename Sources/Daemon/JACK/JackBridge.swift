@@ -9,7 +9,9 @@ import RtMidiBackend
 ///   other) gets a `JackMIDIInput` of the daemon's, connected to it in JACK; its input
 ///   signals `wakeDescriptors` and the MIDI input thread drains it (`drain`).
 /// - hub → JACK: a JACK destination an external node selects gets a `JackMIDIOutput` of the
-///   daemon's, connected to it in JACK (`prepareOutputs`), and `send` writes to it.
+///   daemon's, connected to it in JACK (`prepareOutputs`), and `send` hands the message to
+///   the bridge's sending thread ("midihub-jack-out", through a lock-free ring), which
+///   writes it: RtMidi's `send` waits when its ring is full, which MIDI must not.
 /// - ALSA → JACK: an ALSA source connected to a JACK destination (`forward(_:)`) has its
 ///   events, received on `midihub:in`, sent to the output to that destination
 ///   (`forward(_:from:)`); see `JackForwards`.
@@ -49,12 +51,31 @@ final class JackBridge {
     /// there is none.
     private let probe: JackProbe
     private var everPolled = false
+    /// Writes to the JACK outputs, off the owner, in the order the messages were handed over.
+    private let sender: HandoffThread<OutgoingMessage>
+
+    /// A message for a JACK output, on its way to the sending thread.
+    private struct OutgoingMessage: Sendable {
+        let output: JackMIDIOutput
+        let message: MIDIMessage
+    }
 
     /// - Parameter clientName: the JACK client name of the daemon's JACK ports.
     init(log: DaemonLog, clientName: String) {
         self.log = log
         self.clientName = clientName
         probe = JackProbe(interval: Self.pollSeconds, clientName: clientName)
+        sender = HandoffThread(name: "midihub-jack-out", capacity: 4096) { [log] outgoing, lost, _ in
+            for item in outgoing {
+                do {
+                    try item.output.send(item.message)
+                } catch {
+                    log.warning("cannot send to \(item.output.connectedDestination?.description ?? "JACK"): \(error)")
+                }
+            }
+            if lost > 0 { log.warning("\(lost) MIDI messages for JACK dropped: JACK took them slower than the hub sent them") }
+            return nil
+        }
         do {
             wakeup = try WakeupEvent()
         } catch {
@@ -84,9 +105,22 @@ final class JackBridge {
         return changes
     }
 
-    /// Stops the probe thread. - Thread: main, after the MIDI input thread ended.
+    /// Stops the probe thread and, once it has written what waits, the sending thread.
+    /// - Thread: main, after the MIDI input thread ended.
     func stop() {
         probe.stop()
+        sender.stop()
+    }
+
+    /// Makes the calling thread (the owner) the one that hands messages to the sending
+    /// thread without a lock; `releaseProducer` ends that.
+    /// - Thread: owner, first and last thing.
+    func adoptProducer() {
+        sender.adoptProducer()
+    }
+
+    func releaseProducer() {
+        sender.releaseProducer()
     }
 
     /// Without a server: acts on the probe thread's newest answer (starting the JACK side,
@@ -217,15 +251,11 @@ final class JackBridge {
         }
     }
 
-    /// Sends `message` to the JACK destination at `address`. A failure is logged, not thrown:
-    /// the caller is routing live MIDI.
+    /// Hands `message` for the JACK destination at `address` to the sending thread; never
+    /// waits. A failure is logged there: the caller is routing live MIDI.
     func send(_ message: MIDIMessage, to address: PortAddress) {
         guard let output = output(for: address) else { return }
-        do {
-            try output.send(message)
-        } catch {
-            log.warning("cannot send to \(output.connectedDestination?.description ?? "JACK"): \(error)")
-        }
+        sender.post(OutgoingMessage(output: output, message: message))
     }
 
     /// Every message received from JACK sources since the last call, by source, oldest first.
