@@ -4,7 +4,9 @@
 # the connection and the running setup; a line over 1 MiB closes only its connection;
 # subscribers get port-appeared/port-left when a snd-virmidi card is unbound and bound;
 # two clients are served at once; `midihub nodes/graph/rules` ask the daemon; MIDI goes
-# on, every note routed, while a client sets 200 parameters a second.
+# on, every note routed, while a client sets 200 parameters a second; MIDI at 1 kHz arrives
+# whole and in order while four clients loop nodes.list, ports.list, mappings.set (200
+# mappings) and patch reloads, every request answered.
 # (The protocol version check is the client's; ControlTests cover it.)
 # timeout: 900
 
@@ -199,6 +201,20 @@ assert_match "^sets=[0-9]+ failed=0$" "$(cat "$WORK/sets.out")" "every set answe
 wait_for "the 40 notes through the transpose" 20 \
     bash -c "(( \$(grep -cE '^ *$hub_client:1 +Note on +0, note 50, velocity 99$' '$dump') >= 40 ))"
 assert_eq 40 "$(grep -cE "^ *$hub_client:1 +Note on +0, note 50, velocity 99$" "$dump")" "notes through the hub while sets ran"
+
+step "MIDI at 1 kHz arrives whole and in order while four clients list, set 200 mappings and reload the patch"
+# The lists are built from the view the owner publishes, mappings parsed and patches read on the
+# control side: the MIDI thread only applies what they prepared (docs/architecture.md#threads).
+python3 "$REPO/Tests/Integration/control_load.py" "$SERVE_SOCKET" "/dev/snd/midiC${CARD}D0" "$dump" "$(wc -l <"$dump")" \
+    "$hub_client" "$WORK/patch2.yaml" 5 2 >"$WORK/control-load.out" 2>"$WORK/control-load.err" \
+    || fail "MIDI under control load: $(tr '\n' ' ' <"$WORK/control-load.out") $(head -c 2000 "$WORK/control-load.err")"
+cat "$WORK/control-load.out"
+read -r sent received in_order < <(sed -n 's/^sent=\([0-9]*\) received=\([0-9]*\) in-order=\([0-9]*\)$/\1 \2 \3/p' "$WORK/control-load.out")
+assert_eq "$sent $sent" "$received $in_order" "messages received, and in the order sent"
+(( sent >= 4000 )) || fail "the stream fell short of 1 kHz: $sent messages in 5 s"
+assert_eq 4 "$(grep -cE '^client=[a-z.]+ requests=[0-9]+ failed=0$' "$WORK/control-load.out")" "every request answered"
+assert_match "^(0|200)$" "$(control_ok '{"id":1,"request":"mappings.list"}' | jq length)" \
+    "mappings: the reloaded patch's (none) or the 200 set last"
 stop_peer sub
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
