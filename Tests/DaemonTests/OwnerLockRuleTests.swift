@@ -27,5 +27,17 @@ import Testing
             lock.withLock { $0 += 1 }
         }
     }
+
+    /// The owner's entry points (`HubDaemon.command`, `routeLive`, `publishView`) check where
+    /// they run: on the owner, or while none runs, they go on; from another thread, they trap.
+    @Test func anOwnerEntryPointCalledFromAnotherThreadTraps() async {
+        OwnerThread.assertOnOwner("no owner yet")
+        await #expect(processExitsWith: .failure) {
+            let adopted = DispatchSemaphore(value: 0)
+            Thread { OwnerThread.adopt(); adopted.signal(); while true { sleep(60) } }.start()
+            adopted.wait()
+            OwnerThread.assertOnOwner("HubDaemon.command")
+        }
+    }
     #endif
 }

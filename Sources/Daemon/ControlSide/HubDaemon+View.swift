@@ -12,6 +12,7 @@ extension HubDaemon {
     /// Publishes the state as it is now.
     /// - Thread: owner.
     func publishView(at now: HostTime) {
+        OwnerThread.assertOnOwner("HubDaemon.publishView")
         viewDirty = false
         lastViewPublished = now
         view.publish(HubView(core: core, ports: ports, rendered: audio?.rendered, receivers: receiverStatuses()))

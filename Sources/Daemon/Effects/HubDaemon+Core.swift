@@ -28,6 +28,7 @@ extension HubDaemon {
     /// `feed` for a control request: a refusal is thrown, as the control protocol's error.
     /// - Thread: owner.
     func command(_ input: HubInput, timing: TransportTiming? = nil) throws(ControlError) {
+        OwnerThread.assertOnOwner("HubDaemon.command")
         var sink = makeSink()
         var effects: [HubEffect] = []
         do {
@@ -59,6 +60,7 @@ extension HubDaemon {
     /// out at once (a parameter lands at the frame of `time`).
     /// - Thread: input (the owner).
     func routeLive(_ message: MIDIMessage, from address: PortAddress, at time: HostTime, into sink: inout DaemonSink) {
+        OwnerThread.assertOnOwner("HubDaemon.routeLive")
         liveEffects.removeAll(keepingCapacity: true)
         try? core.handle(.midi(message, from: address, at: time), into: &sink, effects: &liveEffects)
         if !liveEffects.isEmpty {

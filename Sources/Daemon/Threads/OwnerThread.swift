@@ -24,6 +24,15 @@ enum OwnerThread {
     static var isCurrent: Bool {
         id.load(ordering: .relaxed) == UInt(pthread_self())
     }
+
+    /// In debug builds, traps unless the calling thread may touch the state: the owner while
+    /// one runs, any thread while none does (main before the owner starts and after it
+    /// stops). The owner's entry points call it, so work that reached the state from another
+    /// thread fails its first test. Nothing in release builds.
+    static func assertOnOwner(_ entry: StaticString, file: StaticString = #fileID, line: UInt = #line) {
+        assert({ let owner = id.load(ordering: .relaxed); return owner == 0 || owner == UInt(pthread_self()) }(),
+               "\(entry) ran off the MIDI input thread (the state's owner)", file: file, line: line)
+    }
 }
 
 /// A lock for the control side's threads only. The MIDI input thread, the state's owner,
