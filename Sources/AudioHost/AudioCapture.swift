@@ -4,6 +4,7 @@ import RenderCore
 import Synchronization
 
 /// One stereo frame of captured audio.
+/// - Thread: any (a plain value).
 public struct CapturedFrame: BitwiseCopyable, Sendable {
     public var left: Float
     public var right: Float
@@ -15,7 +16,7 @@ public struct CapturedFrame: BitwiseCopyable, Sendable {
 /// does not run at), it reports one line and tries again every second; the input is
 /// silent meanwhile.
 ///
-/// - Thread: `init` and `stop` on control; the reading loop on its own thread.
+/// - Thread: control: `init` and `stop` on control; the reading loop on its own thread.
 final class AudioCapture: @unchecked Sendable {
     /// The captured frames, oldest first; the node pops them on the render thread.
     let ring: SPSCRing<CapturedFrame>

@@ -12,13 +12,15 @@ import RenderCore
 /// The delay from the device to the output is thus about one period plus one block on top
 /// of the output's own.
 ///
-/// - Thread: `init`, `prepare` on control; `process` on render.
+/// - Thread: render for `process`; `init`, `prepare` on control.
 public final class AudioInputNode: Node, @unchecked Sendable {
+    /// - Thread: any (a plain value).
     public enum Parameter: UInt32, CaseIterable {
         /// Decibels applied to the input.
         case gain = 0
     }
 
+    /// - Thread: any (a plain value).
     public enum Output: Int, CaseIterable {
         /// The louder channel's peak over the last block, in dBFS (−120 for silence).
         case level = 0

@@ -13,7 +13,7 @@ import Synchronization
 /// be opened or fails (unplugged, busy, another rate), it reports one line and tries again
 /// every second; the rest of the graph plays on.
 ///
-/// - Thread: `init` and `stop` on control; the node on render; the writer on its own thread.
+/// - Thread: control: `init` and `stop` on control; the node on render; the writer on its own thread.
 public final class AudioOutputFeed: @unchecked Sendable {
     public let device: String
     /// The render node the output's routes are summed into.
@@ -126,7 +126,7 @@ public final class AudioOutputFeed: @unchecked Sendable {
 /// hands it the sum of its inputs); it pushes each block into the feed's ring and leaves
 /// the sound as it is. A full ring drops and counts.
 ///
-/// - Thread: `process` on render; the rest on control.
+/// - Thread: control, but `process` on render; the rest on control.
 public final class OutputFeedNode: Node, @unchecked Sendable {
     public let descriptor = NodeDescriptor(kind: .effect, subtype: "aout", manufacturer: "mhub", name: "audio output", version: 1)
     public let parameters: [ParameterInfo] = []
@@ -160,7 +160,7 @@ public final class OutputFeedNode: Node, @unchecked Sendable {
     /// come (`block` frames over `block` frames' time from the last handover). A writer that
     /// steered by the bare count would see it jump by a block as the two clocks' blocks slide
     /// past each other, and move the pitch with it.
-    /// - Thread: the writer.
+    /// - Thread: control (the writer thread).
     func smoothedFill(block: Int, sampleRate: Int) -> Double {
         while true {
             let handed = lastHandover.load(ordering: .acquiring)

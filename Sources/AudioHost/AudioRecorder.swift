@@ -8,7 +8,7 @@ import Synchronization
 /// 20 ms, so the disk never holds up the render thread. The file is written under a temporary
 /// name and renamed into place when the recording stops (never half-written).
 ///
-/// - Thread: `start` and `stop` on control (they open, finish and rename the file).
+/// - Thread: control: `start` and `stop` on control (they open, finish and rename the file).
 public final class AudioRecorder: @unchecked Sendable {
     /// What a recording came to.
     ///

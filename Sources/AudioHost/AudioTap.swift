@@ -13,7 +13,7 @@ public struct StereoFrame: Sendable, BitwiseCopyable {
 /// frames — the master output, or one node's output (`source`) — filled only while armed. The render thread never waits: when the recorder falls
 /// behind by more than the ring holds (about 10 s), frames are dropped and counted.
 ///
-/// - Thread: `push` on the render thread; `arm`, `disarm` and `pop` on the recorder's
+/// - Thread: any: `push` on the render thread; `arm`, `disarm` and `pop` on the recorder's
 ///   thread (one consumer); counters from any thread.
 public final class AudioTap: Sendable {
     /// What the tap takes from each block.

@@ -8,7 +8,7 @@ import Synchronization
 /// stop); when the device cannot be opened or fails (unplugged, busy, another rate), it
 /// reports one line and tries again every second, and says when the device works again.
 ///
-/// - Thread: `init` and `stop` on control; the session on the device thread.
+/// - Thread: control: `init` and `stop` on control; the session on the device thread.
 final class DeviceThread: @unchecked Sendable {
     /// Cleared to end the session (a class, so the device thread can hold it).
     final class RunningFlag: Sendable {

@@ -8,7 +8,7 @@ import RenderCore
 /// ring then neither piles up (frames dropped: a jump) nor runs dry (a gap); the steering
 /// moves the pitch by a few cents at most, and by a fraction of a cent once settled.
 ///
-/// - Thread: the feed's writer thread (a plain value).
+/// - Thread: any (a plain value the feed's writer thread holds).
 struct DriftFollower {
     /// The fill (`fill(waiting:…)`) the loop holds: two of the writer's periods, so the ring
     /// holds two to three periods as the render thread's blocks arrive, never short of one.

@@ -25,7 +25,7 @@ public struct LiveEvent: Sendable, BitwiseCopyable {
 /// of them into the same block: if the producer is held up past their block, they land
 /// late together rather than apart.
 ///
-/// - Thread: `push`, `stage`, `publish` on the one producer thread; counters from any thread.
+/// - Thread: any: `push`, `stage`, `publish` on the one producer thread; counters from any thread.
 public final class LiveInput: Sendable {
     let ring: SPSCRing<LiveEvent>
 

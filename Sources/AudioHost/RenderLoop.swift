@@ -12,7 +12,7 @@ import Sequencer
 /// system, except the PCM write (and, once, the drop from realtime priority when the
 /// `OverrunWatchdog` fires).
 ///
-/// - Thread: `init` on control; `run` on the render thread; `failure` is read on control
+/// - Thread: render for `run`; `init` on control; `failure` is read on control
 ///   after the thread was joined.
 final class RenderLoop: @unchecked Sendable {
     private enum Phase: Equatable {

@@ -22,7 +22,7 @@ public struct SequencedEvent: Sendable, BitwiseCopyable {
 /// `cut()` drops everything scheduled so far that has not played yet (pause, stop, seek, a
 /// loop's end): the render thread skips events and points of an older cut.
 ///
-/// - Thread: `push` and `cut` on the one producer thread (the daemon's owner); the render
+/// - Thread: any: `push` and `cut` on the one producer thread (the daemon's owner); the render
 ///   thread reads.
 public final class SequencedInput: Sendable {
     let ring: SPSCRing<SequencedEvent>

@@ -21,7 +21,7 @@ import Synchronization
 /// thread answers requests by handing work to it (`StateOwner`); the audio driver's render
 /// thread plays the engine (it only reads its ring and program); the state writer saves.
 ///
-/// - Thread: `start` and `stop` on the main thread; the rest as documented.
+/// - Thread: owner (the MIDI input thread) unless a member says otherwise; `start` and `stop` on the main thread (control); the rest as documented.
 public final class HubDaemon: @unchecked Sendable {
     public let options: DaemonOptions
     public let log: DaemonLog
@@ -279,7 +279,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// Milliseconds until a processor's next generated event (rounded up: it is sent at
     /// most a millisecond late), at most 10; at most `ReceiverQueues.retryMilliseconds` while
     /// a full receiver has messages waiting.
-    /// - Thread: input (the owner).
+    /// - Thread: owner (the MIDI input thread).
     private func pollTimeout() -> Int32 {
         let limit = receivers.hasWaiting ? ReceiverQueues.retryMilliseconds : 10
         guard let next = core.router.nextGeneratedTime() else { return limit }
@@ -292,7 +292,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// rules). Each event goes in at its arrival (`arrivalTime`); what the events send to
     /// other programs' ports leaves in one `write` (`ReceiverQueues.beginBatch`). The turn's
     /// time is the read's, read again after a batch of more than one event.
-    /// - Thread: input (the owner).
+    /// - Thread: owner (the MIDI input thread).
     private func handlePendingInput(jackSignalled: Bool) throws(ALSAError) {
         var handled = 0
         var sink = makeSink()
@@ -327,7 +327,7 @@ public final class HubDaemon: @unchecked Sendable {
     static let batchLimit = 512
 
     /// Hands one event, which arrived at `time`, to the core (MIDI it routes goes into `sink`).
-    /// - Thread: input (the owner).
+    /// - Thread: owner (the MIDI input thread).
     private func handle(_ event: SeqEvent, at time: HostTime, into sink: inout DaemonSink) {
         switch event {
         case .message(let message, let source, _):
@@ -352,7 +352,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// (the transport queue's real time as it reached `midihub:in`) less the queue's offset,
     /// never later than the read. Before the offset's first reading (the first turn), the
     /// read's time.
-    /// - Thread: input (the owner).
+    /// - Thread: owner (the MIDI input thread).
     private func arrivalTime(of stamp: SeqTime, readAt readTime: HostTime) -> HostTime {
         guard let ahead = queueAheadOfMonotonic.value, let arrival = arrivals.time(of: stamp) else { return readTime }
         return min(arrival - ahead, readTime)

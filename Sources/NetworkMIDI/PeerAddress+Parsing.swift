@@ -1,6 +1,7 @@
 import NIOCore
 import RTPMIDI
 
+/// - Thread: any (a value).
 extension PeerAddress {
     /// Reads `HOST`, `HOST:PORT`, `[IPv6]:PORT` or a bare IPv6 address, and resolves a host
     /// name to its first address (the system's resolver: it may wait on DNS).

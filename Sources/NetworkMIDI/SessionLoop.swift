@@ -12,7 +12,7 @@ import Synchronization
 /// carries out its effects: datagrams, ports opened and closed, MIDI out of a port now or at
 /// its jitter-buffered time.
 ///
-/// - Thread: its own owns every member but `perform` and `stop`, which any other thread calls.
+/// - Thread: control (its own thread, "midihub-net", owns every member but `perform` and `stop`, which any other thread calls).
 final class SessionLoop: @unchecked Sendable {
     /// A job for the loop's thread, from `perform`.
     typealias Job = @Sendable (SessionLoop) -> Void

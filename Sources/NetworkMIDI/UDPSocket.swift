@@ -7,7 +7,7 @@ import RTPMIDI
 /// (parsing, `sockaddr` layout, text form); the socket itself is the system's, so the
 /// network thread polls it beside the sequencer's descriptors (docs/architecture.md, "network thread").
 ///
-/// - Thread: the network thread, which owns it (`init` any).
+/// - Thread: control (the network thread, which owns it; `init` any).
 final class UDPSocket {
     /// The descriptor to poll for `POLLIN`.
     let descriptor: Int32

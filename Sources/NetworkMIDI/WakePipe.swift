@@ -3,7 +3,7 @@ import Glibc
 /// A pipe that wakes a poll loop: `signal()` makes `descriptor` readable until `drain()`.
 /// Both ends are non-blocking: a signal never waits, even when the loop is slow to drain.
 ///
-/// - Thread: `signal` any; `drain` the polling thread.
+/// - Thread: any: `signal` any; `drain` the polling thread.
 final class WakePipe: Sendable {
     /// The end to poll for `POLLIN`.
     let descriptor: Int32
@@ -30,6 +30,7 @@ final class WakePipe: Sendable {
         _ = write(writeEnd, &byte, 1)
     }
 
+    /// - Thread: control (the polling thread: the network thread).
     func drain() {
         var bytes = [UInt8](repeating: 0, count: 64)
         while read(descriptor, &bytes, bytes.count) > 0 {}

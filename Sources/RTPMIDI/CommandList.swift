@@ -2,6 +2,7 @@ import MIDICore
 
 /// The MIDI list of a packet's command section (RFC 6295 §3): commands with delta
 /// times between them, running status for channel messages, SysEx in segments.
+/// - Thread: any (pure).
 enum CommandList {
     /// The list's bytes and whether a delta time precedes the first command (the Z flag:
     /// only when the first command's delta is not 0, so peers that ignore Z still parse

@@ -4,6 +4,7 @@ import MIDICore
 /// bit set on all but the last — a Standard MIDI File's variable-length quantities
 /// (`VariableLengthQuantity`). A one-octet delta (< 128) reads the same in the
 /// little-endian VarInt some peers (pymidi) parse.
+/// - Thread: any (pure).
 enum DeltaTime {
     /// Appends `value`, clamped to `VariableLengthQuantity.maximum`.
     ///

@@ -19,6 +19,7 @@ public struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Which of a session host's two sockets a datagram came in on or goes out of.
+/// - Thread: any (a value).
 public enum SessionChannel: Hashable, Sendable {
     /// The control port (5004 by default): invitations, the end, receiver feedback.
     case control

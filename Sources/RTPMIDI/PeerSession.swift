@@ -1,7 +1,7 @@
 /// One session as its host keeps it: where the peer is, how far the invitation got, the
 /// clock sync, the sequence numbers and journals both ways, the counters.
 ///
-/// - Thread: the session host's (a value inside `SessionHost`).
+/// - Thread: any (the session host's: a value inside `SessionHost`).
 struct PeerSession {
     enum Phase: Equatable {
         /// This host's invitation to the control port (`onData` false) or then to the data

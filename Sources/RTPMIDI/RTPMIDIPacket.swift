@@ -124,6 +124,7 @@ public struct RTPMIDIPacket: Hashable, Sendable {
     }
 }
 
+/// - Thread: any (a value).
 extension Array where Element == UInt8 {
     /// Appends `value`'s bytes, most significant first.
     mutating func appendBigEndian<Value: FixedWidthInteger>(_ value: Value) {

@@ -63,6 +63,7 @@ public struct RecoveryJournal: Hashable, Sendable {
 
 /// A length-prefixed journal's bytes: a reader over the `length` bytes that started
 /// `headerLength` bytes back, the header already read.
+/// - Thread: any (pure).
 func journalBody(_ reader: inout ByteReader, length: Int, headerLength: Int) throws(RTPMIDIDecodingError) -> ByteReader {
     guard length >= headerLength else { throw .badJournalLength }
     guard length - headerLength <= reader.remaining else { throw .truncatedJournal }
@@ -71,6 +72,7 @@ func journalBody(_ reader: inout ByteReader, length: Int, headerLength: Int) thr
 
 /// Writes a `headerLength`-byte header, then what `body` appends after it, in place: the
 /// header is `flags` with the whole length, header included, in its low bits.
+/// - Thread: any (pure).
 func appendLengthPrefixed(header flags: UInt32, headerLength: Int, to out: inout [UInt8], body: (inout [UInt8]) -> Void) {
     let start = out.count
     out.append(contentsOf: repeatElement(0, count: headerLength))

@@ -134,6 +134,7 @@ struct ChannelHistory: Sendable {
     }
 }
 
+/// - Thread: any (a value).
 extension ChannelHistory {
     /// Appends the bytes of `journal(channel:previous:)` (none when it is nil), reusing the
     /// last encoding while it still holds: nothing was recorded since, and `previous` marks
@@ -197,6 +198,7 @@ struct SequencerHistory: Sendable {
 }
 
 /// A value and the sequence number of the packet that carried it.
+/// - Thread: any (a value).
 struct Stamped<Value: Sendable>: Sendable {
     var value: Value
     var sequenceNumber: UInt16

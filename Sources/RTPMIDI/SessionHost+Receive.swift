@@ -1,5 +1,6 @@
 import MIDICore
 
+/// - Thread: any (a value).
 extension SessionHost {
     /// Takes one datagram that arrived on `channel` from `address`: a session command or an
     /// RTP packet. What cannot be read, or belongs to no session, is dropped and counted.

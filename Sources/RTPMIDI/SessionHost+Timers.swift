@@ -1,3 +1,4 @@
+/// - Thread: any (a value).
 extension SessionHost {
     /// What is due at `now`: invitations repeated or started again, clock syncs, receiver
     /// feedback, and the end of sessions whose peer went silent. Call it every few tens of

@@ -1,5 +1,6 @@
 import MIDICore
 
+/// - Thread: any (a value).
 extension SessionHost {
     /// A packet's MIDI for its session's port. Without a jitter buffer, or before the first
     /// clock sync, all of it now. With one, each command at the moment its sender stamped it

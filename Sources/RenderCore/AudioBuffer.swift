@@ -1,6 +1,6 @@
 /// Preallocated float32 audio: one or two channels of `capacity` frames each.
 ///
-/// - Thread: allocated on control; its samples are read and written by the render thread.
+/// - Thread: render: its samples are read and written by the render thread; allocated on control.
 public final class AudioBuffer: @unchecked Sendable {
     public let channelCount: Int
     public let capacity: Int

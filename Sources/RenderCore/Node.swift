@@ -44,6 +44,7 @@ public struct ProcessContext {
 ///
 /// Split lifecycle: `prepare` runs on the control side and may allocate; `process` runs on
 /// the render thread and must not allocate, lock or make system calls.
+/// - Thread: any (each requirement below names its own thread: `prepare` on control, `process` on render).
 public protocol Node: AnyObject, Sendable {
     /// - Thread: any.
     var descriptor: NodeDescriptor { get }

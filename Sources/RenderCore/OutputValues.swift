@@ -3,7 +3,7 @@ import Synchronization
 /// Output values of one node, written by the render thread and read by the control side
 /// without locks. Holds up to `OutputValues.capacity` floats, indexed by output id.
 ///
-/// - Thread: `store` on render, `load` from any thread.
+/// - Thread: any: `store` on render, `load` from any thread.
 public final class OutputValues: @unchecked Sendable {
     public static let capacity = 8
     @usableFromInline let bits: InlineArray<8, Atomic<UInt32>> = InlineArray { _ in Atomic(0) }

@@ -1,4 +1,5 @@
 /// The unit a parameter value is shown in.
+/// - Thread: any (a plain value).
 public enum ParameterUnit: String, Hashable, Sendable {
     case generic, hertz, seconds, milliseconds, decibels, percent, beats, boolean, semitones, count
 }

@@ -18,7 +18,7 @@ import Synchronization
 /// the same node in either program; during a crossfade an event for a node only the old
 /// program has (a note-off for a removed instrument) still reaches it.
 ///
-/// - Thread: see each member.
+/// - Thread: any; see each member.
 public final class RenderEngine: @unchecked Sendable {
     /// Control → render events for the next block. Full ring: dropped and counted.
     public let events: SPSCRing<RenderEvent>

@@ -3,7 +3,7 @@
 /// bus sums. Every input carries a weight, so the same plan runs a program (every weight
 /// is 1) and a crossfade between two programs (see `RenderTransition`).
 ///
-/// - Thread: `init` on control (allocates); `run` on render.
+/// - Thread: render for `run`; `init` on control (allocates).
 final class RenderPlan: @unchecked Sendable {
     /// Which program a step's node (and its events) belongs to.
     enum Side { case new, old }
@@ -37,6 +37,7 @@ final class RenderPlan: @unchecked Sendable {
     /// The output bus's inputs, a range of `inputs`.
     let outputRange: Range<Int>
 
+    /// - Thread: control (allocates).
     init(steps: [Step], inputs: [Input], outputRange: Range<Int>) {
         self.steps = steps
         self.inputs = inputs

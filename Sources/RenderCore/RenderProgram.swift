@@ -9,7 +9,7 @@
 /// node across recompiled programs gives it the same id in each, so events already queued
 /// when a program is swapped in still reach the node they were meant for.
 ///
-/// - Thread: `init` on control; `process` on render.
+/// - Thread: render for `process`; `init` on control.
 public final class RenderProgram: @unchecked Sendable {
     public let nodes: [any Node]
     /// The id of each node (parallel to `nodes`), as events address it.

@@ -12,7 +12,7 @@
 /// A kept node whose inputs change renders once, on the blend of its old and new inputs,
 /// so a path through it that fades out fades a little faster than the plain curve.
 ///
-/// - Thread: `init` on control; `renderCrossfade` on render.
+/// - Thread: render for `renderCrossfade`; `init` on control.
 final class RenderTransition: @unchecked Sendable {
     let program: RenderProgram
     /// The program running when this one was installed. Not owned: the engine keeps the

@@ -7,7 +7,7 @@ import Synchronization
 /// can also `stage` values and `publish` them together: the consumer sees all of them or
 /// none (events that arrived together land in the same block).
 ///
-/// - Thread: `push`, `stage`, `publish` on the producer thread, `pop`/`popAll` on the
+/// - Thread: any: `push`, `stage`, `publish` on the producer thread, `pop`/`popAll` on the
 ///   consumer thread, counters from any thread.
 public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     @usableFromInline let storage: UnsafeMutablePointer<Element>

@@ -25,7 +25,7 @@ public struct JackMIDIEvent: Equatable, Sendable {
 /// owner drains the ring and parses the messages. An event the ring has no room for is
 /// dropped whole and counted; JACK's thread never waits.
 ///
-/// - Thread: `receive` on JACK's process thread (the ring's producer); `drain` on one
+/// - Thread: any: `receive` on JACK's process thread (the ring's producer); `drain` on one
 ///   consumer thread (the owner); `droppedCount` any.
 final class JackMIDIInbox: @unchecked Sendable {
     /// Bytes before each event's own: its length (2) and its seconds since the previous (8).
@@ -49,7 +49,7 @@ final class JackMIDIInbox: @unchecked Sendable {
     }
 
     /// Queues one JACK MIDI event's bytes, or drops and counts it when the ring lacks room.
-    /// - Thread: JACK's process thread (RtMidi's input callback).
+    /// - Thread: render (JACK's process thread: no lock, no allocation; RtMidi's input callback).
     func receive(_ event: UnsafeBufferPointer<UInt8>, secondsSincePrevious: Double) {
         guard event.count <= Int(UInt16.max), ring.space >= Self.headerBytes + event.count else {
             dropped.add(1, ordering: .relaxed)
@@ -66,7 +66,7 @@ final class JackMIDIInbox: @unchecked Sendable {
     }
 
     /// Parses every queued event, oldest first, and appends its messages to `events`.
-    /// - Thread: the consumer (typically the owner's MIDI thread).
+    /// - Thread: owner (the consumer, typically the owner's MIDI thread).
     func drain(into events: inout [JackMIDIEvent]) {
         while let low = ring.pop(), let high = ring.pop() {
             let length = Int(low) | Int(high) << 8

@@ -50,6 +50,7 @@ public struct JackPortName: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Which way MIDI flows through a JACK port, seen from the port's owner.
+/// - Thread: any (a plain value).
 public enum JackPortDirection: Sendable, CustomStringConvertible {
     /// A JACK output port: it produces MIDI, a `JackMIDIInput` can read from it.
     case source

@@ -5,7 +5,7 @@ internal import CRtMidiSupport
 /// client) with its errors routed into an `RtMidiErrorLog`: every call either succeeds
 /// or throws `JackMIDIError.rtMidi` with RtMidi's message. Nothing reaches stderr.
 ///
-/// - Thread: one caller at a time (the owner serialises access).
+/// - Thread: any, one caller at a time (the owner serialises access).
 final class RtMidiDevice {
     enum Kind {
         case input(queueSize: UInt32)

@@ -32,7 +32,7 @@ public final class WakeupEvent: Sendable {
     }
 
     /// Clears the signal; returns whether it was set.
-    /// - Thread: the polling thread.
+    /// - Thread: any (the polling thread).
     @discardableResult
     public func reset() -> Bool {
         var count: UInt64 = 0

@@ -4,8 +4,9 @@ import SynthKernels
 /// A stereo chorus: each side reads a short delay swept by a sine LFO, the sides a quarter
 /// cycle apart.
 ///
-/// - Thread: `init`, `prepare` on control; `process` on render.
+/// - Thread: render for `process` and what it calls; `init`, `prepare` on control.
 public final class ChorusNode: EffectNode, @unchecked Sendable {
+    /// - Thread: any (a plain value).
     public enum Parameter: UInt32, CaseIterable {
         /// LFO rate in hertz.
         case rate = 0
@@ -34,6 +35,7 @@ public final class ChorusNode: EffectNode, @unchecked Sendable {
 
     deinit { lines.forEach { $0.deallocate() } }
 
+    /// - Thread: control (called by `prepare`).
     override func allocate(format: RenderFormat) {
         lines.forEach { $0.deallocate() }
         let length = Int(0.045 * format.sampleRate) + 2
@@ -41,6 +43,7 @@ public final class ChorusNode: EffectNode, @unchecked Sendable {
         lfoPhase = 0
     }
 
+    /// - Thread: any (read by `prepare` on control and by `process` on render).
     override var tailFrames: Int { lines.reduce(0) { max($0, $1.length) } }
 
     /// Frames over which the sweep's delay moves in a straight line (its sine is taken at

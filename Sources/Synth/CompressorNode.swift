@@ -12,8 +12,9 @@ import RenderCore
 /// the makeup) scales both channels, so the stereo image stays put. Threshold and makeup
 /// glide frame by frame.
 ///
-/// - Thread: `init`, `prepare` on control; `process` on render.
+/// - Thread: render for `process` and what it calls; `init`, `prepare` on control.
 public final class CompressorNode: EffectNode, @unchecked Sendable {
+    /// - Thread: any (a plain value).
     public enum Parameter: UInt32, CaseIterable {
         /// dBFS: where the curve bends (the knee's middle).
         case threshold = 0
@@ -29,6 +30,7 @@ public final class CompressorNode: EffectNode, @unchecked Sendable {
         case knee
     }
 
+    /// - Thread: any (a plain value).
     public enum Output: Int, CaseIterable {
         /// Decibels the compressor takes off now (0: none), without the makeup.
         case gainReduction = 0
@@ -51,6 +53,7 @@ public final class CompressorNode: EffectNode, @unchecked Sendable {
         ], outputs: [OutputInfo(id: UInt32(Output.gainReduction.rawValue), name: "gain reduction", unit: .decibels)])
     }
 
+    /// - Thread: control (called by `prepare`).
     override func allocate(format: RenderFormat) {
         (held, reduction) = (0, 0)
     }
@@ -58,6 +61,7 @@ public final class CompressorNode: EffectNode, @unchecked Sendable {
     /// The slowest release's time constant: in a silence the gain reduction lets go as it
     /// would with sound, and only that much later does the compressor sleep (`wake` then
     /// lets go of what little is left at once).
+    /// - Thread: any (read by `prepare` on control and by `process` on render).
     override var tailFrames: Int {
         Int(values.infos[Int(Parameter.release.rawValue)].range.upperBound * 0.001 * sampleRate)
     }

@@ -1,6 +1,7 @@
 import VoiceLanes
 
 // Small, deterministic approximations used in the render loops (no libm calls per sample).
+// - Thread: any (pure).
 
 /// Frequency in hertz of a (fractional) MIDI note number, A4 = 69 = 440 Hz.
 @inline(__always)

@@ -15,7 +15,7 @@ import RenderCore
 /// silent, which is what the effect would have written) until sound arrives again, so
 /// effects cost nothing in the silences of sparse songs. A dormant effect takes parameter
 /// changes at once (nothing sounds to glide), and `wake()` runs before it renders again.
-/// - Thread: `init`, `prepare` on control; `process` on render.
+/// - Thread: render for `process` and what it calls; `init`, `prepare` on control.
 public class EffectNode: Node, @unchecked Sendable {
     static let chunkFrames = 32
 
@@ -43,6 +43,7 @@ public class EffectNode: Node, @unchecked Sendable {
     ///     events reach `handle(_:)`).
     ///   - outputs: values the effect reports (meters), indexed by id in `outputValues`.
     ///   - sendOutputs: names of the audio outputs the effect feeds besides its main one.
+    /// - Thread: control.
     init(subtype: FourCharCode, name: String, kind: NodeKind = .effect, parameters: [ParameterInfo],
          outputs: [OutputInfo] = [], sendOutputs: [String] = []) {
         descriptor = NodeDescriptor(kind: kind, subtype: subtype, manufacturer: "mhub", name: name, version: 0x01_00_00)
@@ -89,10 +90,12 @@ public class EffectNode: Node, @unchecked Sendable {
     }
 
     /// Allocates delay memory for `format` (called by `prepare`).
+    /// - Thread: control (called by `prepare`).
     func allocate(format: RenderFormat) {}
 
     /// How long the effect's output can still sound after its input falls silent: its
     /// longest delay line (after `allocate`).
+    /// - Thread: any (read by `prepare` on control and by `process` on render).
     var tailFrames: Int { 0 }
 
     /// A MIDI event for a music effect, at its frame (also while dormant).
@@ -146,6 +149,7 @@ public class EffectNode: Node, @unchecked Sendable {
     }
 }
 
+/// - Thread: render.
 extension EffectNode {
     /// The largest |sample| of `frames` frames of `bus`.
     /// - Thread: render.

@@ -5,8 +5,9 @@ import RenderCore
 /// Parameter changes glide: while a smoothed value moves, its band is redesigned once per
 /// chunk.
 ///
-/// - Thread: `init`, `prepare` on control; `process` on render.
+/// - Thread: render for `process` and what it calls; `init`, `prepare` on control.
 public final class EqualizerNode: EffectNode, @unchecked Sendable {
+    /// - Thread: any (a plain value).
     public enum Parameter: UInt32, CaseIterable {
         /// Decibels below the low frequency.
         case lowGain = 0
@@ -41,12 +42,14 @@ public final class EqualizerNode: EffectNode, @unchecked Sendable {
         ])
     }
 
+    /// - Thread: control (called by `prepare`).
     override func allocate(format: RenderFormat) {
         (low, mid, high) = (Biquad(), Biquad(), Biquad())
     }
 
     /// The filters hold no delay line: while a band rings on after its input stopped, the
     /// output stays above silence, which keeps the effect awake; 10 ms of quiet output end it.
+    /// - Thread: any (read by `prepare` on control and by `process` on render).
     override var tailFrames: Int { Int(0.01 * sampleRate) }
 
     override func render(_ bus: AudioBus, frames: Int, host: HostSync) {

@@ -6,8 +6,9 @@ import SynthKernels
 /// eighth notes). Silent while the transport is stopped. Each click is a 25 ms decaying
 /// tone (1 kHz, 1.5 kHz accented) whose first and loudest frame is the one nearest the beat.
 ///
-/// - Thread: `init`, `prepare` on control; `process` on render.
+/// - Thread: render for `process` and what it calls; `init`, `prepare` on control.
 public final class MetronomeNode: Node, @unchecked Sendable {
+    /// - Thread: any (a plain value).
     public enum Parameter: UInt32, CaseIterable {
         /// Decibels of a plain beat.
         case level = 0

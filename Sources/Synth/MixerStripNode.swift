@@ -16,8 +16,9 @@ import SynthKernels
 /// own level (−60 dB, the default, is off), for buses such as a shared reverb
 /// (`{from: piano-strip, output: send a, to: hall}`).
 ///
-/// - Thread: `init`, `prepare` on control; `process` on render.
+/// - Thread: render for `process` and what it calls; `init`, `prepare` on control.
 public final class MixerStripNode: EffectNode, @unchecked Sendable {
+    /// - Thread: any (a plain value).
     public enum Parameter: UInt32, CaseIterable {
         /// Decibels.
         case gain = 0
@@ -60,6 +61,7 @@ public final class MixerStripNode: EffectNode, @unchecked Sendable {
         if countedAsSoloed { soloGroup.soloedStrips.subtract(1, ordering: .relaxed) }
     }
 
+    /// - Thread: control (called by `prepare`).
     override func allocate(format: RenderFormat) {
         (leftGain, rightGain) = targetGains()
         sendGains = targetSendGains()

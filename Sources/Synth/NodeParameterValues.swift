@@ -3,11 +3,12 @@ import RenderCore
 /// Smoothed values of a node's parameters, indexed by parameter id (ids are 0…count-1).
 /// Storage is allocated once in `init`; `set` and `next` never allocate.
 ///
-/// - Thread: `init` on control; everything else on render.
+/// - Thread: render, but `init` on control; everything else on render.
 final class NodeParameterValues {
     let infos: [ParameterInfo]
     private let values: UnsafeMutablePointer<SmoothedValue>
 
+    /// - Thread: control.
     init(_ infos: [ParameterInfo]) {
         self.infos = infos
         values = .allocate(capacity: infos.count)
@@ -20,6 +21,7 @@ final class NodeParameterValues {
     deinit { values.deallocate() }
 
     /// Sets the ramp length and jumps every value to its target.
+    /// - Thread: control (from the node's `prepare`).
     func prepare(rampFrames: Int) {
         for index in infos.indices {
             values[index].rampFrames = rampFrames

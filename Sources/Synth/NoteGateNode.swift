@@ -7,8 +7,9 @@ import RenderCore
 /// `depth` is how far it closes (1: silence), `attack` and `release` how fast it opens and
 /// closes (the time to move 60 dB of the way). Notes take effect on their exact frame.
 ///
-/// - Thread: `init`, `prepare` on control; `process` on render.
+/// - Thread: render for `process` and what it calls; `init`, `prepare` on control.
 public final class NoteGateNode: EffectNode, @unchecked Sendable {
+    /// - Thread: any (a plain value).
     public enum Parameter: UInt32, CaseIterable {
         case attack = 0
         case release
@@ -32,6 +33,7 @@ public final class NoteGateNode: EffectNode, @unchecked Sendable {
         ])
     }
 
+    /// - Thread: control (called by `prepare`).
     override func allocate(format: RenderFormat) {
         for channel in held.indices { held[channel] = 0 }
         heldTotal = 0

@@ -1,4 +1,5 @@
 /// The keys a preset section may set, with their allowed ranges.
+/// - Thread: any (immutable).
 enum PresetKey: @unchecked Sendable { // key paths are immutable
     case number(WritableKeyPath<Timbre, Float>, ClosedRange<Float>)
     case wave(WritableKeyPath<Timbre, Waveform>)

@@ -123,6 +123,7 @@ public enum PresetParser {
     }
 }
 
+/// - Thread: any (pure).
 extension StringProtocol {
     func trimmingSpaces() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }

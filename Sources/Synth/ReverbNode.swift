@@ -3,8 +3,9 @@ import VoiceLanes
 
 /// A Freeverb-style stereo reverb: eight damped comb filters and four all-passes per side.
 ///
-/// - Thread: `init`, `prepare` on control; `process` on render.
+/// - Thread: render for `process` and what it calls; `init`, `prepare` on control.
 public final class ReverbNode: EffectNode, @unchecked Sendable {
+    /// - Thread: any (a plain value).
     public enum Parameter: UInt32, CaseIterable {
         case roomSize = 0, damping, wet, dry, width
     }
@@ -49,6 +50,7 @@ public final class ReverbNode: EffectNode, @unchecked Sendable {
         allpasses = []
     }
 
+    /// - Thread: control (called by `prepare`).
     override func allocate(format: RenderFormat) {
         release()
         let scale = format.sampleRate / 44_100
@@ -64,6 +66,7 @@ public final class ReverbNode: EffectNode, @unchecked Sendable {
         wetRight = .allocate(capacity: format.maxFrames)
     }
 
+    /// - Thread: any (read by `prepare` on control and by `process` on render).
     override var tailFrames: Int { combs.reduce(0) { max($0, $1.length) } }
 
     override func render(_ bus: AudioBus, frames: Int, host: HostSync) {

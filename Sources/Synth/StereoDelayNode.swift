@@ -3,8 +3,9 @@ import RenderCore
 /// A stereo feedback delay, straight or ping-pong, with its time in seconds or synced to
 /// the host tempo in beats. Time changes glide, so they never click.
 ///
-/// - Thread: `init`, `prepare` on control; `process` on render.
+/// - Thread: render for `process` and what it calls; `init`, `prepare` on control.
 public final class StereoDelayNode: EffectNode, @unchecked Sendable {
+    /// - Thread: any (a plain value).
     public enum Parameter: UInt32, CaseIterable {
         /// Seconds (when not synced).
         case time = 0
@@ -35,6 +36,7 @@ public final class StereoDelayNode: EffectNode, @unchecked Sendable {
 
     deinit { lines.forEach { $0.deallocate() } }
 
+    /// - Thread: control (called by `prepare`).
     override func allocate(format: RenderFormat) {
         lines.forEach { $0.deallocate() }
         let length = Int(Double(Self.maxSeconds) * format.sampleRate) + 2
@@ -50,6 +52,7 @@ public final class StereoDelayNode: EffectNode, @unchecked Sendable {
         return min(max(seconds * sampleRate, 1), Float(lines[0].length - 2))
     }
 
+    /// - Thread: any (read by `prepare` on control and by `process` on render).
     override var tailFrames: Int { lines.reduce(0) { max($0, $1.length) } }
 
     override func render(_ bus: AudioBus, frames: Int, host: HostSync) {

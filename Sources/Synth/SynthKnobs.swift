@@ -4,7 +4,7 @@ import RenderCore
 /// the voices hear, moved toward them at control rate so no knob clicks. Each control period
 /// it gives the voices a `SoundShaping`.
 ///
-/// - Thread: `init` on control; everything else on render (the storage is allocated in `init`).
+/// - Thread: render, but `init` on control; everything else on render (the storage is allocated in `init`).
 struct SynthKnobs {
     typealias Parameter = SynthNode.Parameter
     private let values: NodeParameterValues
@@ -15,6 +15,7 @@ struct SynthKnobs {
     private var lfoAmplitude = SmoothedValue(0)
 
     /// Every knob at its default, ramps of `rampFrames` frames.
+    /// - Thread: control (allocates).
     init(_ infos: [ParameterInfo], rampFrames: Int) {
         values = NodeParameterValues(infos)
         values.prepare(rampFrames: rampFrames)

@@ -1,5 +1,6 @@
 import RenderCore
 
+/// - Thread: render.
 extension SynthNode {
     /// Applies one event at the current frame.
     /// - Thread: render.

@@ -1,5 +1,6 @@
 import RenderCore
 
+/// - Thread: render.
 extension SynthNode {
     /// Renders every active voice for `count` frames at `start`, in control periods and
     /// in groups of `VoiceGroup.width`; frees voices that have finished.

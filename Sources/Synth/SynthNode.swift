@@ -7,7 +7,7 @@ import SynthKernels
 /// Everything the render thread touches is allocated in `prepare`: voices, channel state,
 /// a copy of the bank's timbres and scratch buffers. `process` never allocates.
 ///
-/// - Thread: `init`, `prepare` on control; `process` on render; descriptors any.
+/// - Thread: render for `process` and what it calls; `init`, `prepare` on control; descriptors any.
 public final class SynthNode: Node, @unchecked Sendable {
     public enum Parameter: UInt32, CaseIterable, Sendable {
         /// Output level in dB.

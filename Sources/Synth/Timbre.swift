@@ -3,6 +3,7 @@ import SynthKernels
 /// Oscillator waveforms (`SynthKernels.Waveform`, where the oscillators' loops are).
 public typealias Waveform = SynthKernels.Waveform
 
+/// - Thread: any (a plain value).
 extension Waveform {
     /// The waveform a preset file names.
     init?(name: String) {
@@ -17,6 +18,7 @@ extension Waveform {
 }
 
 /// Response of the voice filter.
+/// - Thread: any (a plain value).
 public enum FilterMode: UInt8, Sendable, CaseIterable {
     case lowpass, bandpass, highpass
 

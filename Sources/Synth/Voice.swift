@@ -1,6 +1,7 @@
 import SynthKernels
 
 /// Per-block constants every voice reads while rendering.
+/// - Thread: render (a plain value).
 struct VoiceRenderContext {
     var sampleRate: Float
     var inverseSampleRate: Float
@@ -11,6 +12,7 @@ struct VoiceRenderContext {
 }
 
 /// What a voice reads from its channel for one control period.
+/// - Thread: render (a plain value).
 struct ChannelModulation {
     var bendSemitones: Float
     var wheel: Float
@@ -168,6 +170,7 @@ struct Voice {
 }
 
 /// What the per-sample loop needs from one voice for one control period.
+/// - Thread: render (a plain value).
 struct VoicePeriod {
     /// The filter's cutoff in hertz, resonance and response (`FilterCoefficients`).
     var cutoff: Float
@@ -185,6 +188,7 @@ struct VoicePeriod {
 /// `s1' = b11·s1 + b12·s2 + d1·x`, `s2' = b21·s1 + b22·s2 + d2·x`, and the output
 /// `y = e0·x + e1·s1 + e2·s2` mixes low-, band- and high-pass by the filter mode. One
 /// voice a lane: a voice group's filters are designed together (their divisions in vectors).
+/// - Thread: render (a plain value).
 struct FilterCoefficients {
     typealias Lanes = VoiceGroup.Lanes
     var b11: Lanes, b12: Lanes, b21: Lanes, b22: Lanes, d1: Lanes, d2: Lanes
@@ -210,6 +214,7 @@ struct FilterCoefficients {
     }
 }
 
+/// - Thread: any (a plain value).
 extension FilterMode {
     /// How much of the low-, band- and high-pass outputs the filter's output is.
     var response: (low: Float, band: Float, high: Float) {
@@ -222,6 +227,7 @@ extension FilterMode {
 }
 
 /// log2(x) for positive x, good to about 1e-4 (control-rate use).
+/// - Thread: any (pure).
 @inline(__always)
 func log2Approx(_ x: Float) -> Float {
     let bits = x.bitPattern

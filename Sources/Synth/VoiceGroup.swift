@@ -72,6 +72,7 @@ enum VoiceGroup {
     }
 }
 
+/// - Thread: render.
 extension LaneFields {
     /// Writes `period`'s filter settings and gains, and the filter's state, into lane `lane`.
     @inline(__always)

@@ -15,7 +15,7 @@ import MIDICore
 /// full has its messages wait in a bounded queue of its own, and costs the others nothing.
 /// The sink never waits.
 ///
-/// - Thread: the state's owner (the MIDI input thread).
+/// - Thread: owner (the state's owner, the MIDI input thread).
 struct DaemonSink: RouteSink {
     let audio: AudioRack?
     /// Where ALSA ports' messages go, each receiver on its own.

@@ -4,6 +4,7 @@ import Control
 import Hub
 
 /// Ports coming and going, rule reconciliation, connections made by hand.
+/// - Thread: owner (the MIDI input thread).
 extension HubDaemon {
     /// Re-reads the port list and hands it to the core; `changed`: announcements came since
     /// the last listing (the core reports the ports that left and appeared).
@@ -20,7 +21,7 @@ extension HubDaemon {
                           changed: changed, at: HostTime.now()))
     }
 
-    /// Reacts to a System announcement. - Thread: input (the owner).
+    /// Reacts to a System announcement. - Thread: owner (the MIDI input thread).
     func handle(_ announcement: SeqAnnouncement) {
         switch announcement {
         case .portStart, .portExit, .clientExit, .portChange, .clientChange, .clientStart:

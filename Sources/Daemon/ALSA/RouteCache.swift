@@ -5,7 +5,7 @@ import Hub
 /// change instead of per event (selector matching is string work). The core resolves which
 /// source nodes a sending port feeds the same way (`HubCore.sender(at:)`).
 ///
-/// - Thread: the state's owner, the MIDI input thread (a plain value).
+/// - Thread: owner (the state's owner, the MIDI input thread); a plain value.
 struct RouteCache {
     private var destinations: [ExternalDestination?] = []
     /// The router revision `destinations` was resolved for (`nil`: resolve again).
@@ -31,6 +31,7 @@ struct RouteCache {
     }
 }
 
+/// - Thread: any (a plain value).
 extension PortCatalog {
     /// The first port, ALSA or JACK, that `selector` matches and that receives MIDI (not on `client`).
     func destination(for selector: PortSelector, excludingClient client: UInt8) -> PortAddress? {

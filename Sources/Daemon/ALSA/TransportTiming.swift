@@ -7,7 +7,7 @@ import MIDICore
 /// ALSA queue for ALSA ports (the kernel sends each at its time, as `aplaymidi` has it).
 /// Both offsets are read once per batch, so every event of the batch converts alike.
 ///
-/// - Thread: the state's owner (a plain value).
+/// - Thread: owner (a plain value the state's owner holds).
 struct TransportTiming {
     /// A transport event for a JACK port, sent when it is due (`time`, the monotonic clock).
     struct HeldMessage {
@@ -37,7 +37,7 @@ struct TransportTiming {
 /// then a slow moving average (1/50 per reading) that follows drift; a jump of more than
 /// 50 ms (a clock started over) starts again.
 ///
-/// - Thread: the state's owner (a plain value).
+/// - Thread: owner (a plain value the state's owner holds).
 struct ClockOffsetFilter {
     private(set) var value: HostDuration?
     private var readings = 0

@@ -16,7 +16,7 @@ import RenderCore
 /// output node of the main device. Each other device an output names gets an
 /// `AudioOutputFeed`, whose node in the program sums what is routed to it.
 ///
-/// - Thread: the state's owner, the MIDI input thread (which also serializes `live` pushes).
+/// - Thread: owner (the state's owner, the MIDI input thread, which also serializes `live` pushes).
 final class AudioRack {
     private(set) var driver: AudioDriver
     private let engine = RenderEngine()
@@ -260,6 +260,7 @@ final class AudioRack {
     }
 
     /// Fades out and closes the device, then the other sound cards.
+    /// - Thread: control (main, after the MIDI input thread ended).
     func stop() throws {
         defer {
             for (_, output) in feeds { output.feed.stop() }

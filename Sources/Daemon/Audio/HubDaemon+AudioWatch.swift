@@ -15,7 +15,7 @@ import Dispatch
 extension HubDaemon {
     /// Opens the main device and starts playing the graph, when it has audio nodes and audio
     /// is wanted; logs one line and stays MIDI-only when it cannot.
-    /// - Thread: main, at start (before the owner runs).
+    /// - Thread: control (main, at start, before the owner runs).
     func startAudioIfNeeded() {
         guard audio == nil, graphNeedsAudio else { return }
         let device = mainAudioDevice
@@ -73,7 +73,7 @@ extension HubDaemon {
     /// How long to wait before opening the device again after a failed attempt.
     static let audioRetryInterval: HostDuration = 5
 
-    /// - Thread: input (the owner).
+    /// - Thread: owner (the MIDI input thread).
     func watchAudio() {
         reportSoundFontChange()
         guard let audio else { return }
@@ -103,7 +103,7 @@ extension HubDaemon {
     /// One line a second at most while the device underruns (the render thread fell behind
     /// it: a busy machine, a higher-priority task on its core): how many since the last
     /// line, and in all since the device opened. The driver recovers from each by itself.
-    /// - Thread: input (the owner).
+    /// - Thread: owner (the MIDI input thread).
     private func reportUnderruns(of audio: AudioRack) {
         let now = HostTime.now()
         guard now - audio.lastUnderrunCheck >= 1 else { return }
@@ -117,7 +117,7 @@ extension HubDaemon {
 
     /// One line when the SoundFont's file shrank or went while it played: its instruments
     /// play silence where the file was cut, and the hub goes on (one atomic load a turn).
-    /// - Thread: input (the owner).
+    /// - Thread: owner (the MIDI input thread).
     private func reportSoundFontChange() {
         guard !reportedSoundFontChange, let font = catalog?.font, font.sampleData.fileChanged else { return }
         reportedSoundFontChange = true

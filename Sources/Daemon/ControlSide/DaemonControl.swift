@@ -299,7 +299,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     /// Ends the owner's claim on the recording and points the tap nowhere.
     /// - Returns: the take that ran, if any.
-    /// - Thread: the state's owner.
+    /// - Thread: owner (the state's owner).
     private func releaseAudioTake() -> AudioTake? {
         let take = daemon.audioTake
         daemon.audioTake = nil
@@ -310,7 +310,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     /// Points the running driver's tap at node `name` (`nil`: the master output).
     /// - Returns: the driver, or `nil` when the daemon plays no audio.
     /// - Throws: `ControlError` when `name` is no node, or a node that makes no sound.
-    /// - Thread: the state's owner.
+    /// - Thread: owner (the state's owner).
     private func tapForRecording(_ name: NodeID?) throws -> AudioDriver? {
         guard let audio = daemon.audio, audio.driver.isRunning else { return nil }
         audio.record(try name.flatMap { try recordedNode($0, in: audio) })
@@ -319,7 +319,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     /// The render node a recording of node `name` takes: itself, or `nil` for an output
     /// (every output plays the one master).
-    /// - Thread: the state's owner.
+    /// - Thread: owner (the state's owner).
     private func recordedNode(_ name: NodeID, in audio: AudioRack) throws -> NodeID? {
         let graph = daemon.core.router.graph
         guard let node = graph.node(name) else { throw HubDaemon.unknownNode(name) }

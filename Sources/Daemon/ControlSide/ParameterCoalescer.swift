@@ -6,7 +6,7 @@ import MIDICore
 /// as 30 updates a second ending on the value where the sweep stopped; other events pass at
 /// once.
 ///
-/// - Thread: the event thread (a plain value).
+/// - Thread: control (the event thread, "midihub-events"); a plain value.
 struct ParameterCoalescer {
     private struct Key: Hashable {
         let node: String

@@ -11,6 +11,7 @@ import Transport
 /// time — or the transport's clock — it read for it, flushes the MIDI the core sends, and
 /// carries out the effects that come back (`carryOut`): ALSA, JACK, the audio rack, the log,
 /// the control server's events, the state writer, workers for the disk.
+/// - Thread: owner (the MIDI input thread).
 extension HubDaemon {
     /// Hands `input` to the core and carries out its effects; what the core sends is flushed.
     /// A refusal (only commands refuse) is logged as a warning.
@@ -58,7 +59,7 @@ extension HubDaemon {
     /// A live message from the port at `address`, which arrived at `time`: into the core on
     /// the MIDI path (what it routes into `sink`); the effects of a mapped control are carried
     /// out at once (a parameter lands at the frame of `time`).
-    /// - Thread: input (the owner).
+    /// - Thread: owner (the MIDI input thread).
     func routeLive(_ message: MIDIMessage, from address: PortAddress, at time: HostTime, into sink: inout DaemonSink) {
         OwnerThread.assertOnOwner("HubDaemon.routeLive")
         liveEffects.removeAll(keepingCapacity: true)
@@ -70,6 +71,7 @@ extension HubDaemon {
     }
 
     /// The local time that names a take (`2026-11-25-183012`).
+    /// - Thread: any.
     static func takeStamp() -> String {
         takeStampFormat.string(from: Date())
     }
@@ -193,6 +195,7 @@ extension HubDaemon {
     }
 }
 
+/// - Thread: any (a plain value).
 extension ControlError {
     /// The control protocol's error for an input `HubCore` refused.
     init(_ refusal: HubRefusal) {

@@ -5,6 +5,7 @@ import RenderCore
 
 /// Graph edits, parameters, patches and rules at runtime: `HubCore` decides, the daemon
 /// carries out its effects (on the state's owner, for the control thread).
+/// - Thread: owner (the MIDI input thread).
 extension HubDaemon {
     /// Applies a graph edit now to the graph as it is (`HubInput.editGraph`): the note-offs for
     /// what it cuts off are sent, the new render program swapped in, the processors follow,
@@ -48,14 +49,17 @@ extension HubDaemon {
         feed(.setRules(rules))
     }
 
+    /// - Thread: any.
     static func unknownNode(_ id: String) -> ControlError {
         ControlError(HubRefusal.unknownNode(id))
     }
 
+    /// - Thread: any.
     static func unknownParameter(_ name: String, of id: String, known: [ParameterInfo]) -> ControlError {
         ControlError(HubRefusal.unknownParameter(name, of: id, known: known))
     }
 
+    /// - Thread: any.
     static func outOfRange(_ name: String, _ info: ParameterInfo) -> ControlError {
         ControlError(HubRefusal.outOfRange(name, info))
     }

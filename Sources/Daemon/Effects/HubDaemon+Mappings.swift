@@ -7,6 +7,7 @@ import SetupViews
 /// Controller mappings and MIDI learn (docs/mappings.md): the core reads controls from live
 /// MIDI and moves parameters; the daemon sets and lists mappings, arms learning and sends
 /// controllers their feedback.
+/// - Thread: owner (the MIDI input thread).
 extension HubDaemon {
     /// Where a mapping shows its values: every writable ALSA port (but midihub's) that its
     /// `from` node selects. midihub:out is connected to them (`linkExternalNodes`): kernel

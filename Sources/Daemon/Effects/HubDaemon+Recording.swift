@@ -9,6 +9,7 @@ import Transport
 /// The `record` trigger's takes (docs/transport.md#recording; the core records them,
 /// `HubCore+Takes`): written to `recordings/take-DATE.mid` beside the state file, off the
 /// MIDI path.
+/// - Thread: owner (the MIDI input thread); the file is written on a worker.
 extension HubDaemon {
     /// Where takes are written: `recordings/` beside the state file.
     var recordingsFolder: String {

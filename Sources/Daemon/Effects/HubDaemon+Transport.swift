@@ -12,6 +12,7 @@ import Transport
 /// through the transport's queue at its real time (delayed by the sound card's buffer, so both
 /// are heard together), JACK ports when due. A pause, stop, seek or loop drops what was handed
 /// out and not played (`dropScheduled`).
+/// - Thread: owner (the MIDI input thread).
 extension HubDaemon {
     /// The transport's clock at `monotonic` (the audio rendered, or the monotonic clock
     /// without audio) for the core, and its offsets to the monotonic clock and the queue for

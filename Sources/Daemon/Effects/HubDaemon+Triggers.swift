@@ -6,6 +6,7 @@ import SetupViews
 
 /// Triggers (docs/mappings.md#triggers): the hub's own and the patch's, fired by mapped
 /// presses, `triggers.fire` and `midihub trigger NAME`; the core fires them (`HubInput.fire`).
+/// - Thread: owner (the MIDI input thread).
 extension HubDaemon {
     /// Fires trigger `name` at `time` (the press's arrival, or now).
     /// - Throws: `ControlError` for an unknown trigger, a disabled one, or a scene it cannot switch to.

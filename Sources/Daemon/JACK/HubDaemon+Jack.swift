@@ -6,10 +6,11 @@ import RtMidiBackend
 
 /// The JACK side of the daemon: port polling, MIDI from JACK sources, connections and
 /// outputs to JACK ports (see `JackBridge`).
+/// - Thread: owner (the MIDI input thread).
 extension HubDaemon {
     /// Takes the JACK probe's answer or reads the ports on the bridge's timer (see
     /// `JackBridge.poll`) and routes what JACK sources sent since the last turn.
-    /// - Thread: input (the owner).
+    /// - Thread: owner (the MIDI input thread).
     func serviceJack(now: HostTime, signalled: Bool) {
         if !jack.poll(now: now).isEmpty { portsDirty = true }
         routeJackInput(signalled: signalled)

@@ -20,7 +20,7 @@ import RtMidiBackend
 /// Without a server the JACK side is absent and one line says why; a server that goes away
 /// is reported in one line and looked for again on the timer.
 ///
-/// - Thread: the state's owner, the MIDI input thread; never the render thread.
+/// - Thread: owner (the state's owner, the MIDI input thread); never the render thread.
 final class JackBridge {
     /// How often the server is probed and the JACK port list read.
     static let pollSeconds = 1.0
@@ -61,6 +61,7 @@ final class JackBridge {
     }
 
     /// - Parameter clientName: the JACK client name of the daemon's JACK ports.
+    /// - Thread: control (main, while the daemon starts).
     init(log: DaemonLog, clientName: String) {
         self.log = log
         self.clientName = clientName
@@ -99,6 +100,7 @@ final class JackBridge {
     /// first), then starts the probe thread, which looks again every `pollSeconds` while
     /// there is no server.
     /// - Returns: the JACK ports that appeared.
+    /// - Thread: control (main, at start, before the MIDI input thread runs).
     func start() -> JackPortTable.Changes {
         let changes = adopt(JackProbe.look(clientName: clientName))
         probe.start(probing: client == nil)
@@ -106,7 +108,7 @@ final class JackBridge {
     }
 
     /// Stops the probe thread and, once it has written what waits, the sending thread.
-    /// - Thread: main, after the MIDI input thread ended.
+    /// - Thread: control (main, after the MIDI input thread ended).
     func stop() {
         probe.stop()
         sender.stop()
@@ -204,7 +206,7 @@ final class JackBridge {
 
     /// Sends `message`, received on `midihub:in` from the ALSA port at `source`, to the
     /// JACK destinations that source is connected to (usually none: one dictionary lookup).
-    /// - Thread: input (the owner).
+    /// - Thread: owner (the MIDI input thread).
     func forward(_ message: MIDIMessage, from source: PortAddress) {
         guard !forwards.isEmpty else { return }
         for destination in forwards.destinations(of: source) {

@@ -7,7 +7,7 @@ import MIDICore
 /// notes each connection holds are tracked, so that breaking it or unplugging the source
 /// releases them at the JACK destination.
 ///
-/// - Thread: the state's owner, the MIDI input thread (a plain value).
+/// - Thread: owner (the state's owner, the MIDI input thread); a plain value.
 struct JackForwards {
     /// Every connection carried, ALSA source → JACK destination.
     private(set) var connections: Set<Connection> = []

@@ -4,7 +4,7 @@ import RtMidiBackend
 /// The JACK → JACK connections the daemon made in JACK itself (by rule or by hand), through
 /// a `JackPortConnector` on the bridge's server. MIDI on them flows without the daemon.
 ///
-/// - Thread: the state's owner, the MIDI input thread.
+/// - Thread: owner (the state's owner, the MIDI input thread).
 struct JackPeerLinks {
     /// The connector's client: kept, never closed, when its server dies (see `JackBridge`).
     let connector: JackPortConnector

@@ -14,7 +14,7 @@ import RtMidiBackend
 /// clients but not a client to itself), and each JACK port its own `N`. Both are given
 /// once per name and never reused.
 ///
-/// - Thread: the state's owner, the MIDI input thread (a plain value).
+/// - Thread: owner (the state's owner, the MIDI input thread); a plain value.
 struct JackPortTable {
     /// The hub client number of the first JACK client (the others follow): not an ALSA
     /// client number.

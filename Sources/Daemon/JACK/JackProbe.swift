@@ -21,10 +21,11 @@ struct JackClients: Sendable {
 /// it starts); an answer with the clients opened pauses the probing, and it resumes only when
 /// the bridge asks (`resume`: the server went away).
 ///
-/// - Thread: `start` and `stop` on the main thread; `take` and `resume` on the MIDI input
+/// - Thread: control: `init`, `start` and `stop` on the main thread; `take` and `resume` on the MIDI input
 ///   thread (the state's owner); the probing on the "midihub-jack-probe" thread.
 final class JackProbe: Sendable {
     /// What a look for the server found.
+    /// - Thread: any (a plain value).
     enum Answer: Sendable {
         /// No usable server; `reason` is one log line that says why and what to do.
         case unavailable(reason: String)
@@ -53,7 +54,7 @@ final class JackProbe: Sendable {
     }
 
     /// Probes for a server and, when one answers, opens the bridge's clients on it.
-    /// - Thread: main at start, then the probe thread (never two at once).
+    /// - Thread: control (main at start, then the probe thread; never two at once).
     static func look(clientName: String) -> Answer {
         if case .unavailable(let reason) = JackAvailability.probe() { return .unavailable(reason: reason) }
         do {
@@ -65,7 +66,7 @@ final class JackProbe: Sendable {
     }
 
     /// Starts the thread; it probes one interval from now, and only when `probing`.
-    /// - Thread: main.
+    /// - Thread: control (main).
     func start(probing: Bool) {
         self.probing.store(probing, ordering: .releasing)
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -83,7 +84,7 @@ final class JackProbe: Sendable {
     }
 
     /// Stops the thread and waits for it (at most one probe plus 0.1 s).
-    /// - Thread: main.
+    /// - Thread: control (main).
     func stop() {
         guard running.load(ordering: .acquiring) else { return }
         stopping.store(true, ordering: .releasing)
@@ -92,13 +93,13 @@ final class JackProbe: Sendable {
 
     /// The newest answer not taken yet, or `nil`. After an `.opened` answer the thread
     /// probes no more until `resume`.
-    /// - Thread: MIDI input.
+    /// - Thread: owner (the MIDI input thread).
     func take() -> Answer? {
         answer.take()
     }
 
     /// Looks for a server again (it went away).
-    /// - Thread: MIDI input.
+    /// - Thread: owner (the MIDI input thread).
     func resume() {
         probing.store(true, ordering: .releasing)
     }

@@ -4,6 +4,7 @@ import RTPMIDI
 
 /// `network.status`, `network.connect` and `network.disconnect`: the sessions live in
 /// `HubDaemon.network`; the peers the daemon invites are core state, saved with it.
+/// - Thread: control (the control server's thread).
 extension DaemonControl {
     func networkStatus() throws -> [NetworkSessionSummary] {
         daemon.network.status()

@@ -71,7 +71,7 @@ final class NetworkSessions: Sendable {
         queue.sync { reconcile(.none) }
     }
 
-    /// - Thread: the queue.
+    /// - Thread: control (the queue).
     private func reconcile(_ settings: NetworkSettings) {
         var current = running.withLock { $0 }
         if settings.isIdle || current.host == nil || !Self.sameHost(current.settings, settings) {
@@ -115,7 +115,7 @@ final class NetworkSessions: Sendable {
     }
 
     /// A listening host announced on the local network, its lines in the daemon's log.
-    /// - Thread: the queue (it is stopped there too).
+    /// - Thread: control (the queue; it is stopped there too).
     private func announce(_ host: NetworkHost, _ settings: NetworkSettings) -> ServiceAnnouncer? {
         guard settings.listen != nil else { return nil }
         let name = settings.listen?.name ?? ProcessInfo.processInfo.hostName
@@ -125,7 +125,7 @@ final class NetworkSessions: Sendable {
     }
 
     /// Starts a host for `settings`; logs where it listens, or why it cannot.
-    /// - Thread: the queue.
+    /// - Thread: control (the queue).
     private func start(_ settings: NetworkSettings) -> NetworkHost? {
         let name = settings.listen?.name ?? ProcessInfo.processInfo.hostName
         let address = settings.listen?.address ?? "0.0.0.0"
@@ -146,7 +146,7 @@ final class NetworkSessions: Sendable {
     }
 
     /// A session up or down: its port kept for `status`, a log line, an event.
-    /// - Thread: the host's (the sequencer thread for `up`, the event loop for `down`).
+    /// - Thread: control (the host's: the sequencer thread for `up`, the event loop for `down`).
     private func report(_ event: NetworkHost.Event) {
         switch event {
         case .up(let session, let port):

@@ -18,7 +18,7 @@ import Synchronization
 /// monotonic time it returns), with or without new values: that is how events are
 /// coalesced.
 ///
-/// - Thread: `post` from any thread but render; `adoptProducer`/`releaseProducer` on the
+/// - Thread: any but render: `post` from any thread but render; `adoptProducer`/`releaseProducer` on the
 ///   owner; `flush` and `stop` on any thread but the consumer's.
 final class HandoffThread<Item: Sendable>: @unchecked Sendable {
     /// Takes a batch (`items`, possibly empty, and how many were lost) at `now` (the monotonic
@@ -54,11 +54,13 @@ final class HandoffThread<Item: Sendable>: @unchecked Sendable {
     }
 
     /// Makes the calling thread the one that posts through the lock-free ring.
+    /// - Thread: owner, first thing.
     func adoptProducer() {
         producer.store(UInt(pthread_self()), ordering: .sequentiallyConsistent)
     }
 
     /// The calling thread stops being the ring's producer (its later posts take the lock).
+    /// - Thread: owner, last thing.
     func releaseProducer() {
         producer.store(0, ordering: .sequentiallyConsistent)
     }

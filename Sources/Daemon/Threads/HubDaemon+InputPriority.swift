@@ -1,6 +1,7 @@
 import ALSA
 import Glibc
 
+/// - Thread: owner (the MIDI input thread).
 extension HubDaemon {
     /// The MIDI input thread's `SCHED_FIFO` priority: below the render thread's
     /// (`PCMRealtimePriority.defaultPriority`), above every normal thread.
@@ -11,7 +12,7 @@ extension HubDaemon {
     /// overflows is emptied by the kernel, losing up to 2000 events at once. The thread
     /// sleeps in `poll` whenever nothing is pending, and the kernel's realtime throttling
     /// leaves other threads their share even under a flood. Logs the outcome once.
-    /// - Thread: MIDI input, at its start.
+    /// - Thread: owner (the MIDI input thread), at its start.
     func requestInputPriority() {
         guard options.driverOptions.realtimePriority else { return }
         switch PCMRealtimePriority.requestForCurrentThread(priority: Self.inputPriority) {

@@ -18,7 +18,7 @@ extension HubDaemon {
     }
 
     /// `WATCHDOG=1` when due and `STATUS=` when it changed.
-    /// - Thread: input (the owner), on every turn of its loop — so the watchdog proves
+    /// - Thread: owner (the MIDI input thread), on every turn of its loop — so the watchdog proves
     ///   that loop alive (its poll waits at most 10 ms).
     func notifySystemd(now: HostTime) {
         systemd?.tick(now: now, status: serviceStatus)
@@ -26,7 +26,7 @@ extension HubDaemon {
 
     /// `STOPPING=1`, and the `stopping` event (`reason`: what stops the daemon), which
     /// reaches the control clients before their socket closes.
-    /// - Thread: main, as `stop` begins.
+    /// - Thread: control (main, as `stop` begins).
     func notifyStopping(reason: String) {
         systemd?.stopping(status: "stopping: silencing the synth, saving the state")
         log.publish(.stopping(reason: reason))

@@ -7,7 +7,7 @@ import Synchronization
 /// ever holds a freed value and the publisher never waits: it releases later, at its next
 /// `publish` or `releaseRetired`, when it finds no reader there.
 ///
-/// - Thread: `publish` and `releaseRetired` on one thread (the owner); `value` any.
+/// - Thread: owner: `publish` and `releaseRetired` on one thread (the owner); `value` any.
 final class Published<Value: Sendable>: @unchecked Sendable {
     private final class Box: Sendable {
         let value: Value
@@ -20,6 +20,7 @@ final class Published<Value: Sendable>: @unchecked Sendable {
     /// Values swapped out and not yet released (touched by the publisher only).
     private var retired: [Unmanaged<Box>] = []
 
+    /// - Thread: control (main, while the daemon starts).
     init(_ initial: Value) {
         current = Atomic(Unmanaged.passRetained(Box(initial)))
         retired.reserveCapacity(8)

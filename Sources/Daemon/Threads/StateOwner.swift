@@ -13,7 +13,7 @@ import Synchronization
 /// it stops, `perform` runs work on the calling thread: there is no other thread then. Each
 /// piece of work runs exactly once, even when the owner resigns while it is being queued.
 ///
-/// - Thread: `perform` from any thread; `runPending`, `becomeOwner` and `resign` on the owner.
+/// - Thread: any: `perform` from any thread; `runPending`, `becomeOwner` and `resign` on the owner.
 final class StateOwner: Sendable {
     /// One piece of queued work (it captures its caller's result and semaphore), and the link
     /// to the piece queued before it.
@@ -43,6 +43,7 @@ final class StateOwner: Sendable {
     private let wakeup: WakeupEvent
 
     /// - Throws: `JackMIDIError` naming `eventfd` when the kernel refuses one.
+    /// - Thread: control (main, while the daemon starts).
     init() throws(JackMIDIError) {
         wakeup = try WakeupEvent()
     }

@@ -8,7 +8,7 @@ import Synchronization
 /// (200 parameter sets a second) costs ten writes of the latest state a second, not one a
 /// set. `flush` waits until the newest is on disk (the daemon's stop).
 ///
-/// - Thread: `submit` from any thread (lock-free: the state goes into a `Mailbox`);
+/// - Thread: any: `submit` from any thread (lock-free: the state goes into a `Mailbox`);
 ///   writes on the writer's queue; `flush` on the thread that stops the daemon.
 final class StateWriter: Sendable {
     let store: StateStore
@@ -21,6 +21,7 @@ final class StateWriter: Sendable {
     /// How long a submitted state waits for newer ones before it is written.
     static let coalescing = DispatchTimeInterval.milliseconds(100)
 
+    /// - Thread: control (main, while the daemon starts).
     init(store: StateStore, log: DaemonLog) {
         self.store = store
         self.log = log
@@ -35,6 +36,7 @@ final class StateWriter: Sendable {
     }
 
     /// Returns once every submitted state is written (the newest one last).
+    /// - Thread: control (the thread that stops the daemon).
     func flush() {
         queue.sync { writePending() }
     }

@@ -5,7 +5,7 @@ import Synchronization
 /// drops the value and counts it; nothing waits. The producer's push may allocate (the value
 /// it copies in), so this ring is for the MIDI thread's hand-offs, not the render thread's.
 ///
-/// - Thread: `push` on the producer thread, `popAll` on the consumer thread, `count` and
+/// - Thread: any: `push` on the producer thread, `popAll` on the consumer thread, `count` and
 ///   `droppedCount` from any thread.
 final class ValueRing<Element>: @unchecked Sendable {
     private let storage: UnsafeMutablePointer<Element>

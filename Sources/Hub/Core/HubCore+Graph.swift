@@ -2,6 +2,7 @@ import MIDICore
 import RenderCore
 
 /// Graph edits, parameters, the tempo and whole patches.
+/// - Thread: owner (the state's owner, the MIDI input thread).
 extension HubCore {
     /// Applies `edit` to the graph as it is now (`HubInput.editGraph`), as `changeGraph`.
     /// - Throws: `HubRefusal` when the edit does not fit the graph (nothing changed).

@@ -1,5 +1,6 @@
 import MIDICore
 /// MIDI learn (docs/mappings.md#learn): the next control moved binds to a parameter.
+/// - Thread: owner (the state's owner, the MIDI input thread).
 extension HubCore {
     /// Binds the next control moved to `name` of node `id` within `seconds` of `time`
     /// (monotonic), replacing a learning still armed (which ends as cancelled).

@@ -4,6 +4,7 @@ import RenderCore
 /// Triggers (docs/mappings.md#triggers): the core fires those that act on the hub's own state
 /// — panic, tap tempo, an effect's bypass, a scene, the transport's; the shell runs `play`
 /// (it reads a file) and `send` (it writes to ports) when the core says so.
+/// - Thread: owner (the state's owner, the MIDI input thread).
 extension HubCore {
     /// The hub's triggers, then the patch's.
     /// - Thread: owner.

@@ -11,7 +11,7 @@ import RenderCore
 /// shell carries out. MIDI the core sends goes straight into the caller's `RouteSink`. What an
 /// input refuses (`HubRefusal`) changes nothing. Its state is read-only outside the module.
 ///
-/// - Thread: the state's owner (the daemon's MIDI input thread); a plain value.
+/// - Thread: owner (the state's owner, the daemon's MIDI input thread); a plain value.
 public struct HubCore {
     /// The rules, runtime edits, hand edits waiting to be confirmed and when the rules are due.
     public internal(set) var ports: PortsCore

@@ -4,6 +4,7 @@ import RenderCore
 public typealias NodeID = String
 
 /// The two kinds of signal that flow along routes.
+/// - Thread: any (a plain value).
 public enum Signal: String, Hashable, Codable, Sendable {
     case midi = "MIDI"
     case audio

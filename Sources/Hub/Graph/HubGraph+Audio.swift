@@ -56,6 +56,7 @@ public struct AudioRoutes: Equatable, Sendable {
     }
 }
 
+/// - Thread: any (a plain value).
 extension HubGraph {
     /// The audio routes of the graph. With an `output` node, what is routed to an output is
     /// heard — on the first output's device, or on another device an output names; with none

@@ -4,7 +4,7 @@ import MIDICore
 /// A message may say something about several controls (CC 6 is controller 6 and the data
 /// entry of the selected NRPN).
 ///
-/// - Thread: MIDI input (a plain value).
+/// - Thread: owner (the MIDI input thread); a plain value.
 public struct ControllerReading: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         /// A 7-bit value: a controller, a pressure, a program, a velocity.
@@ -28,7 +28,7 @@ public struct ControllerReading: Hashable, Sendable {
 /// NRPN and RPN selection (CC 99/98, 101/100, the null reset 127/127) for data entry
 /// (CC 6/38) and increment/decrement (CC 96/97), as MIDI 1.0 says — an MSB resets its LSB.
 ///
-/// - Thread: MIDI input (a plain value per device).
+/// - Thread: owner (the MIDI input thread); a plain value per device.
 struct ControllerDecoder {
     private struct Channel {
         /// The last MSB of each 14-bit pair (controllers 0…31).

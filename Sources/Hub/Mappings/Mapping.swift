@@ -93,6 +93,7 @@ public enum ControlSource: Hashable, Sendable, Codable {
 }
 
 /// How a mapping reads its source's values.
+/// - Thread: any (a plain value).
 public enum ControlMode: Hashable, Sendable, Codable {
     /// The value is the position (a knob, a fader).
     case absolute
@@ -104,6 +105,7 @@ public enum ControlMode: Hashable, Sendable, Codable {
     case velocity
 }
 
+/// - Thread: any (a plain value).
 extension ControlMode {
     /// Whether the controller itself stands where it sent the value (a knob, a fader), so
     /// showing it its own moves would only echo them.
@@ -138,6 +140,7 @@ public enum RelativeEncoding: String, Hashable, Sendable, Codable, CaseIterable 
 }
 
 /// What a press and a release do.
+/// - Thread: any (a plain value).
 public enum ButtonMode: String, Hashable, Sendable, Codable, CaseIterable {
     /// On while held.
     case momentary
@@ -151,6 +154,7 @@ public enum ButtonMode: String, Hashable, Sendable, Codable, CaseIterable {
 
 /// What happens when an absolute control's position and the parameter's value differ
 /// (the value was changed elsewhere, or the knob was moved while not mapped).
+/// - Thread: any (a plain value).
 public enum PickupMode: String, Hashable, Sendable, Codable, CaseIterable {
     /// The parameter jumps to the control's position.
     case jump

@@ -21,6 +21,7 @@ public struct Trigger: Hashable, Sendable, Codable {
 }
 
 /// What a trigger does.
+/// - Thread: any (a plain value).
 public enum TriggerAction: Hashable, Sendable, Codable {
     /// Ends every sounding note: note-offs for what the hub holds, all sound off at built-in
     /// nodes, sustain off and all notes off at external ones.
@@ -40,11 +41,13 @@ public enum TriggerAction: Hashable, Sendable, Codable {
 }
 
 /// The transport's triggers.
+/// - Thread: any (a plain value).
 public enum TransportCommand: String, Hashable, Sendable, Codable, CaseIterable {
     case play, stop, record, rewind, next
 }
 
 /// How a trigger shows on a remote and a controller's light.
+/// - Thread: any (a plain value).
 public enum TriggerState: String, Hashable, Sendable, Codable {
     case normal
     /// Its scene is the current one; its sequence plays; its effect is bypassed.

@@ -22,6 +22,7 @@ public enum WidgetAction: Hashable, Sendable {
     case nothing
 }
 
+/// - Thread: any (a plain value).
 extension Widget {
     /// What `gesture` does to this widget, given the scenes in order and, for a widget of a
     /// parameter, `parameter`: its description and its value now (asked only then):
@@ -85,11 +86,13 @@ extension Widget {
     }
 }
 
+/// - Thread: any (a plain value).
 private extension ParameterInfo {
     /// Halfway between bottom and top: where a switch turns from one to the other.
     var middle: Float { (range.lowerBound + range.upperBound) / 2 }
 }
 
+/// - Thread: any (a plain value).
 private extension Double {
     /// `2`, not `2.0`; `0.5` as it is.
     var formatted: String { rounded() == self ? String(Int(self)) : String(self) }

@@ -1,6 +1,7 @@
 import RenderCore
 
 /// `mappings:` — controllers to parameters (docs/mappings.md).
+/// - Thread: any (a plain value).
 extension PatchReader {
     /// The keys one mapping may have.
     static let mappingKeys = ["control", "from", "channel", "to", "mode", "encoding", "pickup", "step", "acceleration",

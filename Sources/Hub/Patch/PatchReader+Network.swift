@@ -1,6 +1,7 @@
 import RTPMIDI
 
 /// The `network:` section: RTP-MIDI sessions the daemon keeps (docs/patch-format.md#network).
+/// - Thread: any (a plain value).
 extension PatchReader {
     func network(_ node: YAMLNode) throws(PatchError) -> NetworkSettings {
         let fields = try mapping(node, "network")

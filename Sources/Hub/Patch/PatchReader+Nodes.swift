@@ -2,6 +2,7 @@ import RenderCore
 import Yams
 
 /// YAMLNode definitions: exactly one of the body keys, plus `parameters` and body-specific keys.
+/// - Thread: any (a plain value).
 extension PatchReader {
     static let bodyKeys = ["source", "processor", "instrument", "effect", "generator", "musicEffect", "external", "output", "input"]
 

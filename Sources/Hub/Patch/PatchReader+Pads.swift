@@ -1,5 +1,6 @@
 /// `pads:` — a pad matrix: rows × columns of a controller's pads, each firing a trigger
 /// (docs/mappings.md#pad-matrix). Read into one mapping per pad, with feedback when asked.
+/// - Thread: any (a plain value).
 extension PatchReader {
     /// The mappings of the pad matrix in `value`, for a patch with these nodes and triggers.
     func pads(_ value: YAMLNode, nodes: [GraphNode], triggers: [Trigger]) throws(PatchError) -> [Mapping] {

@@ -1,6 +1,7 @@
 import Yams
 
 /// `processor:` nodes and their structural keys (`zones`, `intervals`, `map`).
+/// - Thread: any (a plain value).
 extension PatchReader {
     static func extraKeys(_ config: ProcessorConfig) -> [String] {
         switch config {
@@ -81,6 +82,7 @@ extension PatchReader {
 }
 
 /// Note names with octave numbers, C4 = 60 (so C-1 = 0, G9 = 127).
+/// - Thread: any (pure).
 enum NoteName {
     private static let steps: [Character: Int] = ["C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11]
 

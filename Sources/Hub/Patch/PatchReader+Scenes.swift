@@ -1,4 +1,5 @@
 /// `scenes:` — named parameter snapshots (docs/mappings.md#scenes).
+/// - Thread: any (a plain value).
 extension PatchReader {
     /// Reads the scenes of a patch whose nodes are `nodes`.
     func scenes(_ value: YAMLNode, nodes: [GraphNode]) throws(PatchError) -> [Scene] {

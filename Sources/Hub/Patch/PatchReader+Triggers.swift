@@ -2,6 +2,7 @@ import Foundation
 import MIDICore
 
 /// `triggers:` — a patch's own triggers (docs/mappings.md#triggers).
+/// - Thread: any (a plain value).
 extension PatchReader {
     /// Reads the patch's triggers; `scenes` are the names a scene trigger may switch to,
     /// `nodes` the patch's (a bypass trigger names an effect).

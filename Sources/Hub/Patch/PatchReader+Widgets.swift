@@ -1,4 +1,5 @@
 /// `widgets:` — what a remote shows (docs/mappings.md#widgets).
+/// - Thread: any (a plain value).
 extension PatchReader {
     /// Reads the widgets of a patch with these nodes, triggers and scenes.
     func widgets(_ value: YAMLNode, nodes: [GraphNode], triggers: [Trigger], scenes: [String]) throws(PatchError) -> [Widget] {

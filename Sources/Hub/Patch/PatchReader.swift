@@ -3,6 +3,7 @@ import Yams
 typealias YAMLNode = Yams.Node
 
 /// Turns a composed YAML tree into a ``Patch``, reporting the first problem at its YAML position.
+/// - Thread: any (a plain value; the control side reads patches with it).
 struct PatchReader {
     let file: String
     let registry: NodeRegistry
@@ -152,6 +153,7 @@ struct PatchReader {
 
 // MARK: - Typed access with positions
 
+/// - Thread: any (a plain value).
 extension PatchReader {
     func error(at node: YAMLNode?, _ reason: String, fix: String) -> PatchError {
         let (line, column) = position(node)

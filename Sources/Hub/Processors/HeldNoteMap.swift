@@ -4,7 +4,7 @@ import MIDICore
 /// releases exactly those even if parameters changed while the key was down (no stuck notes).
 /// Fixed storage, allocated once: `16 × 128 × fanout` slots.
 ///
-/// - Thread: the owning processor's thread.
+/// - Thread: owner (the owning processor's thread: the MIDI input thread).
 struct HeldNoteMap: Hashable, Sendable {
     private static let empty: UInt16 = 0xFFFF
     let fanout: Int

@@ -1,5 +1,6 @@
 import MIDICore
 
+/// - Thread: any (a plain value).
 extension MIDIMessage {
     /// The same channel voice message on `channel`; system messages are returned unchanged.
     func onChannel(_ channel: UInt8) -> MIDIMessage {

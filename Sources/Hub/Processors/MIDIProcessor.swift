@@ -6,27 +6,28 @@ import RenderCore
 /// `process` appends its output to a caller-owned buffer, so a caller that clears it with
 /// `removeAll(keepingCapacity: true)` between events allocates nothing per event.
 /// Events keep their input timestamps; only generators (the arpeggiator) produce new times.
+/// - Thread: owner (the MIDI input thread, where the router runs it).
 public protocol MIDIProcessor: Sendable {
     /// The processor's parameters and their current values.
     var parameters: ParameterValues { get set }
 
     /// Handles one live or sequenced event.
-    /// - Thread: MIDI input (one thread per processor instance).
+    /// - Thread: owner (the MIDI input thread; one thread per processor instance).
     mutating func process(_ event: TimedMIDI, into output: inout [TimedMIDI])
 
     /// Appends the events the processor generates by itself in `[start, end)`.
     /// Processors that only react to input do nothing here.
-    /// - Thread: MIDI input.
+    /// - Thread: owner (the MIDI input thread).
     mutating func generate(from start: HostTime, to end: HostTime, clock: TempoClock, into output: inout [TimedMIDI])
 
     /// The clock `generate` gets changed at `time` without keeping its beat position (a song
     /// started, sought or looped): what the processor counts in beats moves onto the new grid.
-    /// - Thread: MIDI input.
+    /// - Thread: owner (the MIDI input thread).
     mutating func regrid(at time: HostTime, clock: TempoClock)
 
     /// When `generate` with `clock` next has an event to emit, `nil` for nothing
     /// planned: the owner wakes for it instead of finding it on its next turn.
-    /// - Thread: MIDI input.
+    /// - Thread: owner (the MIDI input thread).
     func nextGeneratedTime(clock: TempoClock) -> HostTime?
 }
 
@@ -103,6 +104,7 @@ public enum ParameterError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// - Thread: any (pure).
 extension UInt8 {
     /// `value` as a MIDI data byte when it lies in 0…127.
     @inlinable

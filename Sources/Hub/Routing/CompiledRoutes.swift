@@ -4,7 +4,7 @@
 /// follows precomputed hops: no lookups by node name, no filtering of the route list, no
 /// channel sets.
 ///
-/// - Thread: MIDI input (a plain value inside `MIDIRouter`).
+/// - Thread: owner (the MIDI input thread); a plain value inside `MIDIRouter`.
 struct CompiledRoutes {
     /// What a route's target does with MIDI.
     enum TargetKind {

@@ -103,6 +103,7 @@ extension ConnectionRule {
 }
 
 /// Splits a rule line into whitespace-separated tokens; quoted text (with `\"`) stays in one token.
+/// - Thread: any (pure).
 enum RuleTokenizer {
     struct Token: Hashable {
         var text: String

@@ -81,11 +81,13 @@ public struct NamePatternError: Error, Hashable, Sendable, CustomStringConvertib
 }
 
 /// Holds a compiled `Regex`; immutable after init, so sharing across threads is safe.
+/// - Thread: any (immutable).
 private final class CompiledRegex: @unchecked Sendable {
     let regex: Regex<AnyRegexOutput>
     init(_ regex: Regex<AnyRegexOutput>) { self.regex = regex }
 }
 
+/// - Thread: any (pure).
 private enum Glob {
     /// Iterative glob match with single-star backtracking (linear in practice, no recursion).
     static func matches(_ pattern: [Character], _ name: [Character]) -> Bool {

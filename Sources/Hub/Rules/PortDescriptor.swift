@@ -31,6 +31,7 @@ public enum PortDirection: String, Hashable, Codable, Sendable {
 }
 
 /// Whether a port belongs to a hardware device (a kernel client with a card) or to an application.
+/// - Thread: any (a plain value).
 public enum PortClass: String, Hashable, Codable, Sendable {
     case hardware
     case app

@@ -143,6 +143,7 @@ extension PortSelector {
 }
 
 /// A port selector's text could not be parsed.
+/// - Thread: any (a plain value).
 public struct SelectorSyntaxError: Error, Hashable, Sendable {
     /// Character offset within the selector text.
     public var offset: Int
@@ -150,6 +151,7 @@ public struct SelectorSyntaxError: Error, Hashable, Sendable {
     public var fix: String
 }
 
+/// - Thread: any (a plain value).
 extension StringProtocol {
     /// `"` escaped as `\"` for a quoted name.
     func replacingQuotes() -> String { String(self).replacing("\"", with: "\\\"") }

@@ -5,8 +5,10 @@ import UserFiles
 /// `PATH`, fsync the directory. A crash (even `kill -9`) at any moment leaves `PATH` holding either
 /// the old or the new complete contents; a stale `PATH.tmp` is overwritten by the next save.
 /// One writer per path.
+/// - Thread: control (blocking file I/O: the state writer's queue, workers).
 public enum AtomicFile {
     /// The system call that failed.
+    /// - Thread: any (a plain value).
     public enum Step: String, Hashable, Sendable {
         case open, write, fsync, close, rename
         case openDirectory = "open directory"

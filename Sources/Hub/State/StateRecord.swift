@@ -1,6 +1,7 @@
 import RenderCore
 
 /// The JSON shape of ``HubState``: plain strings and numbers, selectors and rules in their text form.
+/// - Thread: any (a plain value).
 struct StateRecord: Codable {
     struct NodeRecord: Codable {
         var id: NodeID

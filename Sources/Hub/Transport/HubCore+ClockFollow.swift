@@ -7,6 +7,7 @@ import Transport
 /// moves the transport while stopped. While the master plays, each turn steers the song's
 /// tempo toward the master's line (`SongPlayer.follow`), so the song keeps the master's
 /// tempo and phase; the hub's tempo (the arpeggiator, tempo-synced effects) follows too.
+/// - Thread: owner (the state's owner, the MIDI input thread).
 extension HubCore {
     /// How often the song's tempo is steered toward the master.
     static let clockSteerInterval: HostDuration = 0.05

@@ -6,6 +6,7 @@ import Transport
 /// tempo, 480 ticks per quarter) — or, while the transport plays a song, onto the song as a
 /// new track (an overdub); firing it again hands the take to the shell to write
 /// (`HubEffect.writeTake`: `recordings/take-STAMP.mid` beside the state file, off the MIDI path).
+/// - Thread: owner (the state's owner, the MIDI input thread).
 extension HubCore {
     /// Starts a take at `time` (monotonic) — an overdub onto the song when the transport plays
     /// one, a recording of its own otherwise — or ends the take (named by `stamp`).

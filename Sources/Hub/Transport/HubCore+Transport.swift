@@ -8,6 +8,7 @@ import Transport
 /// (`HubEffect.schedule`: unit nodes at their exact frame, ALSA ports through the transport's
 /// queue, JACK ports when due). A pause, stop, seek or loop drops what was handed out and not
 /// played (`dropScheduled`), then ends the notes the sequence held.
+/// - Thread: owner (the state's owner, the MIDI input thread).
 extension HubCore {
     /// How far ahead of the clock events are handed out.
     public static let transportLookahead: HostDuration = 0.1
@@ -249,6 +250,7 @@ extension HubCore {
     }
 }
 
+/// - Thread: any (a plain value).
 extension TransportInput {
     /// The action's name, as a `transport` request and the errors say it.
     var actionName: String {

@@ -4,7 +4,7 @@ import CAvahi
 /// Avahi's own that runs its callbacks, holding the poll's lock while it does. What the
 /// announcer and the browser share: making the client, starting and ending the thread.
 ///
-/// - Thread: `init`, `start` and `close` on one thread (the owner's); the client's callback
+/// - Thread: control: `init`, `start` and `close` on one thread (the owner's); the client's callback
 ///   first within `init`, then on Avahi's poll thread.
 final class AvahiConnection {
     /// The service type of Apple's network MIDI sessions (RTP-MIDI's control port).
@@ -55,6 +55,7 @@ final class AvahiConnection {
     }
 
     /// Avahi's words for the client's last error.
+    /// - Thread: any.
     static func lastError(of client: OpaquePointer?) -> String {
         String(cString: avahi_strerror(client.map(avahi_client_errno) ?? Int32(AVAHI_ERR_FAILURE)))
     }

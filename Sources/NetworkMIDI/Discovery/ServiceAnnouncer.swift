@@ -7,7 +7,7 @@ import CAvahi
 /// machine without D-Bus's system bus it only says so); a name another host already
 /// announces becomes "NAME #2", said in one line too.
 ///
-/// - Thread: `init` and `stop` on the owner's thread (any but Avahi's, one at a time); the rest
+/// - Thread: control: `init` and `stop` on the owner's thread (any but Avahi's, one at a time); the rest
 ///   on Avahi's poll thread (its callbacks).
 public final class ServiceAnnouncer: @unchecked Sendable {
     private var name: String

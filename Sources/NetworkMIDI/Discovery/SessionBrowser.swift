@@ -17,7 +17,7 @@ public struct AnnouncedSession: Sendable, Equatable, Codable {
 /// Finds the session hosts announced on the local network through the Avahi daemon: the
 /// browse `midihub network browse` prints, and the name `connect` looks up.
 ///
-/// - Thread: `find` on any thread (it blocks); the callbacks on Avahi's poll thread.
+/// - Thread: control: `find` on any thread (it blocks); the callbacks on Avahi's poll thread.
 public final class SessionBrowser: @unchecked Sendable {
     /// The client, for the resolvers the browse callback starts.
     private var client: OpaquePointer?

@@ -24,10 +24,12 @@ public enum SampleInterpolation: Int, CaseIterable, Sendable {
 }
 
 /// One interpolation formula over `FrameSource`s.
+/// - Thread: any (pure).
 protocol Interpolator {
     static func value<Source: FrameSource>(_ source: Source, _ index: Int, _ fraction: Float) -> Float
 }
 
+/// - Thread: any (pure).
 enum LinearInterpolator: Interpolator {
     @inline(__always)
     static func value<Source: FrameSource>(_ source: Source, _ index: Int, _ fraction: Float) -> Float {
@@ -36,6 +38,7 @@ enum LinearInterpolator: Interpolator {
     }
 }
 
+/// - Thread: any (pure).
 enum CubicInterpolator: Interpolator {
     @inline(__always)
     static func value<Source: FrameSource>(_ source: Source, _ index: Int, _ x: Float) -> Float {
@@ -43,6 +46,7 @@ enum CubicInterpolator: Interpolator {
     }
 }
 
+/// - Thread: any (pure).
 enum SixPointInterpolator: Interpolator {
     /// Lagrange through frames index-2 … index+3 (exact for polynomials up to degree 5).
     @inline(__always)

@@ -6,7 +6,7 @@
 ///
 /// All zero at first: adding zeros leaves every generator exactly as the font has it.
 ///
-/// - Thread: `allocate`, `deallocate` on control; everything else on render (plain
+/// - Thread: render, but `allocate`, `deallocate` on control; everything else on render (plain
 ///   arithmetic on memory allocated in `allocate`).
 struct SoundFontGeneratorOffsets {
     /// 16 channel rows, 16 summed rows, one node row, each `GeneratorKind.count` wide.

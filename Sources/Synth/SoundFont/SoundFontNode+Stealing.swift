@@ -1,3 +1,4 @@
+/// - Thread: render.
 extension SoundFontNode {
     /// A slot for a new voice. At the voice limit the oldest released voice (else the oldest)
     /// starts its short fade; with every slot busy, the oldest fading voice (else the oldest)

@@ -11,8 +11,9 @@ import VoiceLanes
 /// voice pool and channel state; `process` allocates nothing. Switching fonts is replacing
 /// the node, which the render engine crossfades.
 ///
-/// - Thread: `init`, `prepare` on control; `process` on render; descriptors any.
+/// - Thread: render for `process` and what it calls; `init`, `prepare` on control; descriptors any.
 public final class SoundFontNode: Node, @unchecked Sendable {
+    /// - Thread: any (a plain value).
     public enum Parameter: UInt32, CaseIterable {
         /// Output level in dB (-14 dB is FluidSynth's default gain of 0.2).
         case masterGain = 0

@@ -13,7 +13,7 @@ import RenderCore
 /// - transpose (semitones, −24…24, whole): onto `coarseTune`; sounding voices move at once.
 /// - reverb send, chorus send (%, 0…200): the send outputs scaled, smoothed per frame.
 ///
-/// - Thread: `init` on control (in `prepare`); `parameterInfos`, `timecents` any; the rest
+/// - Thread: render, but `init` on control (in `prepare`); `parameterInfos`, `timecents` any; the rest
 ///   render (plain values inside the node).
 struct SoundFontSoundKnobs {
     /// Smoothed: cents, centibels, cents, and the two send factors.

@@ -1,6 +1,7 @@
 import SoundFont
 import VoiceLanes
 
+/// - Thread: render.
 extension SoundFontVoice {
     /// Adds `count` frames of the voice into `output`, ticking its envelopes and LFOs every
     /// `tickFrames` frames of its own. Ends the voice when its envelope, sample or fade ends.

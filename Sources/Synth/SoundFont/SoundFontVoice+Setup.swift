@@ -2,6 +2,7 @@ import Glibc
 import SoundFont
 import SynthKernels
 
+/// - Thread: render.
 extension SoundFontVoice {
     /// Starts the voice on `region` for a note: reads the region's generators plus its
     /// modulators' contributions and the channel's and node's `offsets`, and sets up the

@@ -142,6 +142,7 @@ struct TriangleLFO {
 /// attenuation) computed.
 /// `table` is `CentibelTable.amplitudes`, which the render thread's hot callers pass in
 /// (reading the global checks its one-time set-up at every read).
+/// - Thread: any (pure).
 @inline(__always)
 func centibelsToAmplitude(_ centibels: Float, table: UnsafePointer<Float> = CentibelTable.amplitudes) -> Float {
     guard centibels >= 0 else { return exp2Fast(centibels * -0.016_609_64) }
@@ -165,11 +166,13 @@ enum CentibelTable {
 }
 
 /// Attenuation in centibels of an amplitude (the inverse of `centibelsToAmplitude`).
+/// - Thread: any (pure).
 func amplitudeToCentibels(_ amplitude: Float) -> Float {
     -200 * log2Approximation(amplitude) * 0.301_029_996
 }
 
 /// log2 for positive normal values (control-rate use; about 1e-4 accurate).
+/// - Thread: any (pure).
 func log2Approximation(_ x: Float) -> Float {
     let bits = x.bitPattern
     let exponent = Float(Int32(bitPattern: (bits >> 23) & 0xFF) - 127)

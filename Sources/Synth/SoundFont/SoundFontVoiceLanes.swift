@@ -79,6 +79,7 @@ enum SoundFontVoiceLanes {
     }
 }
 
+/// - Thread: render.
 extension LaneVoice {
     /// What the lanes need of `voice` for a span (its fade gain in its levels).
     @inline(__always)

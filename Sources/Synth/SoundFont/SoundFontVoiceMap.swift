@@ -8,7 +8,7 @@ import SoundFont
 /// Built once on the control side; immutable afterwards. Everything the render thread reads
 /// is in plain buffers, so reading allocates and counts no references.
 ///
-/// - Thread: `init` on control; the lookups are render-safe.
+/// - Thread: any: `init` on control; the lookups are render-safe.
 final class SoundFontVoiceMap: @unchecked Sendable {
     struct Region {
         var keys: ClosedRange<UInt8>
@@ -245,6 +245,7 @@ final class SoundFontVoiceMap: @unchecked Sendable {
 }
 
 /// The modulator lists the builder merges into: a preset zone's scratch array and the map's list.
+/// - Thread: control (while building).
 private protocol ModulationList {
     var count: Int { get }
     subscript(index: Int) -> Modulation { get set }
@@ -287,6 +288,7 @@ private struct FlatList<Element> {
 
 extension FlatList: ModulationList where Element == Modulation {}
 
+/// - Thread: control (allocates).
 extension UnsafeMutableBufferPointer {
     /// A new buffer holding a copy of `elements` (the caller deallocates it).
     static func allocate(copying elements: [Element]) -> UnsafeMutableBufferPointer<Element> {
