@@ -28,5 +28,11 @@ let package = Package(
             name: "seq-probe",
             linkerSettings: [.linkedLibrary("asound"), .linkedLibrary("pthread")]
         ),
+        // The smallest userspace router (read, write out, a burst in one write): the anchor
+        // of the hub's own hop in bench/vm/hub.bench.sh.
+        .executableTarget(
+            name: "seq-relay",
+            linkerSettings: [.linkedLibrary("asound")]
+        ),
     ]
 )

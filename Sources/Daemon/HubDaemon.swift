@@ -158,7 +158,7 @@ public final class HubDaemon: @unchecked Sendable {
         } catch {
             throw DaemonError.badSetup(error.description)
         }
-        view = Published(HubView(core: core, ports: PortCatalog(), rendered: nil, receivers: [:]))
+        view = Published(HubView(core: core, ports: PortCatalog(), rendered: nil, receivers: [:], format: nil))
     }
 
     /// Takes the control socket (its requests held) and the web remote's port (`--remote`),

@@ -3,6 +3,7 @@ import AudioHost
 import Foundation
 import Hub
 import MIDICore
+import RenderCore
 import Sequencer
 import SetupViews
 import Synth
@@ -32,14 +33,20 @@ import TestSupport
     /// more and returns the RMS of the left and the right channel. (The file renders faster
     /// than real time, so where a live note lands in it varies: sounding is told from silence
     /// by 1e-3 against 1e-6, not by a level.)
-    private func levels(patch: Patch? = nil, _ play: (AudioRack) -> Void) throws -> (left: Double, right: Double) {
+    private func levels(patch: Patch? = nil, offering prepare: ((NodeCatalog, RenderFormat, HubGraph) -> PreparedNodes)? = nil,
+                        checkRack: (AudioRack) -> Void = { _ in },
+                        _ play: (AudioRack) -> Void) throws -> (left: Double, right: Double) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("midihub-rack-\(UUID().uuidString).raw").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let bank = try PresetBankLoader.load(directory: Self.bankFolder)
         let driver = try AudioDriver(device: "file:\"\(path)\",raw",
                                      options: AudioDriverOptions(pcm: PCMConfiguration(formats: [.float32LE]), realtimePriority: false))
-        let rack = AudioRack(driver: driver, catalog: NodeCatalog(bank: bank))
-        #expect(try rack.install((patch ?? Self.patch()).graph, stopped: []).isEmpty)
+        let catalog = NodeCatalog(bank: bank)
+        let rack = AudioRack(driver: driver, catalog: catalog)
+        let graph = try (patch ?? Self.patch()).graph
+        if let prepare { rack.offer(prepare(catalog, driver.renderFormat, graph)) }
+        #expect(try rack.install(graph, stopped: []).isEmpty)
+        checkRack(rack)
         play(rack)
         rack.publishLive()  // the end of the owner's batch
         let start = rack.driver.counters.framesRendered
@@ -65,6 +72,22 @@ import TestSupport
         #expect(piano.right < 1e-6, "and not on the right: \(piano)")
         let bass = try levels(note(on: "bass"))
         #expect(bass.right > 0.001 && bass.left < 1e-6, "the bass only on the right: \(bass)")
+    }
+
+    /// Nodes made and prepared on the control side (`PreparedNodes`) are the ones the install
+    /// plays: the owner allocates none; one offered for another body is not taken.
+    @Test func theInstallPlaysTheNodesTheControlSidePrepared() throws {
+        var prepared = PreparedNodes()
+        let piano = try levels(offering: { catalog, format, graph in
+            let strip = GraphNode(id: "piano-strip", body: .unit(ReverbNode().descriptor))  // not the strip the graph has
+            prepared = PreparedNodes(for: graph.nodes.filter { $0.id != "piano-strip" } + [strip], catalog: catalog, format: format)
+            return prepared
+        }, checkRack: { rack in
+            let graphPiano = rack.instance(of: "piano")
+            #expect(graphPiano != nil && graphPiano === prepared.nodes["piano"]?.node, "the prepared piano plays")
+            #expect(rack.instance(of: "piano-strip") !== prepared.nodes["piano-strip"]?.node, "a reverb is no strip")
+        }, note(on: "piano"))
+        #expect(piano.left > 0.001 && piano.right < 1e-6, "the prepared piano sounds through its strip: \(piano)")
     }
 
     @Test func mutingAStripSilencesItsInstrumentOnly() throws {

@@ -6,14 +6,18 @@
 # set saved with the state), throughput (offered at 100,000 events/s for 10 s), the highest rate each path
 # carries without loss (bisected over short runs), plus the daemon's RSS around the
 # throughput run, and the hop latency again while a second external node's program
-# (arecordmidi) is stopped with SIGSTOP and gets the same notes.
+# (arecordmidi) is stopped with SIGSTOP and gets the same notes. The hop latency and the
+# highest lossless rate are also measured through seq-relay (bench/Sources/seq-relay, the
+# smallest userspace router: one client that reads and writes each burst on in one write),
+# tx → seq-relay:0, seq-relay:1 → rx: the anchor of the hub's own hop, with the same probe
+# settings and bisection.
 # Writes $WORK/hub.results, one line per run:
-#   RUN key=value...   (seq-probe's keys; RUN is direct-latency, hub-latency, hub-latency-loaded,
-#                       hub-latency-stalled,
+#   RUN key=value...   (seq-probe's keys; RUN is direct-latency, hub-latency, relay-latency,
+#                       hub-latency-loaded, hub-latency-stalled,
 #                       direct-throughput, hub-throughput, and PATH-lossless-RATE for
 #                       each bisection step; plus "hub-rss before_kb= after_kb=" and
 #                       "PATH-lossless rate= seconds= tried=RATE:LOST,...", and
-#                       "parameter-load sets= rate=")
+#                       "parameter-load sets= rate=", and "relay events= writes= overflows=")
 # Settings: LATENCY_EVENTS (5000), THROUGHPUT_RATE (100000), THROUGHPUT_SECONDS (10),
 # BISECT_SECONDS (3), BISECT_STEPS (5), from .build-bench/vm-settings.env (bench/run-vm
 # writes it from its environment).
@@ -68,10 +72,17 @@ while True:
 PY
 start_serve hub --no-audio --patch "$WORK/patch.yaml"
 hub_pid=${PEER_PIDS[hub]}
+# The relay waits, blocked in its read, until its runs: seq-probe's "link" path through it.
+RELAY=$REPO/.build-bench/release/seq-relay
+[[ -x $RELAY ]] || fail "no seq-relay at $RELAY (fix: run bench/run-vm, which builds it)"
+start_peer relay "$RELAY"
+wait_for_peer_line relay "$(peer_out relay)" "^ready "
+LINK_IN=seq-relay:0 LINK_OUT=seq-relay:1
 
 throughput_events=$((THROUGHPUT_RATE * THROUGHPUT_SECONDS))
 run_probe direct-latency latency direct --count "$LATENCY_EVENTS" --rate 1000
 run_probe hub-latency hubbench hub --count "$LATENCY_EVENTS" --rate 1000
+run_probe relay-latency relay link --count "$LATENCY_EVENTS" --rate 1000
 start_peer load python3 -u "$WORK/parameter-load.py" "$SERVE_SOCKET" "$PARAMETER_RATE"
 wait_for_peer_line load "$(peer_out load)" "^ready$"
 run_probe hub-latency-loaded hubbench hub --count "$LATENCY_EVENTS" --rate 1000
@@ -93,5 +104,9 @@ rss_after=$(rss_kb "$hub_pid")
 echo "hub-rss before_kb=$rss_before after_kb=$rss_after" | tee -a "$RESULTS_FILE"
 find_lossless_rate direct-lossless direct
 find_lossless_rate hub-lossless hub
+find_lossless_rate relay-lossless link
+stop_peer relay
+assert_eq 0 "$PEER_STATUS" "seq-relay exit status after SIGINT"
+echo "relay $(grep '^events=' "$(peer_out relay)")" | tee -a "$RESULTS_FILE"
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"

@@ -36,6 +36,8 @@ final class AudioRack {
     private var byGraphIndex: [(id: NodeID, renderID: UInt16?)] = []
     /// The installed program's unit nodes as lists show them (parameters, outputs).
     private(set) var rendered = RenderedNodes()
+    /// Nodes the control side made and prepared for the next install (`offer`).
+    private var offered = PreparedNodes()
     /// The other sound cards the graph plays to, by device, and their nodes' render ids; kept
     /// across installs (a rewiring does not reopen them).
     private var feeds: [String: (feed: AudioOutputFeed, renderID: UInt16)] = [:]
@@ -54,8 +56,19 @@ final class AudioRack {
         self.catalog = catalog
     }
 
+    /// Hands over the nodes the control side made and prepared for the next install: a node
+    /// that install starts with the same id and body takes its prepared instance instead of
+    /// one made here; the others are dropped then.
+    func offer(_ prepared: PreparedNodes) {
+        offered = prepared
+    }
+
+    /// The format the program renders in.
+    var renderFormat: RenderFormat { driver.renderFormat }
+
     /// Compiles `graph` — its render nodes wired as its audio routes say — installs it, and
-    /// starts the render thread on the first call.
+    /// starts the render thread on the first call. A new node is the one offered for it
+    /// (`offer`), else made here.
     /// - Returns: warnings to log (realtime priority refused, a node no output hears).
     func install(_ graph: HubGraph, stopped: [GraphNode]) throws -> [String] {
         // A replaced node starts afresh: its new instance gets the new spec's values, not the old one's.
@@ -63,6 +76,7 @@ final class AudioRack {
             instances[node.id] = nil
             started.remove(node.id)
         }
+        defer { offered = PreparedNodes() }
         let routes = graph.audioRoutes
         var order: [NodeID] = []
         var nodes: [any Node] = []
@@ -70,7 +84,8 @@ final class AudioRack {
         var newIDs: [NodeID: UInt16] = [:]
         for id in routes.nodes {
             let kept = instances[id]
-            guard let instance = kept ?? makeNode(graph.node(id)?.body) else { continue }
+            let body = graph.node(id)?.body
+            guard let instance = kept ?? offered.node(id, body: body) ?? makeNode(body) else { continue }
             let renderID = kept.flatMap { _ in renderIDs[id] } ?? freeRenderID(taken: Set(ids))
             instances[id] = instance
             newIDs[id] = renderID
@@ -128,6 +143,9 @@ final class AudioRack {
         recordedNode = id
         driver.tap.source = id.map { (renderIDs[$0] ?? outputFeedIDs[$0]).map(AudioTap.Source.node) ?? .silence } ?? .master
     }
+
+    /// The render node of unit `id` in the installed program, if it has one.
+    func instance(of id: NodeID) -> (any Node)? { instances[id] }
 
     /// Whether node `id` is a render node of the running program, or an output node on
     /// another device (an audio recording can take its output).

@@ -78,16 +78,27 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         }
     }
 
-    /// Checks `edit` here against `graph` (the view's: most refusals cost the owner nothing),
-    /// then has the owner apply it to the graph as it is now.
+    /// Checks `edit` here against `graph` (the view's: most refusals cost the owner nothing)
+    /// and makes the render nodes it starts, then has the owner apply it to the graph as it
+    /// is now.
     /// - Throws: `ControlError` when it does not fit either graph.
     private func apply(_ edit: GraphEdit, checkedAgainst graph: HubGraph) throws {
+        let change: GraphChange
         do {
-            _ = try edit.change(of: graph)
+            change = try edit.change(of: graph)
         } catch {
             throw ControlError(HubRefusal(error))
         }
-        try daemon.perform { [self] in try daemon.applyGraphEdit(edit) }
+        let prepared = prepareNodes(change.started)
+        try daemon.perform { [self] in
+            daemon.audio?.offer(prepared)
+            try daemon.applyGraphEdit(edit)
+        }
+    }
+
+    /// The render nodes of `started`, made and prepared here for the format audio plays in.
+    private func prepareNodes(_ started: [GraphNode]) -> PreparedNodes {
+        PreparedNodes(for: started, catalog: daemon.catalog, format: view.format)
     }
 
     func setParameter(_ assignment: ParameterAssignment) throws -> ParameterSummary {
@@ -115,7 +126,9 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         } catch {
             throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
         }
+        let prepared = prepareNodes(GraphChange(from: view.graph, to: patch.graph).started)
         try daemon.perform { [self] in
+            daemon.audio?.offer(prepared)
             try daemon.install(patch)
             daemon.log.info("loaded patch (text)")
         }

@@ -15,7 +15,8 @@ extension HubDaemon {
         OwnerThread.assertOnOwner("HubDaemon.publishView")
         viewDirty = false
         lastViewPublished = now
-        view.publish(HubView(core: core, ports: ports, rendered: audio?.rendered, receivers: receiverStatuses()))
+        view.publish(HubView(core: core, ports: ports, rendered: audio?.rendered, receivers: receiverStatuses(),
+                             format: audio?.renderFormat))
     }
 
     /// At the end of a turn: publishes the view when something changed (or a receiver has

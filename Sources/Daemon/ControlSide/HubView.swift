@@ -1,6 +1,7 @@
 import Control
 import MIDICore
 import Hub
+import RenderCore
 import SetupViews
 
 /// The daemon's state as the control side reads it: a copy of the core (a value), the ports,
@@ -18,6 +19,8 @@ struct HubView: @unchecked Sendable {
     let rendered: RenderedNodes?
     /// How each external node's receiver keeps up, when it does not take everything.
     let receivers: [NodeID: ReceiverStatus]
+    /// The format audio renders in; `nil` while no audio plays.
+    let format: RenderFormat?
 
     /// The graph the view shows.
     var graph: HubGraph { core.router.graph }

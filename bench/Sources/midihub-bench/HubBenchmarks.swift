@@ -11,6 +11,9 @@ extension BenchmarkRow {
         BenchmarkRow(name: "hub-latency-p99-beside-a-stalled-receiver", run: hubLatencyBesideStalledReceiver),
         BenchmarkRow(name: "hub-throughput", run: hubThroughput),
         BenchmarkRow(name: "hub-lossless-rate", run: hubLosslessRate),
+        BenchmarkRow(name: "hub-latency-p50-vs-relay", run: { try hubLatencyVsRelay($0, percentile: "p50") }),
+        BenchmarkRow(name: "hub-latency-p99-vs-relay", run: { try hubLatencyVsRelay($0, percentile: "p99") }),
+        BenchmarkRow(name: "hub-lossless-rate-vs-relay", run: hubLosslessRateVsRelay),
         BenchmarkRow(name: "hub-memory", run: hubMemory),
         BenchmarkRow(name: "transport-timing-p50", run: { try transportTiming($0, percentile: "p50") }),
         BenchmarkRow(name: "transport-timing-p99", run: { try transportTiming($0, percentile: "p99") }),
@@ -154,6 +157,37 @@ extension BenchmarkRow {
                 + "direct \(direct.text("tried")))",
             unit: "events/s", midihub: try hub.value("rate"),
             anchorName: "aconnect direct", anchor: try direct.value("rate"))
+    }
+
+    /// The hub's hop latency against seq-relay's (`bench/Sources/seq-relay`: the smallest
+    /// userspace router, one client that reads and writes each burst on in one write — the
+    /// same two kernel hops and one wake-up), the same note-ons at 1 kHz in the same boot
+    /// (lower is better; the goal: at most 1.25× the relay's, a ratio ≥ 0.8×).
+    @Sendable static func hubLatencyVsRelay(_ context: BenchmarkContext, percentile: String) throws -> BenchmarkResult {
+        let results = try HubResults.load(context)
+        let hub = try results.run("hub-latency"), relay = try results.run("relay-latency")
+        return BenchmarkResult(
+            title: "hub hop latency \(percentile) against the smallest C relay (\(Int(try hub.value("sent"))) note-ons at 1 kHz; "
+                + "lost: hub \(Int(try hub.value("lost"))), relay \(Int(try relay.value("lost"))), VM)",
+            unit: "µs", midihub: try hub.value("\(percentile)_us"),
+            anchorName: "seq-relay", anchor: try relay.value("\(percentile)_us"),
+            lowerIsBetter: true)
+    }
+
+    /// The highest rate the hub carries without loss against seq-relay's, bisected the same
+    /// way in the same boot (higher is better; the goal: at least 0.9× the relay's); the title
+    /// lists the relay's steps (rate:lost) and the reads where the relay's input overflowed.
+    @Sendable static func hubLosslessRateVsRelay(_ context: BenchmarkContext) throws -> BenchmarkResult {
+        let results = try HubResults.load(context)
+        let hub = try results.run("hub-lossless"), relay = try results.run("relay-lossless")
+        let stats = try results.run("relay")
+        return BenchmarkResult(
+            title: "hub highest lossless rate against the smallest C relay (\(Int(try hub.value("seconds")))-s runs; "
+                + "tried rate:lost — hub \(hub.text("tried")), relay \(relay.text("tried")); relay: "
+                + "\(Int(try stats.value("events"))) events in \(Int(try stats.value("writes"))) writes, "
+                + "\(Int(try stats.value("overflows"))) input overflows)",
+            unit: "events/s", midihub: try hub.value("rate"),
+            anchorName: "seq-relay", anchor: try relay.value("rate"))
     }
 
     /// The daemon's resident memory after the throughput run against before it (flat is 1.0×).
