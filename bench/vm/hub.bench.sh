@@ -43,19 +43,35 @@ rules:
   - connect "hubbench-tx" -> "midihub:in"
 YAML
 
-# A control client that sets the transpose's parameter (to 0: the notes stay as they are)
-# PARAMETER_RATE times a second on one connection, reading each answer, until killed;
-# every set is saved with the state. Prints "sets=N" when stopped.
-PARAMETER_RATE=${PARAMETER_RATE:-200}
+# The control load, as a remote's page and a knob put it on the hub: LIST_CLIENTS clients
+# that ask for nodes.list and ports.list in turn as fast as they are answered, and one that
+# sets the transpose's parameter (to 0: the notes stay as they are) PARAMETER_RATE times a
+# second, each on a connection of its own, reading each answer, until killed; every set is
+# saved with the state. Prints "sets=N lists=N" when stopped.
+PARAMETER_RATE=${PARAMETER_RATE:-1000}
+LIST_CLIENTS=${LIST_CLIENTS:-4}
 cat >"$WORK/parameter-load.py" <<'PY'
-import json, signal, socket, sys, time
-path, rate = sys.argv[1], float(sys.argv[2])
+import json, signal, socket, sys, threading, time
+path, rate, listers = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
 sets = 0
+lists = [0] * listers
 def stop(*_):
-    print(f"sets={sets}", flush=True)
+    print(f"sets={sets} lists={sum(lists)}", flush=True)
     sys.exit(0)
 signal.signal(signal.SIGTERM, stop)
 signal.signal(signal.SIGINT, stop)
+def lister(index):
+    connection = socket.socket(socket.AF_UNIX)
+    connection.connect(path)
+    answers = connection.makefile("rb")
+    while True:
+        request = {"id": lists[index] + 1, "request": ("nodes.list", "ports.list")[lists[index] % 2]}
+        connection.sendall(json.dumps(request).encode() + b"\n")
+        while json.loads(answers.readline()).get("id") != lists[index] + 1:
+            pass
+        lists[index] += 1
+for index in range(listers):
+    threading.Thread(target=lister, args=(index,), daemon=True).start()
 connection = socket.socket(socket.AF_UNIX)
 connection.connect(path)
 answers = connection.makefile("rb")
@@ -83,12 +99,13 @@ throughput_events=$((THROUGHPUT_RATE * THROUGHPUT_SECONDS))
 run_probe direct-latency latency direct --count "$LATENCY_EVENTS" --rate 1000
 run_probe hub-latency hubbench hub --count "$LATENCY_EVENTS" --rate 1000
 run_probe relay-latency relay link --count "$LATENCY_EVENTS" --rate 1000
-start_peer load python3 -u "$WORK/parameter-load.py" "$SERVE_SOCKET" "$PARAMETER_RATE"
+start_peer load python3 -u "$WORK/parameter-load.py" "$SERVE_SOCKET" "$PARAMETER_RATE" "$LIST_CLIENTS"
 wait_for_peer_line load "$(peer_out load)" "^ready$"
 run_probe hub-latency-loaded hubbench hub --count "$LATENCY_EVENTS" --rate 1000
 stop_peer load TERM
-sets=$(sed -n 's/^sets=//p' "$(peer_out load)")
-echo "parameter-load sets=${sets:-0} rate=$PARAMETER_RATE" | tee -a "$RESULTS_FILE"
+sets=$(sed -n 's/^sets=\([0-9]*\).*/\1/p' "$(peer_out load)")
+lists=$(sed -n 's/^sets=.* lists=//p' "$(peer_out load)")
+echo "parameter-load sets=${sets:-0} rate=$PARAMETER_RATE lists=${lists:-0} listers=$LIST_CLIENTS" | tee -a "$RESULTS_FILE"
 # A second receiver that stops reading: arecordmidi (recording System Announce, which stays
 # quiet) stopped with SIGSTOP; the external node "stalled" plays to it.
 start_peer stalled arecordmidi -p 0:1 "$WORK/stalled.mid"
