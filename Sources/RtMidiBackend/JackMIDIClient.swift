@@ -42,7 +42,7 @@ public final class JackMIDIClient: Sendable {
 
     /// Registers a JACK input port named `portName` that other clients connect to.
     /// - Parameters:
-    ///   - inboxCapacity: undrained events kept before new ones are dropped and counted.
+    ///   - inboxCapacity: undrained events kept (64 bytes each: notes take 13, a SysEx message its length and 10) before new ones are dropped and counted.
     ///   - onEvents: called on JACK's process thread after new events were queued; must
     ///     not block (e.g. write to an eventfd the owner polls).
     /// - Thread: any.

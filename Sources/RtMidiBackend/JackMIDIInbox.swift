@@ -30,8 +30,12 @@ public struct JackMIDIEvent: Equatable, Sendable {
 final class JackMIDIInbox: @unchecked Sendable {
     /// Bytes before each event's own: its length (2) and its seconds since the previous (8).
     private static let headerBytes = 10
+    /// Bytes the ring keeps per event of `capacity`: room for notes and for SysEx dumps
+    /// among them (a burst of 3,000 notes and 20 SysEx messages of 2,000 bytes fits 4,096).
+    private static let bytesPerEvent = 64
 
-    /// The events of three bytes the ring holds undrained.
+    /// The events the ring holds undrained, on average (notes take 13 bytes, a SysEx message
+    /// its length and 10).
     let capacity: Int
     private let ring: SPSCRing<UInt8>
     private let dropped = Atomic<Int>(0)
@@ -45,7 +49,7 @@ final class JackMIDIInbox: @unchecked Sendable {
     init(capacity: Int, onEvents: (@Sendable () -> Void)?) {
         self.capacity = capacity
         self.onEvents = onEvents
-        ring = SPSCRing(minimumCapacity: capacity * (Self.headerBytes + 3))
+        ring = SPSCRing(minimumCapacity: capacity * Self.bytesPerEvent)
     }
 
     /// Queues one JACK MIDI event's bytes, or drops and counts it when the ring lacks room.

@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func aFullInboxDropsWholeEventsAndKeepsTheRest() {
-        let inbox = JackMIDIInbox(capacity: 4, onEvents: nil)  // 4 × 13 bytes, rounded up to 64
+        let inbox = JackMIDIInbox(capacity: 1, onEvents: nil)  // 64 bytes: four notes of 13, then no room
         for note: UInt8 in 0..<10 { Self.receive([0x90, note, 64], 0.001, into: inbox) }
         var events: [JackMIDIEvent] = []
         inbox.drain(into: &events)

@@ -8,8 +8,8 @@ import RenderCore
 /// rest (a change rebased onto a graph that moved meanwhile may start other nodes, which it
 /// then makes itself).
 ///
-/// - Thread: made on control; handed to the owner once (a plain value of new nodes no other
-///   thread holds).
+/// - Thread: control (made there; handed to the owner once: a plain value of new nodes no
+///   other thread holds).
 struct PreparedNodes: @unchecked Sendable {
     /// By node id: the node's body and the render node made for it.
     private(set) var nodes: [NodeID: (body: NodeBody, node: any Node)] = [:]
