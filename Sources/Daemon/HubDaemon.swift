@@ -102,6 +102,10 @@ public final class HubDaemon: @unchecked Sendable {
     /// systemd's notification socket (`Type=notify`), when the service manager gave one.
     let systemd: SystemdNotifier?
     private let stopping = Atomic<Bool>(false)
+    /// Signalled once the MIDI input thread owns the state: `start` waits for it, so no work
+    /// runs on main while that thread begins (`StateOwner.perform` runs work on its caller
+    /// until an owner runs).
+    private let inputOwns = DispatchSemaphore(value: 0)
     private let inputDone = DispatchSemaphore(value: 0)
 
     /// Opens the sequencer client and its ports and chooses the setup: `--patch`, else the
@@ -193,6 +197,7 @@ public final class HubDaemon: @unchecked Sendable {
         let thread = Thread { [self] in runInput() }
         thread.name = "midihub-input"
         thread.start()
+        inputOwns.wait()  // from here on, work from other threads runs on it
         inputThread = thread
         log.info("serving as \(client.clientID):\(inPort.address.port) (\(options.clientName):in) and \(outPort.address) (\(options.clientName):out), control socket \(options.socket.socket)")
         notifyReady()
@@ -241,6 +246,7 @@ public final class HubDaemon: @unchecked Sendable {
         log.adoptProducer()
         systemd?.adoptProducer()
         jack.adoptProducer()
+        inputOwns.signal()
         defer {
             jack.releaseProducer()
             systemd?.releaseProducer()
@@ -266,7 +272,7 @@ public final class HubDaemon: @unchecked Sendable {
                 Self.wait(for: watched, milliseconds: 100)
             }
             audio?.publishLive()  // what a control request or a failed batch staged
-            publishViewIfDue(now: HostTime.now())
+            publishViewIfDue()
         }
     }
 

@@ -21,11 +21,13 @@ extension HubDaemon {
 
     /// At the end of a turn: publishes the view when something changed (or a receiver has
     /// messages waiting) and the last one is `viewInterval` old; releases the views replaced
-    /// once no reader takes them.
+    /// once no reader takes them. A turn that only routed reads no clock here.
     /// - Thread: owner.
-    func publishViewIfDue(now: HostTime) {
+    func publishViewIfDue() {
         view.releaseRetired()
-        guard viewDirty || receivers.hasWaiting, now - lastViewPublished >= Self.viewInterval else { return }
+        guard viewDirty || receivers.hasWaiting else { return }
+        let now = HostTime.now()
+        guard now - lastViewPublished >= Self.viewInterval else { return }
         publishView(at: now)
     }
 
