@@ -162,7 +162,7 @@ public final class HubDaemon: @unchecked Sendable {
         } catch {
             throw DaemonError.badSetup(error.description)
         }
-        view = Published(HubView(core: core, ports: PortCatalog(), rendered: nil, receivers: [:], format: nil))
+        view = Published(HubView(hub: core.snapshot, ports: PortCatalog(), rendered: nil, receivers: [:], format: nil))
     }
 
     /// Takes the control socket (its requests held) and the web remote's port (`--remote`),
@@ -193,7 +193,7 @@ public final class HubDaemon: @unchecked Sendable {
         refreshPorts()
         reconcile()
         saveState()
-        network.apply(core.network)
+        network.apply(core.snapshot.network)
         let thread = Thread { [self] in runInput() }
         thread.name = "midihub-input"
         thread.start()
@@ -213,7 +213,7 @@ public final class HubDaemon: @unchecked Sendable {
         network.stop()  // each peer hears BY; the notes they left sounding end while the hub still routes
         controlHandler?.finishAudioRecording()  // a recording in progress is written, not lost
         stopInput()
-        if core.transport.isRecording { runTransport(.toggleRecording(stamp: Self.takeStamp())) }  // a take in progress is written, not lost
+        if core.snapshot.transport.isRecording { runTransport(.toggleRecording(stamp: Self.takeStamp())) }  // a take in progress is written, not lost
         jack.stop()
         // A worker still opening the audio device hands its result over first (the owner
         // has resigned, so that runs on the worker); then main is the only thread left.
@@ -288,7 +288,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// - Thread: owner (the MIDI input thread).
     private func pollTimeout() -> Int32 {
         let limit = receivers.hasWaiting ? ReceiverQueues.retryMilliseconds : 10
-        guard let next = core.router.nextGeneratedTime() else { return limit }
+        guard let next = core.snapshot.nextGeneratedTime else { return limit }
         let microseconds = max((next - HostTime.now()).microseconds, 0)
         return Int32(min((microseconds + 999) / 1000, Int64(limit)))
     }
@@ -339,7 +339,7 @@ public final class HubDaemon: @unchecked Sendable {
         case .message(let message, let source, _):
             let address = PortAddress(source)
             jack.forward(message, from: address)
-            if portsDirty, !core.knowsPort(at: address) {
+            if portsDirty, !core.snapshot.knowsPort(at: address) {
                 // A new app's port and its first events arrive in one batch (aplaymidi sends at once).
                 portsDirty = false
                 flush(sink)
@@ -384,7 +384,7 @@ public final class HubDaemon: @unchecked Sendable {
 
     func makeSink() -> DaemonSink {
         DaemonSink(audio: audio, receivers: receivers,
-                   destinations: routeCache.destinations(ports: ports, router: core.router, ownClient: client.clientID),
+                   destinations: routeCache.destinations(ports: ports, hub: core.snapshot, ownClient: client.clientID),
                    jack: jack)
     }
 
@@ -399,7 +399,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// them from its own queue (the disk never holds up MIDI).
     /// - Thread: owner (the input thread, or main before it starts).
     func saveState() {
-        stateWriter.submit(core.state)
+        stateWriter.submit(core.snapshot.state)
     }
 
     private static func loadCatalog(_ options: DaemonOptions, log: DaemonLog) -> NodeCatalog? {

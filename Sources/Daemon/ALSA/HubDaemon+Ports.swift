@@ -97,7 +97,7 @@ extension HubDaemon {
         } + releasedAtJack
         log.info("port left: \(ports.describe(gone))" + (released.isEmpty ? "" : "; released notes at \(released.joined(separator: ", "))"))
         log.publish(.portLeft(ports.summary(gone)))
-        for node in core.router.graph.nodes {
+        for node in core.snapshot.graph.nodes {
             if case .external(let external) = node.body, external.port.matches(gone),
                ports.destination(for: external.port, excludingClient: client.clientID) == nil {
                 log.publish(.nodeGone(node: node.id, reason: .deviceUnplugged))

@@ -44,9 +44,9 @@ extension HubDaemon {
     /// not take everything (an ALSA port with messages waiting or lost), for the published view.
     /// - Thread: owner.
     func receiverStatuses() -> [NodeID: ReceiverStatus] {
-        let destinations = routeCache.destinations(ports: ports, router: core.router, ownClient: client.clientID)
+        let destinations = routeCache.destinations(ports: ports, hub: core.snapshot, ownClient: client.clientID)
         var statuses: [NodeID: ReceiverStatus] = [:]
-        for (node, destination) in zip(core.router.graph.nodes, destinations) {
+        for (node, destination) in zip(core.snapshot.graph.nodes, destinations) {
             guard case .alsa(let address) = destination else { continue }
             let status = receivers.status(of: address)
             if status.waiting != 0 || status.dropped != 0 {
@@ -63,8 +63,8 @@ extension HubDaemon {
 
     /// The external nodes whose MIDI goes to the ALSA port `address`.
     private func externalNodes(at address: SeqAddress) -> [NodeID] {
-        let destinations = routeCache.destinations(ports: ports, router: core.router, ownClient: client.clientID)
-        return zip(core.router.graph.nodes, destinations).compactMap { node, destination in
+        let destinations = routeCache.destinations(ports: ports, hub: core.snapshot, ownClient: client.clientID)
+        return zip(core.snapshot.graph.nodes, destinations).compactMap { node, destination in
             if case .alsa(address) = destination { node.id } else { nil }
         }
     }

@@ -8,7 +8,7 @@ import Hub
 /// - Thread: owner (the state's owner, the MIDI input thread); a plain value.
 struct RouteCache {
     private var destinations: [ExternalDestination?] = []
-    /// The router revision `destinations` was resolved for (`nil`: resolve again).
+    /// The graph revision `destinations` was resolved for (`nil`: resolve again).
     private var destinationsRevision: Int?
 
     /// Forgets everything resolved: the port list changed.
@@ -16,16 +16,16 @@ struct RouteCache {
         destinationsRevision = nil
     }
 
-    /// The port (ALSA or JACK) of each external node of `router`'s graph that has one in `ports`
+    /// The port (ALSA or JACK) of each external node of `hub`'s graph that has one in `ports`
     /// (never one of midihub's own, `ownClient`), by node index; `nil` for other nodes.
-    mutating func destinations(ports: PortCatalog, router: MIDIRouter, ownClient: UInt8) -> [ExternalDestination?] {
-        if destinationsRevision != router.revision {
-            destinations = router.graph.nodes.map { node in
+    mutating func destinations(ports: PortCatalog, hub: HubSnapshot, ownClient: UInt8) -> [ExternalDestination?] {
+        if destinationsRevision != hub.graphRevision {
+            destinations = hub.graph.nodes.map { node in
                 guard case .external(let external) = node.body,
                       let port = ports.destination(for: external.port, excludingClient: ownClient) else { return nil }
                 return ExternalDestination(port)
             }
-            destinationsRevision = router.revision
+            destinationsRevision = hub.graphRevision
         }
         return destinations
     }

@@ -43,14 +43,14 @@ extension HubDaemon {
 
     /// Whether the graph has nodes that make or take sound, and audio is wanted.
     private var graphNeedsAudio: Bool {
-        catalog != nil && core.router.graph.nodes.contains { node in
+        catalog != nil && core.snapshot.graph.nodes.contains { node in
             switch node.body { case .unit, .input: true; default: false }
         }
     }
 
     /// The device the graph plays to: `serve --device`, else the first output's, else `default`.
     private var mainAudioDevice: String {
-        options.device ?? core.router.graph.nodes.lazy.compactMap { node -> String? in
+        options.device ?? core.snapshot.graph.nodes.lazy.compactMap { node -> String? in
             if case .output(let name) = node.body { name } else { nil }
         }.first ?? "default"
     }
@@ -61,8 +61,8 @@ extension HubDaemon {
         guard audio == nil, graphNeedsAudio, let catalog else { return }
         do {
             let rack = AudioRack(driver: try opened.get(), catalog: catalog)
-            rack.driver.tempo = core.router.clock.beatsPerMinute
-            for warning in try rack.install(core.router.graph, stopped: []) { log.warning(warning) }
+            rack.driver.tempo = core.snapshot.tempo
+            for warning in try rack.install(core.snapshot.graph, stopped: []) { log.warning(warning) }
             audio = rack
             log.info("audio: playing to \(device) (\(rack.driver.settings))")
         } catch {

@@ -168,7 +168,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
                 }
                 do {
                     try daemon.perform { [self] in
-                        try daemon.replaceMappings(list, checkedAgainst: prepared.core.router.revision)
+                        try daemon.replaceMappings(list, checkedAgainst: prepared.hub.graphRevision)
                         daemon.log.info("mappings set (\(list.count))")
                     }
                 } catch let error as ControlError where error.code == .stale && attempt < Self.preparations {
@@ -334,7 +334,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     /// (every output plays the one master).
     /// - Thread: owner (the state's owner).
     private func recordedNode(_ name: NodeID, in audio: AudioRack) throws -> NodeID? {
-        let graph = daemon.core.router.graph
+        let graph = daemon.core.snapshot.graph
         guard let node = graph.node(name) else { throw HubDaemon.unknownNode(name) }
         if case .output = node.body { return audio.isRendered(name) ? name : nil }  // another device's, else the master
         guard audio.isRendered(name) else {

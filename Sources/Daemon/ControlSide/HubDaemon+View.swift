@@ -15,7 +15,7 @@ extension HubDaemon {
         OwnerThread.assertOnOwner("HubDaemon.publishView")
         viewDirty = false
         lastViewPublished = now
-        view.publish(HubView(core: core, ports: ports, rendered: audio?.rendered, receivers: receiverStatuses(),
+        view.publish(HubView(hub: core.snapshot, ports: ports, rendered: audio?.rendered, receivers: receiverStatuses(),
                              format: audio?.renderFormat))
     }
 

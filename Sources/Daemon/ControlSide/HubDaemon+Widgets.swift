@@ -17,8 +17,8 @@ extension HubDaemon {
         let now = HostTime.now()
         let widget: Widget, action: WidgetAction
         do {
-            widget = try core.widget(named: name)
-            action = try core.action(of: gesture, on: widget, at: now)
+            widget = try core.snapshot.widget(named: name)
+            action = try core.snapshot.action(of: gesture, on: widget, at: now)
         } catch {
             throw ControlError(error)
         }

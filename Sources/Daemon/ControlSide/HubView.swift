@@ -4,7 +4,7 @@ import Hub
 import RenderCore
 import SetupViews
 
-/// The daemon's state as the control side reads it: a copy of the core (a value), the ports,
+/// The daemon's state as the control side reads it: the core's snapshot (a value), the ports,
 /// the running program's unit nodes and how each receiver keeps up, as the owner left them
 /// after its last change. The owner publishes a new one after each change it makes
 /// (`HubDaemon.publishView`, one atomic swap); every list a request asks for is built here,
@@ -13,7 +13,7 @@ import SetupViews
 ///
 /// - Thread: any (an immutable value once published).
 struct HubView: @unchecked Sendable {
-    let core: HubCore
+    let hub: HubSnapshot
     let ports: PortCatalog
     /// The running program's unit nodes; `nil` while no audio plays.
     let rendered: RenderedNodes?
@@ -23,12 +23,12 @@ struct HubView: @unchecked Sendable {
     let format: RenderFormat?
 
     /// The graph the view shows.
-    var graph: HubGraph { core.router.graph }
+    var graph: HubGraph { hub.graph }
 
     /// Every node with its parameters' values now (`nodes.list`).
     func nodes() -> [NodeSummary] {
         var nodes = GraphSummaries.nodes(graph) { node in
-            if let values = core.router.processorParameters(node.id) {
+            if let values = hub.processorParameters(node.id) {
                 return values.infos.map { GraphSummaries.summary($0, value: values[Int($0.id)]) }
             }
             if let parameters = rendered?.parameters(of: node) {
@@ -59,7 +59,7 @@ struct HubView: @unchecked Sendable {
 
     /// The connection rules (`rules.list`).
     func rules() -> [RuleSummary] {
-        GraphSummaries.rules(core.ports.reconciler.rules)
+        GraphSummaries.rules(hub.rules)
     }
 
     /// The graph, routes and rules, as `patch.load` answers.
@@ -69,23 +69,23 @@ struct HubView: @unchecked Sendable {
 
     /// The mappings with their targets' values at `now` (`mappings.list`).
     func mappings(at now: HostTime) -> [MappingSummary] {
-        core.mappings.mappings.map { core.summary(of: $0, at: now) }
+        hub.mappings.map { hub.summary(of: $0, at: now) }
     }
 
     /// The scenes (`scenes.list`).
     func scenes() -> [SceneSummary] {
-        MappingSummaries.scenes(core.scenes, current: core.currentScene)
+        MappingSummaries.scenes(hub.scenes, current: hub.currentScene)
     }
 
     /// The triggers with their states at `now` (`triggers.list`).
     func triggers(at now: HostTime) -> [TriggerSummary] {
-        core.allTriggers.map { MappingSummaries.summary($0, state: core.state(of: $0, at: now)) }
+        hub.allTriggers.map { MappingSummaries.summary($0, state: hub.state(of: $0, at: now)) }
     }
 
     /// The widgets with their values at `now` (`widgets.list`): from the graph, an output's
     /// only while audio plays.
     func widgets(at now: HostTime) -> [WidgetSummary] {
-        core.widgets.map { summary(of: $0, at: now) }
+        hub.widgets.map { summary(of: $0, at: now) }
     }
 
     /// `widget` as `widgets.list` shows it at `now`.
@@ -96,18 +96,18 @@ struct HubView: @unchecked Sendable {
             }
             return MappingSummaries.summary(widget, output: output, value: rendered?.outputValue(of: widget.node, widget.parameter))
         }
-        let trigger = widget.kind == .button ? core.allTriggers.first { $0.name == widget.parameter } : nil
-        return MappingSummaries.summary(widget, info: widget.kind == .button ? nil : try? core.parameterInfo(node: widget.node, widget.parameter),
-                                        value: core.currentValue(of: widget.parameter, of: widget.node, at: now),
-                                        state: trigger.map { core.state(of: $0, at: now) }, scenes: core.scenes.map(\.name),
-                                        currentScene: core.currentScene)
+        let trigger = widget.kind == .button ? hub.allTriggers.first { $0.name == widget.parameter } : nil
+        return MappingSummaries.summary(widget, info: widget.kind == .button ? nil : try? hub.parameterInfo(node: widget.node, widget.parameter),
+                                        value: hub.currentValue(of: widget.parameter, of: widget.node, at: now),
+                                        state: trigger.map { hub.state(of: $0, at: now) }, scenes: hub.scenes.map(\.name),
+                                        currentScene: hub.currentScene)
     }
 }
 
-extension HubCore {
+extension HubSnapshot {
     /// `mapping` as `mappings.list` and the `mapping-learned` event show it, with its
     /// target's value at `now`.
-    /// - Thread: any (reads a value: the owner's core or a published view's).
+    /// - Thread: any (a value: the owner's snapshot or a published view's).
     func summary(of mapping: Mapping, at now: HostTime) -> MappingSummary {
         MappingSummaries.summary(mapping) { id, name in currentValue(of: name, of: id, at: now) }
     }

@@ -80,7 +80,7 @@ extension HubDaemon {
     /// date is formatted for a trigger press or a transport request that cannot end one.
     /// - Thread: owner.
     func stampIfRecording() -> String {
-        core.transport.isRecording ? Self.takeStamp() : ""
+        core.snapshot.transport.isRecording ? Self.takeStamp() : ""
     }
 
     private static let takeStampFormat: DateFormatter = {
@@ -158,7 +158,7 @@ extension HubDaemon {
             case .learnEnded(let timedOut):
                 log.publish(.learnEnded(reason: timedOut ? .timedOut : .cancelled))
             case .mappingLearned(let mapping):
-                let summary = core.summary(of: mapping, at: HostTime.now())
+                let summary = core.snapshot.summary(of: mapping, at: HostTime.now())
                 log.info("learned " + MappingSummaries.line(summary))
                 log.publish(.mappingLearned(summary))
             case .log(let line):

@@ -17,15 +17,15 @@ extension HubDaemon {
     /// a rule, by hand, or by the processor itself) is left to its owner.
     /// - Thread: owner.
     func linkExternalNodes() {
-        let externals = core.router.graph.nodes.compactMap { node -> ExternalNode? in
+        let externals = core.snapshot.graph.nodes.compactMap { node -> ExternalNode? in
             if case .external(let external) = node.body { external } else { nil }
         }
-        let feedback = core.mappings.mappings.flatMap(feedbackPorts)
+        let feedback = core.snapshot.mappings.flatMap(feedbackPorts)
         let outbound = externals.compactMap { external -> Connection? in
             guard let address = ports.destination(for: external.port, excludingClient: client.clientID),
                   !JackPortTable.isJack(address) else { return nil }  // JACK nodes get their own output (JackBridge)
             return Connection(PortAddress(outPort.address), address)
-        } + (feedback + core.triggers.flatMap { trigger -> [PortDescriptor] in
+        } + (feedback + core.snapshot.triggers.flatMap { trigger -> [PortDescriptor] in
             if case .send(let port, _) = trigger.action { triggerPorts(port) } else { [] }
         }).map { Connection(PortAddress(outPort.address), $0.address) }
         let returns = ports.descriptors.filter { port in

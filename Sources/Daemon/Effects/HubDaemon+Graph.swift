@@ -32,7 +32,7 @@ extension HubDaemon {
     /// transport's tempo. - Thread: owner.
     func parameterInfo(node id: NodeID, _ name: String) throws(ControlError) -> ParameterInfo {
         do {
-            return try core.parameterInfo(node: id, name)
+            return try core.snapshot.parameterInfo(node: id, name)
         } catch {
             throw ControlError(error)
         }

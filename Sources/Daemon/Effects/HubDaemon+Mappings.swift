@@ -13,7 +13,7 @@ extension HubDaemon {
     /// `from` node selects. midihub:out is connected to them (`linkExternalNodes`): kernel
     /// ports take events only from connected senders.
     func feedbackPorts(of mapping: Mapping) -> [PortDescriptor] {
-        guard mapping.feedback, let from = mapping.from, case .source(let selector)? = core.router.graph.node(from)?.body else { return [] }
+        guard mapping.feedback, let from = mapping.from, case .source(let selector)? = core.snapshot.graph.node(from)?.body else { return [] }
         return ports.descriptors.filter { port in
             port.direction.canReceive && port.address.client != client.clientID && !JackPortTable.isJack(port.address)
                 && selector.matches(port)
@@ -23,7 +23,7 @@ extension HubDaemon {
     /// A controller just connected for feedback (it came back, or the daemon started) is
     /// shown its values: the mappings with feedback from the source nodes that select it.
     func showValues(toConnected port: PortDescriptor) {
-        let sources = core.router.graph.nodes.compactMap { node -> NodeID? in
+        let sources = core.snapshot.graph.nodes.compactMap { node -> NodeID? in
             if case .source(let selector) = node.body, selector.matches(port) { node.id } else { nil }
         }
         if !sources.isEmpty { feed(.showValues(from: Set(sources))) }

@@ -14,7 +14,7 @@ extension HubDaemon {
     @discardableResult
     func switchScene(named name: String) throws(ControlError) -> Scene {
         try command(.switchScene(name, at: HostTime.now()))
-        return core.scenes.first { $0.name == name }!
+        return core.snapshot.scenes.first { $0.name == name }!
     }
 
     /// Scene `name` loads the patch at `path`: read and checked on a worker (off the MIDI

@@ -47,7 +47,7 @@ extension HubDaemon {
     /// through the core's graph with their times; its clock (pulses, Start, Stop, Continue,
     /// Song Position) to the external nodes marked `clock: true`, each moved by its offset.
     func play(_ scheduled: [SongPlayer.Scheduled], _ timing: TransportTiming) {
-        let followers = core.clockFollowers
+        let followers = core.snapshot.clockFollowers
         var sink = makeSink()
         sink.transport = timing
         var effects: [HubEffect] = []
@@ -117,7 +117,7 @@ extension HubDaemon {
 
     /// Where the transport stands now.
     func transportStatus() -> TransportStatus {
-        let transport = core.transport
+        let transport = core.snapshot.transport
         let player = transport.player
         let now = audio?.renderedTime ?? HostTime.now()
         let tick = player.position(at: now)
@@ -146,17 +146,17 @@ extension HubDaemon {
 
     /// What the status shows of the clock the transport follows.
     private func clockFollowStatus() -> TransportStatus.ClockFollow? {
-        guard let leader = core.clockLeader else { return nil }
-        let follower = core.transport.clockFollower
+        guard let leader = core.snapshot.clockLeader else { return nil }
+        let follower = core.snapshot.transport.clockFollower
         let tempo = follower.beatsPerMinute
         return .init(node: leader.id, running: follower.running, tempo: tempo.map(Self.rounded),
                      jitter: tempo == nil ? nil : Self.rounded(follower.jitter * 1000),
-                     drift: follower.running ? core.transport.clockDrift.map { Self.rounded($0 * 1000) } : nil)
+                     drift: follower.running ? core.snapshot.transport.clockDrift.map { Self.rounded($0 * 1000) } : nil)
     }
 
     /// The status's playlist place: with more than one song, or a repeat mode.
     private func playlistPlace() -> TransportStatus.PlaylistPlace? {
-        let playlist = core.transport.playlist
+        let playlist = core.snapshot.transport.playlist
         guard playlist.songs.count > 1 || playlist.repeatMode != .off else { return nil }
         return .init(song: playlist.index + 1, count: playlist.songs.count, repeat: playlist.repeatMode.rawValue)
     }

@@ -27,7 +27,7 @@ extension HubDaemon {
         var sink = makeSink()
         let now = HostTime.now()
         for (source, message) in received {
-            guard core.knowsPort(at: source) else { continue }
+            guard core.snapshot.knowsPort(at: source) else { continue }
             for link in targets[source] ?? [] {
                 if link.destination == hubInput {
                     routeLive(message, from: source, at: now, into: &sink)
@@ -42,7 +42,7 @@ extension HubDaemon {
     /// Opens the bridge's outputs to the JACK ports external nodes play, before the first
     /// message (a JACK connection takes effect a cycle later). - Thread: owner.
     func prepareJackOutputs() {
-        let destinations = core.router.graph.nodes.compactMap { node -> PortAddress? in
+        let destinations = core.snapshot.graph.nodes.compactMap { node -> PortAddress? in
             guard case .external(let external) = node.body,
                   let address = ports.destination(for: external.port, excludingClient: client.clientID)
             else { return nil }
@@ -77,7 +77,7 @@ extension HubDaemon {
     private func forwardToJack(_ connection: Connection) throws(JackMIDIError) {
         try jack.forward(connection)
         let toHub = Connection(connection.source, PortAddress(inPort.address))
-        guard !ports.connections.contains(toHub), !core.ports.isMaking(toHub), !hubInputWanted(toHub) else { return }
+        guard !ports.connections.contains(toHub), !core.snapshot.isMaking(toHub), !hubInputWanted(toHub) else { return }
         apply(toHub, connected: true, reason: "carries \(ports.hubName(of: connection.source)) to JACK")
         forwardSubscriptions.insert(connection.source)
     }
@@ -106,7 +106,7 @@ extension HubDaemon {
     private func hubInputWanted(_ connection: Connection) -> Bool {
         guard let source = ports.descriptor(at: connection.source),
               let destination = ports.descriptor(at: connection.destination) else { return false }
-        return core.ports.reconciler.wantsConnection(from: source, to: destination) == true
+        return core.snapshot.wantsConnection(from: source, to: destination) == true
     }
 
     /// Forgets the JACK connections of a port that left; an ALSA source's notes are released

@@ -18,14 +18,14 @@ extension DaemonControl {
                                fix: "give HOST or HOST:PORT, e.g. 192.168.1.20 or laptop.local:5004")
         }
         try durably { try daemon.perform { [self] in
-            daemon.feed(.setNetwork(daemon.core.network.connecting(host)))
+            daemon.feed(.setNetwork(daemon.core.snapshot.network.connecting(host)))
         } }
     }
 
     /// Ends the sessions with `peer` (BY) and stops inviting it.
     func networkDisconnect(_ peer: String) throws {
         var (invited, found) = daemon.network.end(peer)
-        if try daemon.perform({ [self] in daemon.core.network.connect.contains(peer) }) {
+        if try daemon.perform({ [self] in daemon.core.snapshot.network.connect.contains(peer) }) {
             (invited, found) = (invited.union([peer]), true)
         }
         guard found else {
@@ -36,7 +36,7 @@ extension DaemonControl {
         }
         guard !invited.isEmpty else { return }
         try durably { try daemon.perform { [self] in
-            daemon.feed(.setNetwork(daemon.core.network.disconnecting(invited)))
+            daemon.feed(.setNetwork(daemon.core.snapshot.network.disconnecting(invited)))
         } }
     }
 }

@@ -36,7 +36,7 @@ extension HubDaemon {
     /// One line for `systemctl status`: what the hub serves and where its audio goes.
     /// - Thread: owner.
     func serviceStatus() -> String {
-        let serving = "serving \(ports.descriptors.count) ports, \(core.router.graph.nodes.count) nodes"
+        let serving = "serving \(ports.descriptors.count) ports, \(core.snapshot.graph.nodes.count) nodes"
         guard let audio else {
             return "\(serving); MIDI-only: no audio"
         }

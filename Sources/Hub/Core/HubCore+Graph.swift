@@ -140,7 +140,7 @@ extension HubCore {
     /// The input parameter `name` of node `id`: a processor's, a built-in node's, or the
     /// transport's tempo.
     /// - Thread: owner.
-    public func parameterInfo(node id: NodeID, _ name: String) throws(HubRefusal) -> ParameterInfo {
+    func parameterInfo(node id: NodeID, _ name: String) throws(HubRefusal) -> ParameterInfo {
         let known: [ParameterInfo]
         if isTransport(id) {
             known = [Self.tempoParameter]

@@ -151,7 +151,7 @@ extension HubCore {
 
     /// Whether the port at `address` was in the last listing (or sends without being listed).
     /// - Thread: owner.
-    public func knowsPort(at address: PortAddress) -> Bool {
+    func knowsPort(at address: PortAddress) -> Bool {
         portsByAddress[address] != nil
     }
 }

@@ -8,12 +8,12 @@ import RenderCore
 extension HubCore {
     /// The hub's triggers, then the patch's.
     /// - Thread: owner.
-    public var allTriggers: [Trigger] { Trigger.system + triggers }
+    var allTriggers: [Trigger] { Trigger.system + triggers }
 
     /// The trigger called `name`.
     /// - Throws: `HubRefusal` when there is none (the fix lists them).
     /// - Thread: owner.
-    public func trigger(named name: String) throws(HubRefusal) -> Trigger {
+    func trigger(named name: String) throws(HubRefusal) -> Trigger {
         guard let trigger = allTriggers.first(where: { $0.name == name }) else {
             throw HubRefusal(.unknownTrigger, "no trigger '\(name)'",
                              fix: "use one of \(allTriggers.map(\.name).joined(separator: ", "))")
@@ -101,7 +101,7 @@ extension HubCore {
 
     /// How trigger `trigger` shows at `time` (monotonic).
     /// - Thread: owner.
-    public func state(of trigger: Trigger, at time: HostTime) -> TriggerState {
+    func state(of trigger: Trigger, at time: HostTime) -> TriggerState {
         switch trigger.action {
         case .transport(let command): transportTriggerState(command)
         case .scene(let scene): scene == currentScene ? .selected : .normal

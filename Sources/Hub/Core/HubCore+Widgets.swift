@@ -8,7 +8,7 @@ extension HubCore {
     /// `trigger.panic`, `scene`), else the first whose title is.
     /// - Throws: `HubRefusal` (`unknownWidget`) listing the targets when none is.
     /// - Thread: owner.
-    public func widget(named name: String) throws(HubRefusal) -> Widget {
+    func widget(named name: String) throws(HubRefusal) -> Widget {
         guard let widget = widgets.first(where: { $0.target == name }) ?? widgets.first(where: { $0.title == name }) else {
             throw HubRefusal(.unknownWidget, "no widget '\(name)'",
                              fix: widgets.isEmpty ? "add widgets: to the patch (docs/mappings.md#widgets)"
@@ -21,7 +21,7 @@ extension HubCore {
     /// scenes and the parameter's range and value as they are at `time`.
     /// - Throws: `HubRefusal` when the widget refuses the gesture or its parameter is gone.
     /// - Thread: owner.
-    public func action(of gesture: WidgetGesture, on widget: Widget, at time: HostTime) throws(HubRefusal) -> WidgetAction {
+    func action(of gesture: WidgetGesture, on widget: Widget, at time: HostTime) throws(HubRefusal) -> WidgetAction {
         try widget.action(of: gesture, scenes: scenes.map(\.name)) { () throws(HubRefusal) in
             (try parameterInfo(node: widget.node, widget.parameter), currentValue(of: widget.parameter, of: widget.node, at: time))
         }

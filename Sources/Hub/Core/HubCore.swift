@@ -14,20 +14,20 @@ import RenderCore
 /// - Thread: owner (the state's owner, the daemon's MIDI input thread); a plain value.
 public struct HubCore {
     /// The rules, runtime edits, hand edits waiting to be confirmed and when the rules are due.
-    public internal(set) var ports: PortsCore
+    var ports: PortsCore
     /// The ports as last listed (`HubInput.portsListed`), and the connections between them.
-    public internal(set) var portList: [PortDescriptor] = []
-    public internal(set) var connections: Set<Connection> = []
+    var portList: [PortDescriptor] = []
+    var connections: Set<Connection> = []
     /// The listed ports and those that send without being listed, by address.
     var portsByAddress: [PortAddress: PortDescriptor] = [:]
     /// The source nodes each sending port feeds, resolved once per port list and graph.
     var senders: [PortAddress: MIDIRouter.Sender] = [:]
     /// The graph, its processors, the hub's tempo and the notes sounding at each node.
-    public internal(set) var router: MIDIRouter
+    var router: MIDIRouter
     /// Controller mappings and what they know of their controls and targets.
-    public internal(set) var mappings = MappingEngine()
+    var mappings = MappingEngine()
     /// MIDI learn, while armed.
-    public internal(set) var learner: MappingLearner?
+    var learner: MappingLearner?
     /// What the mappings set for the message being handled (reused: mapping allocates nothing).
     var mappedChanges: [MappingEngine.Change] = []
     /// When feedback was last sent to controllers (monotonic), to pace it.
@@ -35,26 +35,26 @@ public struct HubCore {
     /// Whether the batch being handled changed something the state keeps (saved once per tick).
     var stateChanged = false
     /// The scenes (parameter snapshots) and the one switched to last.
-    public internal(set) var scenes: [Scene]
-    public internal(set) var currentScene: String?
+    var scenes: [Scene]
+    var currentScene: String?
     /// The patch's own triggers, and the last value each mapped trigger got (a trigger fires
     /// when it rises into the top half).
-    public internal(set) var triggers: [Trigger]
+    var triggers: [Trigger]
     var triggerLevels: [String: Float] = [:]
     /// When the trigger lights were last compared with the triggers' states (monotonic).
     var lastTriggerLights = HostTime.distantPast
     /// The taps of tap tempo so far.
-    public internal(set) var tapTempo = TapTempo()
+    var tapTempo = TapTempo()
     /// What a remote shows.
-    public internal(set) var widgets: [Widget]
+    var widgets: [Widget]
     /// The RTP-MIDI sessions the daemon keeps (`HubEffect.network` hands them to the shell).
-    public internal(set) var network: NetworkSettings
+    var network: NetworkSettings
     /// The transport: the song, the playlist, the clock it follows, the take.
-    public internal(set) var transport = HubTransport()
+    var transport = HubTransport()
     /// The node types built-in nodes are checked against (their parameters).
-    public let registry: NodeRegistry
+    let registry: NodeRegistry
     /// The pseudo-port the transport's song plays from (`midihub:sequence`).
-    public let sequencePort: PortDescriptor
+    let sequencePort: PortDescriptor
     /// Where each mapping target lands, resolved for one graph and one mapping list
     /// (`HubCore+Mappings`).
     var mappedTargets = MappedTargets()
@@ -88,7 +88,7 @@ public struct HubCore {
 
     /// What the state file keeps.
     /// - Thread: owner.
-    public var state: HubState {
+    var state: HubState {
         HubState(graph: router.graph, rules: ports.reconciler.rules, runtimeEdits: ports.reconciler.runtimeEdits,
                  tempo: router.clock.beatsPerMinute, mappings: mappings.mappings, scenes: scenes, triggers: triggers,
                  widgets: widgets, network: network)
@@ -96,7 +96,7 @@ public struct HubCore {
 
     /// Whether `id` names the transport (no node of the graph has that name).
     /// - Thread: owner.
-    public func isTransport(_ id: NodeID) -> Bool {
+    func isTransport(_ id: NodeID) -> Bool {
         id == Self.transportID && router.graph.node(id) == nil
     }
 
@@ -133,7 +133,7 @@ public struct HubCore {
     /// A parameter's value now: a scene's program, a trigger's light, else as the graph keeps
     /// it (set in the patch or at runtime) or its default, or the tempo.
     /// - Thread: owner.
-    public func currentValue(of parameter: String, of id: NodeID, at time: HostTime) -> Float? {
+    func currentValue(of parameter: String, of id: NodeID, at time: HostTime) -> Float? {
         if id == Patch.sceneNode, router.graph.node(id) == nil {
             return scenes.first { $0.name == currentScene }?.program.map(Float.init)
         }

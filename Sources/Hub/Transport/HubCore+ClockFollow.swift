@@ -16,7 +16,7 @@ extension HubCore {
 
     /// The node whose clock the transport follows, if the graph has one.
     /// - Thread: owner.
-    public var clockLeader: GraphNode? {
+    var clockLeader: GraphNode? {
         router.graph.nodes.first(where: \.leadsClock)
     }
 

@@ -135,7 +135,7 @@ extension HubCore {
     /// The external nodes that follow the transport's clock (`clock: send`): their index in
     /// the graph and their offset.
     /// - Thread: owner.
-    public var clockFollowers: [(index: Int, offset: HostDuration)] {
+    var clockFollowers: [(index: Int, offset: HostDuration)] {
         router.graph.nodes.enumerated().compactMap { index, node in
             guard case .external(let external) = node.body, external.clock == .send else { return nil }
             return (index, HostDuration(seconds: external.clockOffset / 1000))

@@ -1,0 +1,92 @@
+import MIDICore
+import RenderCore
+
+/// What the shell may read of the hub's state: the core as it was when taken (a value whose
+/// parts stay shared until the core next writes them), with no way to change it. The owner
+/// reads the core's own (`HubCore.snapshot`) between inputs; the control side reads the one
+/// the owner last published. Nothing outside the module reads the core's parts: everything
+/// the shell learns comes from here or from the effects.
+///
+/// - Thread: any (a plain value).
+public struct HubSnapshot {
+    let core: HubCore
+
+    // MARK: The graph
+
+    /// The graph: its nodes (with the values set at runtime) and routes.
+    public var graph: HubGraph { core.router.graph }
+    /// Counts graph rebuilds: a change prepared against one revision is stale in another.
+    public var graphRevision: Int { core.router.revision }
+    /// The hub's tempo (quarter notes per minute).
+    public var tempo: Double { core.router.clock.beatsPerMinute }
+    /// The values of processor node `id`'s parameters (`nil`: not a processor).
+    public func processorParameters(_ id: NodeID) -> ParameterValues? { core.router.processorParameters(id) }
+    /// When a processor (an arpeggiator) next generates an event, if any does.
+    public var nextGeneratedTime: HostTime? { core.router.nextGeneratedTime() }
+    /// The input parameter `name` of node `id` (`HubCore.parameterInfo`).
+    /// - Throws: `HubRefusal` for an unknown node or parameter.
+    public func parameterInfo(node id: NodeID, _ name: String) throws(HubRefusal) -> ParameterInfo {
+        try core.parameterInfo(node: id, name)
+    }
+    /// A parameter's value now: a scene's program, a trigger's light, the graph's value or
+    /// default, or the tempo.
+    public func currentValue(of parameter: String, of id: NodeID, at time: HostTime) -> Float? {
+        core.currentValue(of: parameter, of: id, at: time)
+    }
+    /// The external nodes that follow the transport's clock: their index and offset.
+    public var clockFollowers: [(index: Int, offset: HostDuration)] { core.clockFollowers }
+    /// The node whose clock the transport follows, if any.
+    public var clockLeader: GraphNode? { core.clockLeader }
+
+    // MARK: Ports
+
+    /// The connection rules and the runtime edits.
+    public var rules: [ConnectionRule] { core.ports.reconciler.rules }
+    /// Whether the port at `address` was in the last listing (or sends without being listed).
+    public func knowsPort(at address: PortAddress) -> Bool { core.knowsPort(at: address) }
+    /// Whether the shell was asked to make `connection` and has not said it did.
+    public func isMaking(_ connection: Connection) -> Bool { core.ports.isMaking(connection) }
+    /// Whether the rules and runtime edits want `source` connected to `destination` (`nil`:
+    /// they say nothing of it).
+    public func wantsConnection(from source: PortDescriptor, to destination: PortDescriptor) -> Bool? {
+        core.ports.reconciler.wantsConnection(from: source, to: destination)
+    }
+
+    // MARK: The control surface
+
+    /// The controller mappings.
+    public var mappings: [Mapping] { core.mappings.mappings }
+    /// The scenes and the one switched to last.
+    public var scenes: [Scene] { core.scenes }
+    public var currentScene: String? { core.currentScene }
+    /// The patch's triggers; with the hub's own before them (`allTriggers`).
+    public var triggers: [Trigger] { core.triggers }
+    public var allTriggers: [Trigger] { core.allTriggers }
+    /// How `trigger` shows at `time` (monotonic).
+    public func state(of trigger: Trigger, at time: HostTime) -> TriggerState { core.state(of: trigger, at: time) }
+    /// What a remote shows.
+    public var widgets: [Widget] { core.widgets }
+    /// The widget `name` names (`HubCore.widget(named:)`).
+    /// - Throws: `HubRefusal` (`unknownWidget`).
+    public func widget(named name: String) throws(HubRefusal) -> Widget { try core.widget(named: name) }
+    /// What `gesture` on `widget` does at `time`: the input a remote's gesture becomes.
+    /// - Throws: `HubRefusal` when the widget refuses the gesture or its parameter is gone.
+    public func action(of gesture: WidgetGesture, on widget: Widget, at time: HostTime) throws(HubRefusal) -> WidgetAction {
+        try core.action(of: gesture, on: widget, at: time)
+    }
+
+    // MARK: The rest
+
+    /// The transport: the song, the playlist, the clock it follows, the take.
+    public var transport: HubTransport { core.transport }
+    /// The RTP-MIDI sessions the daemon keeps.
+    public var network: NetworkSettings { core.network }
+    /// What the state file keeps.
+    public var state: HubState { core.state }
+}
+
+/// - Thread: owner (the state's owner).
+extension HubCore {
+    /// The state as it is now, to read (the owner, between inputs) or to publish.
+    public var snapshot: HubSnapshot { HubSnapshot(core: self) }
+}
