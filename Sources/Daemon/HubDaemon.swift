@@ -47,6 +47,8 @@ public final class HubDaemon: @unchecked Sendable {
     /// Whether the core changed since the view was last published, and when that was.
     var viewDirty = false
     var lastViewPublished = HostTime.distantPast
+    /// The last take stamp formatted, and the second it names (`stampIfRecording`).
+    var lastTakeStamp: (second: Int, stamp: String) = (0, "")
     var audio: AudioRack?
     /// What the core asks for a live message (reused, so a plain message allocates nothing).
     var liveEffects: [HubEffect] = []
@@ -324,7 +326,7 @@ public final class HubDaemon: @unchecked Sendable {
         noteLostInput(now: now)
         sendDueJackMessages(now: now)
         let (clock, timing) = transportClock(monotonic: now)
-        feed(.tick(clock), timing: timing)
+        feed(.tick(clock, stamp: stampIfRecording()), timing: timing)
         watchAudio()
         notifySystemd(now: now)
     }

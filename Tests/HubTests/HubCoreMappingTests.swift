@@ -50,12 +50,20 @@ import Testing
         #expect(core.currentScene == "verse")
     }
 
-    @Test func aTriggerIsPressedWhenItsValueRisesIntoTheTopHalf() throws {
+    /// A mapped trigger fires at the turn's tick, on the clock the tick brings (no effect goes
+    /// back through the shell), when its value rose into the top half.
+    @Test func aTriggerIsPressedWhenItsValueRisesIntoTheTopHalfAndFiresAtTheTick() throws {
         var core = try Self.core()
-        #expect(Self.apply("trigger", "play", 1, at: 1, to: &core) == [.triggerMoved("play", pressed: true, at: 1)])
-        #expect(Self.apply("trigger", "play", 0.8, at: 2, to: &core) == [.triggerMoved("play", pressed: false, at: 2)])
-        #expect(Self.apply("trigger", "play", 0, at: 3, to: &core) == [.triggerMoved("play", pressed: false, at: 3)])
-        #expect(Self.apply("trigger", "play", 0.5, at: 4, to: &core) == [.triggerMoved("play", pressed: true, at: 4)])
+        var sink = RecordingSink()
+        func fired(moving value: Float, at time: Double) throws -> Bool {
+            #expect(Self.apply("trigger", "panic", value, at: time, to: &core).isEmpty)
+            let effects = try core.handle(.tick(TransportClock(now: HostTime(seconds: time))), into: &sink)
+            return effects.contains(.triggerFired("panic"))
+        }
+        #expect(try fired(moving: 1, at: 1))
+        #expect(try !fired(moving: 0.8, at: 2))
+        #expect(try !fired(moving: 0, at: 3))
+        #expect(try fired(moving: 0.5, at: 4))
     }
 
     /// A mapped move to a built-in node lands through the target resolved for the graph and

@@ -156,7 +156,7 @@ import Testing
         #expect(core.triggerLevels.isEmpty)
         #expect(effects.first == .installProgram(patch.graph, stopped: [GraphFixtures.piano]))
         #expect(effects.contains(.setEngineTempo(100)))
-        #expect(Array(effects.suffix(2)) == [.reconcile, .save(core.state)])
+        #expect(Array(effects.suffix(2)) == [.linkExternalNodes, .save(core.state)])
         #expect(effects.filter { if case .save = $0 { true } else { false } }.count == 1)
     }
 
@@ -164,9 +164,13 @@ import Testing
         var core = try Self.core()
         let rule = try ConnectionRule(parsing: #"connect hardware:* -> "midihub:in""#)
         let effects = core.setRules([rule])
-        #expect(effects == [.log("rules set (1)"), .reconcile, .save(core.state)])
-        let plan = core.ports.plan(ports: [Self.keyboard, PortFixtures.hubIn], connections: [])
-        #expect(plan == [.connect(Connection(Self.keyboard.address, PortFixtures.hubIn.address))])
+        #expect(effects == [.log("rules set (1)"), .linkExternalNodes, .save(core.state)])
+        var sink = RecordingSink()
+        _ = try core.handle(.portsListed([Self.keyboard, PortFixtures.hubIn], directSenders: [], connections: [], changed: false, at: 1),
+                            into: &sink)
+        #expect(try core.handle(.setRules([rule]), into: &sink)
+            == [.log("rules set (1)"), .ports(.connect(Connection(Self.keyboard.address, PortFixtures.hubIn.address))),
+                .linkExternalNodes, .save(core.snapshot.state)])
     }
 
     /// Hot-plug with audio nodes sounding: the unplugged controller's notes end at the node
@@ -174,15 +178,18 @@ import Testing
     @Test func anUnpluggedControllersNotesEndAndTheGraphStays() throws {
         var core = try Self.core()
         var played = RecordingSink()
-        core.router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: Self.keyboard, time: 1, into: &played)
-        core.router.route(.controlChange(channel: 0, controller: 64, value: 127), from: Self.keyboard, time: 1, into: &played)
-        let left = core.ports.portsChanged(from: [Self.keyboard, PortFixtures.hubIn], to: [PortFixtures.hubIn], at: 2)
-        #expect(left == [.portLeft(Self.keyboard)])
+        _ = try core.handle(.portsListed([Self.keyboard, PortFixtures.hubIn], directSenders: [], connections: [], changed: false, at: 0),
+                            into: &played)
+        _ = try core.handle(.midi(.noteOn(channel: 0, note: 60, velocity: 100), from: Self.keyboard.address, at: 1), into: &played)
+        _ = try core.handle(.midi(.controlChange(channel: 0, controller: 64, value: 127), from: Self.keyboard.address, at: 1),
+                            into: &played)
         var released = RecordingSink()
-        #expect(core.router.unplug(Self.keyboard.identity, at: 2, into: &released) == ["piano"])
+        let left = try core.handle(.portsListed([PortFixtures.hubIn], directSenders: [], connections: [], changed: true, at: 2),
+                                   into: &released)
+        #expect(left == [.portLeft(Self.keyboard, releasedNotesAt: ["piano"])])
         #expect(released.messages(at: "piano").contains(.noteOff(channel: 0, note: 72, velocity: 0)))
         #expect(released.messages(at: "piano").contains(.controlChange(channel: 0, controller: 64, value: 0)))
-        #expect(core.state.graph == (try GraphFixtures.chain()))
+        #expect(core.snapshot.graph == (try GraphFixtures.chain()))
     }
 }
 
@@ -199,26 +206,36 @@ import Testing
                            registry: GraphFixtures.registry)
     }
 
+    /// Through the core's one entry: a listing with the new port, the tick when the rules
+    /// are due (which asks for a listing), the listing that settles them.
     @Test func aJackPortAppearingIsConnectedAndPlaysVanishingEndsItsNotes() throws {
         var core = try Self.core()
+        var sink = RecordingSink()
         let before = [PortFixtures.hubIn], after = [PortFixtures.hubIn, Self.jackKeys]
-        #expect(core.ports.portsChanged(from: before, to: after, at: 1) == [.portAppeared(Self.jackKeys)])
-        var due = core.ports.takeSettle(at: 1 + PortsCore.settleDelay)
-        #expect(due)
-        #expect(core.ports.settle(ports: after, connections: []) == [.connect(Connection(Self.jackKeys.address, PortFixtures.hubIn.address))])
+        func listed(_ ports: [PortDescriptor], changed: Bool, at time: Double) throws -> [HubEffect] {
+            try core.handle(.portsListed(ports, directSenders: [], connections: [], changed: changed, at: HostTime(seconds: time)),
+                            into: &sink)
+        }
+        func tick(at time: HostTime) throws -> [HubEffect] {
+            try core.handle(.tick(TransportClock(now: time)), into: &sink)
+        }
+        _ = try listed(before, changed: false, at: 0)
+        #expect(try listed(after, changed: true, at: 1) == [.ports(.portAppeared(Self.jackKeys))])
+        #expect(try !tick(at: 1.1).contains(.listPorts))
+        #expect(try tick(at: 1 + PortsCore.settleDelay).contains(.listPorts))
+        #expect(try listed(after, changed: false, at: 1.6)
+            == [.ports(.connect(Connection(Self.jackKeys.address, PortFixtures.hubIn.address))), .linkExternalNodes])
 
-        var played = RecordingSink()
-        core.router.route(.noteOn(channel: 2, note: 48, velocity: 80), from: Self.jackKeys, time: 2, into: &played)
-        #expect(played.messages(at: "piano") == [.noteOn(channel: 2, note: 48, velocity: 80)])
+        _ = try core.handle(.midi(.noteOn(channel: 2, note: 48, velocity: 80), from: Self.jackKeys.address, at: 2), into: &sink)
+        #expect(sink.messages(at: "piano") == [.noteOn(channel: 2, note: 48, velocity: 80)])
 
         // The JACK server goes away: its ports leave with it.
-        #expect(core.ports.portsChanged(from: after, to: before, at: 3) == [.portLeft(Self.jackKeys)])
         var released = RecordingSink()
-        #expect(core.router.unplug(Self.jackKeys.identity, at: 3, into: &released) == ["piano"])
+        #expect(try core.handle(.portsListed(before, directSenders: [], connections: [], changed: true, at: 3), into: &released)
+            == [.portLeft(Self.jackKeys, releasedNotesAt: ["piano"])])
         #expect(released.messages(at: "piano").contains(.noteOff(channel: 2, note: 48, velocity: 0)))
-        due = core.ports.takeSettle(at: 3 + PortsCore.settleDelay)
-        #expect(due)
-        #expect(core.ports.settle(ports: before, connections: []).isEmpty)
-        #expect(core.state.graph.node("keys") != nil)
+        #expect(try tick(at: 3 + PortsCore.settleDelay).contains(.listPorts))
+        #expect(try listed(before, changed: false, at: 3.6) == [.linkExternalNodes])
+        #expect(core.snapshot.graph.node("keys") != nil)
     }
 }

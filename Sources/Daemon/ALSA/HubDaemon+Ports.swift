@@ -66,7 +66,7 @@ extension HubDaemon {
     func carryOut(_ effect: PortsCore.Effect) -> Bool {
         switch effect {
         case .portLeft(let gone):
-            portLeft(gone)
+            portLeft(gone, releasedNotesAt: [])  // the core hands it on as `HubEffect.portLeft`
         case .portAppeared(let new):
             log.info("port appeared: \(ports.describe(new))")
             log.publish(.portAppeared(ports.summary(new)))
@@ -83,18 +83,11 @@ extension HubDaemon {
         return false
     }
 
-    /// A port left: the notes it held are released at every node they reached (and at JACK
-    /// destinations it fed), and external nodes left without a port are reported gone.
-    private func portLeft(_ gone: PortDescriptor) {
-        let releasedAtJack = forgetJack(gone.address)
+    /// A port left: the core released the notes it held at the nodes `releasedNotesAt`; here
+    /// at the JACK destinations it fed. External nodes left without a port are reported gone.
+    func portLeft(_ gone: PortDescriptor, releasedNotesAt nodes: [NodeID]) {
+        let released = nodes + forgetJack(gone.address)
         if let address = SeqAddress(gone.address) { receivers.forget(address) }
-        var sink = makeSink()
-        let effects = (try? core.handle(.unplugged(gone, at: HostTime.now()), into: &sink)) ?? []
-        flush(sink)
-        viewDirty = true
-        let released = effects.flatMap { effect -> [NodeID] in
-            if case .notesReleased(let nodes) = effect { nodes } else { [] }
-        } + releasedAtJack
         log.info("port left: \(ports.describe(gone))" + (released.isEmpty ? "" : "; released notes at \(released.joined(separator: ", "))"))
         log.publish(.portLeft(ports.summary(gone)))
         for node in core.snapshot.graph.nodes {

@@ -77,10 +77,14 @@ extension HubDaemon {
     }
 
     /// `takeStamp()` when a take is being recorded (an input may end it), else nothing: no
-    /// date is formatted for a trigger press or a transport request that cannot end one.
+    /// date is formatted for a trigger press, a transport request or a turn that cannot end
+    /// one, and while recording, once a second at most (each turn's tick carries it).
     /// - Thread: owner.
     func stampIfRecording() -> String {
-        core.snapshot.transport.isRecording ? Self.takeStamp() : ""
+        guard core.snapshot.transport.isRecording else { return "" }
+        let second = time(nil)
+        if second != lastTakeStamp.second { lastTakeStamp = (second, Self.takeStamp()) }
+        return lastTakeStamp.stamp
     }
 
     private static let takeStampFormat: DateFormatter = {
@@ -108,17 +112,12 @@ extension HubDaemon {
             case .linkExternalNodes:
                 prepareJackOutputs()
                 linkExternalNodes()
-            case .reconcile:
-                reconcile()
             case .nodeRemoved(let id):
                 log.publish(.nodeGone(node: id, reason: .removed))
             case .parameterChanged(let node, let parameter, let value):
                 log.publish(.parameterChanged(node: node, parameter: parameter, value: Double(value)))
             case .loadPatchFile(let path, let scene):
                 loadPatch(at: path, for: scene)
-            case .triggerMoved(let name, let pressed, let time):
-                let (clock, timing) = transportClock()
-                feed(.mappedTrigger(name, pressed: pressed, at: time, clock: clock, stamp: stampIfRecording()), timing: timing)
             case .triggerFired(let name):
                 log.publish(.triggerFired(trigger: name))
             case .playFile(let path, let trigger):
@@ -130,13 +129,10 @@ extension HubDaemon {
                 log.publish(.sceneChanged(scene: scene))
             case .ports(let effect):
                 rewired = carryOut(effect) || rewired
-            case .settlePorts:
+            case .listPorts:
                 syncPorts()
-                prepareJackOutputs()
-                feed(.settle)
-                linkExternalNodes()
-            case .notesReleased:
-                continue  // read by `portLeft`
+            case .portLeft(let gone, let nodes):
+                portLeft(gone, releasedNotesAt: nodes)
             case .feedback(let mapping, let messages):
                 for port in feedbackPorts(of: mapping) {
                     guard let address = SeqAddress(port.address) else { continue }
@@ -151,8 +147,6 @@ extension HubDaemon {
                 for point in points { audio.scheduleTimeline(point.host, at: point.time) }
             case .transportChanged:
                 publishTransport()
-            case .followClock(let cue, let jump):
-                runTransport(.follow(cue, jump: jump))
             case .writeTake(let file, let name, let saying):
                 writeTake(file, named: name, saying: saying)
             case .learnEnded(let timedOut):

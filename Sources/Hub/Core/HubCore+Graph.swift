@@ -69,7 +69,7 @@ extension HubCore {
         ports.reconciler.rules = patch.rules
         startMappings(patch.mappings)
         network = patch.network
-        return effects + [.network(network), .reconcile, .save(state)]
+        return effects + [.network(network)] + reconciled() + [.save(state)]
     }
 
     /// Sets a parameter of a processor or a built-in node, or the hub's tempo (node

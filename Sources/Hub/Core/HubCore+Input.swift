@@ -14,10 +14,10 @@ extension HubCore {
             live(message, from: address, at: time, into: &sink, effects: &effects)
         case .sequenced(let message, let time):
             routeSequenced(message, at: time, into: &sink)
-        case .tick(let clock):
-            effects += tick(clock, into: &sink)
+        case .tick(let clock, let stamp):
+            effects += tick(clock, stamp: stamp, into: &sink)
         case .portsListed(let list, let senders, let connections, let changed, let time):
-            effects += listPorts(list, directSenders: senders, connections: connections, changed: changed, at: time)
+            effects += listPorts(list, directSenders: senders, connections: connections, changed: changed, at: time, into: &sink)
         case .connectionAnnounced(let connection, let connected, let time):
             ports.connectionAnnounced(connection, connected: connected, ports: portList, at: time)
         case .connectionApplied(let connection, let connected, let succeeded):
@@ -29,10 +29,6 @@ extension HubCore {
             ports.inputLost(at: time)
         case .reconcile:
             effects += ports.plan(ports: portList, connections: connections).map(HubEffect.ports)
-        case .settle:
-            effects += ports.settle(ports: portList, connections: connections).map(HubEffect.ports)
-        case .unplugged(let port, let time):
-            effects.append(.notesReleased(router.unplug(port.identity, at: time, into: &sink)))
         case .editGraph(let edit, let time):
             effects += try editGraph(edit, at: time, into: &sink)
         case .setParameter(let id, let name, let value, let time, let frameTime):
@@ -55,8 +51,6 @@ extension HubCore {
             effects += scenePatchInstalled(scene: name)
         case .fire(let name, let time, let clock, let stamp):
             effects += try fire(trigger(named: name), at: time, clock: clock, stamp: stamp, into: &sink)
-        case .mappedTrigger(let name, let pressed, let time, let clock, let stamp):
-            effects += mappedTrigger(name, pressed: pressed, at: time, clock: clock, stamp: stamp, into: &sink)
         case .learn(let id, let parameter, let seconds, let time):
             effects += try learn(node: id, parameter, seconds: seconds, at: time)
         case .cancelLearn:
@@ -81,7 +75,7 @@ extension HubCore {
     private mutating func live(_ message: MIDIMessage, from address: PortAddress, at time: HostTime,
                                into sink: inout some RouteSink, effects: inout [HubEffect]) {
         let sender = sender(at: address)
-        if Self.isClock(message) { followClock(message, from: address, at: time, into: &effects) }
+        if Self.isClock(message) { followClock(message, from: address, at: time) }
         if transport.isRecording, sender?.feedsGraph == true { recordLive(message, from: address, at: time) }
         if map(message, from: address, sources: sender?.sourceIDs ?? [], at: time, into: &effects) { return }
         guard let sender, sender.feedsGraph else { return }
@@ -104,8 +98,9 @@ extension HubCore {
     }
 
     /// A turn of the owner's loop.
-    private mutating func tick(_ clock: TransportClock, into sink: inout some RouteSink) -> [HubEffect] {
-        var effects = serviceTransport(clock)
+    private mutating func tick(_ clock: TransportClock, stamp: String, into sink: inout some RouteSink) -> [HubEffect] {
+        var effects = takeMovedTriggers(clock: clock, stamp: stamp, into: &sink) + takeMasterCues(clock: clock)
+        effects += serviceTransport(clock)
         let now = clock.monotonic(clock.now)
         followSongClock(until: now)
         router.generate(until: now, into: &sink)
@@ -115,7 +110,10 @@ extension HubCore {
             lastFeedback = now
             for (mapping, messages) in mappings.takeFeedback(at: now) { effects.append(.feedback(mapping, messages)) }
         }
-        if ports.takeSettle(at: now) { effects.append(.settlePorts) }
+        if ports.takeSettle(at: now) {
+            settlesOnListing = true
+            effects.append(.listPorts)
+        }
         if stateChanged {
             stateChanged = false
             effects.append(.save(state))
@@ -128,15 +126,28 @@ extension HubCore {
     static let feedbackInterval: HostDuration = 0.02
 
     /// Keeps the port list; when announcements came, reports the ports that left and appeared
-    /// (`PortsCore.portsChanged`).
+    /// (`PortsCore.portsChanged`): the notes a port that left held end at every node they
+    /// reached (into `sink`).
     private mutating func listPorts(_ list: [PortDescriptor], directSenders: [PortDescriptor], connections: Set<Connection>,
-                                    changed: Bool, at time: HostTime) -> [HubEffect] {
+                                    changed: Bool, at time: HostTime, into sink: inout some RouteSink) -> [HubEffect] {
         let before = portList
         portList = list
         self.connections = connections
         portsByAddress = Dictionary((list + directSenders).map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
         senders = [:]
-        return changed ? ports.portsChanged(from: before, to: list, at: time).map(HubEffect.ports) : []
+        var effects: [HubEffect] = []
+        for effect in changed ? ports.portsChanged(from: before, to: list, at: time) : [] {
+            guard case .portLeft(let gone) = effect else {
+                effects.append(.ports(effect))
+                continue
+            }
+            effects.append(.portLeft(gone, releasedNotesAt: router.unplug(gone.identity, at: time, into: &sink)))
+        }
+        if settlesOnListing {
+            settlesOnListing = false
+            effects += ports.settle(ports: portList, connections: connections).map(HubEffect.ports) + [.linkExternalNodes]
+        }
+        return effects
     }
 
     /// The source nodes the port at `address` feeds, resolved once per port list and graph;

@@ -5,8 +5,8 @@ import RenderCore
 extension HubCore {
     /// Lands one value a mapping set from a message that arrived at `time`: the tempo, a
     /// processor's or a built-in node's parameter (at the frame of `time`, like a note that
-    /// arrived with it), a scene by program, a trigger (`triggerMoved`: pressed when its value
-    /// rises into the top half; the shell fires it). A target whose node is gone is skipped. The effects are appended to `effects` (the
+    /// arrived with it), a scene by program, a trigger (pressed when its value rises into
+    /// the top half; fired at the turn's tick, with the transport's clock: `takeMovedTriggers`). A target whose node is gone is skipped. The effects are appended to `effects` (the
     /// MIDI path reuses one buffer; a plain value lands without allocating).
     /// A built-in node's parameter (not `bypass`, which rewires the program) lands through the
     /// target resolved when the graph or the mappings last changed: the node by its index, the
@@ -26,7 +26,7 @@ extension HubCore {
         } else if change.node == Patch.triggerNode, isPseudoNode {
             let before = triggerLevels[change.parameter] ?? 0
             triggerLevels[change.parameter] = change.value
-            effects.append(.triggerMoved(change.parameter, pressed: change.value >= 0.5 && before < 0.5, at: time))
+            triggerMoves.append((change.parameter, change.value >= 0.5 && before < 0.5, time))
         } else if land(node: change.node, change.parameter, to: change.value, at: time, frameTime: time, into: &effects) {
             effects.append(.parameterChanged(node: change.node, parameter: change.parameter, value: change.value))
         }

@@ -81,9 +81,19 @@ extension HubCore {
         }
     }
 
-    /// A mapping moved trigger `name` (`triggerMoved`): fired when pressed; the pad's light
-    /// then shows the trigger's state, not the press. A refusal is a warning.
-    mutating func mappedTrigger(_ name: String, pressed: Bool, at time: HostTime, clock: TransportClock, stamp: String,
+    /// Fires the triggers mappings moved since the last tick (`applyMapped`), on `clock`.
+    mutating func takeMovedTriggers(clock: TransportClock, stamp: String, into sink: inout some RouteSink) -> [HubEffect] {
+        guard !triggerMoves.isEmpty else { return [] }
+        let moves = triggerMoves
+        triggerMoves.removeAll(keepingCapacity: true)
+        return moves.flatMap { move in
+            mappedTrigger(move.name, pressed: move.pressed, at: move.time, clock: clock, stamp: stamp, into: &sink)
+        }
+    }
+
+    /// A mapping moved trigger `name`: fired when pressed; the pad's light then shows the
+    /// trigger's state, not the press. A refusal is a warning.
+    private mutating func mappedTrigger(_ name: String, pressed: Bool, at time: HostTime, clock: TransportClock, stamp: String,
                                 into sink: inout some RouteSink) -> [HubEffect] {
         var effects: [HubEffect] = []
         if pressed {

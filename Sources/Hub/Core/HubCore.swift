@@ -41,6 +41,11 @@ public struct HubCore {
     /// when it rises into the top half).
     var triggers: [Trigger]
     var triggerLevels: [String: Float] = [:]
+    /// The triggers the turn's MIDI moved through mappings (a press fires), fired at the
+    /// turn's tick with the transport's clock (`takeMovedTriggers`).
+    var triggerMoves: [(name: String, pressed: Bool, time: HostTime)] = []
+    /// Whether the next port listing settles the rules (they came due: `HubEffect.listPorts`).
+    var settlesOnListing = false
     /// When the trigger lights were last compared with the triggers' states (monotonic).
     var lastTriggerLights = HostTime.distantPast
     /// The taps of tap tempo so far.
@@ -111,7 +116,13 @@ public struct HubCore {
     /// Replaces the connection rules; they apply at once.
     mutating func setRules(_ rules: [ConnectionRule]) -> [HubEffect] {
         ports.reconciler.rules = rules
-        return [.log("rules set (\(rules.count))"), .reconcile, .save(state)]
+        return [.log("rules set (\(rules.count))")] + reconciled() + [.save(state)]
+    }
+
+    /// The connections to break and make so the ports follow the rules and runtime edits, then
+    /// the links to the external nodes' ports.
+    func reconciled() -> [HubEffect] {
+        ports.plan(ports: portList, connections: connections).map(HubEffect.ports) + [.linkExternalNodes]
     }
 
     /// Replaces the mappings (`mappings.set`, a learned one): they start from the parameters'

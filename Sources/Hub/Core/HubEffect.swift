@@ -23,8 +23,6 @@ public enum HubEffect: Equatable, Sendable {
     case setEngineTempo(Double)
     /// Follow the graph's external nodes: open their JACK outputs, link midihub:out to their ports.
     case linkExternalNodes
-    /// Apply the rules and runtime edits to the ports now.
-    case reconcile
     /// A node left the graph (not replaced): publish it.
     case nodeRemoved(NodeID)
     /// Publish a parameter's new value.
@@ -32,10 +30,6 @@ public enum HubEffect: Equatable, Sendable {
     /// Read and check the patch file at `path` off the owner, then install it (`install`) and
     /// tell the core (`scenePatchInstalled`): scene `scene` names it.
     case loadPatchFile(String, scene: String)
-    /// A mapping moved trigger `name` at `time`: the shell hands it back with the transport's
-    /// clock (`HubInput.mappedTrigger`), which fires it when `pressed` (its value rose into the
-    /// top half) and shows its state.
-    case triggerMoved(String, pressed: Bool, at: HostTime)
     /// Trigger `name` fired: publish it.
     case triggerFired(String)
     /// A `play` trigger: read the sequence at `path` off the owner, then load and play it
@@ -45,14 +39,15 @@ public enum HubEffect: Equatable, Sendable {
     case sendBytes([UInt8], to: String)
     /// What `PortsCore` asks of the ports: connect, disconnect, report.
     case ports(PortsCore.Effect)
-    /// The device that left released its notes at these nodes (`HubInput.unplugged`).
-    case notesReleased([NodeID])
+    /// A port left (its device unplugged, its app gone): the notes it held ended at these
+    /// nodes (the note-offs went into the input's sink). Publish it; forget its queues.
+    case portLeft(PortDescriptor, releasedNotesAt: [NodeID])
     /// Show a mapping's value on its controllers (`Mapping.feedback`): send `messages` to the
     /// ports its `from` node selects.
     case feedback(Mapping, [MIDIMessage])
-    /// The rules' settle time came (`HubInput.tick`): read the port list again and hand it
-    /// back (`HubInput.settle`).
-    case settlePorts
+    /// The rules' settle time came (`HubInput.tick`): read the port list again
+    /// (`HubInput.portsListed`, with which the core settles the rules).
+    case listPorts
     /// Carry these transport messages out at their times (on the transport's clock
     /// the input came with): from `midihub:sequence` through the graph
     /// (`HubInput.sequenced`), clock to the external nodes that follow it.
@@ -65,9 +60,6 @@ public enum HubEffect: Equatable, Sendable {
     case timeline([SongPlayer.TimelinePoint])
     /// The transport moved: publish its status.
     case transportChanged
-    /// The master clock said `cue`: hand it back with the transport's clock
-    /// (`HubInput.transport(.follow)`).
-    case followClock(ClockFollower.Cue, jump: Bool)
     /// Write a take `name` in `recordings/` beside the state, off the owner, then log `saying`.
     case writeTake(MIDIFile, name: String, saying: String)
     /// MIDI learn ended without a mapping: timed out, or cancelled.

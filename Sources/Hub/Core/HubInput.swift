@@ -15,10 +15,12 @@ public enum HubInput {
     case midi(MIDIMessage, from: PortAddress, at: HostTime)
     /// The transport's message from `midihub:sequence` (`HubEffect.schedule`), at `time`.
     case sequenced(MIDIMessage, at: HostTime)
-    /// A turn of the owner's loop at `clock`: the transport hands out what is due and follows
-    /// its master, the processors generate, learning's outcome, the controllers' feedback, the
-    /// trigger lights (once a second), the rules' settle time and a batch's save are looked at.
-    case tick(TransportClock)
+    /// A turn of the owner's loop at `clock`: what the turn's MIDI asked of the transport
+    /// (the master clock's word, the triggers mappings moved: `stamp` names a take one ends)
+    /// is done, the transport hands out what is due and follows its master, the processors
+    /// generate, learning's outcome, the controllers' feedback, the trigger lights (once a
+    /// second), the rules' settle time and a batch's save are looked at.
+    case tick(TransportClock, stamp: String = "")
 
     // MARK: Ports
 
@@ -26,7 +28,8 @@ public enum HubInput {
     /// listed (`aplaymidi`'s), the connections between them. `changed`: announcements came
     /// since the last listing — the ports that left release their notes
     /// (`HubEffect.ports(.portLeft)`), those that appeared are reported, the rules are due a
-    /// moment later.
+    /// moment later. The listing the core asked for when they came due (`HubEffect.listPorts`)
+    /// settles them.
     case portsListed([PortDescriptor], directSenders: [PortDescriptor], connections: Set<Connection>, changed: Bool, at: HostTime)
     /// A subscription appeared (`connected`) or vanished at `time`.
     case connectionAnnounced(Connection, connected: Bool, at: HostTime)
@@ -38,10 +41,6 @@ public enum HubInput {
     case inputLost(at: HostTime)
     /// Make and break connections so they follow the rules and runtime edits.
     case reconcile
-    /// The rules' settle time came and the ports were listed again (`HubEffect.settlePorts`).
-    case settle
-    /// The device behind `port` left at `time`: the notes it held end at every node they reached.
-    case unplugged(PortDescriptor, at: HostTime)
 
     // MARK: Commands
 
@@ -67,8 +66,6 @@ public enum HubInput {
     case scenePatchInstalled(String)
     /// Fire trigger `name` at `time`.
     case fire(String, at: HostTime, clock: TransportClock, stamp: String)
-    /// A mapping moved trigger `name` (`HubEffect.triggerMoved`).
-    case mappedTrigger(String, pressed: Bool, at: HostTime, clock: TransportClock, stamp: String)
     /// Bind the next control moved to parameter `parameter` of `node` within `seconds` of `time`.
     case learn(node: NodeID, parameter: String, seconds: Double, at: HostTime)
     case cancelLearn

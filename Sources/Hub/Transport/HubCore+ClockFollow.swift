@@ -21,14 +21,22 @@ extension HubCore {
     }
 
     /// Takes a clock message (`isClock`) from the port at `address`, which arrived at `time` (monotonic),
-    /// when it came from the leader's client; what the master says comes out as
-    /// `HubEffect.followClock` (the shell reads the clock for it).
-    mutating func followClock(_ message: MIDIMessage, from address: PortAddress, at time: HostTime,
-                              into effects: inout [HubEffect]) {
+    /// when it came from the leader's client; what the master says is done at the turn's tick,
+    /// on the transport's clock (`takeMasterCues`).
+    mutating func followClock(_ message: MIDIMessage, from address: PortAddress, at time: HostTime) {
         guard let leader = clockLeader, case .external(let external) = leader.body,
               let port = port(at: address), external.leadsClock(from: port) else { return }
         guard let cue = transport.clockFollower.receive(message, from: address.client << 8 | address.port, at: time) else { return }
-        effects.append(.followClock(cue, jump: false))
+        transport.masterCues.append(cue)
+    }
+
+    /// Does what the master said since the last tick (`followClock`), on `clock`.
+    mutating func takeMasterCues(clock: TransportClock) -> [HubEffect] {
+        guard !transport.masterCues.isEmpty else { return [] }
+        let cues = transport.masterCues
+        transport.masterCues.removeAll(keepingCapacity: true)
+        transport.clock = clock
+        return cues.flatMap { follow($0, jump: false, clock: clock) }
     }
 
     /// Notices a master that went silent; steers the song toward the master; keeps the hub's

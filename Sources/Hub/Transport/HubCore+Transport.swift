@@ -27,8 +27,6 @@ extension HubCore {
             return installSong(first, clock: clock)
         case .toggleRecording(let stamp):
             return toggleRecording(at: clock.monotonic(clock.now), stamp: stamp)
-        case .follow(let cue, let jump):
-            return follow(cue, jump: jump, clock: clock)
         case .loop, .repeatMode, .record:
             break
         case .play, .pause, .stop, .seek, .tempo, .next, .previous:
@@ -43,7 +41,7 @@ extension HubCore {
         transport.onAudioClock = clock.onAudio
         var effects: [HubEffect] = []
         switch input {
-        case .load, .toggleRecording, .follow:
+        case .load, .toggleRecording:
             break
         case .next, .previous:
             effects += try switchSong(next: input.actionName == "next", clock: clock)
@@ -267,7 +265,6 @@ extension TransportInput {
         case .repeatMode: "repeat"
         case .record: "record"
         case .toggleRecording: "record"
-        case .follow: "follow"
         }
     }
 

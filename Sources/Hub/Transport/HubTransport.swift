@@ -24,6 +24,8 @@ public struct HubTransport {
     var lastClock = HostTime.zero
     /// The clock read last (a turn ago at most): the live take places messages with it.
     var clock = TransportClock(now: 0)
+    /// What the master clock said this turn, done at the turn's tick (`takeMasterCues`).
+    var masterCues: [ClockFollower.Cue] = []
     /// The song's beats for the generating processors, from each timeline point's time
     /// (monotonic) on; `nil`: the hub's clock (`HubCore.generate`).
     var songClocks: [(time: HostTime, clock: TempoClock?)] = []

@@ -26,6 +26,4 @@ public enum TransportInput: Sendable {
     case record(countIn: Int, stamp: String)
     /// The record trigger: start a take (an overdub while a song plays) or end it and write it.
     case toggleRecording(stamp: String)
-    /// The master clock's word (`HubEffect.followClock`): play, stop or move there.
-    case follow(ClockFollower.Cue, jump: Bool)
 }
