@@ -2,7 +2,7 @@ import MIDICore
 import RenderCore
 import HubTestSupport
 import Testing
-@testable import Hub
+import Hub
 
 /// Changes the control side prepares against a snapshot of the core and the owner applies
 /// (`HubInput.editGraph`, `.setMappings(_:graphRevision:)`), driven through `handle` only: each
@@ -25,46 +25,46 @@ import Testing
     @Test func eachGraphEditAppliesToTheCurrentGraph() throws {
         var core = try Self.core()
         try Self.handle(.editGraph(.add(Self.delay), at: 1), &core)
-        #expect(core.router.graph.node("verb2") == Self.delay)
+        #expect(core.snapshot.graph.node("verb2") == Self.delay)
         try Self.handle(.editGraph(.connect(Route("piano", "verb2")), at: 2), &core)
-        #expect(core.router.graph.routes.contains(Route("piano", "verb2")))
+        #expect(core.snapshot.graph.routes.contains(Route("piano", "verb2")))
         try Self.handle(.editGraph(.disconnect("piano", "verb2"), at: 3), &core)
-        #expect(!core.router.graph.routes.contains(Route("piano", "verb2")))
+        #expect(!core.snapshot.graph.routes.contains(Route("piano", "verb2")))
         try Self.handle(.editGraph(.replace("verb2", with: .unit(GraphFixtures.reverb), parameters: ["mix": 0.9]), at: 4), &core)
-        #expect(core.router.graph.node("verb2")?.parameters["mix"] == 0.9)
+        #expect(core.snapshot.graph.node("verb2")?.parameters["mix"] == 0.9)
         let effects = try Self.handle(.editGraph(.remove("verb2"), at: 5), &core)
-        #expect(core.router.graph.node("verb2") == nil)
+        #expect(core.snapshot.graph.node("verb2") == nil)
         #expect(effects.contains(.nodeRemoved("verb2")))
-        #expect(effects.last == .save(core.state))
+        #expect(effects.last == .save(core.snapshot.state))
     }
 
     /// An edit checked against a snapshot, applied after a value was recorded and another node
     /// added meanwhile: both stay (the edit is rebased, not the snapshot's graph put back).
     @Test func anEditPreparedAgainstAnOlderSnapshotKeepsWhatChangedSince() throws {
         var core = try Self.core()
-        let snapshot = core
+        let snapshot = core.snapshot
         let edit = GraphEdit.add(Self.delay)
-        _ = try edit.change(of: snapshot.router.graph)  // the control side's check
+        _ = try edit.change(of: snapshot.graph)  // the control side's check
         try Self.handle(.setParameter(node: "piano", "cutoff", to: 440, at: 1, frameTime: nil), &core)
         try Self.handle(.editGraph(.add(GraphNode(id: "verb3", body: .unit(GraphFixtures.reverb))), at: 2), &core)
         try Self.handle(.editGraph(edit, at: 3), &core)
-        #expect(core.router.graph.node("verb2") == Self.delay)
-        #expect(core.router.graph.node("verb3") != nil)
-        #expect(core.router.graph.node("piano")?.parameters["cutoff"] == 440)
-        #expect(snapshot.router.graph.node("verb3") == nil)  // the snapshot stayed as it was
+        #expect(core.snapshot.graph.node("verb2") == Self.delay)
+        #expect(core.snapshot.graph.node("verb3") != nil)
+        #expect(core.snapshot.graph.node("piano")?.parameters["cutoff"] == 440)
+        #expect(snapshot.graph.node("verb3") == nil)  // the snapshot stayed as it was
     }
 
     /// An edit that fitted the snapshot but no longer fits the graph is refused, and nothing changes.
     @Test func anEditThatNoLongerFitsIsRefused() throws {
         var core = try Self.core()
         try Self.handle(.editGraph(.add(Self.delay), at: 1), &core)
-        let snapshot = core
+        let snapshot = core.snapshot
         let edit = GraphEdit.connect(Route("piano", "verb2"))
-        _ = try edit.change(of: snapshot.router.graph)
+        _ = try edit.change(of: snapshot.graph)
         try Self.handle(.editGraph(.remove("verb2"), at: 2), &core)
-        let before = core.state
+        let before = core.snapshot.state
         #expect(throws: HubRefusal.self) { try Self.handle(.editGraph(edit, at: 3), &core) }
-        #expect(core.state == before)
+        #expect(core.snapshot.state == before)
     }
 
     /// Mappings checked against the snapshot's graph start when the graph is that one; when it
@@ -73,16 +73,16 @@ import Testing
     @Test func mappingsCheckedAgainstARebuiltGraphAreRefusedAsStale() throws {
         var core = try Self.core()
         let list = [Mapping(source: .controller(74), targets: [MappingTarget(node: "piano", parameter: "cutoff", low: 20, high: 2000)])]
-        let checkedAt = core.router.revision
+        let checkedAt = core.snapshot.graphRevision
         try Self.handle(.setMappings(list, graphRevision: checkedAt), &core)
-        #expect(core.mappings.mappings == list)
+        #expect(core.snapshot.mappings == list)
 
-        let moved = core.router.revision
+        let moved = core.snapshot.graphRevision
         try Self.handle(.editGraph(.add(Self.delay), at: 1), &core)
         let other = [Mapping(source: .controller(1), targets: [MappingTarget(node: "verb2", parameter: "mix", low: 0, high: 1)])]
         #expect(throws: HubRefusal.stale("the mappings")) { try Self.handle(.setMappings(other, graphRevision: moved), &core) }
-        #expect(core.mappings.mappings == list)
-        try Self.handle(.setMappings(other, graphRevision: core.router.revision), &core)
-        #expect(core.mappings.mappings == other)
+        #expect(core.snapshot.mappings == list)
+        try Self.handle(.setMappings(other, graphRevision: core.snapshot.graphRevision), &core)
+        #expect(core.snapshot.mappings == other)
     }
 }

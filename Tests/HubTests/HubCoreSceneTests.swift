@@ -1,6 +1,8 @@
+import HubTestSupport
+import MIDICore
 import RenderCore
 import Testing
-@testable import Hub
+import Hub
 
 /// Scenes switched through `HubCore`: values at one frame, a patch scene asks for its file.
 @Suite struct HubCoreSceneTests {
@@ -13,39 +15,54 @@ import Testing
         try HubCore(state: HubState(graph: GraphFixtures.chain(), scenes: [verse, setlist]), registry: GraphFixtures.registry)
     }
 
-    @Test func aSceneSetsItsValuesAtOneFrameAndSkipsWhatIsGone() throws {
-        var core = try Self.core()
-        let (scene, effects) = try core.switchScene(named: "verse", at: 7.25)
-        #expect(scene == Self.verse)
-        #expect(core.currentScene == "verse")
-        #expect(effects.contains(.setNodeParameter(node: "piano", parameter: "cutoff", value: 800, at: 7.25)))
-        #expect(core.router.processorParameters("up")?.value(named: "semitones") == 0)
-        #expect(effects.contains(.warning("scene 'verse': organ.level not set: no node 'organ'")))
-        #expect(Array(effects.suffix(2)) == [.save(core.state), .sceneChanged("verse")])
-        #expect(effects.filter { if case .save = $0 { true } else { false } }.count == 1)
-        #expect(core.state.graph.node("piano")?.parameters["cutoff"] == 800)
+    /// Applies `input`; the effects.
+    static func handle(_ input: HubInput, _ core: inout HubCore) throws -> [HubEffect] {
+        var sink = RecordingSink()
+        return try core.handle(input, into: &sink)
     }
 
+    @Test func aSceneSetsItsValuesAtOneFrameAndSkipsWhatIsGone() throws {
+        var core = try Self.core()
+        let effects = try Self.handle(.switchScene("verse", at: 7.25), &core)
+        #expect(core.snapshot.currentScene == "verse")
+        #expect(core.snapshot.scenes.first { $0.name == core.snapshot.currentScene } == Self.verse)
+        #expect(effects.contains(.setNodeParameter(node: "piano", parameter: "cutoff", value: 800, at: 7.25)))
+        #expect(core.snapshot.processorParameters("up")?.value(named: "semitones") == 0)
+        #expect(effects.contains(.warning("scene 'verse': organ.level not set: no node 'organ'")))
+        #expect(Array(effects.suffix(2)) == [.save(core.snapshot.state), .sceneChanged("verse")])
+        #expect(effects.filter { if case .save = $0 { true } else { false } }.count == 1)
+        #expect(core.snapshot.state.graph.node("piano")?.parameters["cutoff"] == 800)
+    }
+
+    /// A program change a mapping reads (`scene.program`) switches to the scene of that program, if any.
     @Test func aProgramChangeSwitchesToItsScene() throws {
         var core = try Self.core()
-        #expect(core.switchScene(program: 3, at: 1).isEmpty)
-        #expect(core.currentScene == nil)
-        #expect(core.switchScene(program: 0, at: 1).last == .sceneChanged("verse"))
+        let keyboard = PortFixtures.launchkey
+        _ = try Self.handle(.portsListed([keyboard], directSenders: [], connections: [], changed: false, at: 0), &core)
+        _ = try Self.handle(.setMappings([Mapping(source: .programChange, targets: [
+            MappingTarget(node: "scene", parameter: "program", low: 0, high: 127)])], graphRevision: nil), &core)
+        func program(_ number: UInt8) throws -> [HubEffect] {
+            try Self.handle(.midi(.programChange(channel: 0, program: number), from: keyboard.address, at: 1), &core)
+        }
+        #expect(try program(3).isEmpty)
+        #expect(core.snapshot.currentScene == nil)
+        #expect(try program(0).last == .sceneChanged("verse"))
+        #expect(core.snapshot.currentScene == "verse")
     }
 
     @Test func aPatchSceneAsksForItsFileAndIsCurrentOnceInstalled() throws {
         var core = try Self.core()
-        let (_, effects) = try core.switchScene(named: "bridge", at: 1)
+        let effects = try Self.handle(.switchScene("bridge", at: 1), &core)
         #expect(effects == [.loadPatchFile("/setlists/bridge.yaml", scene: "bridge")])
-        #expect(core.currentScene == nil)
-        #expect(core.scenePatchInstalled(scene: "bridge") == [.sceneChanged("bridge")])
-        #expect(core.currentScene == "bridge")
+        #expect(core.snapshot.currentScene == nil)
+        #expect(try Self.handle(.scenePatchInstalled("bridge"), &core) == [.sceneChanged("bridge")])
+        #expect(core.snapshot.currentScene == "bridge")
     }
 
     @Test func anUnknownSceneIsRefusedWithTheKnownOnes() throws {
         var core = try Self.core()
         #expect(throws: HubRefusal(.unknownScene, "no scene 'chorus'", fix: "use one of verse, bridge")) {
-            try core.switchScene(named: "chorus", at: 0)
+            try Self.handle(.switchScene("chorus", at: 0), &core)
         }
     }
 }

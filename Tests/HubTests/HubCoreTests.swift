@@ -2,14 +2,14 @@ import MIDICore
 import RenderCore
 import HubTestSupport
 import Testing
-@testable import Hub
+import Hub
 
 /// `HubCore` driven directly: commands in, effects and MIDI out, no daemon, no ALSA.
 @Suite struct HubCoreTests {
     static let keyboard = PortFixtures.launchkey
 
-    static func core(_ graph: HubGraph? = nil, rules: [ConnectionRule] = []) throws -> HubCore {
-        try HubCore(state: HubState(graph: graph ?? GraphFixtures.chain(), rules: rules, tempo: 120),
+    static func core(_ graph: HubGraph? = nil, rules: [ConnectionRule] = [], scenes: [Scene] = []) throws -> HubCore {
+        try HubCore(state: HubState(graph: graph ?? GraphFixtures.chain(), rules: rules, tempo: 120, scenes: scenes),
                     registry: GraphFixtures.registry)
     }
 
@@ -18,17 +18,31 @@ import Testing
         try GraphFixtures.chain().removing("piano").new
     }
 
+    /// The keyboard (and the hub's input) listed, so the keyboard's MIDI reaches the graph.
+    static func listKeyboard(in core: inout HubCore) throws {
+        var sink = RecordingSink()
+        _ = try core.handle(.portsListed([Self.keyboard, PortFixtures.hubIn], directSenders: [], connections: [], changed: false, at: 0),
+                            into: &sink)
+    }
+
+    /// Plays `message` from the keyboard at `time`: what the core sends.
+    static func play(_ message: MIDIMessage, at time: HostTime, in core: inout HubCore) throws -> RecordingSink {
+        var sink = RecordingSink()
+        _ = try core.handle(.midi(message, from: Self.keyboard.address, at: time), into: &sink)
+        return sink
+    }
+
     @Test func removingANodeWithNotesHeldEndsThemThereAndSwapsTheProgram() throws {
         var core = try Self.core()
+        try Self.listKeyboard(in: &core)
         var played = RecordingSink()
         for note: UInt8 in [60, 64] {
-            core.router.route(.noteOn(channel: 0, note: note, velocity: 100), from: Self.keyboard, time: 1, into: &played)
+            _ = try core.handle(.midi(.noteOn(channel: 0, note: note, velocity: 100), from: Self.keyboard.address, at: 1), into: &played)
         }
         #expect(played.messages(at: "piano").count == 2)
 
-        let change = GraphChange(from: core.router.graph, to: try Self.withoutPiano())
         var released = RecordingSink()
-        let effects = try core.changeGraph(change, at: 2, into: &released)
+        let effects = try core.handle(.editGraph(.remove("piano"), at: 2), into: &released)
 
         // Transposed up an octave on the way in, released as played.
         #expect(Set(released.messages(at: "piano")) == [.noteOff(channel: 0, note: 72, velocity: 0),
@@ -37,135 +51,179 @@ import Testing
         #expect(effects.first == .installProgram(try Self.withoutPiano(), stopped: [GraphFixtures.piano]))
         #expect(effects.contains(.nodeRemoved("piano")))
         #expect(effects.contains(.log("node piano removed")))
-        #expect(Array(effects.suffix(2)) == [.linkExternalNodes, .save(core.state)])
-        #expect(core.state.graph.node("piano") == nil)
+        #expect(Array(effects.suffix(2)) == [.linkExternalNodes, .save(core.snapshot.state)])
+        #expect(core.snapshot.state.graph.node("piano") == nil)
         // The keyboard's next note reaches no node that is gone.
-        var after = RecordingSink()
-        core.router.route(.noteOn(channel: 0, note: 62, velocity: 90), from: Self.keyboard, time: 3, into: &after)
+        let after = try Self.play(.noteOn(channel: 0, note: 62, velocity: 90), at: 3, in: &core)
         #expect(after.delivered.isEmpty)
     }
 
     @Test func aReplacedNodeIsNotReportedGone() throws {
         var core = try Self.core()
-        let change = try core.router.graph.replacing("verb", with: .unit(GraphFixtures.reverb), parameters: ["mix": 0.5])
         var sink = RecordingSink()
-        let effects = try core.changeGraph(change, at: 0, into: &sink)
+        let effects = try core.handle(.editGraph(.replace("verb", with: .unit(GraphFixtures.reverb), parameters: ["mix": 0.5]), at: 0),
+                                      into: &sink)
         #expect(effects.contains(.log("node verb replaced")))
         #expect(!effects.contains(.nodeRemoved("verb")))
     }
 
+    /// A change the router refuses (a processor parameter its type lacks), whether an edit or a
+    /// patch's graph that would also cut off the notes held at `piano`: nothing is sent, the
+    /// graph stays.
     @Test func aRefusedChangeSendsNothingAndKeepsTheGraph() throws {
         var core = try Self.core()
-        var played = RecordingSink()
-        core.router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: Self.keyboard, time: 1, into: &played)
+        try Self.listKeyboard(in: &core)
+        _ = try Self.play(.noteOn(channel: 0, note: 60, velocity: 100), at: 1, in: &core)
         let broken = try HubGraph(nodes: [GraphFixtures.keys, GraphNode(id: "up", body: .processor(.transpose), parameters: ["shift": 3]),
                                           GraphFixtures.out],
                                   routes: [Route("keys", "up")])
         var sink = RecordingSink()
-        #expect(throws: HubRefusal.self) { try core.changeGraph(GraphChange(from: core.router.graph, to: broken), at: 2, into: &sink) }
+        #expect(throws: HubRefusal.self) {
+            try core.handle(.editGraph(.replace("up", with: .processor(.transpose), parameters: ["shift": 3]), at: 2), into: &sink)
+        }
+        #expect(throws: HubRefusal.self) { try core.handle(.install(Patch(graph: broken, tempo: 120), at: 2), into: &sink) }
         #expect(sink.delivered.isEmpty)
-        #expect(core.state.graph == (try GraphFixtures.chain()))
+        #expect(core.snapshot.state.graph == (try GraphFixtures.chain()))
+        #expect(core.snapshot.state == (try Self.core()).snapshot.state)
     }
 
     @Test func anEmptyChangeDoesNothing() throws {
         var core = try Self.core()
         var sink = RecordingSink()
-        #expect(try core.changeGraph(GraphChange(from: core.router.graph, to: core.router.graph), at: 0, into: &sink).isEmpty)
+        let same = GraphEdit.replace("verb", with: GraphFixtures.verb.body, parameters: GraphFixtures.verb.parameters)
+        #expect(try same.change(of: core.snapshot.graph).isEmpty)
+        #expect(try core.handle(.editGraph(same, at: 0), into: &sink).isEmpty)
+        #expect(sink.delivered.isEmpty)
     }
 
     @Test func aBuiltInParameterLandsAtItsFrameAndIsSaved() throws {
         var core = try Self.core()
-        let (info, effects) = try core.setParameter(node: "piano", "cutoff", to: 440, at: 5, frameTime: 4.5)
-        #expect(info.name == "cutoff")
+        var sink = RecordingSink()
+        let effects = try core.handle(.setParameter(node: "piano", "cutoff", to: 440, at: 5, frameTime: 4.5), into: &sink)
+        #expect(try core.snapshot.parameterInfo(node: "piano", "cutoff").name == "cutoff")
         #expect(effects.first == .setNodeParameter(node: "piano", parameter: "cutoff", value: 440, at: 4.5))
         #expect(effects.contains(.parameterChanged(node: "piano", parameter: "cutoff", value: 440)))
-        #expect(core.state.graph.node("piano")?.parameters["cutoff"] == 440)
-        #expect(effects.last == .save(core.state))
+        #expect(core.snapshot.state.graph.node("piano")?.parameters["cutoff"] == 440)
+        #expect(effects.last == .save(core.snapshot.state))
     }
 
     @Test func aProcessorParameterMovesTheProcessorOnly() throws {
         var core = try Self.core()
-        let (_, effects) = try core.setParameter(node: "up", "semitones", to: -12, at: 0)
+        try Self.listKeyboard(in: &core)
+        var none = RecordingSink()
+        let effects = try core.handle(.setParameter(node: "up", "semitones", to: -12, at: 0, frameTime: nil), into: &none)
         #expect(!effects.contains { if case .setNodeParameter = $0 { true } else { false } })
-        var sink = RecordingSink()
-        core.router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: Self.keyboard, time: 1, into: &sink)
+        let sink = try Self.play(.noteOn(channel: 0, note: 60, velocity: 100), at: 1, in: &core)
         #expect(sink.messages(at: "piano") == [.noteOn(channel: 0, note: 48, velocity: 100)])
-        #expect(core.state.graph.node("up")?.parameters["semitones"] == -12)
+        #expect(core.snapshot.state.graph.node("up")?.parameters["semitones"] == -12)
     }
 
     @Test func refusedParametersChangeNothing() throws {
         var core = try Self.core()
-        let before = core.state
+        let before = core.snapshot.state
+        var sink = RecordingSink()
+        func set(_ node: NodeID, _ name: String, to value: Float) throws(HubRefusal) {
+            _ = try core.handle(.setParameter(node: node, name, to: value, at: 0, frameTime: nil), into: &sink)
+        }
         #expect(throws: HubRefusal(.unknownNode, "no node 'organ'", fix: "run 'midihub nodes' to list nodes")) {
-            try core.setParameter(node: "organ", "cutoff", to: 1, at: 0)
+            try set("organ", "cutoff", to: 1)
         }
         #expect(throws: HubRefusal(.invalidValue, "cutoff must lie in 20.0…20000.0", fix: "give a value in that range")) {
-            try core.setParameter(node: "piano", "cutoff", to: 5, at: 0)
+            try set("piano", "cutoff", to: 5)
         }
         #expect(throws: HubRefusal(.unknownParameter, "node 'verb' has no parameter 'size'", fix: "use one of mix, bypass")) {
-            try core.setParameter(node: "verb", "size", to: 1, at: 0)
+            try set("verb", "size", to: 1)
         }
-        #expect(throws: HubRefusal.self) { try core.setParameter(node: "out", "gain", to: 1, at: 0) }
-        #expect(core.state == before)
+        #expect(throws: HubRefusal.self) { try set("out", "gain", to: 1) }
+        #expect(core.snapshot.state == before)
     }
 
     @Test func bypassRewiresOnlyWhenItChanges() throws {
         var core = try Self.core()
-        let (_, effects) = try core.setParameter(node: "verb", "bypass", to: 1, at: 0)
-        let bypassed = try #require(core.state.graph.node("verb"))
+        var sink = RecordingSink()
+        let effects = try core.handle(.setParameter(node: "verb", "bypass", to: 1, at: 0, frameTime: nil), into: &sink)
+        let bypassed = try #require(core.snapshot.state.graph.node("verb"))
         #expect(bypassed.isBypassed)
-        #expect(effects.first == .installProgram(core.state.graph, stopped: []))
+        #expect(effects.first == .installProgram(core.snapshot.state.graph, stopped: []))
         #expect(effects.contains(.log("node verb bypassed")))
-        let (_, again) = try core.setParameter(node: "verb", "bypass", to: 1, at: 0)
+        let again = try core.handle(.setParameter(node: "verb", "bypass", to: 1, at: 0, frameTime: nil), into: &sink)
         #expect(!again.contains { if case .installProgram = $0 { true } else { false } })
         #expect(again.contains(.parameterChanged(node: "verb", parameter: "bypass", value: 1)))
     }
 
     @Test func theTransportsTempoMovesTheClockAndTheEngine() throws {
         var core = try Self.core()
-        let (_, effects) = try core.setParameter(node: "transport", "tempo", to: 90, at: 10)
+        var sink = RecordingSink()
+        let effects = try core.handle(.setParameter(node: "transport", "tempo", to: 90, at: 10, frameTime: nil), into: &sink)
         #expect(effects.first == .setEngineTempo(90))
-        #expect(core.state.tempo == 90)
-        #expect(core.router.clock.beatsPerMinute == 90)
+        #expect(core.snapshot.state.tempo == 90)
+        #expect(core.snapshot.tempo == 90)
     }
 
+    /// Mapped values (from a controller) for a parameter the node's type lacks, a node the
+    /// graph does not have: nothing is set, no effect.
     @Test func aMappedValueForAParameterTheTypeLacksSetsNothing() throws {
         var core = try Self.core()
-        var effects: [HubEffect] = []
-        #expect(!core.setUnitParameter("piano", "resonance", to: 1, at: 0, into: &effects))
-        #expect(!core.setUnitParameter("organ", "cutoff", to: 1, at: 0, into: &effects))
-        #expect(effects.isEmpty)
-        #expect(core.setUnitParameter("guitar", "gain", to: 3, at: 0, into: &effects) == false)  // not in this graph
-        #expect(core.state == (try Self.core()).state)
+        try Self.listKeyboard(in: &core)
+        let targets = [MappingTarget(node: "piano", parameter: "resonance", low: 0, high: 1),
+                       MappingTarget(node: "organ", parameter: "cutoff", low: 0, high: 1),
+                       MappingTarget(node: "guitar", parameter: "gain", low: 3, high: 3)]  // not in this graph
+        var sink = RecordingSink()
+        _ = try core.handle(.setMappings(targets.enumerated().map { index, target in
+            Mapping(source: .controller(UInt8(20 + index)), targets: [target])
+        }, graphRevision: nil), into: &sink)
+        let before = core.snapshot.state
+        #expect(before.graph == (try Self.core()).snapshot.state.graph)
+        for index in targets.indices {
+            var effects: [HubEffect] = []
+            try core.handle(.midi(.controlChange(channel: 0, controller: UInt8(20 + index), value: 127), from: Self.keyboard.address, at: 1),
+                            into: &sink, effects: &effects)
+            #expect(effects.isEmpty)
+        }
+        #expect(sink.delivered.isEmpty)
+        #expect(core.snapshot.state == before)
     }
 
+    /// A patch replaces the graph, the rules, the tempo and the control surface: the scene
+    /// switched to before is no longer current, and a mapped trigger's level starts again (a
+    /// control held at its top presses it anew).
     @Test func aPatchReplacesEverythingAndTheRulesApply() throws {
-        var core = try Self.core()
-        core.currentScene = "old"
-        core.triggerLevels = ["play": 1]
+        var core = try Self.core(scenes: [Scene(name: "old", values: [])])
+        try Self.listKeyboard(in: &core)
+        var sink = RecordingSink()
+        let pad = Mapping(source: .controller(80), targets: [MappingTarget(node: "trigger", parameter: "panic", low: 0, high: 1)])
+        func press(at time: HostTime) throws -> Bool {
+            _ = try Self.play(.controlChange(channel: 0, controller: 80, value: 127), at: time, in: &core)
+            return try core.handle(.tick(TransportClock(now: time)), into: &sink).contains(.triggerFired("panic"))
+        }
+        _ = try core.handle(.switchScene("old", at: 1), into: &sink)
+        #expect(core.snapshot.currentScene == "old")
+        _ = try core.handle(.setMappings([pad], graphRevision: nil), into: &sink)
+        #expect(try press(at: 1))
+        #expect(try !press(at: 2), "held at the top: not pressed again")
+
         let rule = try ConnectionRule(parsing: #"connect hardware:* -> "midihub:in""#)
         let scene = Scene(name: "verse", program: 1, values: [SceneValue(node: "piano", parameter: "cutoff", value: 800)])
-        let patch = Patch(graph: try Self.withoutPiano(), rules: [rule], tempo: 100, scenes: [scene])
-        var sink = RecordingSink()
-        let effects = try core.install(patch, at: 3, into: &sink)
-        #expect(core.state.graph == patch.graph)
-        #expect(core.state.rules == [rule])
-        #expect(core.state.tempo == 100)
-        #expect(core.scenes == [scene])
-        #expect(core.currentScene == nil)
-        #expect(core.triggerLevels.isEmpty)
+        let patch = Patch(graph: try Self.withoutPiano(), rules: [rule], tempo: 100, mappings: [pad], scenes: [scene])
+        let effects = try core.handle(.install(patch, at: 3), into: &sink)
+        #expect(core.snapshot.state.graph == patch.graph)
+        #expect(core.snapshot.state.rules == [rule])
+        #expect(core.snapshot.state.tempo == 100)
+        #expect(core.snapshot.scenes == [scene])
+        #expect(core.snapshot.currentScene == nil)
+        #expect(try press(at: 4), "the trigger's level starts again")
         #expect(effects.first == .installProgram(patch.graph, stopped: [GraphFixtures.piano]))
         #expect(effects.contains(.setEngineTempo(100)))
-        #expect(Array(effects.suffix(2)) == [.linkExternalNodes, .save(core.state)])
+        #expect(Array(effects.suffix(2)) == [.linkExternalNodes, .save(core.snapshot.state)])
         #expect(effects.filter { if case .save = $0 { true } else { false } }.count == 1)
     }
 
     @Test func rulesSetApplyAtOnceAndAreSaved() throws {
         var core = try Self.core()
         let rule = try ConnectionRule(parsing: #"connect hardware:* -> "midihub:in""#)
-        let effects = core.setRules([rule])
-        #expect(effects == [.log("rules set (1)"), .linkExternalNodes, .save(core.state)])
         var sink = RecordingSink()
+        let effects = try core.handle(.setRules([rule]), into: &sink)
+        #expect(effects == [.log("rules set (1)"), .linkExternalNodes, .save(core.snapshot.state)])
         _ = try core.handle(.portsListed([Self.keyboard, PortFixtures.hubIn], directSenders: [], connections: [], changed: false, at: 1),
                             into: &sink)
         #expect(try core.handle(.setRules([rule]), into: &sink)

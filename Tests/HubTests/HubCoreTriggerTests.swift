@@ -2,7 +2,7 @@ import HubTestSupport
 import MIDICore
 import RenderCore
 import Testing
-@testable import Hub
+import Hub
 
 /// Triggers fired through `HubCore`: those that act on the hub's own state.
 @Suite struct HubCoreTriggerTests {
@@ -26,7 +26,11 @@ import Testing
     @Test func panicEndsEveryNoteAndSoundsOffTheBuiltInNodes() throws {
         var core = try Self.core()
         var played = RecordingSink()
-        core.router.route(.noteOn(channel: 0, note: 60, velocity: 100), from: PortFixtures.launchkey, time: 0, into: &played)
+        _ = try core.handle(.portsListed([PortFixtures.launchkey], directSenders: [], connections: [], changed: false, at: 0),
+                            into: &played)
+        _ = try core.handle(.midi(.noteOn(channel: 0, note: 60, velocity: 100), from: PortFixtures.launchkey.address, at: 0),
+                            into: &played)
+        #expect(played.messages(at: "piano") == [.noteOn(channel: 0, note: 72, velocity: 100)])
         let (sink, effects) = try Self.fire("panic", at: 2, in: &core)
         let atPiano = sink.messages(at: "piano")
         #expect(atPiano.contains(.noteOff(channel: 0, note: 72, velocity: 0)))
@@ -37,23 +41,24 @@ import Testing
     @Test func tapTempoMovesTheTempoFromTheSecondTap() throws {
         var core = try Self.core()
         #expect(try Self.fire("tap tempo", at: 10, in: &core).1.isEmpty)
-        #expect(core.tapTempo.isPrimed(at: 10.2))
+        let tap = try #require(core.snapshot.allTriggers.first { $0.name == "tap tempo" })
+        #expect(core.snapshot.state(of: tap, at: 10.2) == .alternate, "primed")
         let (_, effects) = try Self.fire("tap tempo", at: 10.5, in: &core)
         #expect(effects.first == .setEngineTempo(120))
         #expect(effects.contains(.parameterChanged(node: "transport", parameter: "tempo", value: 120)))
-        #expect(core.state.tempo == 120)
+        #expect(core.snapshot.state.tempo == 120)
         _ = try Self.fire("tap tempo", at: 11.1, in: &core)  // intervals 0.5 and 0.6 s: 109 BPM
-        #expect(abs(core.state.tempo - 60 / 0.55) < 0.01)
+        #expect(abs(core.snapshot.state.tempo - 60 / 0.55) < 0.01)
     }
 
     @Test func aBypassTriggerFlipsItsEffectAndIsDisabledWhenTheEffectIsGone() throws {
         var core = try Self.core()
         _ = try Self.fire("dry", in: &core)
-        #expect(core.state.graph.node("verb")?.isBypassed == true)
+        #expect(core.snapshot.state.graph.node("verb")?.isBypassed == true)
         _ = try Self.fire("dry", in: &core)
-        #expect(core.state.graph.node("verb")?.isBypassed == false)
+        #expect(core.snapshot.state.graph.node("verb")?.isBypassed == false)
         var sink = RecordingSink()
-        _ = try core.changeGraph(core.router.graph.removing("verb"), at: 2, into: &sink)
+        _ = try core.handle(.editGraph(.remove("verb"), at: 2), into: &sink)
         #expect(throws: HubRefusal(.triggerDisabled, "trigger 'dry' is disabled: the patch's effect 'verb' is gone",
                                    fix: "load the patch again, or add the node back")) { try Self.fire("dry", in: &core) }
     }
@@ -61,23 +66,30 @@ import Testing
     @Test func aSceneTriggerSwitchesAndATransportTriggerWithoutASongIsDisabled() throws {
         var core = try Self.core()
         #expect(try Self.fire("verse", in: &core).1.last == .sceneChanged("verse"))
-        let before = core.state
+        let before = core.snapshot.state
         #expect(throws: HubRefusal(.triggerDisabled, "trigger 'play' is disabled: the hub plays no sequence",
                                    fix: "load one with 'midihub transport load FILE' or 'midihub play FILE'")) {
             try Self.fire("play", in: &core)
         }
-        #expect(core.state == before && core.transport.player.state == .stopped)
+        #expect(core.snapshot.state == before && core.snapshot.transport.player.state == .stopped)
     }
 
     @Test func anUnknownTriggerIsRefusedWithTheKnownOnes() throws {
-        let core = try Self.core()
-        #expect(throws: HubRefusal.self) { try core.trigger(named: "encore") }
+        var core = try Self.core()
+        var sink = RecordingSink()
+        let before = core.snapshot.state
+        func fireEncore() throws(HubRefusal) {
+            _ = try core.handle(.fire("encore", at: 1, clock: TransportClock(now: 1), stamp: "stamp"), into: &sink)
+        }
+        #expect(throws: HubRefusal.self) { try fireEncore() }
         do {
-            _ = try core.trigger(named: "encore")
+            try fireEncore()
+            Issue.record("an unknown trigger fired")
         } catch {
             #expect(error.kind == .unknownTrigger)
             #expect(error.fix?.hasPrefix("use one of panic, tap tempo, play") == true)
             #expect(error.fix?.hasSuffix("dry, verse") == true)
         }
+        #expect(sink.delivered.isEmpty && core.snapshot.state == before)
     }
 }

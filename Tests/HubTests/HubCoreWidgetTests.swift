@@ -2,9 +2,9 @@ import HubTestSupport
 import MIDICore
 import RenderCore
 import Testing
-@testable import Hub
+import Hub
 
-/// Widgets that act (`HubCore.widget(named:)`, `HubCore.action(of:on:at:)`): each kind's
+/// Widgets that act (`HubSnapshot.widget(named:)`, `HubSnapshot.action(of:on:at:)`): each kind's
 /// answer to `widgets.set`, `widgets.press` and `widgets.release`.
 @Suite struct HubCoreWidgetTests {
     static let widgets = [
@@ -26,17 +26,17 @@ import Testing
 
     /// What `gesture` on the widget `name` names does in `core`.
     static func action(_ gesture: WidgetGesture, _ name: String, in core: HubCore) throws(HubRefusal) -> WidgetAction {
-        try core.action(of: gesture, on: core.widget(named: name), at: 1)
+        try core.snapshot.action(of: gesture, on: core.snapshot.widget(named: name), at: 1)
     }
 
     @Test func aWidgetIsNamedByItsTargetFirstThenByItsTitle() throws {
         let core = try Self.core()
-        #expect(try core.widget(named: "verb.mix").kind == .knob, "the first with that target")
-        #expect(try core.widget(named: "Wet").kind == .switch)
-        #expect(try core.widget(named: "scene").kind == .selector)
+        #expect(try core.snapshot.widget(named: "verb.mix").kind == .knob, "the first with that target")
+        #expect(try core.snapshot.widget(named: "Wet").kind == .switch)
+        #expect(try core.snapshot.widget(named: "scene").kind == .selector)
         #expect(throws: HubRefusal(.unknownWidget, "no widget 'Volume'", fix: "use one of piano.cutoff, verb.mix, verb.mix, "
                                    + "verb.mix, trigger.panic, transport.tempo, piano.active voices, scene")) {
-            try core.widget(named: "Volume")
+            try core.snapshot.widget(named: "Volume")
         }
     }
 
@@ -54,7 +54,8 @@ import Testing
         #expect(try Self.action(.set(0.5), "Wet", in: core) == .setParameter(node: "verb", parameter: "mix", value: 1), "the middle: top")
         #expect(try Self.action(.set(0.49), "Wet", in: core) == .setParameter(node: "verb", parameter: "mix", value: 0))
         #expect(try Self.action(.press, "Wet", in: core) == .setParameter(node: "verb", parameter: "mix", value: 1), "from 0.3: on")
-        _ = try core.setParameter(node: "verb", "mix", to: 1, at: 1)
+        var sink = RecordingSink()
+        _ = try core.handle(.setParameter(node: "verb", "mix", to: 1, at: 1, frameTime: nil), into: &sink)
         #expect(try Self.action(.press, "Wet", in: core) == .setParameter(node: "verb", parameter: "mix", value: 0), "from 1: off")
         #expect(try Self.action(.release, "Wet", in: core) == .nothing)
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import Hub
 
 /// A patch's `network:` section (docs/patch-format.md#network): its forms, its one-line
-/// errors, the core keeping it (install, `setNetwork`) and the state saving it.
+/// errors, the core keeping it (install, `invitePeer`, `stopInviting`) and the state saving it.
 @Suite struct NetworkPatchTests {
     func parse(_ yaml: String) throws(PatchError) -> Patch {
         try Patch.parse(yaml: yaml, file: "test.yaml", registry: GraphFixtures.registry)
@@ -64,13 +64,15 @@ import Testing
         var sink = RecordingSink()
         let patch = try parse("network: {listen: 5004, connect: [192.168.1.20]}")
         let installed = try core.handle(.install(patch, at: 1), into: &sink)
-        #expect(core.network == patch.network)
+        #expect(core.snapshot.network == patch.network)
         #expect(installed.contains(.network(patch.network)))
-        let more = core.network.connecting("laptop.local").connecting("laptop.local")
-        #expect(more.connect == ["192.168.1.20", "laptop.local"])
-        #expect(try core.handle(.setNetwork(more), into: &sink) == [.network(more), .save(core.state)])
-        #expect(core.state.network == more)
-        #expect(more.disconnecting(["192.168.1.20"]).connect == ["laptop.local"])
+        _ = try core.handle(.invitePeer("laptop.local"), into: &sink)
+        let more = try core.handle(.invitePeer("laptop.local"), into: &sink)
+        #expect(core.snapshot.network.connect == ["192.168.1.20", "laptop.local"])
+        #expect(more == [.network(core.snapshot.network), .save(core.snapshot.state)])
+        #expect(core.snapshot.state.network.connect == ["192.168.1.20", "laptop.local"])
+        #expect(try core.handle(.stopInviting(["192.168.1.20"]), into: &sink).first
+            == .network(NetworkSettings(listen: patch.network.listen, connect: ["laptop.local"])))
         let cleared = try core.handle(.install(try parse("tempo: 100"), at: 2), into: &sink)
         #expect(cleared.contains(.network(.none)))
     }

@@ -17,15 +17,13 @@ extension DaemonControl {
             throw ControlError(.invalidValue, "'\(host)' is not a peer address",
                                fix: "give HOST or HOST:PORT, e.g. 192.168.1.20 or laptop.local:5004")
         }
-        try durably { try daemon.perform { [self] in
-            daemon.feed(.setNetwork(daemon.core.snapshot.network.connecting(host)))
-        } }
+        try durably { try daemon.perform { [self] in daemon.feed(.invitePeer(host)) } }
     }
 
     /// Ends the sessions with `peer` (BY) and stops inviting it.
     func networkDisconnect(_ peer: String) throws {
         var (invited, found) = daemon.network.end(peer)
-        if try daemon.perform({ [self] in daemon.core.snapshot.network.connect.contains(peer) }) {
+        if daemon.view.value.hub.network.connect.contains(peer) {
             (invited, found) = (invited.union([peer]), true)
         }
         guard found else {
@@ -35,8 +33,6 @@ extension DaemonControl {
                                                   : "name one of: " + known.joined(separator: ", "))
         }
         guard !invited.isEmpty else { return }
-        try durably { try daemon.perform { [self] in
-            daemon.feed(.setNetwork(daemon.core.snapshot.network.disconnecting(invited)))
-        } }
+        try durably { try daemon.perform { [self] in daemon.feed(.stopInviting(invited)) } }
     }
 }

@@ -42,9 +42,12 @@ extension HubCore {
         case .setMappings(let list, let revision):
             guard revision == nil || revision == router.revision else { throw HubRefusal.stale("the mappings") }
             effects += setMappings(list)
-        case .setNetwork(let settings):
-            network = settings
-            effects += [.network(settings), .save(state)]
+        case .invitePeer(let peer):
+            network = network.connecting(peer)
+            effects += [.network(network), .save(state)]
+        case .stopInviting(let peers):
+            network = network.disconnecting(peers)
+            effects += [.network(network), .save(state)]
         case .switchScene(let name, let time):
             effects += try switchScene(named: name, at: time).1
         case .scenePatchInstalled(let name):

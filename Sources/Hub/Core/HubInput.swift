@@ -58,8 +58,10 @@ public enum HubInput {
     /// Mappings checked against the graph of `graphRevision` (`MIDIRouter.revision`; `nil`:
     /// the current one): refused as stale when the graph was rebuilt since.
     case setMappings([Mapping], graphRevision: Int?)
-    /// The RTP-MIDI sessions to keep from now on (a peer invited or ended by request).
-    case setNetwork(NetworkSettings)
+    /// Invite `peer` too (`network.connect`), kept across restarts.
+    case invitePeer(String)
+    /// Stop inviting `peers` (`network.disconnect`).
+    case stopInviting(Set<String>)
     /// Switch to the scene `name` at `time`.
     case switchScene(String, at: HostTime)
     /// The patch that scene `name` names was installed.

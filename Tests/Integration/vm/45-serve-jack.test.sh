@@ -8,12 +8,15 @@
 # the virmidi port → a second jack_midi_dump (ALSA → JACK) and a short jack_midiseq loop
 # → that dump (JACK → JACK, made in JACK); the same by hand with `midihub connect` /
 # `disconnect` (jack:CLIENT:PORT on either side); unplugging the virmidi card with a note
-# held gives the JACK dump its note-off.
+# held gives the JACK dump its note-off. Plugged back, it streams 1 kHz through the hub to
+# aseqdump and the JACK dump, which stops reading (SIGSTOP), while four control clients load
+# the hub (issue 38): every message arrives, in order, and every request is answered.
 # timeout: 600
 # retry: jackd -d dummy gives up on its clients after the emulated VM stalls for seconds (CI: "XRun = 5002406 usec ... engine may now behave abnormally")
 
 source "$REPO/Tests/Integration/serve.sh"
 source "$REPO/Tests/Integration/serve-jack.sh"
+source "$REPO/Tests/Integration/serve-control.sh"
 export JACK_NO_START_SERVER=1
 start_controller_and_dump
 
@@ -137,6 +140,41 @@ step "the virmidi card is unplugged with its note held: the JACK port gets the n
 unplug_virmidi
 wait_for_line "$raw" "80 3e 00 note off" 30
 wait_for_peer_line hub "$(peer_err hub)" "port left: $virmidi:0 .*released notes at .*jack:rawdump:input" 30
+
+step "a JACK client stops reading: MIDI at 1 kHz still arrives whole and in order while four clients load the hub"
+# jack_midi_dump is stopped (SIGSTOP) while the hub plays into its port: the --sync server
+# waits for it, so the hub's JACK clients stop running too and its JACK output fills. The
+# MIDI thread hands JACK output to a thread of its own and never waits for JACK, so ALSA to
+# ALSA goes on, while the control clients of vm/44's step list, set mappings and reload.
+plug_virmidi
+wait_for "the virmidi port back" 30 bash -c "aconnect -l | grep -q \"'Virtual Raw MIDI $card-0'\""
+cat >"$WORK/stream.yaml" <<YAML
+nodes:
+  keys: { source: hardware:* }
+  up: { processor: transpose, parameters: { semitones: 2 } }
+  dump: { external: '"aseqdump"' }
+  tojack: { external: 'jack:midi-monitor:input' }
+routes:
+  - keys -> up
+  - up -> dump
+  - keys -> tojack
+rules:
+  - connect hardware:* -> "midihub:in"
+YAML
+control_ok "{\"id\":1,\"request\":\"patch.load\",\"params\":{\"path\":\"$WORK/stream.yaml\"}}" >/dev/null
+wait_for "virmidi -> midihub" 30 bash -c "aconnect -l | grep -A3 \"'Virtual Raw MIDI $card-0'\" | grep -q \"Connecting To: .*$hub_client:0\""
+amidi -p "hw:$card,0" -S '90 30 40' || fail "amidi -S failed"
+wait_for_line "$(peer_out jdump2)" "90 30 40 note on" 30
+kill -STOP "${PEER_PIDS[jdump2]}"
+python3 "$REPO/Tests/Integration/control_load.py" "$SERVE_SOCKET" "/dev/snd/midiC${card}D0" "$dump" "$(wc -l <"$dump")" \
+    "$hub_client" "$WORK/stream.yaml" 5 2 >"$WORK/jack-load.out" 2>"$WORK/jack-load.err" \
+    || fail "MIDI with a stopped JACK reader: $(tr '\n' ' ' <"$WORK/jack-load.out") $(head -c 2000 "$WORK/jack-load.err")"
+kill -CONT "${PEER_PIDS[jdump2]}"
+cat "$WORK/jack-load.out"
+read -r sent received in_order < <(sed -n 's/^sent=\([0-9]*\) received=\([0-9]*\) in-order=\([0-9]*\)$/\1 \2 \3/p' "$WORK/jack-load.out")
+assert_eq "$sent $sent" "$received $in_order" "messages received, and in the order sent, with the JACK reader stopped"
+(( sent >= 2000 )) || fail "the stream fell far short of 1 kHz: $sent messages in 5 s"
+assert_eq 4 "$(grep -cE '^client=[a-z.]+ requests=[0-9]+ failed=0$' "$WORK/jack-load.out")" "every request answered"
 
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
