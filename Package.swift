@@ -3,7 +3,7 @@ import PackageDescription
 
 // Module layout and import rules: see docs/architecture.md.
 // Only `ALSA` imports `CALSA`; only `RtMidiBackend` imports `CRtMidi`; only `SoundFont` imports `CVorbis`;
-// only `NetworkMIDI` imports `CAvahi`;
+// only `NetworkMIDI` imports `CAvahi`; only `Plugins` imports `CLilv`;
 // only `VoiceLanes` imports `CCPUFeatures`; only `Synth` imports `VoiceLanesAVX2`.
 // `SynthKernels` imports nothing.
 // `MIDICore`, `RenderCore` and `Synth` import no I/O module. Only `Remote` imports Hummingbird; only `Remote` and `NetworkMIDI` import SwiftNIO (`NetworkMIDI` only NIOCore's addresses).
@@ -55,9 +55,15 @@ let package = Package(
         // libvorbisfile, for SF3 fonts' compressed samples. Only `SoundFont` imports it.
         .systemLibrary(name: "CVorbis", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
         .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
+        // lilv (liblilv-dev): the LV2 plugins installed. Only `Plugins` imports it.
+        .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
 
         // MIDI 1.0 model, byte-stream parser/encoder, SMF, tempo map, text format. No C, no I/O.
         .target(name: "MIDICore"),
+
+        // The LV2 plugins installed on the system (lilv): what each is, its ports, presets
+        // and required features. Read off the MIDI and render threads.
+        .target(name: "Plugins", dependencies: ["CLilv"]),
 
         // RTP-MIDI (RFC 6295) and Apple's session protocol: packets, the recovery journal,
         // its sender and the receiver's repair, the sessions' logic (`SessionHost`). Pure
@@ -173,7 +179,7 @@ let package = Package(
             dependencies: [
                 "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer", "AudioHost", "Control", "Hub", "Daemon", "Remote",
                 "NetworkMIDI", "RTPMIDI",
-                "SetupViews", "SoundFont", "Transport",
+                "SetupViews", "SoundFont", "Transport", "Plugins",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -191,6 +197,7 @@ let package = Package(
         .testTarget(name: "DocsTests", dependencies: ["TestSupport"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA", "TestSupport"]),
         .testTarget(name: "HubTests", dependencies: ["Hub", "HubTestSupport", "Transport"]),
+        .testTarget(name: "PluginsTests", dependencies: ["Plugins", "TestSupport"]),
         .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore", "CJackTestEnvironment", "TestSupport"]),
         // Test support: the JACK server name, set in the environment before main.
         .target(name: "CJackTestEnvironment", path: "Tests/CJackTestEnvironment"),

@@ -1,4 +1,5 @@
 import ALSA
+import Plugins
 import ArgumentParser
 import Control
 import SetupViews
@@ -16,6 +17,11 @@ enum NameCompletion {
     /// The daemon's node ids.
     static let nodes = CompletionKind.custom { _, _, prefix in
         matching(prefix, in: (try? askDaemon { try $0.nodes() })?.map(\.id) ?? [])
+    }
+
+    /// The installed LV2 plugins' URIs.
+    static let plugins = CompletionKind.custom { _, _, prefix in
+        matching(prefix, in: PluginCatalog().plugins.map(\.uri))
     }
 
     private static func portNames(_ role: SequencerSession.PortRole) -> [String] {

@@ -1,0 +1,35 @@
+/// The LV2 terms discovery reads, by URI, and the short names midihub prints for them
+/// (`urid:map` for `http://lv2plug.in/ns/ext/urid#map`).
+/// - Thread: any (constants).
+enum LV2Vocabulary {
+    static let core = "http://lv2plug.in/ns/lv2core#"
+    static let audioPort = core + "AudioPort"
+    static let controlPort = core + "ControlPort"
+    static let cvPort = core + "CVPort"
+    static let inputPort = core + "InputPort"
+    static let outputPort = core + "OutputPort"
+    static let integer = core + "integer"
+    static let toggled = core + "toggled"
+    static let enumeration = core + "enumeration"
+    static let atomPort = "http://lv2plug.in/ns/ext/atom#AtomPort"
+    static let atomSupports = "http://lv2plug.in/ns/ext/atom#supports"
+    static let eventPort = "http://lv2plug.in/ns/ext/event#EventPort"
+    static let midiEvent = "http://lv2plug.in/ns/ext/midi#MidiEvent"
+    static let logarithmic = "http://lv2plug.in/ns/ext/port-props#logarithmic"
+    static let unit = "http://lv2plug.in/ns/extensions/units#unit"
+    static let unitSymbol = "http://lv2plug.in/ns/extensions/units#symbol"
+    static let preset = "http://lv2plug.in/ns/ext/presets#Preset"
+    static let label = "http://www.w3.org/2000/01/rdf-schema#label"
+
+    /// `uri` as the LV2 specifications write it: `lv2:isLive`, `urid:map`, `units:db`;
+    /// another vocabulary's URI whole.
+    static func shortName(_ uri: String) -> String {
+        if uri.hasPrefix(core) { return "lv2:" + uri.dropFirst(core.count) }
+        for root in ["http://lv2plug.in/ns/ext/", "http://lv2plug.in/ns/extensions/"] where uri.hasPrefix(root) {
+            let rest = uri.dropFirst(root.count)
+            guard let hash = rest.firstIndex(of: "#") else { return String(rest) }
+            return rest[..<hash] + ":" + rest[rest.index(after: hash)...]
+        }
+        return uri
+    }
+}

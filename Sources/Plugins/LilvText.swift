@@ -1,0 +1,66 @@
+internal import CLilv
+
+/// Reading lilv's values: a node's text or number, a node collection's URIs.
+/// - Thread: control (the catalog's).
+enum LilvText {
+    /// `node`'s text (a URI, a literal), or `nil`.
+    static func string(_ node: OpaquePointer?) -> String? {
+        guard let node, let text = lilv_node_as_string(node) else { return nil }
+        return String(cString: text)
+    }
+
+    /// `node`'s number, when it is one.
+    static func number(_ node: OpaquePointer?) -> Float? {
+        guard let node, lilv_node_is_float(node) || lilv_node_is_int(node) else { return nil }
+        return lilv_node_as_float(node)
+    }
+
+    /// The texts of `nodes`, which are freed.
+    static func uris(_ nodes: UnsafeMutableRawPointer?) -> [String] {
+        guard let nodes else { return [] }
+        defer { lilv_nodes_free(nodes) }
+        var texts: [String] = []
+        var iterator = lilv_nodes_begin(nodes)
+        while !lilv_nodes_is_end(nodes, iterator) {
+            if let text = string(lilv_nodes_get(nodes, iterator)) { texts.append(text) }
+            iterator = lilv_nodes_next(nodes, iterator)
+        }
+        return texts
+    }
+
+    /// The nodes of `nodes`, copied (each to free), and `nodes` freed.
+    static func copies(_ nodes: UnsafeMutableRawPointer?) -> [OpaquePointer] {
+        guard let nodes else { return [] }
+        defer { lilv_nodes_free(nodes) }
+        var copies: [OpaquePointer] = []
+        var iterator = lilv_nodes_begin(nodes)
+        while !lilv_nodes_is_end(nodes, iterator) {
+            if let copy = lilv_node_duplicate(lilv_nodes_get(nodes, iterator)) { copies.append(copy) }
+            iterator = lilv_nodes_next(nodes, iterator)
+        }
+        return copies
+    }
+}
+
+/// The URIs discovery asks lilv about, as lilv nodes of the catalog's world.
+/// - Thread: control (the catalog's).
+struct Terms {
+    let audioPort, controlPort, cvPort, inputPort, atomPort, eventPort, midiEvent: OpaquePointer
+    let integer, toggled, enumeration, logarithmic, unit, unitSymbol, preset, label: OpaquePointer
+
+    init(_ world: OpaquePointer) {
+        func uri(_ text: String) -> OpaquePointer { lilv_new_uri(world, text) }
+        typealias V = LV2Vocabulary
+        (audioPort, controlPort, cvPort, inputPort) = (uri(V.audioPort), uri(V.controlPort), uri(V.cvPort), uri(V.inputPort))
+        (atomPort, eventPort, midiEvent) = (uri(V.atomPort), uri(V.eventPort), uri(V.midiEvent))
+        (integer, toggled, enumeration, logarithmic) = (uri(V.integer), uri(V.toggled), uri(V.enumeration), uri(V.logarithmic))
+        (unit, unitSymbol, preset, label) = (uri(V.unit), uri(V.unitSymbol), uri(V.preset), uri(V.label))
+    }
+
+    func free() {
+        for node in [audioPort, controlPort, cvPort, inputPort, atomPort, eventPort, midiEvent, integer, toggled, enumeration,
+                     logarithmic, unit, unitSymbol, preset, label] {
+            lilv_node_free(node)
+        }
+    }
+}

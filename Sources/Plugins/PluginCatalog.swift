@@ -1,0 +1,84 @@
+internal import CLilv
+
+/// The LV2 plugins installed on the system, read with lilv from the bundles on `LV2_PATH`
+/// (by default `~/.lv2`, `/usr/local/lib/lv2`, `/usr/lib/lv2` and the multiarch folder):
+/// what each is, its ports, its presets and the features it requires. Reading the bundles
+/// takes a moment (a second for Debian's few hundred plugins with a cold disk cache): the
+/// catalog is made once, off the MIDI and render threads.
+///
+/// - Thread: control (the thread that made it; lilv's world is not shared).
+public final class PluginCatalog {
+    private let world: OpaquePointer
+    private let terms: Terms
+    /// Every plugin, sorted by name then URI.
+    public let plugins: [PluginSummary]
+    private let handles: [String: OpaquePointer]
+
+    /// Reads every installed bundle, or those in the folders of `searchPath` (as `LV2_PATH`
+    /// gives them: folders separated by `:`).
+    public init(searchPath: String? = nil) {
+        world = lilv_world_new()
+        if let searchPath {
+            let path = lilv_new_string(world, searchPath)
+            lilv_world_set_option(world, LILV_OPTION_LV2_PATH, path)
+            lilv_node_free(path)
+        }
+        lilv_world_load_all(world)
+        terms = Terms(world)
+        var summaries: [PluginSummary] = []
+        var handles: [String: OpaquePointer] = [:]
+        let all = lilv_world_get_all_plugins(world)
+        var iterator = lilv_plugins_begin(all)
+        while !lilv_plugins_is_end(all, iterator) {
+            if let plugin = lilv_plugins_get(all, iterator) {
+                let summary = Self.summary(of: plugin, terms: terms, world: world)
+                summaries.append(summary)
+                handles[summary.uri] = plugin
+            }
+            iterator = lilv_plugins_next(all, iterator)
+        }
+        plugins = summaries.sorted { ($0.name.lowercased(), $0.uri) < ($1.name.lowercased(), $1.uri) }
+        self.handles = handles
+    }
+
+    deinit {
+        terms.free()
+        lilv_world_free(world)
+    }
+
+    /// The plugins whose URI, name, class or kind contains `filter` (ignoring case); all for `nil`.
+    public func plugins(matching filter: String?) -> [PluginSummary] {
+        guard let filter = filter?.lowercased(), !filter.isEmpty else { return plugins }
+        return plugins.filter { plugin in
+            [plugin.uri, plugin.name, plugin.lv2Class, plugin.kind.rawValue].contains { $0.lowercased().contains(filter) }
+        }
+    }
+
+    /// The plugin `name` names: its URI, its name (ignoring case), or a part of its URI or
+    /// name that no other plugin's has.
+    /// - Throws: `PluginLookupError` when none or several match.
+    public func plugin(named name: String) throws(PluginLookupError) -> PluginSummary {
+        if let exact = plugins.first(where: { $0.uri == name }) { return exact }
+        let lowered = name.lowercased()
+        let named = plugins.filter { $0.name.lowercased() == lowered }
+        if named.count == 1 { return named[0] }
+        let candidates = named.isEmpty
+            ? plugins.filter { $0.name.lowercased().contains(lowered) || $0.uri.lowercased().contains(lowered) } : named
+        guard candidates.count == 1 else {
+            throw candidates.isEmpty ? .unknown(name) : .ambiguous(name, candidates: candidates.map(\.uri))
+        }
+        return candidates[0]
+    }
+
+    /// Everything of the plugin `name` names (`plugin(named:)`): ports, presets, features.
+    /// - Throws: `PluginLookupError` when none or several match.
+    public func info(_ name: String) throws(PluginLookupError) -> PluginInfo {
+        let summary = try plugin(named: name)
+        guard let plugin = handles[summary.uri] else { throw .unknown(name) }
+        let ports = (0..<lilv_plugin_get_num_ports(plugin)).compactMap { index in
+            lilv_plugin_get_port_by_index(plugin, index).map { Self.port($0, index: Int(index), of: plugin, terms: terms, world: world) }
+        }
+        return PluginInfo(plugin: summary, ports: ports, presets: Self.presets(of: plugin, terms: terms, world: world),
+                          optionalFeatures: LilvText.uris(lilv_plugin_get_optional_features(plugin)).map(LV2Vocabulary.shortName))
+    }
+}
