@@ -37,6 +37,8 @@ let package = Package(
         .library(name: "SoundFont", targets: ["SoundFont"]),
         // For the fuzz targets: the RTP-MIDI packet and recovery journal decoders.
         .library(name: "RTPMIDI", targets: ["RTPMIDI"]),
+        // For the fuzz targets: the LV2 bundles' reader.
+        .library(name: "Plugins", targets: ["Plugins"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

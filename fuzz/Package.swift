@@ -26,6 +26,7 @@ let package = Package(
         fuzzTarget("FuzzStateFile", testing: "Hub"),
         fuzzTarget("FuzzRTPMIDI", testing: "RTPMIDI", "MIDICore"),
         fuzzTarget("FuzzAppleMIDISession", testing: "RTPMIDI"),
+        fuzzTarget("FuzzPluginBundle", testing: "Plugins"),
     ]
 )
 

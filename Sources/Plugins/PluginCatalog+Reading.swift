@@ -54,7 +54,7 @@ extension PluginCatalog {
                           (terms.logarithmic, "logarithmic")]
             .filter { lilv_port_has_property(plugin, port, $0.0) }.map(\.1)
         let type = portType(port, of: plugin, terms: terms)
-        var choices = scalePoints(of: port, plugin: plugin)
+        var choices = scalePoints(of: port, plugin: plugin, terms: terms, world: world)
         if choices.isEmpty, properties.contains("toggle") { choices = [.init(label: "off", value: 0), .init(label: "on", value: 1)] }
         return PluginPort(
             index: index, symbol: LilvText.string(lilv_port_get_symbol(plugin, port)) ?? "\(index)",
@@ -79,19 +79,17 @@ extension PluginCatalog {
         return uri.split(separator: "#").last.map(String.init)
     }
 
-    private static func scalePoints(of port: OpaquePointer, plugin: OpaquePointer) -> [PluginPort.Choice] {
-        guard let points = lilv_port_get_scale_points(plugin, port) else { return [] }
-        defer { lilv_scale_points_free(points) }
-        var choices: [PluginPort.Choice] = []
-        var iterator = lilv_scale_points_begin(points)
-        while !lilv_scale_points_is_end(points, iterator) {
-            if let point = lilv_scale_points_get(points, iterator),
-               let label = LilvText.string(lilv_scale_point_get_label(point)), let value = LilvText.number(lilv_scale_point_get_value(point)) {
-                choices.append(.init(label: label, value: value))
-            }
-            iterator = lilv_scale_points_next(points, iterator)
-        }
-        return choices.sorted { $0.value < $1.value }
+    /// The port's scale points (`lv2:scalePoint`), read point by point: one without a label
+    /// or a value is left out (lilv's own reader asserts when none is whole, and leaks).
+    private static func scalePoints(of port: OpaquePointer, plugin: OpaquePointer, terms: Terms, world: OpaquePointer)
+        -> [PluginPort.Choice] {
+        LilvText.copies(lilv_port_get_value(plugin, port, terms.scalePoint)).compactMap { point -> PluginPort.Choice? in
+            defer { lilv_node_free(point) }
+            let label = lilv_world_get(world, point, terms.label, nil), value = lilv_world_get(world, point, terms.value, nil)
+            defer { [label, value].forEach { lilv_node_free($0) } }
+            guard let text = LilvText.string(label), let number = LilvText.number(value) else { return nil }
+            return PluginPort.Choice(label: text, value: number)
+        }.sorted { $0.value < $1.value }
     }
 
     /// The plugin's presets, each with its label (its resource loaded for it), by label.

@@ -51,3 +51,7 @@ int FuzzRTPMIDI_main(int argc, char **argv) {
 int FuzzAppleMIDISession_main(int argc, char **argv) {
     return LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput);
 }
+
+int FuzzPluginBundle_main(int argc, char **argv) {
+    return LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput);
+}
