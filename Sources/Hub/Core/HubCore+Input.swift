@@ -162,10 +162,4 @@ extension HubCore {
         senders[address] = sender
         return sender
     }
-
-    /// Whether the port at `address` was in the last listing (or sends without being listed).
-    /// - Thread: owner.
-    func knowsPort(at address: PortAddress) -> Bool {
-        portsByAddress[address] != nil
-    }
 }

@@ -19,11 +19,11 @@ public struct HubCore {
     var portList: [PortDescriptor] = []
     var connections: Set<Connection> = []
     /// The listed ports and those that send without being listed, by address.
-    var portsByAddress: [PortAddress: PortDescriptor] = [:]
+    @usableFromInline var portsByAddress: [PortAddress: PortDescriptor] = [:]
     /// The source nodes each sending port feeds, resolved once per port list and graph.
     var senders: [PortAddress: MIDIRouter.Sender] = [:]
     /// The graph, its processors, the hub's tempo and the notes sounding at each node.
-    var router: MIDIRouter
+    @usableFromInline var router: MIDIRouter
     /// Controller mappings and what they know of their controls and targets.
     var mappings = MappingEngine()
     /// MIDI learn, while armed.
@@ -55,7 +55,7 @@ public struct HubCore {
     /// The RTP-MIDI sessions the daemon keeps (`HubEffect.network` hands them to the shell).
     var network: NetworkSettings
     /// The transport: the song, the playlist, the clock it follows, the take.
-    var transport = HubTransport()
+    @usableFromInline var transport = HubTransport()
     /// The node types built-in nodes are checked against (their parameters).
     let registry: NodeRegistry
     /// The pseudo-port the transport's song plays from (`midihub:sequence`).

@@ -5,24 +5,30 @@ import RenderCore
 /// parts stay shared until the core next writes them), with no way to change it. The owner
 /// reads the core's own (`HubCore.snapshot`) between inputs; the control side reads the one
 /// the owner last published. Nothing outside the module reads the core's parts: everything
-/// the shell learns comes from here or from the effects.
+/// the shell learns comes from here or from the effects. The reads the owner makes every
+/// turn (the graph and its revision, the next generated event, the transport, a port
+/// known) are inlinable: an optimized build reads the field, without copying the core.
 ///
 /// - Thread: any (a plain value).
 public struct HubSnapshot {
-    let core: HubCore
+    @usableFromInline let core: HubCore
+
+    @inlinable init(core: HubCore) {
+        self.core = core
+    }
 
     // MARK: The graph
 
     /// The graph: its nodes (with the values set at runtime) and routes.
-    public var graph: HubGraph { core.router.graph }
+    @inlinable public var graph: HubGraph { core.router.graph }
     /// Counts graph rebuilds: a change prepared against one revision is stale in another.
-    public var graphRevision: Int { core.router.revision }
+    @inlinable public var graphRevision: Int { core.router.revision }
     /// The hub's tempo (quarter notes per minute).
     public var tempo: Double { core.router.clock.beatsPerMinute }
     /// The values of processor node `id`'s parameters (`nil`: not a processor).
     public func processorParameters(_ id: NodeID) -> ParameterValues? { core.router.processorParameters(id) }
     /// When a processor (an arpeggiator) next generates an event, if any does.
-    public var nextGeneratedTime: HostTime? { core.router.nextGeneratedTime() }
+    @inlinable public var nextGeneratedTime: HostTime? { core.router.nextGeneratedTime() }
     /// The input parameter `name` of node `id` (`HubCore.parameterInfo`).
     /// - Throws: `HubRefusal` for an unknown node or parameter.
     public func parameterInfo(node id: NodeID, _ name: String) throws(HubRefusal) -> ParameterInfo {
@@ -43,7 +49,7 @@ public struct HubSnapshot {
     /// The connection rules and the runtime edits.
     public var rules: [ConnectionRule] { core.ports.reconciler.rules }
     /// Whether the port at `address` was in the last listing (or sends without being listed).
-    public func knowsPort(at address: PortAddress) -> Bool { core.knowsPort(at: address) }
+    @inlinable public func knowsPort(at address: PortAddress) -> Bool { core.portsByAddress[address] != nil }
     /// Whether the shell was asked to make `connection` and has not said it did.
     public func isMaking(_ connection: Connection) -> Bool { core.ports.isMaking(connection) }
     /// Whether the rules and runtime edits want `source` connected to `destination` (`nil`:
@@ -78,7 +84,7 @@ public struct HubSnapshot {
     // MARK: The rest
 
     /// The transport: the song, the playlist, the clock it follows, the take.
-    public var transport: HubTransport { core.transport }
+    @inlinable public var transport: HubTransport { core.transport }
     /// The RTP-MIDI sessions the daemon keeps.
     public var network: NetworkSettings { core.network }
     /// What the state file keeps.
@@ -88,5 +94,5 @@ public struct HubSnapshot {
 /// - Thread: owner (the state's owner).
 extension HubCore {
     /// The state as it is now, to read (the owner, between inputs) or to publish.
-    public var snapshot: HubSnapshot { HubSnapshot(core: self) }
+    @inlinable public var snapshot: HubSnapshot { HubSnapshot(core: self) }
 }

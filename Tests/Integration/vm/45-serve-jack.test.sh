@@ -163,8 +163,9 @@ rules:
 YAML
 control_ok "{\"id\":1,\"request\":\"patch.load\",\"params\":{\"path\":\"$WORK/stream.yaml\"}}" >/dev/null
 wait_for "virmidi -> midihub" 30 bash -c "aconnect -l | grep -A3 \"'Virtual Raw MIDI $card-0'\" | grep -q \"Connecting To: .*$hub_client:0\""
-amidi -p "hw:$card,0" -S '90 30 40' || fail "amidi -S failed"
-wait_for_line "$(peer_out jdump2)" "90 30 40 note on" 30
+amidi -p "hw:$card,0" -S '90 30 40 80 30 00' || fail "amidi -S failed"
+wait_for_line "$(peer_out jdump2)" "80 30 00 note off" 30
+wait_for_line "$dump" "^ *$hub_client:1 +Note off +0, note 50" 30  # counted before the stream, not in it
 kill -STOP "${PEER_PIDS[jdump2]}"
 python3 "$REPO/Tests/Integration/control_load.py" "$SERVE_SOCKET" "/dev/snd/midiC${card}D0" "$dump" "$(wc -l <"$dump")" \
     "$hub_client" "$WORK/stream.yaml" 5 2 >"$WORK/jack-load.out" 2>"$WORK/jack-load.err" \
