@@ -9,13 +9,10 @@ enum PluginTables {
             [plugin.name, plugin.kind.rawValue, "\(plugin.audioInputs)/\(plugin.audioOutputs)",
              "\(plugin.midiInputs)/\(plugin.midiOutputs)", "\(plugin.controlInputs)", "\(plugin.presets)", plugin.uri]
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        func line(_ cells: [String]) -> String {
-            zip(cells, widths).map { $0.padding(to: $1) }.joined(separator: "  ").trailingSpacesRemoved
-        }
-        var lines = [line(header)]
+        let table = TextTable(header: header, rows: rows)
+        var lines = [table.line(header)]
         for (plugin, row) in zip(plugins, rows) {
-            lines.append(line(row))
+            lines.append(table.line(row))
             if !plugin.missing.isEmpty { lines.append("  cannot host: requires " + plugin.missing.joined(separator: ", ")) }
         }
         return lines.joined(separator: "\n")

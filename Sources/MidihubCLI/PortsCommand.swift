@@ -54,14 +54,11 @@ struct PortsCommand: ParsableCommand {
              port.clientName, port.portName,
              port.card.map { "\($0)" + (port.cardName.map { " \($0)" } ?? "") } ?? ""]
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        func line(_ cells: [String]) -> String {
-            zip(cells, widths).map { $0.padding(to: $1) }.joined(separator: "  ").trailingSpacesRemoved
-        }
-        var lines = [line(header)]
+        let table = TextTable(header: header, rows: rows)
+        var lines = [table.line(header)]
         for (port, row) in zip(ports, rows) {
-            lines.append(line(row))
-            let indent = String(repeating: " ", count: widths[0] + 2)
+            lines.append(table.line(row))
+            let indent = String(repeating: " ", count: table.widths[0] + 2)
             if let card = port.card.flatMap({ cards[$0] }), card.usbPath != nil || card.serial != nil {
                 let usb = [card.usbPath.map { "usb:\"\($0)\"" }, card.serial.map { "serial:\"\($0)\"" }]
                 lines.append(indent + "device " + usb.compactMap { $0 }.joined(separator: ", "))

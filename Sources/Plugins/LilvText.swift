@@ -17,28 +17,25 @@ enum LilvText {
 
     /// The texts of `nodes`, which are freed.
     static func uris(_ nodes: UnsafeMutableRawPointer?) -> [String] {
-        guard let nodes else { return [] }
-        defer { lilv_nodes_free(nodes) }
-        var texts: [String] = []
-        var iterator = lilv_nodes_begin(nodes)
-        while !lilv_nodes_is_end(nodes, iterator) {
-            if let text = string(lilv_nodes_get(nodes, iterator)) { texts.append(text) }
-            iterator = lilv_nodes_next(nodes, iterator)
-        }
-        return texts
+        taking(nodes) { string($0) }
     }
 
     /// The nodes of `nodes`, copied (each to free), and `nodes` freed.
     static func copies(_ nodes: UnsafeMutableRawPointer?) -> [OpaquePointer] {
+        taking(nodes) { lilv_node_duplicate($0) }
+    }
+
+    /// What `read` makes of each node of `nodes` (`nil`s left out); `nodes` is freed.
+    private static func taking<Value>(_ nodes: UnsafeMutableRawPointer?, _ read: (OpaquePointer?) -> Value?) -> [Value] {
         guard let nodes else { return [] }
         defer { lilv_nodes_free(nodes) }
-        var copies: [OpaquePointer] = []
+        var values: [Value] = []
         var iterator = lilv_nodes_begin(nodes)
         while !lilv_nodes_is_end(nodes, iterator) {
-            if let copy = lilv_node_duplicate(lilv_nodes_get(nodes, iterator)) { copies.append(copy) }
+            if let value = read(lilv_nodes_get(nodes, iterator)) { values.append(value) }
             iterator = lilv_nodes_next(nodes, iterator)
         }
-        return copies
+        return values
     }
 }
 
