@@ -16,7 +16,7 @@ extension PluginCatalog {
             case .atom, .cv, .other: break
             }
         }
-        let requires = LilvText.uris(lilv_plugin_get_required_features(plugin))
+        let requires = LilvText.uris(lilv_plugin_get_required_features(plugin)).sorted()  // lilv's order varies
         let pluginClass = lilv_plugin_get_class(plugin).flatMap { LilvText.string(lilv_plugin_class_get_label($0)) }
         let presets = lilv_plugin_get_related(plugin, terms.preset)
         defer { lilv_nodes_free(presets) }

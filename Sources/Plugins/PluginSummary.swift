@@ -30,7 +30,7 @@ public struct PluginSummary: Codable, Equatable, Sendable {
     public var controlOutputs: Int
     /// How many presets the system has for it.
     public var presets: Int
-    /// The features it requires (`urid:map`), and those of them midihub does not provide:
+    /// The features it requires (`urid:map`, by URI), and those of them midihub does not provide:
     /// it cannot be hosted while this is not empty.
     public var requires: [String]
     public var missing: [String]
