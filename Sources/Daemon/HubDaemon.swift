@@ -290,7 +290,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// - Thread: owner (the MIDI input thread).
     private func pollTimeout() -> Int32 {
         let limit = receivers.hasWaiting ? ReceiverQueues.retryMilliseconds : 10
-        guard let next = core.snapshot.nextGeneratedTime else { return limit }
+        guard let next = core.turnReading.nextGeneratedTime else { return limit }
         let microseconds = max((next - HostTime.now()).microseconds, 0)
         return Int32(min((microseconds + 999) / 1000, Int64(limit)))
     }
@@ -386,8 +386,16 @@ public final class HubDaemon: @unchecked Sendable {
 
     func makeSink() -> DaemonSink {
         DaemonSink(audio: audio, receivers: receivers,
-                   destinations: routeCache.destinations(ports: ports, hub: core.snapshot, ownClient: client.clientID),
+                   destinations: routeDestinations(),
                    jack: jack)
+    }
+
+    /// The port of each external node of the current graph, by node index (`RouteCache`): the
+    /// graph is read, through a snapshot, only after it changed.
+    /// - Thread: owner.
+    func routeDestinations() -> [ExternalDestination?] {
+        routeCache.destinations(ports: ports, revision: core.turnReading.graphRevision, graph: { core.snapshot.graph },
+                                ownClient: client.clientID)
     }
 
     /// Hands ALSA ports what a batch buffered for them (`ReceiverQueues+Batch`) and publishes

@@ -44,7 +44,7 @@ extension HubDaemon {
     /// not take everything (an ALSA port with messages waiting or lost), for the published view.
     /// - Thread: owner.
     func receiverStatuses() -> [NodeID: ReceiverStatus] {
-        let destinations = routeCache.destinations(ports: ports, hub: core.snapshot, ownClient: client.clientID)
+        let destinations = routeDestinations()
         var statuses: [NodeID: ReceiverStatus] = [:]
         for (node, destination) in zip(core.snapshot.graph.nodes, destinations) {
             guard case .alsa(let address) = destination else { continue }
@@ -63,7 +63,7 @@ extension HubDaemon {
 
     /// The external nodes whose MIDI goes to the ALSA port `address`.
     private func externalNodes(at address: SeqAddress) -> [NodeID] {
-        let destinations = routeCache.destinations(ports: ports, hub: core.snapshot, ownClient: client.clientID)
+        let destinations = routeDestinations()
         return zip(core.snapshot.graph.nodes, destinations).compactMap { node, destination in
             if case .alsa(address) = destination { node.id } else { nil }
         }

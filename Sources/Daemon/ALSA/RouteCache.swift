@@ -16,16 +16,17 @@ struct RouteCache {
         destinationsRevision = nil
     }
 
-    /// The port (ALSA or JACK) of each external node of `hub`'s graph that has one in `ports`
-    /// (never one of midihub's own, `ownClient`), by node index; `nil` for other nodes.
-    mutating func destinations(ports: PortCatalog, hub: HubSnapshot, ownClient: UInt8) -> [ExternalDestination?] {
-        if destinationsRevision != hub.graphRevision {
-            destinations = hub.graph.nodes.map { node in
+    /// The port (ALSA or JACK) of each external node of the graph of `revision` that has one
+    /// in `ports` (never one of midihub's own, `ownClient`), by node index; `nil` for other
+    /// nodes. `graph` is read only when the revision is new.
+    mutating func destinations(ports: PortCatalog, revision: Int, graph: () -> HubGraph, ownClient: UInt8) -> [ExternalDestination?] {
+        if destinationsRevision != revision {
+            destinations = graph().nodes.map { node in
                 guard case .external(let external) = node.body,
                       let port = ports.destination(for: external.port, excludingClient: ownClient) else { return nil }
                 return ExternalDestination(port)
             }
-            destinationsRevision = hub.graphRevision
+            destinationsRevision = revision
         }
         return destinations
     }

@@ -81,7 +81,7 @@ extension HubDaemon {
     /// one, and while recording, once a second at most (each turn's tick carries it).
     /// - Thread: owner.
     func stampIfRecording() -> String {
-        guard core.snapshot.transport.isRecording else { return "" }
+        guard core.turnReading.isRecording else { return "" }
         let second = time(nil)
         if second != lastTakeStamp.second { lastTakeStamp = (second, Self.takeStamp()) }
         return lastTakeStamp.stamp

@@ -47,7 +47,8 @@ extension HubDaemon {
     /// through the core's graph with their times; its clock (pulses, Start, Stop, Continue,
     /// Song Position) to the external nodes marked `clock: true`, each moved by its offset.
     func play(_ scheduled: [SongPlayer.Scheduled], _ timing: TransportTiming) {
-        let followers = core.snapshot.clockFollowers
+        // Read (through a snapshot) only for a batch with clock in it.
+        let followers = scheduled.contains { HubCore.isClock($0.message) } ? core.snapshot.clockFollowers : []
         var sink = makeSink()
         sink.transport = timing
         var effects: [HubEffect] = []

@@ -26,8 +26,9 @@ extension HubDaemon {
         let hubInput = PortAddress(inPort.address)
         var sink = makeSink()
         let now = HostTime.now()
+        let hub = core.snapshot
         for (source, message) in received {
-            guard core.snapshot.knowsPort(at: source) else { continue }
+            guard hub.knowsPort(at: source) else { continue }
             for link in targets[source] ?? [] {
                 if link.destination == hubInput {
                     routeLive(message, from: source, at: now, into: &sink)
