@@ -64,8 +64,9 @@ let package = Package(
         .target(name: "MIDICore"),
 
         // The LV2 plugins installed on the system (lilv): what each is, its ports, presets
-        // and required features. Read off the MIDI and render threads.
-        .target(name: "Plugins", dependencies: ["CLilv"]),
+        // and required features, read off the MIDI and render threads; and each hosted as a
+        // render node (`LV2Node`) with the host features it needs.
+        .target(name: "Plugins", dependencies: ["CLilv", "Hub", "RenderCore"]),
 
         // RTP-MIDI (RFC 6295) and Apple's session protocol: packets, the recovery journal,
         // its sender and the receiver's repair, the sessions' logic (`SessionHost`). Pure
@@ -170,8 +171,8 @@ let package = Package(
 
         // The hub service (`midihub serve`): sequencer client, routing, hot-plug, audio, control socket.
         .target(name: "Daemon", dependencies: [
-            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "NetworkMIDI", "RenderCore", "RTPMIDI", "Remote", "RtMidiBackend", "Sequencer",
-            "SetupViews", "SoundFont", "Synth", "Transport",
+            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "NetworkMIDI", "Plugins", "RenderCore", "RTPMIDI", "Remote",
+            "RtMidiBackend", "Sequencer", "SetupViews", "SoundFont", "Synth", "Transport",
         ]),
 
         // The commands of the CLI: parsing, help, errors and exit codes. A library so that
@@ -199,7 +200,7 @@ let package = Package(
         .testTarget(name: "DocsTests", dependencies: ["TestSupport"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA", "TestSupport"]),
         .testTarget(name: "HubTests", dependencies: ["Hub", "HubTestSupport", "Transport"]),
-        .testTarget(name: "PluginsTests", dependencies: ["Plugins", "TestSupport"]),
+        .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Hub", "RenderCore", "TestSupport"]),
         .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore", "CJackTestEnvironment", "TestSupport"]),
         // Test support: the JACK server name, set in the environment before main.
         .target(name: "CJackTestEnvironment", path: "Tests/CJackTestEnvironment"),

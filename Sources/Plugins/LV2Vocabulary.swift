@@ -22,6 +22,25 @@ enum LV2Vocabulary {
     static let unitSymbol = "http://lv2plug.in/ns/extensions/units#symbol"
     static let preset = "http://lv2plug.in/ns/ext/presets#Preset"
     static let label = "http://www.w3.org/2000/01/rdf-schema#label"
+    static let minimumSize = "http://lv2plug.in/ns/ext/resize-port#minimumSize"
+
+    // What the host gives a plugin it runs (`HostFeatureSet`) and writes into its atom ports.
+    static let uridMap = "http://lv2plug.in/ns/ext/urid#map"
+    static let uridUnmap = "http://lv2plug.in/ns/ext/urid#unmap"
+    static let options = "http://lv2plug.in/ns/ext/options#options"
+    static let boundedBlockLength = "http://lv2plug.in/ns/ext/buf-size#boundedBlockLength"
+    static let log = "http://lv2plug.in/ns/ext/log#log"
+    static let logError = "http://lv2plug.in/ns/ext/log#Error"
+    static let logWarning = "http://lv2plug.in/ns/ext/log#Warning"
+    static let sampleRate = "http://lv2plug.in/ns/ext/parameters#sampleRate"
+    static let minBlockLength = "http://lv2plug.in/ns/ext/buf-size#minBlockLength"
+    static let maxBlockLength = "http://lv2plug.in/ns/ext/buf-size#maxBlockLength"
+    static let nominalBlockLength = "http://lv2plug.in/ns/ext/buf-size#nominalBlockLength"
+    static let sequenceSize = "http://lv2plug.in/ns/ext/buf-size#sequenceSize"
+    static let atomFloat = "http://lv2plug.in/ns/ext/atom#Float"
+    static let atomInt = "http://lv2plug.in/ns/ext/atom#Int"
+    static let atomSequence = "http://lv2plug.in/ns/ext/atom#Sequence"
+    static let atomChunk = "http://lv2plug.in/ns/ext/atom#Chunk"
 
     /// `uri` as the LV2 specifications write it: `lv2:isLive`, `urid:map`, `units:db`;
     /// another vocabulary's URI whole.

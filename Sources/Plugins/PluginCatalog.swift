@@ -8,11 +8,12 @@ internal import CLilv
 ///
 /// - Thread: control (the thread that made it; lilv's world is not shared).
 public final class PluginCatalog {
-    private let world: OpaquePointer
-    private let terms: Terms
+    let world: OpaquePointer
+    let terms: Terms
     /// Every plugin, sorted by name then URI.
     public let plugins: [PluginSummary]
-    private let handles: [String: OpaquePointer]
+    /// lilv's plugin of each URI (valid while the catalog lives).
+    let handles: [String: OpaquePointer]
 
     /// Reads every installed bundle, or those in the folders of `searchPath` (as `LV2_PATH`
     /// gives them: folders separated by `:`).

@@ -65,13 +65,50 @@ public struct NodeDescriptor: Hashable, Sendable {
     public var name: String
     /// Packed as `major << 16 | minor << 8 | patch`.
     public var version: UInt32
+    /// The LV2 plugin a plugin node hosts (`nil` for the built-in types).
+    public var plugin: PluginIdentity?
 
-    public init(kind: NodeKind, subtype: FourCharCode, manufacturer: FourCharCode, name: String, version: UInt32) {
+    public init(kind: NodeKind, subtype: FourCharCode, manufacturer: FourCharCode, name: String, version: UInt32,
+                plugin: PluginIdentity? = nil) {
         self.kind = kind
         self.subtype = subtype
         self.manufacturer = manufacturer
         self.name = name
         self.version = version
+        self.plugin = plugin
+    }
+}
+
+/// An LV2 plugin as a node type: its URI and the parameters and readings its control ports
+/// give, carried by the descriptor so that a graph node hosting it describes itself (no
+/// registry entry). Two identities are the same plugin when their URIs are.
+///
+/// - Thread: any (immutable).
+public final class PluginIdentity: Hashable, Sendable {
+    public let uri: String
+    /// Its control inputs, by port index (`ParameterInfo.id`), named by their symbols.
+    public let parameters: [ParameterInfo]
+    /// Its control outputs, by port index (`OutputInfo.id`).
+    public let outputs: [OutputInfo]
+
+    public init(uri: String, parameters: [ParameterInfo], outputs: [OutputInfo]) {
+        self.uri = uri
+        self.parameters = parameters
+        self.outputs = outputs
+    }
+
+    public static func == (lhs: PluginIdentity, rhs: PluginIdentity) -> Bool { lhs.uri == rhs.uri }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(uri) }
+}
+
+extension NodeDescriptor {
+    /// The subtype and manufacturer code of every LV2 plugin node (`plugin` tells them apart).
+    public static let pluginCode: FourCharCode = "lv2 "
+
+    /// A node hosting the LV2 plugin `plugin`, of `kind`, called `name`.
+    public static func plugin(_ plugin: PluginIdentity, kind: NodeKind, name: String) -> NodeDescriptor {
+        NodeDescriptor(kind: kind, subtype: pluginCode, manufacturer: pluginCode, name: name, version: 0, plugin: plugin)
     }
 }
 

@@ -20,16 +20,66 @@ public struct NodeType: Hashable, Sendable {
     }
 }
 
+/// Where LV2 plugins are found by URI or name (the installed ones: `Plugins.InstalledPlugins`):
+/// the node type a patch's `plugin:` or a `nodes.add` names.
+///
+/// - Thread: control (it may read the plugins' bundles the first time; never on the MIDI or
+///   render thread).
+public protocol PluginDirectory: AnyObject, Sendable {
+    /// The descriptor of the plugin `reference` names (its URI, its name, or a part of either
+    /// that no other plugin's has), its kind following from its ports.
+    /// - Throws: a `PluginRefusal`: none or several match, or midihub cannot host it.
+    func descriptor(for reference: String) throws(PluginRefusal) -> NodeDescriptor
+}
+
+/// Why a plugin reference gives no node: one line naming the problem, and the fix.
+/// - Thread: any (a plain value).
+public struct PluginRefusal: Error, Hashable, Sendable {
+    public var problem: String
+    public var fix: String
+
+    public init(_ problem: String, fix: String) {
+        self.problem = problem
+        self.fix = fix
+    }
+}
+
 /// The node types available to patches and the control API, looked up by name (case-insensitive)
 /// or by (kind, subtype, manufacturer). The daemon registers the built-in synth and effects;
-/// MIDI processors and external nodes need no registration.
+/// MIDI processors and external nodes need no registration, nor do LV2 plugins, whose
+/// descriptors carry their types (`NodeDescriptor.plugin`), found through `plugins`.
 ///
 /// - Thread: control (a plain value).
 public struct NodeRegistry: Hashable, Sendable {
     public private(set) var types: [NodeType] = []
+    /// Where `plugin:` references are looked up (`nil`: no LV2 plugins here).
+    public var plugins: (any PluginDirectory)?
 
-    public init(_ types: [NodeType] = []) {
+    public init(_ types: [NodeType] = [], plugins: (any PluginDirectory)? = nil) {
         for type in types { register(type) }
+        self.plugins = plugins
+    }
+
+    public static func == (lhs: NodeRegistry, rhs: NodeRegistry) -> Bool {
+        lhs.types == rhs.types && lhs.plugins === rhs.plugins
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(types) }
+
+    /// The registry with LV2 plugins found through `directory`.
+    public func with(plugins directory: (any PluginDirectory)?) -> NodeRegistry {
+        var registry = self
+        registry.plugins = directory
+        return registry
+    }
+
+    /// The descriptor of the plugin `reference` names, through `plugins`.
+    /// - Throws: a `PluginRefusal` (also when no plugins are available here).
+    public func plugin(_ reference: String) throws(PluginRefusal) -> NodeDescriptor {
+        guard let plugins else {
+            throw PluginRefusal("LV2 plugins are not available here", fix: "use a built-in instrument or effect")
+        }
+        return try plugins.descriptor(for: reference)
     }
 
     /// Adds `type`, replacing a type of the same name.
@@ -43,7 +93,10 @@ public struct NodeRegistry: Hashable, Sendable {
     }
 
     public func type(for descriptor: NodeDescriptor) -> NodeType? {
-        types.first {
+        if let plugin = descriptor.plugin {
+            return NodeType(descriptor: descriptor, parameters: plugin.parameters, outputs: plugin.outputs)
+        }
+        return types.first {
             $0.descriptor.kind == descriptor.kind && $0.descriptor.subtype == descriptor.subtype
                 && $0.descriptor.manufacturer == descriptor.manufacturer
         }

@@ -4,7 +4,8 @@ import Yams
 /// YAMLNode definitions: exactly one of the body keys, plus `parameters` and body-specific keys.
 /// - Thread: any (a plain value).
 extension PatchReader {
-    static let bodyKeys = ["source", "processor", "instrument", "effect", "generator", "musicEffect", "external", "output", "input"]
+    static let bodyKeys = ["source", "processor", "instrument", "effect", "generator", "musicEffect", "plugin", "external",
+                           "output", "input"]
 
     func node(id: NodeID, _ definition: YAMLNode) throws(PatchError) -> GraphNode {
         let fields = try mapping(definition, "node '\(id)'")
@@ -43,6 +44,8 @@ extension PatchReader {
             body = .output(try string(value, "an audio device name"))
         case "input":
             body = .input(try string(value, "a capture device name"))
+        case "plugin":
+            body = .unit(try plugin(value))
         default:
             body = .unit(try unit(kind: kind, value))
         }
@@ -59,6 +62,16 @@ extension PatchReader {
                         fix: "write `clock: send` to send it the transport's clock, `clock: follow` to follow its clock")
         }
         return link
+    }
+
+    /// An LV2 plugin node's descriptor: `plugin:` names it by URI or name (docs/plugins.md).
+    private func plugin(_ value: YAMLNode) throws(PatchError) -> NodeDescriptor {
+        let reference = try string(value, "an LV2 plugin's URI or name")
+        do {
+            return try registry.plugin(reference)
+        } catch {
+            throw self.error(at: value, error.problem, fix: error.fix)
+        }
     }
 
     private func unit(kind: String, _ value: YAMLNode) throws(PatchError) -> NodeDescriptor {

@@ -26,6 +26,8 @@ struct StateRecord: Codable {
         var manufacturer: String
         var name: String
         var version: UInt32
+        /// An LV2 plugin node's plugin URI (its parameters are read again from the plugin at start).
+        var plugin: String?
     }
 
     var format: Int
@@ -73,7 +75,8 @@ struct StateRecord: Codable {
             record.type = "unit"
             record.descriptor = DescriptorRecord(kind: descriptor.kind.rawValue, subtype: descriptor.subtype.description,
                                                  manufacturer: descriptor.manufacturer.description,
-                                                 name: descriptor.name, version: descriptor.version)
+                                                 name: descriptor.name, version: descriptor.version,
+                                                 plugin: descriptor.plugin?.uri)
         case .external(let external):
             record.type = "external"
             record.port = external.port.description
@@ -144,7 +147,10 @@ struct StateRecord: Codable {
                 throw RecordError(description: "node '\(record.id)' has a descriptor whose subtype or manufacturer is not "
                                   + "four ASCII characters ('\(d.subtype)', '\(d.manufacturer)')")
             }
-            return .unit(NodeDescriptor(kind: kind, subtype: subtype, manufacturer: manufacturer, name: d.name, version: d.version))
+            // A plugin's parameters are not kept: `HubGraph.resolvingPlugins` reads them again.
+            let plugin = d.plugin.map { PluginIdentity(uri: $0, parameters: [], outputs: []) }
+            return .unit(NodeDescriptor(kind: kind, subtype: subtype, manufacturer: manufacturer, name: d.name, version: d.version,
+                                        plugin: plugin))
         case "external":
             let clock: ExternalNode.ClockLink? = record.followsClock == true ? .follow : record.clock == true ? .send : nil
             return .external(ExternalNode(port: try selector(), role: record.role ?? .instrument, clock: clock,

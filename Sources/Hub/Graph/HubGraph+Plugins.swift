@@ -1,0 +1,22 @@
+import RenderCore
+
+extension HubGraph {
+    /// The graph with each LV2 plugin node's descriptor read again from `registry`'s plugins
+    /// (a saved state keeps a plugin's URI, not its ports); a plugin that is no longer
+    /// installed, or no longer hostable, keeps its node, with no parameters, and is named in
+    /// `refusals` (its node stays silent).
+    /// - Thread: control (may read the plugins' bundles).
+    public func resolvingPlugins(with registry: NodeRegistry) -> (graph: HubGraph, refusals: [PluginRefusal]) {
+        var graph = self
+        var refusals: [PluginRefusal] = []
+        for index in graph.nodes.indices {
+            guard case .unit(let descriptor) = graph.nodes[index].body, let plugin = descriptor.plugin else { continue }
+            do {
+                graph.nodes[index].body = .unit(try registry.plugin(plugin.uri))
+            } catch {
+                refusals.append(PluginRefusal("node '\(graph.nodes[index].id)': \(error.problem)", fix: error.fix))
+            }
+        }
+        return (graph, refusals)
+    }
+}

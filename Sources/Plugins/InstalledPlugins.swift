@@ -1,0 +1,69 @@
+import Hub
+import RenderCore
+import Synchronization
+
+/// The LV2 plugins of this system as node types and render nodes: the directory patches
+/// and `nodes.add` find a plugin in (by URI or name), and the maker of `LV2Node`s. The
+/// bundles are read the first time a plugin is asked for (a moment: Debian's few hundred
+/// plugins), not when the daemon starts.
+///
+/// - Thread: control (lilv's world behind a lock; never asked on the MIDI or render thread).
+public final class InstalledPlugins: PluginDirectory, @unchecked Sendable {
+    struct Loaded: @unchecked Sendable {
+        let catalog: PluginCatalog
+        var descriptors: [String: NodeDescriptor] = [:]
+    }
+
+    private let searchPath: String?
+    private let loaded = Mutex<Loaded?>(nil)
+    /// The URIDs every plugin of the process shares.
+    let urids = URIDMap()
+    /// Where plugins' log lines go.
+    let report: @Sendable (String) -> Void
+
+    /// The plugins on `LV2_PATH` (or in the folders of `searchPath`), logging to `report`.
+    public init(searchPath: String? = nil, report: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.searchPath = searchPath
+        self.report = report
+    }
+
+    public func descriptor(for reference: String) throws(PluginRefusal) -> NodeDescriptor {
+        let result: Result<NodeDescriptor, PluginRefusal> = withLoaded { loaded in
+            do throws(PluginLookupError) {
+                let summary = try loaded.catalog.plugin(named: reference)
+                if let known = loaded.descriptors[summary.uri] { return .success(known) }
+                do throws(PluginRefusal) {
+                    let descriptor = try loaded.catalog.descriptor(of: summary)
+                    loaded.descriptors[summary.uri] = descriptor
+                    return .success(descriptor)
+                } catch {
+                    return .failure(error)
+                }
+            } catch {
+                return .failure(error.refusal)
+            }
+        }
+        return try result.get()
+    }
+
+    /// A new, unprepared node hosting the plugin `descriptor` names (instantiated when
+    /// prepared), or nil when it is no plugin of this system.
+    public func makeNode(_ descriptor: NodeDescriptor) -> LV2Node? {
+        guard let uri = descriptor.plugin?.uri else { return nil }
+        let found: (plugin: OpaquePointer, layout: PluginCatalog.PortLayout)? = withLoaded { loaded in
+            guard let plugin = loaded.catalog.handles[uri], let layout = loaded.catalog.layout(of: uri) else { return nil }
+            return (plugin, layout)
+        }
+        guard let found else { return nil }
+        return LV2Node(descriptor: descriptor, plugin: found.plugin, layout: found.layout, host: self)
+    }
+
+    /// Runs `body` with the catalog (read now if it was not yet), under the lock: lilv's
+    /// world is not shared between threads.
+    func withLoaded<Value>(_ body: (inout Loaded) -> Value) -> Value {
+        loaded.withLock { loaded in
+            if loaded == nil { loaded = Loaded(catalog: PluginCatalog(searchPath: searchPath)) }
+            return body(&loaded!)
+        }
+    }
+}

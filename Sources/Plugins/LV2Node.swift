@@ -1,0 +1,261 @@
+internal import CLilv
+import RenderCore
+
+/// An LV2 plugin hosted as a render node: its control inputs are the node's parameters
+/// (by symbol), its audio joins the graph's stereo bus (a mono port takes the mix, a mono
+/// output feeds both sides), and the node's MIDI reaches its first MIDI input as atom
+/// events, each at its frame of the block. A parameter change splits the block, so it too
+/// takes effect at its frame. The plugin is instantiated and activated in `prepare`, on
+/// the control side; `run()` is its only call on the render thread.
+///
+/// - Thread: any (`prepare` on control, `process` on render, as `Node` says).
+public final class LV2Node: Node, @unchecked Sendable {
+    public let descriptor: NodeDescriptor
+    public let parameters: [ParameterInfo]
+    public let outputs: [OutputInfo]
+    public let outputValues = OutputValues()
+    public private(set) var preparedFormat: RenderFormat?
+
+    /// Keeps lilv's world, where `plugin` lives, and the URIDs.
+    private let host: InstalledPlugins
+    private let plugin: OpaquePointer
+    private let layout: PluginCatalog.PortLayout
+    private let log: PluginLog
+    private let urids: (sequence: LV2_URID, chunk: LV2_URID, midiEvent: LV2_URID)
+    private var instance: UnsafeMutablePointer<LilvInstance>?
+    private var features: HostFeatureSet?
+    /// Every port's control value, by port index (inputs written here, outputs read).
+    private let controls: UnsafeMutablePointer<Float>
+    private var buffers: Buffers?
+    /// MIDI events that did not fit into the atom buffer (counted, never blocking).
+    public private(set) var droppedEvents = 0
+
+    /// The memory the ports are connected to, for one format's largest block.
+    private struct Buffers {
+        var audioOutputs: [UnsafeMutablePointer<Float>]
+        var monoInput: UnsafeMutablePointer<Float>
+        var silence: UnsafeMutablePointer<Float>
+        var discard: UnsafeMutablePointer<Float>
+        /// The first MIDI input's, then the other atom inputs', then the atom outputs'.
+        var midi: UnsafeMutableRawPointer?
+        var atomInputs: [UnsafeMutableRawPointer]
+        var atomOutputs: [UnsafeMutableRawPointer]
+
+        init(layout: PluginCatalog.PortLayout, frames: Int) {
+            func samples() -> UnsafeMutablePointer<Float> {
+                let buffer = UnsafeMutablePointer<Float>.allocate(capacity: frames)
+                buffer.initialize(repeating: 0, count: frames)
+                return buffer
+            }
+            func atoms() -> UnsafeMutableRawPointer {
+                let buffer = UnsafeMutableRawPointer.allocate(byteCount: layout.atomBufferSize, alignment: 8)
+                buffer.initializeMemory(as: UInt8.self, repeating: 0, count: layout.atomBufferSize)
+                return buffer
+            }
+            audioOutputs = layout.audioOutputs.map { _ in samples() }
+            (monoInput, silence, discard) = (samples(), samples(), samples())
+            midi = layout.midiInputs.isEmpty ? nil : atoms()
+            atomInputs = layout.midiInputs.dropFirst().map { _ in atoms() } + layout.otherAtomInputs.map { _ in atoms() }
+            atomOutputs = layout.atomOutputs.map { _ in atoms() }
+        }
+
+        func free() {
+            (audioOutputs + [monoInput, silence, discard]).forEach { $0.deallocate() }
+            ([midi].compactMap { $0 } + atomInputs + atomOutputs).forEach { $0.deallocate() }
+        }
+    }
+
+    /// - Thread: control.
+    init(descriptor: NodeDescriptor, plugin: OpaquePointer, layout: PluginCatalog.PortLayout, host: InstalledPlugins) {
+        self.descriptor = descriptor
+        parameters = descriptor.plugin?.parameters ?? []
+        outputs = descriptor.plugin?.outputs ?? []
+        self.plugin = plugin
+        self.layout = layout
+        self.host = host
+        log = PluginLog(name: descriptor.name, urids: host.urids, report: host.report)
+        urids = (host.urids.id(of: LV2Vocabulary.atomSequence), host.urids.id(of: LV2Vocabulary.atomChunk),
+                 host.urids.id(of: LV2Vocabulary.midiEvent))
+        controls = .allocate(capacity: max(layout.count, 1))
+        controls.initialize(repeating: 0, count: max(layout.count, 1))
+        for (index, value) in layout.defaults.enumerated() { controls[index] = value }
+    }
+
+    deinit {
+        release()
+        controls.deallocate()
+    }
+
+    /// Instantiates the plugin for `format` and activates it (a second `prepare` for the
+    /// same format deactivates and activates it again: its state starts afresh). A plugin
+    /// that fails to instantiate leaves the node silent, said once in the log.
+    /// - Thread: control.
+    public func prepare(format: RenderFormat) {
+        if let instance, preparedFormat == format {
+            lilv_instance_deactivate(instance)
+            lilv_instance_activate(instance)
+            return
+        }
+        release()
+        let buffers = Buffers(layout: layout, frames: format.maxFrames)
+        let features = HostFeatureSet(format: format, sequenceSize: layout.atomBufferSize, urids: host.urids, logger: log)
+        let made = host.withLoaded { _ in lilv_plugin_instantiate(plugin, format.sampleRate, features.features) }
+        self.buffers = buffers
+        self.features = features
+        preparedFormat = format
+        guard let made else {
+            host.report("LV2 plugin '\(descriptor.name)' did not start at \(Int(format.sampleRate)) Hz; its node stays silent "
+                        + "(fix: try another sample rate, or another plugin)")
+            return
+        }
+        for port in layout.controlInputs + layout.controlOutputs {
+            lilv_instance_connect_port(made, port, controls + Int(port))
+        }
+        if let first = layout.midiInputs.first, let midi = buffers.midi { lilv_instance_connect_port(made, first, midi) }
+        for (port, buffer) in zip(layout.midiInputs.dropFirst() + layout.otherAtomInputs, buffers.atomInputs) {
+            lilv_instance_connect_port(made, port, buffer)
+        }
+        for (port, buffer) in zip(layout.atomOutputs, buffers.atomOutputs) { lilv_instance_connect_port(made, port, buffer) }
+        lilv_instance_activate(made)
+        instance = made
+    }
+
+    /// Renders the block: the plugin runs once for each stretch between parameter changes,
+    /// with that stretch's MIDI events at their frames.
+    /// - Thread: render.
+    public func process(_ context: ProcessContext) {
+        guard let instance, let buffers else { return }
+        let frames = context.frames, events = context.events, bus = context.bus
+        if layout.audioInputs.count == 1 {
+            for frame in 0..<frames { buffers.monoInput[frame] = (bus.left[frame] + bus.right[frame]) * 0.5 }
+        }
+        log.rendering = true
+        var start = 0, index = 0
+        while start < frames {
+            var end = frames
+            for scan in index..<events.count where events[scan].kind == .parameter && Int(events[scan].frame) > start {
+                end = min(Int(events[scan].frame), frames)
+                break
+            }
+            beginSequences(buffers)
+            while index < events.count {
+                let event = events[index], frame = Int(event.frame)
+                if event.kind == .parameter {
+                    guard frame <= start else { break }
+                    apply(event)
+                } else {
+                    guard frame < end else { break }
+                    append(event, at: frame - start, to: buffers.midi)
+                }
+                index += 1
+            }
+            run(instance, buffers, bus: bus, from: start, count: end - start)
+            start = end
+        }
+        for late in index..<events.count where events[late].kind == .parameter { apply(events[late]) }
+        log.rendering = false
+        mix(buffers, into: bus, frames: frames)
+        for (slot, port) in layout.controlOutputs.prefix(OutputValues.capacity).enumerated() {
+            outputValues.store(controls[Int(port)], at: slot)
+        }
+    }
+
+    /// - Thread: render.
+    private func apply(_ event: RenderEvent) {
+        guard let info = parameters.first(where: { $0.id == event.parameter }) else { return }
+        controls[Int(event.parameter)] = info.clamp(event.value)
+    }
+
+    /// Empties the atom inputs and gives the atom outputs their space (a `Chunk` of their size).
+    /// - Thread: render.
+    private func beginSequences(_ buffers: Buffers) {
+        for buffer in [buffers.midi].compactMap({ $0 }) + buffers.atomInputs {
+            buffer.storeBytes(of: 8, toByteOffset: 0, as: UInt32.self)  // the body's unit and pad
+            buffer.storeBytes(of: urids.sequence, toByteOffset: 4, as: UInt32.self)
+            buffer.storeBytes(of: UInt64(0), toByteOffset: 8, as: UInt64.self)
+        }
+        for buffer in buffers.atomOutputs {
+            buffer.storeBytes(of: UInt32(layout.atomBufferSize - 8), toByteOffset: 0, as: UInt32.self)
+            buffer.storeBytes(of: urids.chunk, toByteOffset: 4, as: UInt32.self)
+        }
+    }
+
+    /// Appends `event` as a `midi:MidiEvent` at `frame` to the sequence in `buffer`.
+    /// - Thread: render.
+    private func append(_ event: RenderEvent, at frame: Int, to buffer: UnsafeMutableRawPointer?) {
+        guard let buffer else { return }
+        let bytes = Self.midiBytes(event)
+        let size = buffer.load(as: UInt32.self)
+        let offset = 8 + Int(size), length = 16 + (Int(bytes.count) + 7) & ~7
+        guard bytes.count > 0, offset + length <= layout.atomBufferSize else {
+            droppedEvents += 1
+            return
+        }
+        buffer.storeBytes(of: Int64(frame), toByteOffset: offset, as: Int64.self)
+        buffer.storeBytes(of: UInt32(bytes.count), toByteOffset: offset + 8, as: UInt32.self)
+        buffer.storeBytes(of: urids.midiEvent, toByteOffset: offset + 12, as: UInt32.self)
+        buffer.storeBytes(of: bytes.status, toByteOffset: offset + 16, as: UInt8.self)
+        buffer.storeBytes(of: bytes.data1, toByteOffset: offset + 17, as: UInt8.self)
+        buffer.storeBytes(of: bytes.data2, toByteOffset: offset + 18, as: UInt8.self)
+        buffer.storeBytes(of: size + UInt32(length), toByteOffset: 0, as: UInt32.self)
+    }
+
+    /// The MIDI 1.0 bytes of a channel event (count 0 for a parameter).
+    /// - Thread: render.
+    private static func midiBytes(_ event: RenderEvent) -> (count: Int, status: UInt8, data1: UInt8, data2: UInt8) {
+        let channel = event.channel & 0x0F
+        switch event.kind {
+        case .noteOff: return (3, 0x80 | channel, event.data1, event.data2)
+        case .noteOn: return (3, 0x90 | channel, event.data1, event.data2)
+        case .polyPressure: return (3, 0xA0 | channel, event.data1, event.data2)
+        case .controlChange: return (3, 0xB0 | channel, event.data1, event.data2)
+        case .programChange: return (2, 0xC0 | channel, event.data1, 0)
+        case .channelPressure: return (2, 0xD0 | channel, event.data1, 0)
+        case .pitchBend: return (3, 0xE0 | channel, UInt8(event.bend & 0x7F), UInt8((event.bend >> 7) & 0x7F))
+        case .parameter: return (0, 0, 0, 0)
+        }
+    }
+
+    /// Connects the audio ports at `start` of their buffers and runs the plugin for `count` frames.
+    /// - Thread: render.
+    private func run(_ instance: UnsafeMutablePointer<LilvInstance>, _ buffers: Buffers, bus: AudioBus, from start: Int, count: Int) {
+        let inputs = layout.audioInputs
+        for (slot, port) in inputs.enumerated() {
+            let source = inputs.count == 1 ? buffers.monoInput : slot == 0 ? bus.left : slot == 1 ? bus.right : buffers.silence
+            lilv_instance_connect_port(instance, port, source + start)
+        }
+        for (port, buffer) in zip(layout.audioOutputs, buffers.audioOutputs) { lilv_instance_connect_port(instance, port, buffer + start) }
+        for port in layout.cvInputs { lilv_instance_connect_port(instance, port, buffers.silence + start) }
+        for port in layout.cvOutputs { lilv_instance_connect_port(instance, port, buffers.discard + start) }
+        lilv_instance_run(instance, UInt32(count))
+    }
+
+    /// The plugin's output on the bus: an instrument's or a generator's added to it, an
+    /// effect's in place of it; a mono output on both sides.
+    /// - Thread: render.
+    private func mix(_ buffers: Buffers, into bus: AudioBus, frames: Int) {
+        guard let left = buffers.audioOutputs.first else { return }
+        let right = buffers.audioOutputs.count > 1 ? buffers.audioOutputs[1] : left
+        let adds = descriptor.kind == .instrument || descriptor.kind == .generator
+        for frame in 0..<frames {
+            bus.left[frame] = adds ? bus.left[frame] + left[frame] : left[frame]
+        }
+        guard bus.channelCount == 2 else { return }
+        for frame in 0..<frames {
+            bus.right[frame] = adds ? bus.right[frame] + right[frame] : right[frame]
+        }
+    }
+
+    /// Deactivates and frees the instance and its buffers.
+    /// - Thread: control.
+    private func release() {
+        if let instance {
+            lilv_instance_deactivate(instance)
+            lilv_instance_free(instance)
+        }
+        instance = nil
+        buffers?.free()
+        buffers = nil
+        features = nil
+    }
+}

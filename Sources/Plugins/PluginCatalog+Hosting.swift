@@ -1,0 +1,123 @@
+internal import CLilv
+import Hub
+import RenderCore
+
+/// What hosting a plugin needs of its bundle: which ports are which (`PortLayout`), and
+/// the node type its ports make (`NodeDescriptor.plugin`).
+/// - Thread: control (the catalog's).
+extension PluginCatalog {
+    /// The ports of a plugin as the host connects them.
+    struct PortLayout {
+        var count = 0
+        var audioInputs: [UInt32] = [], audioOutputs: [UInt32] = []
+        var controlInputs: [UInt32] = [], controlOutputs: [UInt32] = []
+        /// Atom inputs that take MIDI: the first gets the node's MIDI, the others empty sequences.
+        var midiInputs: [UInt32] = []
+        var otherAtomInputs: [UInt32] = [], atomOutputs: [UInt32] = []
+        var cvInputs: [UInt32] = [], cvOutputs: [UInt32] = []
+        /// Each port's default value (control inputs; 0 for the rest).
+        var defaults: [Float] = []
+        /// The bytes an atom port's buffer holds: the largest `rsz:minimumSize` of its ports,
+        /// and never less than `PortLayout.atomBufferFloor` (many plugins declare none).
+        var atomBufferSize = PortLayout.atomBufferFloor
+
+        static let atomBufferFloor = 8192
+    }
+
+    /// The node type of the plugin `summary` describes, or why midihub cannot host it.
+    func descriptor(of summary: PluginSummary) throws(PluginRefusal) -> NodeDescriptor {
+        let named = "LV2 plugin '\(summary.name)'"
+        guard summary.missing.isEmpty else {
+            throw PluginRefusal("\(named) requires \(summary.missing.joined(separator: ", ")), which midihub does not provide",
+                                fix: "use another plugin; 'midihub plugins' lists those it can host")
+        }
+        let kind: NodeKind
+        switch summary.kind {
+        case .instrument: kind = .instrument
+        case .effect: kind = summary.midiInputs > 0 ? .musicEffect : .effect
+        case .generator: kind = .generator
+        case .midiEffect:
+            throw PluginRefusal("\(named) is a MIDI effect (MIDI in and out, no audio), which midihub does not host yet",
+                                fix: "use a built-in MIDI processor (docs/patches.md), or an LV2 instrument or effect")
+        case .other:
+            throw PluginRefusal("\(named) has no audio port", fix: "use an LV2 instrument, effect or generator ('midihub plugins')")
+        }
+        guard let plugin = handles[summary.uri] else { throw PluginLookupError.unknown(summary.uri).refusal }
+        if (0..<lilv_plugin_get_num_ports(plugin)).contains(where: { index in
+            lilv_plugin_get_port_by_index(plugin, index).map { lilv_port_is_a(plugin, $0, terms.eventPort) } ?? false
+        }) {
+            throw PluginRefusal("\(named) uses LV2's old event ports, which midihub does not provide",
+                                fix: "use another plugin ('midihub plugins' lists them)")
+        }
+        let ports = (0..<lilv_plugin_get_num_ports(plugin)).compactMap { index in
+            lilv_plugin_get_port_by_index(plugin, index).map { Self.port($0, index: Int(index), of: plugin, terms: terms, world: world) }
+        }
+        let parameters = ports.filter { $0.type == .control && $0.direction == .input }.map(Self.parameter)
+        let outputs = ports.filter { $0.type == .control && $0.direction == .output }.prefix(OutputValues.capacity)
+            .enumerated().map { OutputInfo(id: UInt32($0.offset), name: $0.element.symbol, unit: Self.unit($0.element)) }
+        let identity = PluginIdentity(uri: summary.uri, parameters: parameters, outputs: outputs)
+        return .plugin(identity, kind: kind, name: summary.name)
+    }
+
+    /// How the plugin `uri`'s ports are connected.
+    func layout(of uri: String) -> PortLayout? {
+        guard let plugin = handles[uri] else { return nil }
+        var layout = PortLayout()
+        layout.count = Int(lilv_plugin_get_num_ports(plugin))
+        layout.defaults = [Float](repeating: 0, count: layout.count)
+        let minimumSize = lilv_new_uri(world, LV2Vocabulary.minimumSize)
+        defer { lilv_node_free(minimumSize) }
+        for index in 0..<UInt32(layout.count) {
+            guard let port = lilv_plugin_get_port_by_index(plugin, index) else { continue }
+            let input = lilv_port_is_a(plugin, port, terms.inputPort)
+            switch Self.portType(port, of: plugin, terms: terms) {
+            case .audio: input ? layout.audioInputs.append(index) : layout.audioOutputs.append(index)
+            case .cv: input ? layout.cvInputs.append(index) : layout.cvOutputs.append(index)
+            case .control:
+                guard input else { layout.controlOutputs.append(index); continue }
+                layout.controlInputs.append(index)
+                let info = Self.parameter(Self.port(port, index: Int(index), of: plugin, terms: terms, world: world))
+                layout.defaults[Int(index)] = info.defaultValue
+            case .midi, .atom:
+                if input {
+                    lilv_port_supports_event(plugin, port, terms.midiEvent)
+                        ? layout.midiInputs.append(index) : layout.otherAtomInputs.append(index)
+                } else {
+                    layout.atomOutputs.append(index)
+                }
+                if let size = lilv_port_get(plugin, port, minimumSize) {
+                    layout.atomBufferSize = max(layout.atomBufferSize, Int(lilv_node_as_int(size)))
+                    lilv_node_free(size)
+                }
+            case .other: break
+            }
+        }
+        return layout
+    }
+
+    /// A control input as a node parameter: named by its symbol, with its range (0…1 where
+    /// the bundle gives none), its default (its minimum where none) and its unit.
+    private static func parameter(_ port: PluginPort) -> ParameterInfo {
+        let lower = port.minimum ?? 0
+        let upper = max(port.maximum ?? max(lower, 1), lower)
+        let range = lower...(upper > lower ? upper : lower + 1)
+        let info = ParameterInfo(id: UInt32(port.index), name: port.symbol, range: range, defaultValue: port.defaultValue ?? lower,
+                                 unit: unit(port))
+        return ParameterInfo(id: info.id, name: info.name, range: range, defaultValue: info.clamp(info.defaultValue), unit: info.unit)
+    }
+
+    /// The hub's unit for a port's: a toggle is a boolean; dB, Hz, ms, s, % and semitones as
+    /// themselves; anything else generic.
+    private static func unit(_ port: PluginPort) -> ParameterUnit {
+        if port.properties.contains("toggle") { return .boolean }
+        switch port.unit?.lowercased() {
+        case "db": return .decibels
+        case "hz": return .hertz
+        case "ms": return .milliseconds
+        case "s": return .seconds
+        case "%": return .percent
+        case "semi", "st", "semitone", "semitones", "semitone12tet": return .semitones
+        default: return .generic
+        }
+    }
+}

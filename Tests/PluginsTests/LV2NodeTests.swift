@@ -1,0 +1,79 @@
+import Hub
+import Plugins
+import RenderCore
+import Testing
+
+/// LV2 plugins Debian installs (scripts/install-deps: lv2-examples, mda-lv2), hosted as
+/// render nodes: parameters at their frames, MIDI at its frames, the bus as a graph plays it.
+@Suite struct LV2NodeTests {
+    static let plugins = InstalledPlugins()
+    let format = RenderFormat(sampleRate: 48_000, maxFrames: 512)
+
+    /// A node for `reference`, prepared for `format`.
+    func node(_ reference: String) throws -> LV2Node {
+        let descriptor = try Self.plugins.descriptor(for: reference)
+        let node = try #require(Self.plugins.makeNode(descriptor))
+        node.prepare(format: format)
+        return node
+    }
+
+    /// One block of `frames` through `node`, the bus starting at `input` on both sides.
+    func render(_ node: LV2Node, frames: Int = 512, input: Float = 0, events: [RenderEvent] = []) -> (left: [Float], right: [Float]) {
+        let bus = AudioBuffer(channels: 2, capacity: frames)
+        bus.left.update(repeating: input, count: frames)
+        bus.right.update(repeating: input, count: frames)
+        events.withUnsafeBufferPointer { events in
+            node.process(ProcessContext(frames: frames, events: events, bus: bus.bus, host: HostSync()))
+        }
+        return (Array(UnsafeBufferPointer(start: bus.left, count: frames)), Array(UnsafeBufferPointer(start: bus.right, count: frames)))
+    }
+
+    @Test func anEffectsControlInputsAreItsParametersBySymbol() throws {
+        let amp = try Self.plugins.descriptor(for: "eg-amp")
+        #expect(amp.kind == .effect)
+        #expect(amp.name == "Simple Amplifier")
+        #expect(amp.plugin?.uri == "http://lv2plug.in/plugins/eg-amp")
+        let gain = try #require(amp.plugin?.parameters.first)
+        #expect((gain.name, gain.range, gain.defaultValue, gain.unit) == ("gain", -90...24, 0, .decibels))
+        #expect(NodeRegistry().type(for: amp)?.parameters.map(\.name) == ["gain", "bypass"], "an effect takes the host's bypass")
+    }
+
+    @Test func aParameterChangeTakesEffectAtItsFrame() throws {
+        let amp = try node("eg-amp")
+        let gain = try #require(amp.parameters.first).id
+        let out = render(amp, input: 0.5, events: [.parameter(node: 0, id: gain, value: -6.0206, frame: 0),
+                                                   .parameter(node: 0, id: gain, value: 0, frame: 300)])
+        // eg-amp is mono: it takes the mix of both sides and its output feeds both.
+        #expect(out.left[0..<300].allSatisfy { abs($0 - 0.25) < 1e-4 }, "-6 dB up to frame 300")
+        #expect(out.left[300...].allSatisfy { abs($0 - 0.5) < 1e-4 }, "0 dB from frame 300")
+        #expect(out.left == out.right)
+    }
+
+    @Test func anInstrumentSoundsFromTheFrameOfItsNoteOn() throws {
+        let jx10 = try node("http://drobilla.net/plugins/mda/JX10")
+        #expect(jx10.descriptor.kind == .instrument)
+        let first = render(jx10, events: [.noteOn(channel: 0, note: 60, velocity: 100, frame: 200)])
+        #expect(first.left[..<200].allSatisfy { $0 == 0 }, "silent before the note")
+        #expect(first.left[200...].contains { abs($0) > 1e-4 }, "sounding after it")
+        let held = render(jx10)
+        #expect(held.left.map(abs).max() ?? 0 > 0.01)
+    }
+
+    @Test func anInstrumentAddsToTheBus() throws {
+        let epiano = try node("MDA ePiano")
+        let out = render(epiano, input: 0.25)
+        #expect(out.left.allSatisfy { abs($0 - 0.25) < 1e-6 }, "silence added to what the bus had")
+    }
+
+    @Test func aPluginMidihubCannotHostIsRefusedInOneLine() throws {
+        #expect(throws: PluginRefusal("LV2 plugin 'Example Fifths' is a MIDI effect (MIDI in and out, no audio), which "
+                                      + "midihub does not host yet",
+                                      fix: "use a built-in MIDI processor (docs/patches.md), or an LV2 instrument or effect")) {
+            try Self.plugins.descriptor(for: "eg-fifths")
+        }
+        #expect(throws: PluginRefusal("no LV2 plugin 'no-such-plugin' is installed",
+                                      fix: "'midihub plugins' lists them; Debian packages plugins as mda-lv2, x42-plugins, …")) {
+            try Self.plugins.descriptor(for: "no-such-plugin")
+        }
+    }
+}
