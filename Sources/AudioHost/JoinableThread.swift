@@ -1,4 +1,5 @@
 import Glibc
+import RenderCore
 
 /// A joinable POSIX thread running one closure: the render thread of an `AudioDriver`, a
 /// `DeviceThread` (an audio input's capture, another sound card's writer). (Foundation's

@@ -6,6 +6,7 @@
 #include <lv2/log/log.h>
 #include <lv2/options/options.h>
 #include <lv2/urid/urid.h>
+#include <lv2/worker/worker.h>
 #include <stdarg.h>
 #include <stdio.h>
 

@@ -16,6 +16,8 @@ public struct NodeSummary: Hashable, Sendable, Codable {
     public var version: String
     /// For an external node: the ALSA or JACK port it stands for; `nil` for built-in nodes.
     public var port: String?
+    /// For an LV2 plugin node: the plugin's URI.
+    public var plugin: String?
     public var parameters: [ParameterSummary]
     /// For an external node on an ALSA port that stopped taking MIDI: messages waiting in its
     /// own queue now, and messages it lost since the daemon started; `nil` while it keeps up.
@@ -23,7 +25,7 @@ public struct NodeSummary: Hashable, Sendable, Codable {
 
     public init(
         id: String, name: String, kind: String, subtype: String, manufacturer: String, version: String,
-        port: String? = nil, parameters: [ParameterSummary] = [], receiver: ReceiverStatus? = nil
+        port: String? = nil, plugin: String? = nil, parameters: [ParameterSummary] = [], receiver: ReceiverStatus? = nil
     ) {
         self.id = id
         self.name = name
@@ -32,6 +34,7 @@ public struct NodeSummary: Hashable, Sendable, Codable {
         self.manufacturer = manufacturer
         self.version = version
         self.port = port
+        self.plugin = plugin
         self.parameters = parameters
         self.receiver = receiver
     }
@@ -57,19 +60,23 @@ public struct ReceiverStatus: Hashable, Sendable, Codable {
 /// - Thread: any (a plain value).
 public struct NodeSpec: Hashable, Sendable, Codable {
     /// A node type the daemon knows, e.g. `synth`, `transpose`, `arpeggiator`,
-    /// or `external-instrument` / `external-processor` together with `port`.
+    /// `external-instrument` / `external-processor` together with `port`, or `plugin`
+    /// together with `plugin`.
     public var type: String
     /// The id wanted for the new node; the daemon picks one when `nil`.
     public var id: String?
     /// The ALSA or JACK port of an external node.
     public var port: String?
+    /// The LV2 plugin of a `plugin` node: its URI, its name, or a part of either that names one.
+    public var plugin: String?
     /// Initial parameter values by parameter name.
     public var parameters: [String: Double]?
 
-    public init(type: String, id: String? = nil, port: String? = nil, parameters: [String: Double]? = nil) {
+    public init(type: String, id: String? = nil, port: String? = nil, plugin: String? = nil, parameters: [String: Double]? = nil) {
         self.type = type
         self.id = id
         self.port = port
+        self.plugin = plugin
         self.parameters = parameters
     }
 }

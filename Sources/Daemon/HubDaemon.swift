@@ -5,6 +5,8 @@ import Control
 import Foundation
 import Glibc
 import Hub
+import Plugins
+import RenderCore
 import SetupViews
 import SoundFont
 import Synth
@@ -37,6 +39,9 @@ public final class HubDaemon: @unchecked Sendable {
     /// The patch file to reload when it changes (`reloadPatchIfChanged`).
     let patchFile: PatchFileWatch
     let catalog: NodeCatalog?
+    /// The node types patches and `nodes.add` name: the built-ins, and the LV2 plugins
+    /// installed (read the first time one is named, on the control side).
+    let registry: NodeRegistry
     var ports = PortCatalog()
     /// The state's logic (`Hub.HubCore`): rules, graph and processors, tempo, mappings and
     /// learn, scenes, triggers, widgets, the transport and its takes. The daemon feeds it
@@ -123,8 +128,10 @@ public final class HubDaemon: @unchecked Sendable {
         patchFile = PatchFileWatch(path: options.patchPath)
         jack = JackBridge(log: log, clientName: options.clientName)
         network = NetworkSessions(log: log)
-        catalog = options.audio ? Self.loadCatalog(options, log: log) : nil
-        let setup = try Self.initialSetup(options, soundFont: catalog?.font, store: store, log: log)
+        let plugins = InstalledPlugins(report: { [log] line in log.warning(line) })
+        registry = NodeTypes.registry.with(plugins: plugins)
+        catalog = options.audio ? Self.loadCatalog(options, plugins: plugins, log: log) : nil
+        let setup = try Self.initialSetup(options, soundFont: catalog?.font, registry: registry, store: store, log: log)
         if let catalog, catalog.font == nil {
             for node in setup.graph.nodes {
                 guard case .unit(let descriptor) = node.body, descriptor == SoundFontNode.nodeDescriptor else { continue }
@@ -160,7 +167,7 @@ public final class HubDaemon: @unchecked Sendable {
                                           clientName: options.clientName, portName: "sequence", portClass: .app,
                                           direction: .output)
         do {
-            core = try HubCore(state: setup, registry: NodeTypes.registry, sequencePort: sequencePort)
+            core = try HubCore(state: setup, registry: registry, sequencePort: sequencePort)
         } catch {
             throw DaemonError.badSetup(error.description)
         }
@@ -412,7 +419,7 @@ public final class HubDaemon: @unchecked Sendable {
         stateWriter.submit(core.snapshot.state)
     }
 
-    private static func loadCatalog(_ options: DaemonOptions, log: DaemonLog) -> NodeCatalog? {
+    private static func loadCatalog(_ options: DaemonOptions, plugins: InstalledPlugins, log: DaemonLog) -> NodeCatalog? {
         let report: @Sendable (String) -> Void = { log.warning($0) }
         let bank: PresetBank
         do {
@@ -421,23 +428,23 @@ public final class HubDaemon: @unchecked Sendable {
             log.warning("no audio, running MIDI-only: \(error)")
             return nil
         }
-        guard let path = options.soundFont else { return NodeCatalog(bank: bank, report: report) }
+        guard let path = options.soundFont else { return NodeCatalog(bank: bank, plugins: plugins, report: report) }
         do {
             let font = try SoundFont.open(path)
             font.sampleData.warmPageCache()  // no disk read on the render thread when a program first plays
             log.info("SoundFont: \(path) (\(font.name), \(font.presets.count) presets)")
-            return NodeCatalog(bank: bank, font: font, report: report)
+            return NodeCatalog(bank: bank, font: font, plugins: plugins, report: report)
         } catch {
             log.warning("no SoundFont, the built-in synth plays: \(error)")
-            return NodeCatalog(bank: bank, report: report)
+            return NodeCatalog(bank: bank, plugins: plugins, report: report)
         }
     }
 
-    private static func initialSetup(_ options: DaemonOptions, soundFont: SoundFont?, store: StateStore,
+    private static func initialSetup(_ options: DaemonOptions, soundFont: SoundFont?, registry: NodeRegistry, store: StateStore,
                                      log: DaemonLog) throws -> HubState {
         if let path = options.patchPath {
             do {
-                let patch = try Patch.load(contentsOf: path, registry: NodeTypes.registry)
+                let patch = try Patch.load(contentsOf: path, registry: registry)
                 log.info("loaded patch \(path)")
                 return HubState(graph: patch.graph, rules: patch.rules, tempo: patch.tempo, mappings: patch.mappings,
                                 scenes: patch.scenes, triggers: patch.triggers, widgets: patch.widgets,
@@ -461,6 +468,9 @@ public final class HubDaemon: @unchecked Sendable {
                 log.info("rules: the former default's `disallow \"Midi Through\" -> *` broke other programs' connections; "
                     + "now `disallow \"Midi Through\" -> \"midihub:in\"` (docs/daemon.md#default-setup)")
             }
+            let (graph, refusals) = state.graph.resolvingPlugins(with: registry)
+            for refusal in refusals { log.warning("\(refusal.problem); its node stays silent (fix: \(refusal.fix))") }
+            state.graph = graph
             return state
         }
         let patch = DefaultSetup.patch(soundFont: soundFont != nil)

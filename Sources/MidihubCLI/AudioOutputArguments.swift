@@ -35,7 +35,7 @@ struct AudioOutputArguments: ParsableArguments {
 struct SynthOutput {
     let driver: AudioDriver
     let engine: RenderEngine
-    let voiceMeter: VoiceMeter
+    let voiceMeter: VoiceMeter?
 
     /// Loads the instrument (its font or preset bank) and opens the device; the caller starts it.
     /// - Throws: `CLIError` for a bad bank (exit 2) or a device that cannot be opened (exit 1).
@@ -49,7 +49,7 @@ struct SynthOutput {
         }
         engine = RenderEngine()
         engine.install(instrument.graph.program(format: driver.renderFormat))
-        voiceMeter = VoiceMeter(values: instrument.voiceCount.values, output: instrument.voiceCount.output)
+        voiceMeter = instrument.voiceCount
     }
 
     /// Starts the render thread; prints the warning when realtime priority is refused.

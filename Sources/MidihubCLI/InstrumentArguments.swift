@@ -4,7 +4,7 @@ import ArgumentParser
 /// SoundFont it plays.
 struct InstrumentArguments: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "The instrument: soundfont or synth (default: soundfont when a General MIDI SoundFont is installed or --soundfont is given, synth when --preset-bank is given or no font is found).",
+        "The instrument: soundfont, synth, or an LV2 instrument plugin by URI or name ('midihub plugins' lists them) (default: soundfont when a General MIDI SoundFont is installed or --soundfont is given, synth when --preset-bank is given or no font is found).",
         valueName: "name"))
     var instrument: InstrumentKind?
 
@@ -13,9 +13,20 @@ struct InstrumentArguments: ParsableArguments {
 }
 
 /// The instruments the commands can play.
-enum InstrumentKind: String, ExpressibleByArgument, CaseIterable {
+enum InstrumentKind: Equatable, ExpressibleByArgument {
     /// The SoundFont instrument.
     case soundfont
     /// The built-in subtractive synth.
     case synth
+    /// An LV2 instrument, by URI or name (docs/plugins.md).
+    case plugin(String)
+
+    init?(argument: String) {
+        switch argument {
+        case "soundfont": self = .soundfont
+        case "synth": self = .synth
+        case "": return nil
+        default: self = .plugin(argument)
+        }
+    }
 }

@@ -1,4 +1,6 @@
+import AudioHost
 import Foundation
+import Plugins
 import RenderCore
 import Sequencer
 import SoundFont
@@ -6,13 +8,15 @@ import Synth
 
 /// The instrument `render`, `play` and `synth` play, as `InstrumentArguments` choose it:
 /// the SoundFont instrument with `--soundfont` or an installed General MIDI font, the
-/// built-in synth with `--preset-bank`, `--instrument synth` or no font installed.
+/// built-in synth with `--preset-bank`, `--instrument synth` or no font installed, or the
+/// LV2 instrument `--instrument` names.
 ///
 /// - Thread: control.
 struct InstrumentChoice {
     let instrument: any Node
-    /// The instrument's active-voice count, for status lines.
-    let voiceCount: (values: OutputValues, output: Int)
+    /// The instrument's active-voice count, for status lines (`nil`: an LV2 plugin, which
+    /// does not say).
+    let voiceCount: VoiceMeter?
     /// The SoundFont the instrument plays and its path (nil for the built-in synth).
     let font: (file: SoundFont, path: String)?
 
@@ -28,7 +32,11 @@ struct InstrumentChoice {
     /// - Throws: `CLIError`: a bad font or bank, or no font for `--instrument soundfont`,
     ///   exits 2; an unreadable font file 1.
     init(_ arguments: InstrumentArguments, presetBank: String?) throws {
-        if let path = try Self.fontPath(arguments, presetBank: presetBank) {
+        if case .plugin(let reference) = arguments.instrument {
+            instrument = try Self.plugin(reference)
+            font = nil
+            voiceCount = nil
+        } else if let path = try Self.fontPath(arguments, presetBank: presetBank) {
             let file: SoundFont
             do {
                 file = try SoundFont.open(path)
@@ -38,13 +46,31 @@ struct InstrumentChoice {
             let node = SoundFontNode(font: file)
             font = (file, path)
             instrument = node
-            voiceCount = (node.outputValues, SoundFontNode.Output.activeVoices.rawValue)
+            voiceCount = VoiceMeter(values: node.outputValues, output: SoundFontNode.Output.activeVoices.rawValue)
         } else {
             let synth = SynthNode(bank: try PresetBankLoader.loadForCommandLine(override: presetBank))
             font = nil
             instrument = synth
-            voiceCount = (synth.outputValues, SynthNode.Output.activeVoices.rawValue)
+            voiceCount = VoiceMeter(values: synth.outputValues, output: SynthNode.Output.activeVoices.rawValue)
         }
+    }
+
+    /// The LV2 instrument `reference` names, logging to standard error.
+    /// - Throws: `CLIError` (exit 2): no such plugin, several, not an instrument, or one midihub cannot host.
+    static func plugin(_ reference: String) throws -> LV2Node {
+        let plugins = InstalledPlugins(report: { printError($0) })
+        let descriptor: NodeDescriptor
+        do {
+            descriptor = try plugins.descriptor(for: reference)
+        } catch {
+            throw CLIError(error.problem, fix: error.fix, exitCode: CLIError.badInput)
+        }
+        guard descriptor.kind == .instrument, let node = plugins.makeNode(descriptor) else {
+            throw CLIError("LV2 plugin '\(descriptor.name)' is \(descriptor.kind == .effect ? "an effect" : "a " + descriptor.kind.rawValue), "
+                           + "not an instrument", fix: "name an instrument: 'midihub plugins instrument' lists them",
+                           exitCode: CLIError.badInput)
+        }
+        return node
     }
 
     /// The font the SoundFont instrument plays, or nil when the built-in synth plays

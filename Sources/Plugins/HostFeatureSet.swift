@@ -4,7 +4,7 @@ import RenderCore
 
 /// The features midihub hands one plugin instance (`HostFeatures.provided`): `urid:map` and
 /// `unmap`, `options` (the sample rate, the block lengths, the atom buffers' size),
-/// `buf-size:boundedBlockLength` and `log`, as the null-terminated array
+/// `buf-size:boundedBlockLength`, `log` and `worker:schedule`, as the null-terminated array
 /// `lilv_plugin_instantiate` takes. Everything it points at stays at its address until the
 /// set is freed, after the instance.
 ///
@@ -21,8 +21,8 @@ final class HostFeatureSet {
     private let logger: PluginLog
 
     /// The features for an instance rendering `format` with atom buffers of `sequenceSize`
-    /// bytes, mapping through `urids`, logging to `logger`.
-    init(format: RenderFormat, sequenceSize: Int, urids: URIDMap, logger: PluginLog) {
+    /// bytes, mapping through `urids`, logging to `logger`, its work done by `worker`.
+    init(format: RenderFormat, sequenceSize: Int, urids: URIDMap, logger: PluginLog, worker: PluginWorker) {
         self.logger = logger
         // The options' values: the rate as a float, the block lengths and the buffer size as ints.
         values = .allocate(byteCount: 5 * 4, alignment: 8)
@@ -56,6 +56,7 @@ final class HostFeatureSet {
             (LV2Vocabulary.options, UnsafeMutableRawPointer(options)),
             (LV2Vocabulary.boundedBlockLength, nil),
             (LV2Vocabulary.log, UnsafeMutableRawPointer(log)),
+            (LV2Vocabulary.workerSchedule, UnsafeMutableRawPointer(worker.schedule)),
         ]
         uris = data.map { strdup($0.0) }
         entries = .allocate(capacity: data.count)

@@ -9,6 +9,8 @@ public enum HostFeatures {
         "http://lv2plug.in/ns/ext/options#options",
         "http://lv2plug.in/ns/ext/buf-size#boundedBlockLength",
         "http://lv2plug.in/ns/ext/log#log",
+        "http://lv2plug.in/ns/ext/worker#schedule",
+        "http://lv2plug.in/ns/ext/state#loadDefaultState",
         // Properties of the host more than services: midihub runs plugins live, from a
         // realtime thread, with separate input and output buffers.
         "http://lv2plug.in/ns/lv2core#isLive",

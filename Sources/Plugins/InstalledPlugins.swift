@@ -20,10 +20,15 @@ public final class InstalledPlugins: PluginDirectory, @unchecked Sendable {
     let urids = URIDMap()
     /// Where plugins' log lines go.
     let report: @Sendable (String) -> Void
+    /// Whether a plugin's worker does its work at once, inside `schedule_work` (rendering
+    /// offline), rather than on a thread of its own (live).
+    let synchronousWork: Bool
 
-    /// The plugins on `LV2_PATH` (or in the folders of `searchPath`), logging to `report`.
-    public init(searchPath: String? = nil, report: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// The plugins on `LV2_PATH` (or in the folders of `searchPath`), logging to `report`;
+    /// `synchronousWork` for offline rendering.
+    public init(searchPath: String? = nil, synchronousWork: Bool = false, report: @escaping @Sendable (String) -> Void = { _ in }) {
         self.searchPath = searchPath
+        self.synchronousWork = synchronousWork
         self.report = report
     }
 

@@ -17,13 +17,14 @@ public final class LV2Node: Node, @unchecked Sendable {
     public private(set) var preparedFormat: RenderFormat?
 
     /// Keeps lilv's world, where `plugin` lives, and the URIDs.
-    private let host: InstalledPlugins
+    let host: InstalledPlugins
     private let plugin: OpaquePointer
     private let layout: PluginCatalog.PortLayout
     private let log: PluginLog
-    private let urids: (sequence: LV2_URID, chunk: LV2_URID, midiEvent: LV2_URID)
+    private let urids: (sequence: LV2_URID, chunk: LV2_URID, midiEvent: LV2_URID, float: LV2_URID, double: LV2_URID, int: LV2_URID)
     private var instance: UnsafeMutablePointer<LilvInstance>?
     private var features: HostFeatureSet?
+    private var worker: PluginWorker?
     /// Every port's control value, by port index (inputs written here, outputs read).
     private let controls: UnsafeMutablePointer<Float>
     private var buffers: Buffers?
@@ -74,8 +75,9 @@ public final class LV2Node: Node, @unchecked Sendable {
         self.layout = layout
         self.host = host
         log = PluginLog(name: descriptor.name, urids: host.urids, report: host.report)
-        urids = (host.urids.id(of: LV2Vocabulary.atomSequence), host.urids.id(of: LV2Vocabulary.atomChunk),
-                 host.urids.id(of: LV2Vocabulary.midiEvent))
+        let map = host.urids
+        urids = (map.id(of: LV2Vocabulary.atomSequence), map.id(of: LV2Vocabulary.atomChunk), map.id(of: LV2Vocabulary.midiEvent),
+                 map.id(of: LV2Vocabulary.atomFloat), map.id(of: LV2Vocabulary.atomDouble), map.id(of: LV2Vocabulary.atomInt))
         controls = .allocate(capacity: max(layout.count, 1))
         controls.initialize(repeating: 0, count: max(layout.count, 1))
         for (index, value) in layout.defaults.enumerated() { controls[index] = value }
@@ -98,10 +100,13 @@ public final class LV2Node: Node, @unchecked Sendable {
         }
         release()
         let buffers = Buffers(layout: layout, frames: format.maxFrames)
-        let features = HostFeatureSet(format: format, sequenceSize: layout.atomBufferSize, urids: host.urids, logger: log)
+        let worker = PluginWorker(synchronous: host.synchronousWork)
+        let features = HostFeatureSet(format: format, sequenceSize: layout.atomBufferSize, urids: host.urids, logger: log,
+                                      worker: worker)
         let made = host.withLoaded { _ in lilv_plugin_instantiate(plugin, format.sampleRate, features.features) }
         self.buffers = buffers
         self.features = features
+        self.worker = worker
         preparedFormat = format
         guard let made else {
             host.report("LV2 plugin '\(descriptor.name)' did not start at \(Int(format.sampleRate)) Hz; its node stays silent "
@@ -116,6 +121,10 @@ public final class LV2Node: Node, @unchecked Sendable {
             lilv_instance_connect_port(made, port, buffer)
         }
         for (port, buffer) in zip(layout.atomOutputs, buffers.atomOutputs) { lilv_instance_connect_port(made, port, buffer) }
+        worker.attach(made)
+        if let uri = descriptor.plugin?.uri, layout.loadsDefaultState {
+            _ = restoreState(of: uri, into: made, features: features.features)
+        }
         lilv_instance_activate(made)
         instance = made
     }
@@ -124,7 +133,7 @@ public final class LV2Node: Node, @unchecked Sendable {
     /// with that stretch's MIDI events at their frames.
     /// - Thread: render.
     public func process(_ context: ProcessContext) {
-        guard let instance, let buffers else { return }
+        guard let instance, let buffers, let worker else { return }
         let frames = context.frames, events = context.events, bus = context.bus
         if layout.audioInputs.count == 1 {
             for frame in 0..<frames { buffers.monoInput[frame] = (bus.left[frame] + bus.right[frame]) * 0.5 }
@@ -149,7 +158,9 @@ public final class LV2Node: Node, @unchecked Sendable {
                 }
                 index += 1
             }
+            worker.deliverResponses()
             run(instance, buffers, bus: bus, from: start, count: end - start)
+            worker.endRun()
             start = end
         }
         for late in index..<events.count where events[late].kind == .parameter { apply(events[late]) }
@@ -158,6 +169,19 @@ public final class LV2Node: Node, @unchecked Sendable {
         for (slot, port) in layout.controlOutputs.prefix(OutputValues.capacity).enumerated() {
             outputValues.store(controls[Int(port)], at: slot)
         }
+    }
+
+    /// Sets the control input `symbol` to a restored `value` (a float, double or int atom).
+    /// - Thread: control (while a state is restored, before the instance runs).
+    func setPort(_ symbol: String, value: UnsafeRawPointer, size: UInt32, type: UInt32) {
+        guard let index = layout.controlInputsBySymbol[symbol] else { return }
+        let number: Float? = switch (type, size) {
+        case (urids.float, 4): value.load(as: Float.self)
+        case (urids.double, 8): Float(value.load(as: Double.self))
+        case (urids.int, 4): Float(value.load(as: Int32.self))
+        default: nil
+        }
+        if let number { controls[Int(index)] = number }
     }
 
     /// - Thread: render.
@@ -249,6 +273,7 @@ public final class LV2Node: Node, @unchecked Sendable {
     /// Deactivates and frees the instance and its buffers.
     /// - Thread: control.
     private func release() {
+        worker?.stop()
         if let instance {
             lilv_instance_deactivate(instance)
             lilv_instance_free(instance)
@@ -257,5 +282,6 @@ public final class LV2Node: Node, @unchecked Sendable {
         buffers?.free()
         buffers = nil
         features = nil
+        worker = nil
     }
 }

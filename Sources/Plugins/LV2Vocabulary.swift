@@ -30,6 +30,8 @@ enum LV2Vocabulary {
     static let options = "http://lv2plug.in/ns/ext/options#options"
     static let boundedBlockLength = "http://lv2plug.in/ns/ext/buf-size#boundedBlockLength"
     static let log = "http://lv2plug.in/ns/ext/log#log"
+    static let workerSchedule = "http://lv2plug.in/ns/ext/worker#schedule"
+    static let workerInterface = "http://lv2plug.in/ns/ext/worker#interface"
     static let logError = "http://lv2plug.in/ns/ext/log#Error"
     static let logWarning = "http://lv2plug.in/ns/ext/log#Warning"
     static let sampleRate = "http://lv2plug.in/ns/ext/parameters#sampleRate"
@@ -39,6 +41,8 @@ enum LV2Vocabulary {
     static let sequenceSize = "http://lv2plug.in/ns/ext/buf-size#sequenceSize"
     static let atomFloat = "http://lv2plug.in/ns/ext/atom#Float"
     static let atomInt = "http://lv2plug.in/ns/ext/atom#Int"
+    static let atomDouble = "http://lv2plug.in/ns/ext/atom#Double"
+    static let loadDefaultState = "http://lv2plug.in/ns/ext/state#loadDefaultState"
     static let atomSequence = "http://lv2plug.in/ns/ext/atom#Sequence"
     static let atomChunk = "http://lv2plug.in/ns/ext/atom#Chunk"
 

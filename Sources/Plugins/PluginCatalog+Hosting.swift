@@ -11,6 +11,9 @@ extension PluginCatalog {
         var count = 0
         var audioInputs: [UInt32] = [], audioOutputs: [UInt32] = []
         var controlInputs: [UInt32] = [], controlOutputs: [UInt32] = []
+        var controlInputsBySymbol: [String: UInt32] = [:]
+        /// Whether the host loads the plugin's default state after instantiating it.
+        var loadsDefaultState = false
         /// Atom inputs that take MIDI: the first gets the node's MIDI, the others empty sequences.
         var midiInputs: [UInt32] = []
         var otherAtomInputs: [UInt32] = [], atomOutputs: [UInt32] = []
@@ -38,7 +41,7 @@ extension PluginCatalog {
         case .generator: kind = .generator
         case .midiEffect:
             throw PluginRefusal("\(named) is a MIDI effect (MIDI in and out, no audio), which midihub does not host yet",
-                                fix: "use a built-in MIDI processor (docs/patches.md), or an LV2 instrument or effect")
+                                fix: "use a built-in MIDI processor (docs/patch-format.md), or an LV2 instrument or effect")
         case .other:
             throw PluginRefusal("\(named) has no audio port", fix: "use an LV2 instrument, effect or generator ('midihub plugins')")
         }
@@ -63,6 +66,7 @@ extension PluginCatalog {
     func layout(of uri: String) -> PortLayout? {
         guard let plugin = handles[uri] else { return nil }
         var layout = PortLayout()
+        layout.loadsDefaultState = LilvText.uris(lilv_plugin_get_required_features(plugin)).contains(LV2Vocabulary.loadDefaultState)
         layout.count = Int(lilv_plugin_get_num_ports(plugin))
         layout.defaults = [Float](repeating: 0, count: layout.count)
         let minimumSize = lilv_new_uri(world, LV2Vocabulary.minimumSize)
@@ -78,6 +82,7 @@ extension PluginCatalog {
                 layout.controlInputs.append(index)
                 let info = Self.parameter(Self.port(port, index: Int(index), of: plugin, terms: terms, world: world))
                 layout.defaults[Int(index)] = info.defaultValue
+                layout.controlInputsBySymbol[info.name] = index
             case .midi, .atom:
                 if input {
                     lilv_port_supports_event(plugin, port, terms.midiEvent)

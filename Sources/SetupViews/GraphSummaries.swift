@@ -27,8 +27,10 @@ public enum GraphSummaries {
 
     private static func summary(_ node: GraphNode, parameters: [ParameterSummary]) -> NodeSummary {
         let (name, kind, subtype, manufacturer, version, port) = describe(node.body)
+        var plugin: String?
+        if case .unit(let descriptor) = node.body { plugin = descriptor.plugin?.uri }
         return NodeSummary(id: node.id, name: name, kind: kind, subtype: subtype, manufacturer: manufacturer,
-                           version: version, port: port, parameters: parameters)
+                           version: version, port: port, plugin: plugin, parameters: parameters)
     }
 
     /// The routes of the graph as connections between `node:ID` endpoints.

@@ -65,10 +65,34 @@ import Testing
         #expect(out.left.allSatisfy { abs($0 - 0.25) < 1e-6 }, "silence added to what the bus had")
     }
 
+    @Test func aSamplerPlaysTheSampleItsDefaultStateLoads() throws {
+        // eg-sampler requires state:loadDefaultState: its default state names click.wav.
+        let sampler = try node("http://lv2plug.in/plugins/eg-sampler")
+        let out = render(sampler, events: [.noteOn(channel: 0, note: 60, velocity: 127, frame: 64)])
+        #expect(out.left[..<64].allSatisfy { $0 == 0 })
+        #expect(out.left[64...].contains { abs($0) > 0.01 }, "the click sounds from the note's frame")
+    }
+
+    @Test func aReverbThatRequiresOptionsAndAWorkerRuns() throws {
+        // Dragonfly (a DPF plugin) requires options:options, urid:map and worker:schedule.
+        let plate = try node("urn:dragonfly:plate")
+        #expect(plate.descriptor.kind == .effect)
+        let bus = AudioBuffer(channels: 2, capacity: 512)
+        var tail: Float = 0
+        for block in 0..<40 {
+            bus.left.update(repeating: 0, count: 512)
+            bus.right.update(repeating: 0, count: 512)
+            if block == 0 { (bus.left[0], bus.right[0]) = (1, 1) }
+            plate.process(ProcessContext(frames: 512, events: UnsafeBufferPointer(start: nil, count: 0), bus: bus.bus, host: HostSync()))
+            if block > 4 { tail = max(tail, (0..<512).map { abs(bus.left[$0]) }.max() ?? 0) }
+        }
+        #expect(tail > 1e-5, "the impulse rings on")
+    }
+
     @Test func aPluginMidihubCannotHostIsRefusedInOneLine() throws {
         #expect(throws: PluginRefusal("LV2 plugin 'Example Fifths' is a MIDI effect (MIDI in and out, no audio), which "
                                       + "midihub does not host yet",
-                                      fix: "use a built-in MIDI processor (docs/patches.md), or an LV2 instrument or effect")) {
+                                      fix: "use a built-in MIDI processor (docs/patch-format.md), or an LV2 instrument or effect")) {
             try Self.plugins.descriptor(for: "eg-fifths")
         }
         #expect(throws: PluginRefusal("no LV2 plugin 'no-such-plugin' is installed",

@@ -1,12 +1,13 @@
 import AudioHost
 import Hub
+import Plugins
 import RenderCore
 import SetupViews
 import SoundFont
 import Synth
 
 /// The render node types the daemon can instantiate: the built-in synth, the SoundFont
-/// instrument and the effects.
+/// instrument, the effects, and the LV2 plugins installed.
 /// Gives the `NodeRegistry` that patches and the control API validate against, and makes
 /// fresh nodes for a descriptor.
 ///
@@ -19,24 +20,24 @@ public struct NodeCatalog: Sendable {
     public let font: SoundFont?
     /// The solo buttons of every mixer strip the catalog makes act together.
     let soloGroup = StripSoloGroup()
+    /// The LV2 plugins plugin nodes host (`nil`: none here).
+    let plugins: InstalledPlugins?
     /// Where audio inputs and outputs report a device that fails or comes back (the daemon's log).
     let report: @Sendable (String) -> Void
 
-    public init(bank: PresetBank, font: SoundFont? = nil, report: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(bank: PresetBank, font: SoundFont? = nil, plugins: InstalledPlugins? = nil,
+                report: @escaping @Sendable (String) -> Void = { _ in }) {
         self.bank = bank
         self.font = font
+        self.plugins = plugins
         self.report = report
     }
 
-    /// The registry of every built-in instrument and effect (`NodeTypes.registry`).
-    public var registry: NodeRegistry {
-        NodeTypes.registry
-    }
-
-    /// A new, unprepared render node for `descriptor`, or `nil` when it is not a built-in type
-    /// (or a SoundFont instrument with no font).
+    /// A new, unprepared render node for `descriptor`, or `nil` when it is not a type the
+    /// catalog knows (or a SoundFont instrument with no font).
     public func makeNode(_ descriptor: NodeDescriptor) -> (any Node)? {
-        switch (descriptor.subtype, descriptor.manufacturer) {
+        if descriptor.plugin != nil { return plugins?.makeNode(descriptor) }
+        return switch (descriptor.subtype, descriptor.manufacturer) {
         case (SynthNode.nodeDescriptor.subtype, SynthNode.nodeDescriptor.manufacturer): SynthNode(bank: bank)
         case (SoundFontNode.nodeDescriptor.subtype, SoundFontNode.nodeDescriptor.manufacturer): font.map { SoundFontNode(font: $0) }
         case (ReverbNode().descriptor.subtype, _): ReverbNode()

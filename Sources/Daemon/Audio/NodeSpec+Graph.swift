@@ -23,6 +23,16 @@ extension NodeSpec {
             body = .output(port ?? "default")
         case "input", NodeDescriptor.audioInput.name:
             body = .input(port ?? "default")
+        case "plugin":
+            guard let plugin, !plugin.isEmpty else {
+                throw ControlError(.badParams, "node type 'plugin' needs a plugin",
+                                   fix: "add \"plugin\": \"http://lv2plug.in/plugins/eg-amp\" or a name 'midihub plugins' lists")
+            }
+            do {
+                body = .unit(try registry.plugin(plugin))
+            } catch {
+                throw ControlError(.unknownNodeType, error.problem, fix: error.fix)
+            }
         default:
             if let config = ProcessorConfig.byTypeName[type.lowercased()] {
                 body = .processor(config)
@@ -30,7 +40,7 @@ extension NodeSpec {
                 body = .unit(unit.descriptor)
             } else {
                 let known = registry.types.map(\.descriptor.name) + ProcessorConfig.typeNames
-                    + ["external-instrument", "external-processor", "source", "output", "input"]
+                    + ["external-instrument", "external-processor", "source", "output", "input", "plugin"]
                 throw ControlError(.unknownNodeType, "no node type '\(type)'", fix: "use one of \(known.joined(separator: ", "))")
             }
         }

@@ -61,7 +61,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         try durably {
             let graph = view.graph
             let id = spec.id ?? Self.freshID(for: spec.type, in: graph)
-            try apply(.add(try spec.graphNode(id: id, registry: NodeTypes.registry)), checkedAgainst: graph)
+            try apply(.add(try spec.graphNode(id: id, registry: daemon.registry)), checkedAgainst: graph)
             return try view.node(id)
         }
     }
@@ -72,7 +72,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     func replaceNode(_ id: String, with spec: NodeSpec) throws -> NodeSummary {
         try durably {
-            let node = try spec.graphNode(id: id, registry: NodeTypes.registry)
+            let node = try spec.graphNode(id: id, registry: daemon.registry)
             try apply(.replace(id, with: node.body, parameters: node.parameters), checkedAgainst: view.graph)
             return try view.node(id)
         }
@@ -122,7 +122,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         }
         let patch: Patch
         do {
-            patch = try Patch.parse(yaml: text, file: "<patch>", registry: NodeTypes.registry)
+            patch = try Patch.parse(yaml: text, file: "<patch>", registry: daemon.registry)
         } catch {
             throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
         }
@@ -162,7 +162,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
                 let prepared = view
                 let list: [Mapping]
                 do {
-                    list = try Patch.parseMappings(yaml: text, file: "<mappings>", graph: prepared.graph, registry: NodeTypes.registry)
+                    list = try Patch.parseMappings(yaml: text, file: "<mappings>", graph: prepared.graph, registry: daemon.registry)
                 } catch let error as PatchError {
                     throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
                 }

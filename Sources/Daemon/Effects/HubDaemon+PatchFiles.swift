@@ -15,7 +15,7 @@ extension HubDaemon {
     func installPatchFile<T>(at path: String, then: @escaping () throws -> T) throws -> T {
         let patch: Patch
         do {
-            patch = try Patch.load(contentsOf: path, registry: NodeTypes.registry)
+            patch = try Patch.load(contentsOf: path, registry: registry)
         } catch {
             throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
         }
