@@ -141,7 +141,7 @@ let package = Package(
         // What the CLI and the daemon show of a setup, the same words with or without a daemon:
         // the graph, mappings, scenes, triggers and widgets as the control protocol's values,
         // the graph drawn as text, the default setup, the built-in node types.
-        .target(name: "SetupViews", dependencies: ["ALSA", "AudioHost", "Control", "Hub", "RenderCore", "Synth"]),
+        .target(name: "SetupViews", dependencies: ["ALSA", "AudioHost", "Control", "Hub", "Plugins", "RenderCore", "Synth"]),
 
         // The web remote (`midihub serve --remote`): the page, and each browser's WebSocket
         // bridged to a control-socket connection of its own. Reaches the hub only as a

@@ -51,6 +51,21 @@ public final class InstalledPlugins: PluginDirectory, @unchecked Sendable {
         return try result.get()
     }
 
+    public func presetValues(of descriptor: NodeDescriptor, preset: String) throws(PluginRefusal) -> [String: Float] {
+        guard let uri = descriptor.plugin?.uri else {
+            throw PluginRefusal("node type '\(descriptor.name)' is no LV2 plugin: it has no presets", fix: "set its parameters instead")
+        }
+        let floatType = urids.id(of: LV2Vocabulary.atomFloat)
+        let result: Result<[String: Float], PluginRefusal> = withLoaded { loaded in
+            do throws(PluginRefusal) {
+                return .success(try loaded.catalog.presetValues(of: uri, preset: preset, map: urids.map, floatType: floatType))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
     /// A new, unprepared node hosting the plugin `descriptor` names (instantiated when
     /// prepared), or nil when it is no plugin of this system.
     public func makeNode(_ descriptor: NodeDescriptor) -> LV2Node? {

@@ -104,9 +104,11 @@ public final class PluginIdentity: Hashable, Sendable {
 
 extension NodeDescriptor {
     /// The subtype and manufacturer code of every LV2 plugin node (`plugin` tells them apart).
+    /// - Thread: any.
     public static let pluginCode: FourCharCode = "lv2 "
 
     /// A node hosting the LV2 plugin `plugin`, of `kind`, called `name`.
+    /// - Thread: any.
     public static func plugin(_ plugin: PluginIdentity, kind: NodeKind, name: String) -> NodeDescriptor {
         NodeDescriptor(kind: kind, subtype: pluginCode, manufacturer: pluginCode, name: name, version: 0, plugin: plugin)
     }

@@ -1,5 +1,6 @@
 import Control
 import Hub
+import Plugins
 
 /// What `midihub nodes`, `graph` and `rules` show: the running daemon's setup (asked over
 /// the control socket), or, when no daemon runs or `--patch` is given, a patch's setup
@@ -35,7 +36,8 @@ public struct SetupView {
                                       fromDaemon: (ControlClient) throws -> Value,
                                       fromPatch: (Patch, String) -> Value) throws -> Value {
         if let patchPath {
-            return fromPatch(try Patch.load(contentsOf: patchPath, registry: NodeTypes.registry), patchPath)
+            return fromPatch(try Patch.load(contentsOf: patchPath, registry: NodeTypes.registry.with(plugins: InstalledPlugins())),
+                             patchPath)
         }
         do {
             let client = try ControlClient(path: socket, timeout: 10)

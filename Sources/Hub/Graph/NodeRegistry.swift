@@ -30,6 +30,10 @@ public protocol PluginDirectory: AnyObject, Sendable {
     /// that no other plugin's has), its kind following from its ports.
     /// - Throws: a `PluginRefusal`: none or several match, or midihub cannot host it.
     func descriptor(for reference: String) throws(PluginRefusal) -> NodeDescriptor
+    /// The control values of the preset `preset` (its label, ignoring case, or its URI) of
+    /// the plugin `descriptor` hosts, by port symbol.
+    /// - Throws: a `PluginRefusal` naming the presets there are.
+    func presetValues(of descriptor: NodeDescriptor, preset: String) throws(PluginRefusal) -> [String: Float]
 }
 
 /// Why a plugin reference gives no node: one line naming the problem, and the fix.
@@ -71,6 +75,15 @@ public struct NodeRegistry: Hashable, Sendable {
         var registry = self
         registry.plugins = directory
         return registry
+    }
+
+    /// The control values of `preset` of the plugin `descriptor` hosts, through `plugins`.
+    /// - Throws: a `PluginRefusal` (also when no plugins are available here).
+    public func presetValues(of descriptor: NodeDescriptor, preset: String) throws(PluginRefusal) -> [String: Float] {
+        guard let plugins else {
+            throw PluginRefusal("LV2 plugins are not available here", fix: "use a built-in instrument or effect")
+        }
+        return try plugins.presetValues(of: descriptor, preset: preset)
     }
 
     /// The descriptor of the plugin `reference` names, through `plugins`.

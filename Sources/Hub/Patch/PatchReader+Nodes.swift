@@ -18,6 +18,7 @@ extension PatchReader {
         }
         let body: NodeBody
         var allowed = [kind, "parameters"]
+        var presetValues: [String: Float] = [:]
         switch kind {
         case "source":
             body = .source(try selector(value))
@@ -45,13 +46,16 @@ extension PatchReader {
         case "input":
             body = .input(try string(value, "a capture device name"))
         case "plugin":
-            body = .unit(try plugin(value))
+            allowed.append("preset")
+            let descriptor = try plugin(value)
+            body = .unit(descriptor)
+            if let preset = fields["preset"] { presetValues = try self.preset(preset, of: descriptor) }
         default:
             body = .unit(try unit(kind: kind, value))
         }
         try expectKeys(fields, allowed)
         let parameters = try fields["parameters"].map { node throws(PatchError) in try self.parameters(node, of: body, id: id) }
-        return GraphNode(id: id, body: body, parameters: parameters ?? [:])
+        return GraphNode(id: id, body: body, parameters: presetValues.merging(parameters ?? [:]) { _, own in own })
     }
 
     /// An external node's `clock`: `send` (or `true`) or `follow`; `false` for none.
@@ -69,6 +73,16 @@ extension PatchReader {
         let reference = try string(value, "an LV2 plugin's URI or name")
         do {
             return try registry.plugin(reference)
+        } catch {
+            throw self.error(at: value, error.problem, fix: error.fix)
+        }
+    }
+
+    /// A plugin node's `preset:`: its control values, which its `parameters:` then override.
+    private func preset(_ value: YAMLNode, of descriptor: NodeDescriptor) throws(PatchError) -> [String: Float] {
+        let name = try string(value, "a preset's label or URI")
+        do {
+            return try registry.presetValues(of: descriptor, preset: name)
         } catch {
             throw self.error(at: value, error.problem, fix: error.fix)
         }

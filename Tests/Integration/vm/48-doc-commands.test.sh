@@ -17,7 +17,8 @@
 # a run of transport examples shares one daemon.
 source "$REPO/Tests/Integration/serve.sh"
 
-OFFLINE=" info convert render nodes graph rules mappings widgets soundfont help --version --help "
+# The unit tier's DocCommandTests run these (DocCommandTests.offline): no kernel ALSA needed.
+OFFLINE=" info convert render nodes graph rules mappings widgets soundfont plugins help --version --help "
 
 step "collect the examples"
 # The doc blocks whose marker names DocCommandTests.swift, then each --help in turn.
@@ -164,10 +165,11 @@ run_transport_example() { # LINE
     assert_file_has "$WORK/out" "^(stopped|playing|paused) '|^\\{\"" "'$1' prints the status"
 }
 
-# `midihub record OUT.wav` with a daemon playing to the default device (snd-dummy): it
-# records the daemon's sound and says so.
+# `midihub record OUT.wav` with a daemon playing to the default device (snd-dummy), once
+# its audio runs: it records the daemon's sound and says so.
 run_audio_daemon_example() { # LINE
     start_serve wavhub --instrument synth
+    wait_for_peer_line wavhub "$(peer_err wavhub)" "midihub: audio: playing to " 60
     local status=0
     (cd "$REPO" && timeout -k 5 60 bash -c "$1") >"$WORK/out" 2>"$WORK/err" || status=$?
     assert_eq 0 "$status" "'$1' (stderr: $(head -c 400 "$WORK/err"))"

@@ -1,0 +1,87 @@
+# Issue 39, kernel test: LV2 plugins hosted by `midihub serve`. A snd-virmidi keyboard plays
+# mda's EPiano (Debian's mda-lv2, a plugin node of the patch) into eg-amp (lv2-examples, an
+# effect node) on hw:Loopback,0,0, recorded from hw:Loopback,1,0: each note sounds, a second
+# after the one before as it was played; a CC mapped to the amp's gain moves it (in
+# `midihub nodes --json`); a plugin added over the control socket while notes sound is
+# instantiated off the MIDI thread (MIDI goes on through it); a plugin midihub cannot host
+# is refused in one line and the daemon goes on.
+# timeout: 300
+
+source "$REPO/Tests/Integration/synth-audio.sh"
+source "$REPO/Tests/Integration/serve.sh"
+source "$REPO/Tests/Integration/serve-hotplug.sh"
+source "$REPO/Tests/Integration/serve-audio.sh"
+load_modules snd-aloop snd-virmidi
+
+cat >"$WORK/patch.yaml" <<'YAML'
+version: 1
+nodes:
+  keys: { source: hardware:* }
+  piano:
+    plugin: MDA ePiano
+    parameters: { env_decay: 0.2, env_release: 0.1 }
+  amp: { plugin: eg-amp }
+  out: { output: default }
+routes:
+  - keys -> piano
+  - piano -> amp
+  - amp -> out
+rules:
+  - connect hardware:* -> "midihub:in"
+mappings:
+  - { control: cc 7, from: keys, to: amp.gain, range: [-24, 0] }
+YAML
+
+start_loopback_recording rec "$WORK/recorded.wav" 290
+wait_for_loopback_capture
+start_serve hub --device hw:Loopback,0,0 --period 512 --buffer 2048 --patch "$WORK/patch.yaml"
+wait_for_peer_line hub "$(peer_err hub)" "midihub: audio: playing to hw:Loopback,0,0" 60
+
+step "the patch's plugin nodes: an instrument and an effect, by URI in nodes --json"
+midihub nodes --json >"$WORK/nodes.json" || fail "midihub nodes --json failed"
+assert_eq "instrument http://drobilla.net/plugins/mda/EPiano" \
+    "$(jq -r '.[] | select(.id == "piano") | "\(.kind) \(.plugin)"' "$WORK/nodes.json")" "the piano node"
+assert_eq "effect http://lv2plug.in/plugins/eg-amp" \
+    "$(jq -r '.[] | select(.id == "amp") | "\(.kind) \(.plugin)"' "$WORK/nodes.json")" "the amp node"
+
+step "a CC mapped to the amp's gain moves it"
+wait_for_controller_route "the keyboard"
+amidi -p "hw:$CARD,0" -S 'B0 07 40' || fail "amidi -S failed"
+wait_for "amp.gain follows CC 7" 10 bash -c \
+    "midihub nodes --json | jq -e '.[] | select(.id == \"amp\") | .parameters[] | select(.name == \"gain\") | .value > -12.5 and .value < -11.5' >/dev/null"
+
+step "the keyboard plays three notes a second apart, a plugin added over the socket meanwhile"
+for note in 3C 40 43; do
+    amidi -p "hw:$CARD,0" -S "90 $note 70" || fail "amidi -S failed"
+    if [[ $note == 40 ]]; then
+        control_requests '{"id":1,"request":"nodes.add","params":{"type":"plugin","plugin":"Exampler","id":"sampler"}}' \
+            >"$WORK/add.json" &
+        adding=$!
+    fi
+    sleep 0.4
+    amidi -p "hw:$CARD,0" -S "80 $note 00" || fail "amidi -S failed"
+    sleep 0.6
+done
+wait "$adding"
+assert_eq "sampler instrument" "$(jq -r 'select(.id == 1) | "\(.result.id) \(.result.kind)"' "$WORK/add.json")" "nodes.add of eg-sampler"
+
+step "a plugin midihub cannot host is refused in one line; the daemon goes on"
+control_requests '{"id":2,"request":"nodes.add","params":{"type":"plugin","plugin":"eg-fifths"}}' >"$WORK/refused.json"
+assert_eq "unknown-node-type: LV2 plugin 'Example Fifths' is a MIDI effect (MIDI in and out, no audio), which midihub does not host yet" \
+    "$(jq -r 'select(.id == 2) | "\(.error.code): \(.error.message)"' "$WORK/refused.json")" "the refusal"
+midihub nodes --json | jq -e '.[] | select(.id == "piano")' >/dev/null || fail "the daemon stopped answering"
+sleep 1
+stop_peer hub
+assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
+stop_peer rec
+
+step "the recording has the three notes, a second apart"
+sound_segments "$WORK/recorded.wav" 0.3 >"$WORK/segments.txt"
+mapfile -t segments <"$WORK/segments.txt"
+((${#segments[@]} == 3)) || fail "expected 3 notes in the recording, found ${#segments[@]}: ${segments[*]}"
+python3 - "${segments[@]}" <<'PY' || fail "the notes are not a second apart: ${segments[*]}"
+import sys
+starts = [float(segment.split()[0]) for segment in sys.argv[1:]]
+gaps = [b - a for a, b in zip(starts, starts[1:])]
+sys.exit(0 if all(0.85 <= gap <= 1.15 for gap in gaps) else 1)
+PY

@@ -1,0 +1,77 @@
+import Foundation
+import Hub
+import Plugins
+import RenderCore
+import Testing
+
+/// A patch's `plugin:` nodes and a saved state's, against the plugins Debian installs.
+@Suite struct PluginNodesInPatchesTests {
+    static let registry = NodeRegistry().with(plugins: InstalledPlugins())
+
+    @Test func aPatchNamesAPluginByNameOrURIWithItsParametersBySymbol() throws {
+        let patch = try Patch.parse(yaml: """
+            nodes:
+              piano: { plugin: MDA ePiano, parameters: { treble_boost: 0.7 } }
+              amp: { plugin: "http://lv2plug.in/plugins/eg-amp", parameters: { gain: -6 } }
+            routes:
+              - piano -> amp
+            """, file: "<patch>", registry: Self.registry)
+        let piano = try #require(patch.graph.node("piano"))
+        guard case .unit(let descriptor) = piano.body else { Issue.record("not a unit: \(piano.body)"); return }
+        #expect((descriptor.kind, descriptor.plugin?.uri) == (.instrument, "http://drobilla.net/plugins/mda/EPiano"))
+        #expect(piano.parameters == ["treble_boost": 0.7])
+        #expect(patch.graph.node("amp")?.body.kindName == "effect")
+        #expect(Self.registry.parameters(of: piano.body)?.count == 12, "its control inputs, from its descriptor")
+    }
+
+    @Test func aPresetSetsTheNodesParametersWhichItsOwnOverride() throws {
+        let patch = try Patch.parse(yaml: """
+            nodes:
+              brass: { plugin: mda JX10, preset: brass section, parameters: { noise: 0.5 } }
+            """, file: "<patch>", registry: Self.registry)
+        let values = try #require(patch.graph.node("brass")).parameters
+        let descriptor = try Self.registry.plugin("mda JX10")
+        let preset = try Self.registry.presetValues(of: descriptor, preset: "Brass Section")
+        #expect(preset.count == descriptor.plugin?.parameters.count, "every control input of JX10's preset")
+        let defaults = Dictionary(uniqueKeysWithValues: (descriptor.plugin?.parameters ?? []).map { ($0.name, $0.defaultValue) })
+        #expect(preset != defaults, "the preset is a sound of its own")
+        #expect(values == preset.merging(["noise": 0.5]) { _, own in own })
+        #expect(throws: PluginRefusal.self) { try Self.registry.presetValues(of: descriptor, preset: "no such sound") }
+    }
+
+    @Test func aBadPluginNodeIsRefusedAtItsLineNamingTheProblem() throws {
+        func refusal(_ yaml: String) -> String {
+            do {
+                _ = try Patch.parse(yaml: yaml, file: "<patch>", registry: Self.registry)
+                return "parsed"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(refusal("nodes:\n  arp: { plugin: eg-fifths }\n").hasPrefix(
+            "<patch>:2:18: LV2 plugin 'Example Fifths' is a MIDI effect (MIDI in and out, no audio), which midihub does not host yet"))
+        #expect(refusal("nodes:\n  x: { plugin: no-such-plugin }\n").hasPrefix("<patch>:2:16: no LV2 plugin 'no-such-plugin' is installed"))
+        #expect(refusal("nodes:\n  amp: { plugin: eg-amp, parameters: { gain: 99 } }\n").contains("gain"))
+        #expect(refusal("nodes:\n  amp: { plugin: eg-amp }\n") == "parsed")
+        let noPlugins = (try? Patch.parse(yaml: "nodes:\n  amp: { plugin: eg-amp }\n", file: "<patch>", registry: NodeRegistry()))
+        #expect(noPlugins == nil, "a registry without plugins refuses them")
+    }
+
+    @Test func aSavedStateKeepsAPluginNodeByURIAndReadsItAgain() throws {
+        let patch = try Patch.parse(yaml: "nodes:\n  amp: { plugin: eg-amp, parameters: { gain: -6 } }\n", file: "<patch>",
+                                    registry: Self.registry)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-state-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = StateStore(path: folder.appendingPathComponent("state.json").path)
+        try store.save(HubState(graph: patch.graph))
+        let restored = try #require(try store.load())
+        let amp = try #require(restored.graph.node("amp"))
+        #expect(Self.registry.parameters(of: amp.body) == [ParameterInfo.bypass], "read back: the URI, not the ports")
+        let (graph, refusals) = restored.graph.resolvingPlugins(with: Self.registry)
+        #expect(refusals.isEmpty)
+        #expect(graph == patch.graph, "the same node, its parameters read from the plugin again, its value kept")
+        #expect(Self.registry.parameters(of: try #require(graph.node("amp")).body)?.first?.name == "gain")
+        let (_, gone) = restored.graph.resolvingPlugins(with: NodeRegistry())
+        #expect(gone.map(\.problem) == ["node 'amp': LV2 plugins are not available here"])
+    }
+}
