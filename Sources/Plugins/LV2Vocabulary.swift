@@ -11,6 +11,8 @@ enum LV2Vocabulary {
     static let integer = core + "integer"
     static let toggled = core + "toggled"
     static let enumeration = core + "enumeration"
+    /// A port whose range and default are fractions of the sample rate.
+    static let sampleRateProperty = core + "sampleRate"
     static let scalePoint = core + "scalePoint"
     static let value = "http://www.w3.org/1999/02/22-rdf-syntax-ns#value"
     static let atomPort = "http://lv2plug.in/ns/ext/atom#AtomPort"

@@ -43,7 +43,7 @@ enum LilvText {
 /// - Thread: control (the catalog's).
 struct Terms {
     let audioPort, controlPort, cvPort, inputPort, atomPort, eventPort, midiEvent: OpaquePointer
-    let integer, toggled, enumeration, logarithmic, unit, unitSymbol, preset, label, scalePoint, value: OpaquePointer
+    let integer, toggled, enumeration, logarithmic, sampleRate, unit, unitSymbol, preset, label, scalePoint, value: OpaquePointer
 
     init(_ world: OpaquePointer) {
         func uri(_ text: String) -> OpaquePointer { lilv_new_uri(world, text) }
@@ -51,13 +51,14 @@ struct Terms {
         (audioPort, controlPort, cvPort, inputPort) = (uri(V.audioPort), uri(V.controlPort), uri(V.cvPort), uri(V.inputPort))
         (atomPort, eventPort, midiEvent) = (uri(V.atomPort), uri(V.eventPort), uri(V.midiEvent))
         (integer, toggled, enumeration, logarithmic) = (uri(V.integer), uri(V.toggled), uri(V.enumeration), uri(V.logarithmic))
+        sampleRate = uri(V.sampleRateProperty)
         (unit, unitSymbol, preset, label) = (uri(V.unit), uri(V.unitSymbol), uri(V.preset), uri(V.label))
         (scalePoint, value) = (uri(V.scalePoint), uri(V.value))
     }
 
     func free() {
         for node in [audioPort, controlPort, cvPort, inputPort, atomPort, eventPort, midiEvent, integer, toggled, enumeration,
-                     logarithmic, unit, unitSymbol, preset, label, scalePoint, value] {
+                     logarithmic, sampleRate, unit, unitSymbol, preset, label, scalePoint, value] {
             lilv_node_free(node)
         }
     }

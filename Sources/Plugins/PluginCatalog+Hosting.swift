@@ -100,11 +100,17 @@ extension PluginCatalog {
         return layout
     }
 
+    /// The sample rate a port whose range is a fraction of it (`lv2:sampleRate`) is given
+    /// its range at: the daemon's usual rate.
+    static let referenceSampleRate: Float = 48_000
+
     /// A control input as a node parameter: named by its symbol, with its range (0…1 where
-    /// the bundle gives none), its default (its minimum where none) and its unit.
+    /// the bundle gives none; in Hz at `referenceSampleRate` for an `lv2:sampleRate` port),
+    /// its default (its minimum where none) and its unit.
     private static func parameter(_ port: PluginPort) -> ParameterInfo {
-        let lower = port.minimum ?? 0
-        let upper = max(port.maximum ?? max(lower, 1), lower)
+        let scale: Float = port.properties.contains("sample-rate") ? referenceSampleRate : 1
+        let lower = (port.minimum ?? 0) * scale
+        let upper = max((port.maximum ?? max(lower, 1)) * scale, lower)
         let range = lower...(upper > lower ? upper : lower + 1)
         let info = ParameterInfo(id: UInt32(port.index), name: port.symbol, range: range, defaultValue: port.defaultValue ?? lower,
                                  unit: unit(port))
@@ -115,6 +121,7 @@ extension PluginCatalog {
     /// themselves; anything else generic.
     private static func unit(_ port: PluginPort) -> ParameterUnit {
         if port.properties.contains("toggle") { return .boolean }
+        if port.properties.contains("sample-rate") { return .hertz }
         switch port.unit?.lowercased() {
         case "db": return .decibels
         case "hz": return .hertz

@@ -51,7 +51,7 @@ extension PluginCatalog {
         lilv_port_get_range(plugin, port, &defaultNode, &minimumNode, &maximumNode)
         defer { [defaultNode, minimumNode, maximumNode].forEach { lilv_node_free($0) } }
         let properties = [(terms.integer, "integer"), (terms.toggled, "toggle"), (terms.enumeration, "enumeration"),
-                          (terms.logarithmic, "logarithmic")]
+                          (terms.logarithmic, "logarithmic"), (terms.sampleRate, "sample-rate")]
             .filter { lilv_port_has_property(plugin, port, $0.0) }.map(\.1)
         let type = portType(port, of: plugin, terms: terms)
         var choices = scalePoints(of: port, plugin: plugin, terms: terms, world: world)
