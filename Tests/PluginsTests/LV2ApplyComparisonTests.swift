@@ -7,7 +7,9 @@ import Testing
 /// it sound: the same WAV and controls through both, sample for sample within float rounding.
 /// (Effects whose sound does not depend on how long each `run()` is: lv2apply runs a plugin
 /// one frame at a time, midihub a block at a time; an effect that works in sub-blocks, as
-/// fomp's auto-wah, sounds a little different at each.)
+/// fomp's auto-wah, sounds a little different at each; swh's DC Offset Remover reads its
+/// filter's state before it ever sets it, so its first samples are whatever the heap held:
+/// `MALLOC_PERTURB_=165 lv2apply` gives 1.5e16.)
 @Suite struct LV2ApplyComparisonTests {
     static let plugins = InstalledPlugins()
 
@@ -25,7 +27,6 @@ import Testing
 
     @Test(arguments: [
         ("http://plugin.org.uk/swh-plugins/singlePara", ["gain": 12.0, "fc": 1000.0, "bw": 1.0]),
-        ("http://plugin.org.uk/swh-plugins/dcRemove", [:]),
         ("http://plugin.org.uk/swh-plugins/bandpass_iir", ["center": 2000.0, "width": 800.0, "stages": 3]),
     ] as [(String, [String: Float])])
     func anEffectSoundsAsLv2applyMakesItSound(uri: String, controls: [String: Float]) throws {
