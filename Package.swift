@@ -66,7 +66,7 @@ let package = Package(
         // The LV2 plugins installed on the system (lilv): what each is, its ports, presets
         // and required features, read off the MIDI and render threads; and each hosted as a
         // render node (`LV2Node`) with the host features it needs.
-        .target(name: "Plugins", dependencies: ["CLilv", "Hub", "RenderCore"]),
+        .target(name: "Plugins", dependencies: ["CLilv", "Hub", "RenderCore"], swiftSettings: dspOptimized),
 
         // RTP-MIDI (RFC 6295) and Apple's session protocol: packets, the recovery journal,
         // its sender and the receiver's repair, the sessions' logic (`SessionHost`). Pure
@@ -200,7 +200,7 @@ let package = Package(
         .testTarget(name: "DocsTests", dependencies: ["TestSupport"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA", "TestSupport"]),
         .testTarget(name: "HubTests", dependencies: ["Hub", "HubTestSupport", "Transport"]),
-        .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Hub", "RenderCore", "TestSupport"]),
+        .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Hub", "RenderCore", "TestSupport", "AllocationCounter"]),
         .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore", "CJackTestEnvironment", "TestSupport"]),
         // Test support: the JACK server name, set in the environment before main.
         .target(name: "CJackTestEnvironment", path: "Tests/CJackTestEnvironment"),

@@ -193,15 +193,20 @@ public final class LV2Node: Node, @unchecked Sendable {
     /// Empties the atom inputs and gives the atom outputs their space (a `Chunk` of their size).
     /// - Thread: render.
     private func beginSequences(_ buffers: Buffers) {
-        for buffer in [buffers.midi].compactMap({ $0 }) + buffers.atomInputs {
-            buffer.storeBytes(of: 8, toByteOffset: 0, as: UInt32.self)  // the body's unit and pad
-            buffer.storeBytes(of: urids.sequence, toByteOffset: 4, as: UInt32.self)
-            buffer.storeBytes(of: UInt64(0), toByteOffset: 8, as: UInt64.self)
-        }
+        if let midi = buffers.midi { beginSequence(midi) }
+        for buffer in buffers.atomInputs { beginSequence(buffer) }
         for buffer in buffers.atomOutputs {
             buffer.storeBytes(of: UInt32(layout.atomBufferSize - 8), toByteOffset: 0, as: UInt32.self)
             buffer.storeBytes(of: urids.chunk, toByteOffset: 4, as: UInt32.self)
         }
+    }
+
+    /// Makes `buffer` an empty sequence (of frame times).
+    /// - Thread: render.
+    private func beginSequence(_ buffer: UnsafeMutableRawPointer) {
+        buffer.storeBytes(of: 8, toByteOffset: 0, as: UInt32.self)  // the body's unit and pad
+        buffer.storeBytes(of: urids.sequence, toByteOffset: 4, as: UInt32.self)
+        buffer.storeBytes(of: UInt64(0), toByteOffset: 8, as: UInt64.self)
     }
 
     /// Appends `event` as a `midi:MidiEvent` at `frame` to the sequence in `buffer`.

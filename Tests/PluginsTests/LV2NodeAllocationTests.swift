@@ -1,0 +1,47 @@
+import AllocationCounter
+import Plugins
+import RenderCore
+import Testing
+
+/// The host's side of an LV2 node allocates nothing on the render thread: the atom
+/// sequences, the split at parameter changes, the worker's answers and the mix into the bus
+/// use what `prepare` made (with plugins that allocate nothing in `run()` themselves).
+@Suite(.serialized) struct LV2NodeAllocationTests {
+    @Test func renderingThousandsOfBlocksThroughLV2NodesAllocatesNothing() throws {
+        let seen = AllocationCounter.session {
+            AllocationCounter.watchCurrentThread()
+            #expect([Int](repeating: 7, count: Int.random(in: 100...200)).count >= 100)
+        }
+        try #require(seen > 0, "the malloc counter (CMallocCounter) is not active: this test would prove nothing")
+        let plugins = InstalledPlugins()
+        let format = RenderFormat(sampleRate: 48_000, maxFrames: 64)
+        let nodes = try ["mda JX10", "eg-amp", "http://plugin.org.uk/swh-plugins/singlePara", "urn:dragonfly:plate"].map { name in
+            let node = try #require(plugins.makeNode(try plugins.descriptor(for: name)))
+            node.prepare(format: format)
+            return node
+        }
+        let gain = try #require(nodes[1].parameters.first { $0.name == "gain" }).id
+        let blocks: [[RenderEvent]] = (0..<8).map { (block: Int) -> [RenderEvent] in
+            let note = UInt8(48 + block)
+            let on = RenderEvent.noteOn(channel: 0, note: note, velocity: 100, frame: 3)
+            let change = RenderEvent.parameter(node: 0, id: gain, value: -Float(block), frame: 20)
+            return [on, change, RenderEvent.noteOff(channel: 0, note: note, frame: 40)]
+        }
+        let bus = AudioBuffer(channels: 2, capacity: 64)
+        for node in nodes {
+            func render(_ count: Int) {
+                for block in 0..<count {
+                    blocks[block % blocks.count].withUnsafeBufferPointer { events in
+                        node.process(ProcessContext(frames: 64, events: events, bus: bus.bus, host: HostSync()))
+                    }
+                }
+            }
+            render(64)  // warm-up, not counted: the Swift runtime's metadata, the plugin's first blocks
+            let counted = AllocationCounter.session {
+                AllocationCounter.watchCurrentThread()
+                render(2_000)
+            }
+            #expect(counted == 0, "\(counted) allocations while \(node.descriptor.name) rendered 2,000 blocks")
+        }
+    }
+}
