@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "Sequencer", package: "midihub"),
                 .product(name: "Hub", package: "midihub"),
                 .product(name: "Daemon", package: "midihub"),
+                .product(name: "Plugins", package: "midihub"),
                 "CSeqEncode",
             ]
         ),

@@ -23,6 +23,8 @@ struct BenchmarkRow: Sendable {
         BenchmarkRow(name: "hub-route", run: hubRoute),
         BenchmarkRow(name: "graph-block", run: graphBlockCost),
         BenchmarkRow(name: "mapping-throughput", run: mappingThroughput),
+        BenchmarkRow(name: "lv2-effect-vs-lv2apply", run: lv2EffectVersusLv2apply),
+        BenchmarkRow(name: "lv2-render-jx10", run: lv2RenderJX10),
     ]
 }
 

@@ -1,0 +1,98 @@
+import Foundation
+import Plugins
+import RenderCore
+
+extension BenchmarkRow {
+    /// The effect both hosts run, and its controls.
+    static let effectURI = "http://plugin.org.uk/swh-plugins/singlePara"
+    static let effectControls: [String: Float] = ["gain": 9, "fc": 1200, "bw": 1.5]
+
+    /// An LV2 effect (swh's single-band parametric EQ) over a 120 s mono float WAV: midihub's
+    /// host (`LV2Node`, 512-frame blocks: read the file, run, write the result) against lilv's
+    /// own `lv2apply` on the same file and controls, as × real time of CPU seconds (user +
+    /// system; best of 2). The host's overhead is what midihub adds around the plugin's `run()`.
+    @Sendable static func lv2EffectVersusLv2apply(_ context: BenchmarkContext) throws -> BenchmarkResult {
+        let folder = context.dataFolder.appendingPathComponent("lv2")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let input = folder.appendingPathComponent("pink-120s.wav"), output = folder.appendingPathComponent("out.wav")
+        let sox = try Timing.executable("sox", package: "sox")
+        _ = try ChildProcess.best(of: 1, sox, ["-n", "-r", "48000", "-c", "1", "-b", "32", "-e", "floating-point", input.path,
+                                               "synth", "120", "pinknoise", "vol", "0.5"])
+        let seconds = try WAVReader(url: input).seconds
+        let lv2apply = try Timing.executable("lv2apply", package: "lilv-utils")
+        let theirs = try ChildProcess.best(of: 2, lv2apply, ["-i", input.path, "-o", output.path]
+            + effectControls.sorted { $0.key < $1.key }.flatMap { ["-c", $0.key, String($0.value)] } + [effectURI])
+        let ours = try (0..<2).map { _ in try hostEffect(input: input, output: output) }.min() ?? .infinity
+        return BenchmarkResult(title: "LV2 effect (swh singlePara) over \(Int(seconds)) s of mono audio, host CPU",
+                               unit: "× RT", midihub: seconds / ours, anchorName: "lv2apply", anchor: seconds / theirs.cpuSeconds)
+    }
+
+    /// CPU seconds of reading `input`, running it through the effect in 512-frame blocks
+    /// and writing `output` (32-bit float).
+    private static func hostEffect(input: URL, output: URL) throws -> Double {
+        let started = processCPUSeconds()
+        let samples = try WAVReader(url: input, readSamples: true).left
+        let plugins = InstalledPlugins()
+        guard let node = plugins.makeNode(try plugins.descriptor(for: effectURI)) else {
+            throw BenchmarkError(description: "\(effectURI) is not installed (fix: apt-get install swh-lv2)")
+        }
+        node.prepare(format: RenderFormat(sampleRate: 48_000, maxFrames: 512))
+        let events = node.parameters.compactMap { info in
+            effectControls[info.name].map { RenderEvent.parameter(node: 0, id: info.id, value: $0) }
+        }
+        let bus = AudioBuffer(channels: 2, capacity: 512)
+        var result = [Float](repeating: 0, count: samples.count)
+        for start in stride(from: 0, to: samples.count, by: 512) {
+            let frames = min(512, samples.count - start)
+            samples.withUnsafeBufferPointer { source in
+                bus.left.update(from: source.baseAddress! + start, count: frames)
+                bus.right.update(from: source.baseAddress! + start, count: frames)
+            }
+            (start == 0 ? events : []).withUnsafeBufferPointer { block in
+                node.process(ProcessContext(frames: frames, events: block, bus: bus.bus, host: HostSync()))
+            }
+            result.withUnsafeMutableBufferPointer { $0.baseAddress!.advanced(by: start).update(from: bus.left, count: frames) }
+        }
+        // RIFF, then the format (IEEE float, mono, 48 kHz, 32 bits), then the samples.
+        var file = Data("RIFF".utf8) + le(36 + result.count * 4) + Data("WAVEfmt ".utf8)
+        file += le(16) + le(3, bytes: 2) + le(1, bytes: 2) + le(48_000) + le(48_000 * 4) + le(4, bytes: 2) + le(32, bytes: 2)
+        file += Data("data".utf8) + le(result.count * 4)
+        result.withUnsafeBytes { file.append(contentsOf: $0) }
+        try file.write(to: output)
+        return processCPUSeconds() - started
+    }
+
+    /// `value` in `bytes` little-endian bytes.
+    private static func le(_ value: Int, bytes: Int = 4) -> Data {
+        Data((0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) })
+    }
+
+    /// The user and system CPU seconds of this process so far.
+    private static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// A real-shaped song (`ShapedGMSongs.leads`: 180 s of lead lines) and `sequences/`
+    /// rendered by `midihub render --instrument "mda JX10"` (an LV2 instrument, mda-lv2)
+    /// against the same files through the built-in synth (CPU seconds, best of 2 per file).
+    @Sendable static func lv2RenderJX10(_ context: BenchmarkContext) throws -> BenchmarkResult {
+        let renderers = try Renderers.find(in: context)
+        let files = [try ShapedGMSongs.write(.leads, into: context.dataFolder.appendingPathComponent("shapes"))]
+            + sequenceFiles(in: context.repository)
+        let wav = context.dataFolder.appendingPathComponent("lv2-render.wav")
+        var jx10 = (audio: 0.0, cpu: 0.0), synth = (audio: 0.0, cpu: 0.0)
+        for file in files {
+            let arguments = ["render", file.path, "-o", wav.path, "--sample-rate", "48000"]
+            jx10.cpu += try ChildProcess.best(of: 2, renderers.midihub, arguments + ["--instrument", "mda JX10"]).cpuSeconds
+            jx10.audio += try WAVReader(url: wav).seconds
+            synth.cpu += try ChildProcess.best(of: 2, renderers.midihub, renderers.midihubArguments(file, output: wav)).cpuSeconds
+            synth.audio += try WAVReader(url: wav).seconds
+        }
+        return BenchmarkResult(title: "offline render through mda JX10 (LV2), \(files.count) files (180 s of leads + sequences/)",
+                               unit: "× RT", midihub: jx10.audio / jx10.cpu, anchorName: "built-in synth",
+                               anchor: synth.audio / synth.cpu)
+    }
+}
