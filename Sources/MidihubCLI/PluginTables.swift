@@ -23,7 +23,8 @@ enum PluginTables {
         var lines = ["\(plugin.name) (\(plugin.kind.rawValue); \(plugin.lv2Class))", "uri: \(plugin.uri)"]
         lines.append("requires: " + (plugin.requires.isEmpty ? "nothing" : plugin.requires.joined(separator: ", ")))
         if !info.optionalFeatures.isEmpty { lines.append("uses if offered: " + info.optionalFeatures.joined(separator: ", ")) }
-        lines.append(plugin.refusal.map { "cannot host: " + $0 } ?? "can host: every feature it requires is provided")
+        lines.append(plugin.refusal.map { "cannot host: \($0.problem) (fix: \($0.fix))" }
+            ?? "can host: every feature it requires is provided")
         lines.append("ports:")
         lines += info.ports.map { "  " + describe($0) }
         lines.append("presets: " + (info.presets.isEmpty ? "none" : "\(info.presets.count)"))

@@ -29,27 +29,12 @@ extension PluginCatalog {
 
     /// The node type of the plugin `summary` describes, or why midihub cannot host it.
     func descriptor(of summary: PluginSummary) throws(PluginRefusal) -> NodeDescriptor {
-        let named = "LV2 plugin '\(summary.name)'"
-        guard summary.missing.isEmpty else {
-            throw PluginRefusal("\(named) requires \(summary.missing.joined(separator: ", ")), which midihub does not provide",
-                                fix: "use another plugin; 'midihub plugins' lists those it can host")
-        }
-        let kind: NodeKind
-        switch summary.kind {
-        case .instrument: kind = .instrument
-        case .effect: kind = summary.midiInputs > 0 ? .musicEffect : .effect
-        case .generator: kind = .generator
-        case .midiEffect:
-            throw PluginRefusal("\(named) is a MIDI effect (MIDI in and out, no audio), which midihub does not host yet",
-                                fix: "use a built-in MIDI processor (docs/patch-format.md), or an LV2 instrument or effect")
-        case .other:
-            throw PluginRefusal("\(named) has no audio port", fix: "use an LV2 instrument, effect or generator ('midihub plugins')")
-        }
+        let kind = try summary.hosting.get()
         guard let plugin = handles[summary.uri] else { throw PluginLookupError.unknown(summary.uri).refusal }
         if (0..<lilv_plugin_get_num_ports(plugin)).contains(where: { index in
             lilv_plugin_get_port_by_index(plugin, index).map { lilv_port_is_a(plugin, $0, terms.eventPort) } ?? false
         }) {
-            throw PluginRefusal("\(named) uses LV2's old event ports, which midihub does not provide",
+            throw PluginRefusal("LV2 plugin '\(summary.name)' uses LV2's old event ports, which midihub does not provide",
                                 fix: "use another plugin ('midihub plugins' lists them)")
         }
         let ports = (0..<lilv_plugin_get_num_ports(plugin)).compactMap { index in

@@ -1,3 +1,6 @@
+import Hub
+import RenderCore
+
 /// One installed LV2 plugin as `midihub plugins` lists it: what it is (from its ports),
 /// how many ports of each kind, its presets, and whether midihub provides every feature it
 /// requires.
@@ -44,11 +47,32 @@ public struct PluginSummary: Codable, Equatable, Sendable {
         return .other
     }
 
-    /// The line that says why midihub cannot host it (`nil`: it can).
+    /// The node it makes — an instrument, an effect (a music effect when it takes MIDI
+    /// too), a generator — or why midihub cannot host it, in one line and its fix: a
+    /// feature it requires that midihub does not provide, or ports that make no node midihub
+    /// hosts yet (a MIDI effect, a plugin with no audio).
     /// - Thread: any.
-    public var refusal: String? {
-        guard !missing.isEmpty else { return nil }
-        return "LV2 plugin '\(name)' requires \(missing.joined(separator: ", ")), which midihub does not provide "
-            + "(fix: use another plugin; 'midihub plugins' lists those it can host)"
+    public var hosting: Result<NodeKind, PluginRefusal> {
+        let named = "LV2 plugin '\(name)'"
+        if !missing.isEmpty {
+            return .failure(PluginRefusal("\(named) requires \(missing.joined(separator: ", ")), which midihub does not provide",
+                                          fix: "use another plugin; 'midihub plugins' lists those it can host"))
+        }
+        switch kind {
+        case .instrument: return .success(.instrument)
+        case .effect: return .success(midiInputs > 0 ? .musicEffect : .effect)
+        case .generator: return .success(.generator)
+        case .midiEffect:
+            return .failure(PluginRefusal("\(named) is a MIDI effect (MIDI in and out, no audio), which midihub does not host yet",
+                                          fix: "use a built-in MIDI processor (docs/patch-format.md), or an LV2 instrument or effect"))
+        case .other:
+            return .failure(PluginRefusal("\(named) has no audio port", fix: "use an LV2 instrument, effect or generator ('midihub plugins')"))
+        }
+    }
+
+    /// Why midihub cannot host it (`nil`: it can), as `hosting` says.
+    /// - Thread: any.
+    public var refusal: PluginRefusal? {
+        if case .failure(let refusal) = hosting { refusal } else { nil }
     }
 }

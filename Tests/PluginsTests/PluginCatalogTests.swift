@@ -130,7 +130,8 @@ import Testing
         #expect((plugin.name, plugin.kind) == ("Teleporter", .generator))
         #expect(plugin.requires == ["urid:map", "urn:midihub:test:teleport-feature"])
         #expect(plugin.missing == ["urn:midihub:test:teleport-feature"])
-        let refusal = try #require(plugin.refusal)
+        let refused = try #require(plugin.refusal)
+        let refusal = "\(refused.problem) (fix: \(refused.fix))"
         #expect(refusal == "LV2 plugin 'Teleporter' requires urn:midihub:test:teleport-feature, which midihub does not "
             + "provide (fix: use another plugin; 'midihub plugins' lists those it can host)")
         // docs/plugins.md shows the line as `plugins info` prints it.
