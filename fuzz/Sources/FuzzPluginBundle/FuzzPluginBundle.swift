@@ -34,8 +34,10 @@ public func fuzzPluginBundle(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         require(plugin.kind == PluginSummary.kind(audioInputs: plugin.audioInputs, audioOutputs: plugin.audioOutputs,
                                                   midiInputs: plugin.midiInputs, midiOutputs: plugin.midiOutputs),
                 "kind \(plugin.kind) of \(plugin)")
-        require((plugin.refusal == nil) == plugin.missing.isEmpty, "refusal without a missing feature: \(plugin)")
-        require(!(plugin.refusal ?? "").contains("\n"), "refusal on several lines: \(plugin.refusal ?? "")")
+        let hostable = plugin.missing.isEmpty && [.instrument, .effect, .generator].contains(plugin.kind)
+        require((plugin.refusal == nil) == hostable, "refusal without a missing feature or a kind it cannot host: \(plugin)")
+        let line = plugin.refusal.map { "\($0.problem) (fix: \($0.fix))" } ?? ""
+        require(!line.contains("\n"), "refusal on several lines: \(line)")
         guard let info = try? catalog.info(plugin.uri) else {
             require(false, "the listed plugin \(plugin.uri) has no info")
             continue
