@@ -21,6 +21,7 @@ public final class LV2Node: Node, @unchecked Sendable {
     private let plugin: OpaquePointer
     private let layout: PluginCatalog.PortLayout
     private let log: PluginLog
+    private let position: TimePosition
     private let urids: (sequence: LV2_URID, chunk: LV2_URID, midiEvent: LV2_URID, float: LV2_URID, double: LV2_URID, int: LV2_URID)
     private var instance: UnsafeMutablePointer<LilvInstance>?
     private var features: HostFeatureSet?
@@ -41,6 +42,8 @@ public final class LV2Node: Node, @unchecked Sendable {
         var midi: UnsafeMutableRawPointer?
         var atomInputs: [UnsafeMutableRawPointer]
         var atomOutputs: [UnsafeMutableRawPointer]
+        /// Those of the inputs' buffers that take `time:Position`.
+        var time: [UnsafeMutableRawPointer]
 
         init(layout: PluginCatalog.PortLayout, frames: Int) {
             func samples() -> UnsafeMutablePointer<Float> {
@@ -58,6 +61,10 @@ public final class LV2Node: Node, @unchecked Sendable {
             midi = layout.midiInputs.isEmpty ? nil : atoms()
             atomInputs = layout.midiInputs.dropFirst().map { _ in atoms() } + layout.otherAtomInputs.map { _ in atoms() }
             atomOutputs = layout.atomOutputs.map { _ in atoms() }
+            let inputs = Array(layout.midiInputs.dropFirst() + layout.otherAtomInputs)
+            time = layout.timeInputs.compactMap { [midi, atomInputs] port in
+                port == layout.midiInputs.first ? midi : inputs.firstIndex(of: port).map { atomInputs[$0] }
+            }
         }
 
         func free() {
@@ -76,6 +83,7 @@ public final class LV2Node: Node, @unchecked Sendable {
         self.host = host
         log = PluginLog(name: descriptor.name, urids: host.urids, report: host.report)
         let map = host.urids
+        position = TimePosition(urids: map)
         urids = (map.id(of: LV2Vocabulary.atomSequence), map.id(of: LV2Vocabulary.atomChunk), map.id(of: LV2Vocabulary.midiEvent),
                  map.id(of: LV2Vocabulary.atomFloat), map.id(of: LV2Vocabulary.atomDouble), map.id(of: LV2Vocabulary.atomInt))
         controls = .allocate(capacity: max(layout.count, 1))
@@ -147,6 +155,11 @@ public final class LV2Node: Node, @unchecked Sendable {
                 break
             }
             beginSequences(buffers)
+            if start == 0 {
+                for buffer in buffers.time where !position.append(context.host, to: buffer, capacity: layout.atomBufferSize) {
+                    droppedEvents += 1
+                }
+            }
             while index < events.count {
                 let event = events[index], frame = Int(event.frame)
                 if event.kind == .parameter {

@@ -17,6 +17,8 @@ extension PluginCatalog {
         /// Atom inputs that take MIDI: the first gets the node's MIDI, the others empty sequences.
         var midiInputs: [UInt32] = []
         var otherAtomInputs: [UInt32] = [], atomOutputs: [UInt32] = []
+        /// Atom inputs that take the transport's `time:Position`.
+        var timeInputs: [UInt32] = []
         var cvInputs: [UInt32] = [], cvOutputs: [UInt32] = []
         /// Each port's default value (control inputs; 0 for the rest).
         var defaults: [Float] = []
@@ -54,8 +56,8 @@ extension PluginCatalog {
         layout.loadsDefaultState = LilvText.uris(lilv_plugin_get_required_features(plugin)).contains(LV2Vocabulary.loadDefaultState)
         layout.count = Int(lilv_plugin_get_num_ports(plugin))
         layout.defaults = [Float](repeating: 0, count: layout.count)
-        let minimumSize = lilv_new_uri(world, LV2Vocabulary.minimumSize)
-        defer { lilv_node_free(minimumSize) }
+        let minimumSize = lilv_new_uri(world, LV2Vocabulary.minimumSize), position = lilv_new_uri(world, LV2Vocabulary.timePosition)
+        defer { [minimumSize, position].forEach { lilv_node_free($0) } }
         for index in 0..<UInt32(layout.count) {
             guard let port = lilv_plugin_get_port_by_index(plugin, index) else { continue }
             let input = lilv_port_is_a(plugin, port, terms.inputPort)
@@ -72,6 +74,7 @@ extension PluginCatalog {
                 if input {
                     lilv_port_supports_event(plugin, port, terms.midiEvent)
                         ? layout.midiInputs.append(index) : layout.otherAtomInputs.append(index)
+                    if lilv_port_supports_event(plugin, port, position) { layout.timeInputs.append(index) }
                 } else {
                     layout.atomOutputs.append(index)
                 }

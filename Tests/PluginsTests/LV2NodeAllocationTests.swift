@@ -4,8 +4,9 @@ import RenderCore
 import Testing
 
 /// The host's side of an LV2 node allocates nothing on the render thread: the atom
-/// sequences, the split at parameter changes, the worker's answers and the mix into the bus
-/// use what `prepare` made (with plugins that allocate nothing in `run()` themselves).
+/// sequences, the transport's `time:Position`, the split at parameter changes, the worker's
+/// answers and the mix into the bus use what `prepare` made (with plugins that allocate
+/// nothing in `run()` themselves).
 @Suite(.serialized) struct LV2NodeAllocationTests {
     @Test func renderingThousandsOfBlocksThroughLV2NodesAllocatesNothing() throws {
         let seen = AllocationCounter.session {
@@ -15,7 +16,8 @@ import Testing
         try #require(seen > 0, "the malloc counter (CMallocCounter) is not active: this test would prove nothing")
         let plugins = InstalledPlugins()
         let format = RenderFormat(sampleRate: 48_000, maxFrames: 64)
-        let nodes = try ["mda JX10", "eg-amp", "http://plugin.org.uk/swh-plugins/singlePara", "urn:dragonfly:plate"].map { name in
+        let nodes = try ["mda JX10", "eg-amp", "http://plugin.org.uk/swh-plugins/singlePara", "urn:dragonfly:plate",
+                         "http://lv2plug.in/plugins/eg-metro"].map { name in
             let node = try #require(plugins.makeNode(try plugins.descriptor(for: name)))
             node.prepare(format: format)
             return node

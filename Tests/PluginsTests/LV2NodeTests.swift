@@ -89,6 +89,36 @@ import Testing
         #expect(tail > 1e-5, "the impulse rings on")
     }
 
+    @Test func aMetronomeFollowsTheTransportsTimePosition() throws {
+        // eg-metro clicks on each beat while the transport rolls, from time:Position.
+        let metro = try node("http://lv2plug.in/plugins/eg-metro")
+        #expect(metro.descriptor.kind == .generator)
+        func loudBlocks(_ transport: HostSync.Transport, tempo: Double) -> [Int] {
+            let bus = AudioBuffer(channels: 2, capacity: 512)
+            var loud: [Int] = []
+            for block in 0..<188 {  // two seconds
+                bus.left.update(repeating: 0, count: 512)
+                bus.right.update(repeating: 0, count: 512)
+                let frames = Int64(block * 512)
+                let beat = Double(frames) / 48_000 * tempo / 60
+                let host = HostSync(samplePosition: frames, sampleRate: 48_000, tempo: tempo, beat: beat, bar: Int(beat / 4) + 1,
+                                    barStartBeat: Double(Int(beat / 4) * 4), transport: transport)
+                metro.process(ProcessContext(frames: 512, events: UnsafeBufferPointer(start: nil, count: 0), bus: bus.bus, host: host))
+                if (0..<512).contains(where: { abs(bus.left[$0]) > 0.01 }) { loud.append(block) }
+            }
+            return loud
+        }
+        #expect(loudBlocks(.stopped, tempo: 120).isEmpty, "silent while the transport stands")
+        var clicks: [Int] = [], previous = -10
+        for block in loudBlocks(.playing, tempo: 120) {
+            if block > previous + 1 { clicks.append(block) }
+            previous = block
+        }
+        // 120 bpm: a click on each beat from the first, half a second (46.875 blocks of 512 frames) apart.
+        #expect(clicks.count == 5 && clicks.first == 0, "clicks at blocks \(clicks)")
+        #expect(zip(clicks, clicks.dropFirst()).allSatisfy { (46...48).contains($1 - $0) }, "clicks at blocks \(clicks)")
+    }
+
     @Test func aPluginMidihubCannotHostIsRefusedInOneLine() throws {
         #expect(throws: PluginRefusal("LV2 plugin 'Example Fifths' is a MIDI effect (MIDI in and out, no audio), which "
                                       + "midihub does not host yet",
