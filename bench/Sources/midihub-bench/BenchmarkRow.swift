@@ -25,6 +25,7 @@ struct BenchmarkRow: Sendable {
         BenchmarkRow(name: "mapping-throughput", run: mappingThroughput),
         BenchmarkRow(name: "lv2-effect-vs-lv2apply", run: lv2EffectVersusLv2apply),
         BenchmarkRow(name: "lv2-render-jx10", run: lv2RenderJX10),
+        BenchmarkRow(name: "lv2-graph-block-p999", run: lv2GraphBlock),
     ]
 }
 
