@@ -13,7 +13,8 @@ extension PluginCatalog {
         let lowered = name.lowercased()
         guard let preset = presets.first(where: { $0.uri == name }) ?? presets.first(where: { $0.label.lowercased() == lowered }) else {
             let labels = presets.prefix(8).map { "'\($0.label)'" }.joined(separator: ", ")
-            throw PluginRefusal("LV2 plugin '\(uri)' has no preset '\(name)'",
+            let pluginName = plugins.first { $0.uri == uri }?.name ?? uri
+            throw PluginRefusal("LV2 plugin '\(pluginName)' has no preset '\(name)'",
                                 fix: presets.isEmpty ? "it has no presets; set its parameters instead"
                                     : "use one of \(labels)\(presets.count > 8 ? ", …" : "") ('midihub plugins info' lists them)")
         }

@@ -2,6 +2,7 @@ import Foundation
 import Hub
 import Plugins
 import RenderCore
+import TestSupport
 import Testing
 
 /// A patch's `plugin:` nodes and a saved state's, against the plugins Debian installs.
@@ -37,6 +38,31 @@ import Testing
         #expect(preset != defaults, "the preset is a sound of its own")
         #expect(values == preset.merging(["noise": 0.5]) { _, own in own })
         #expect(throws: PluginRefusal.self) { try Self.registry.presetValues(of: descriptor, preset: "no such sound") }
+    }
+
+    @Test func aSceneLoadsAPluginsPresetAndAProgramChangeSwitchesToIt() throws {
+        // docs/plugins.md's scene example, as written.
+        let blocks = try Repository.blocks(testedBy: "Tests/PluginsTests/PluginNodesInPatchesTests.swift")
+            .filter { $0.marker?.hasSuffix(" aSceneLoadsAPluginsPresetAndAProgramChangeSwitchesToIt") == true }
+        try #require(blocks.count == 1, "docs/plugins.md marks no scene example for this test")
+        let patch = try Patch.parse(yaml: blocks[0].text, file: blocks[0].description, registry: Self.registry)
+        let descriptor = try Self.registry.plugin("mda JX10")
+        let brass = try #require(patch.scenes.first { $0.name == "brass" })
+        let preset = try Self.registry.presetValues(of: descriptor, preset: "Brass Section")
+        #expect(brass.program == 1)
+        #expect(Dictionary(uniqueKeysWithValues: brass.values.map { ($0.parameter, $0.value) })
+            == preset.merging(["noise": 0.5]) { _, own in own }, "the preset's values, `set:` over them")
+        #expect(brass.values.allSatisfy { $0.node == "jx" })
+        let strings = try #require(patch.scenes.first { $0.name == "strings" })
+        #expect(strings.values.count == descriptor.plugin?.parameters.count)
+        #expect(Dictionary(uniqueKeysWithValues: strings.values.map { ($0.parameter, $0.value) }) != preset)
+        do {
+            _ = try Patch.parse(yaml: "nodes:\n  up: { processor: transpose }\nscenes:\n  s: { presets: { up: x } }\n", file: "<patch>",
+                                registry: Self.registry)
+            Issue.record("a preset on a processor was taken")
+        } catch {
+            #expect(error.description.hasPrefix("<patch>:4:19: 'up' is no LV2 plugin node of this patch"))
+        }
     }
 
     @Test func aBadPluginNodeIsRefusedAtItsLineNamingTheProblem() throws {

@@ -3,8 +3,9 @@
 # effect node) on hw:Loopback,0,0, recorded from hw:Loopback,1,0: each note sounds, as long
 # after the one before as it was played; a CC mapped to the amp's gain moves it (in
 # `midihub nodes --json`); a plugin added over the control socket while notes sound is
-# instantiated off the MIDI thread (MIDI goes on through it); a plugin midihub cannot host
-# is refused in one line and the daemon goes on.
+# instantiated off the MIDI thread (MIDI goes on through it); a program change switches to
+# a scene that loads the EPiano's Mellow preset (its values, as a patch's `preset:` gives
+# them); a plugin midihub cannot host is refused in one line and the daemon goes on.
 # timeout: 300
 
 source "$REPO/Tests/Integration/synth-audio.sh"
@@ -30,7 +31,12 @@ rules:
   - connect hardware:* -> "midihub:in"
 mappings:
   - { control: cc 7, from: keys, to: amp.gain, range: [-24, 0] }
+  - { control: program change, from: keys, to: scene.program }
+scenes:
+  mellow: { program: 5, presets: { piano: Mellow } }
 YAML
+# The Mellow preset's values, as a patch's `preset:` gives them to a node (read offline).
+printf '%s\n' 'nodes:' '  piano: { plugin: MDA ePiano, preset: Mellow }' >"$WORK/mellow.yaml"
 
 start_loopback_recording rec "$WORK/recorded.wav" 290
 wait_for_loopback_capture
@@ -67,6 +73,14 @@ done
 wait "$adding"
 assert_eq "sampler instrument" "$(jq -r 'select(.id == 1) | "\(.result.id) \(.result.kind)"' "$WORK/add.json")" "nodes.add of eg-sampler"
 
+step "a program change switches to a scene that loads the EPiano's Mellow preset"
+midihub nodes --patch "$WORK/mellow.yaml" --json | jq -c '[.[0].parameters[] | {name, value}]' >"$WORK/mellow.json" \
+    || fail "reading the Mellow preset offline failed"
+piano_values() { midihub nodes --json | jq -c '[.[] | select(.id == "piano") | .parameters[] | {name, value}]'; }
+[[ $(piano_values) != "$(<"$WORK/mellow.json")" ]] || fail "the piano already has the Mellow preset's values"
+amidi -p "hw:$CARD,0" -S 'C0 05' || fail "amidi -S failed"
+wait_for "the piano takes the Mellow preset" 10 bash -c "[[ \$(midihub nodes --json | jq -c '[.[] | select(.id == \"piano\") | .parameters[] | {name, value}]') == '$(<"$WORK/mellow.json")' ]]"
+
 step "a plugin midihub cannot host is refused in one line; the daemon goes on"
 control_requests '{"id":2,"request":"nodes.add","params":{"type":"plugin","plugin":"eg-fifths"}}' >"$WORK/refused.json"
 assert_eq "unknown-node-type: LV2 plugin 'Example Fifths' is a MIDI effect (MIDI in and out, no audio), which midihub does not host yet" \
@@ -81,7 +95,7 @@ step "the recording has the three notes, as far apart as they were played"
 sound_segments "$WORK/recorded.wav" 0.3 >"$WORK/segments.txt"
 mapfile -t segments <"$WORK/segments.txt"
 ((${#segments[@]} == 3)) || fail "expected 3 notes in the recording, found ${#segments[@]}: ${segments[*]}"
-# The onsets are read in 50 ms windows, and amidi's own start varies: within 0.15 s.
+# The onsets are read in 50 ms windows, and the emulated VM's clock and scheduling wobble: within 0.25 s.
 python3 - "${sent[*]}" "${segments[@]}" <<'PY' || fail "the notes sound apart otherwise than played (sent ${sent[*]}): ${segments[*]}"
 import sys
 sent = [float(time) for time in sys.argv[1].split()]
@@ -89,5 +103,5 @@ starts = [float(segment.split()[0]) for segment in sys.argv[2:]]
 played = [b - a for a, b in zip(sent, sent[1:])]
 heard = [b - a for a, b in zip(starts, starts[1:])]
 print("played", played, "heard", heard, file=sys.stderr)
-sys.exit(0 if all(abs(p - h) <= 0.15 for p, h in zip(played, heard)) else 1)
+sys.exit(0 if all(abs(p - h) <= 0.25 for p, h in zip(played, heard)) else 1)
 PY
