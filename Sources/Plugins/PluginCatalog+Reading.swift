@@ -1,9 +1,37 @@
 internal import CLilv
+import Hub
 
 /// What the catalog reads of each plugin: its summary from its ports and features, a
 /// port's description, the presets.
 /// - Thread: control (the catalog's).
 extension PluginCatalog {
+    /// The most ports a plugin may declare: lilv makes an array as long as the highest
+    /// `lv2:index` it reads, so a bundle's `lv2:index 4294967295` would have it allocate and
+    /// clear tens of gigabytes.
+    static let portLimit = 4096
+
+    /// Why the plugin's ports cannot be read safely (an index that is no whole number below
+    /// `portLimit`), or nil. Asks the plugin's own data, which lilv loads for its name, not
+    /// lilv's port list.
+    static func unreadablePorts(of plugin: OpaquePointer, world: OpaquePointer) -> PluginRefusal? {
+        lilv_plugin_get_name(plugin).map { lilv_node_free($0) }
+        let uri = LilvText.string(lilv_plugin_get_uri(plugin)) ?? "?"
+        let port = lilv_new_uri(world, LV2Vocabulary.core + "port"), index = lilv_new_uri(world, LV2Vocabulary.core + "index")
+        defer { [port, index].forEach { lilv_node_free($0) } }
+        let ports = LilvText.copies(lilv_world_find_nodes(world, lilv_plugin_get_uri(plugin), port, nil))
+        defer { ports.forEach { lilv_node_free($0) } }
+        for declared in ports {
+            guard let value = lilv_world_get(world, declared, index, nil) else { continue }
+            defer { lilv_node_free(value) }
+            let text = LilvText.string(value) ?? "?"
+            guard lilv_node_is_int(value), text.count <= 5, (0..<portLimit).contains(Int(lilv_node_as_int(value))) else {
+                return PluginRefusal("LV2 plugin '\(uri)' declares a port index \(text.prefix(24)), beyond \(portLimit - 1); it is left out",
+                                     fix: "fix or remove its bundle (lv2info \(uri) shows where it is)")
+            }
+        }
+        return nil
+    }
+
     static func summary(of plugin: OpaquePointer, terms: Terms, world: OpaquePointer) -> PluginSummary {
         var counts = (audioIn: 0, audioOut: 0, midiIn: 0, midiOut: 0, controlIn: 0, controlOut: 0)
         for index in 0..<lilv_plugin_get_num_ports(plugin) {

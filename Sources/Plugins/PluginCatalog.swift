@@ -1,4 +1,5 @@
 internal import CLilv
+import Hub
 
 /// The LV2 plugins installed on the system, read with lilv from the bundles on `LV2_PATH`
 /// (by default `~/.lv2`, `/usr/local/lib/lv2`, `/usr/lib/lv2` and the multiarch folder):
@@ -12,6 +13,9 @@ public final class PluginCatalog {
     let terms: Terms
     /// Every plugin, sorted by name then URI.
     public let plugins: [PluginSummary]
+    /// The plugins left out because their bundles cannot be read safely (a port index lilv
+    /// would allocate gigabytes for), each in one line with its fix.
+    public let unreadable: [PluginRefusal]
     /// lilv's plugin of each URI (valid while the catalog lives).
     let handles: [String: OpaquePointer]
 
@@ -28,18 +32,24 @@ public final class PluginCatalog {
         terms = Terms(world)
         var summaries: [PluginSummary] = []
         var handles: [String: OpaquePointer] = [:]
+        var unreadable: [PluginRefusal] = []
         let all = lilv_world_get_all_plugins(world)
         var iterator = lilv_plugins_begin(all)
         while !lilv_plugins_is_end(all, iterator) {
             if let plugin = lilv_plugins_get(all, iterator) {
-                let summary = Self.summary(of: plugin, terms: terms, world: world)
-                summaries.append(summary)
-                handles[summary.uri] = plugin
+                if let problem = Self.unreadablePorts(of: plugin, world: world) {
+                    unreadable.append(problem)
+                } else {
+                    let summary = Self.summary(of: plugin, terms: terms, world: world)
+                    summaries.append(summary)
+                    handles[summary.uri] = plugin
+                }
             }
             iterator = lilv_plugins_next(all, iterator)
         }
         plugins = summaries.sorted { ($0.name.lowercased(), $0.uri) < ($1.name.lowercased(), $1.uri) }
         self.handles = handles
+        self.unreadable = unreadable
     }
 
     deinit {

@@ -116,6 +116,20 @@ import Testing
         #expect(info.ports[0].choices.map(\.value) == [1])
     }
 
+    /// A bundle whose port index would have lilv allocate and clear gigabytes (the fuzz
+    /// target's find, fuzz/corpus/lv2/huge-port-index.ttl) is left out, said in one line.
+    @Test func aPluginWithAHugePortIndexIsLeftOutInOneLine() throws {
+        let folder = Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let catalog = try Self.catalog(of: """
+            <urn:midihub:test:teleport> a lv2:Plugin ; doap:name "Huge" ;
+                lv2:port [ a lv2:AudioPort, lv2:OutputPort ; lv2:index 4294967295 ; lv2:symbol "out" ; lv2:name "Out" ] .
+            """, in: folder)
+        #expect(catalog.plugins.isEmpty)
+        #expect(catalog.unreadable.map(\.problem)
+            == ["LV2 plugin 'urn:midihub:test:teleport' declares a port index 4294967295, beyond 4095; it is left out"])
+    }
+
     /// A bundle of the test's own that requires a feature no host has.
     @Test func aPluginThatRequiresAMissingFeatureIsRefusedInOneLine() throws {
         let folder = Self.scratchFolder()
