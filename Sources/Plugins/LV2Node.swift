@@ -29,8 +29,9 @@ public final class LV2Node: Node, @unchecked Sendable {
     /// Every port's control value, by port index (inputs written here, outputs read).
     private let controls: UnsafeMutablePointer<Float>
     private var buffers: Buffers?
-    /// MIDI events that did not fit into the atom buffer (counted, never blocking).
-    public private(set) var droppedEvents = 0
+    /// Events (MIDI, time positions) that did not fit into an atom buffer: counted on the
+    /// render thread, never blocking, and logged when the instance is released.
+    private var droppedEvents = 0
 
     /// The memory the ports are connected to, for one format's largest block.
     private struct Buffers {
@@ -291,6 +292,11 @@ public final class LV2Node: Node, @unchecked Sendable {
     /// Deactivates and frees the instance and its buffers.
     /// - Thread: control.
     private func release() {
+        if droppedEvents > 0 {
+            host.report("LV2 plugin '\(descriptor.name)': \(droppedEvents) event(s) did not fit into its \(layout.atomBufferSize)-byte "
+                        + "atom buffer and were left out (fix: send fewer events at once to this node)")
+            droppedEvents = 0
+        }
         worker?.stop()
         if let instance {
             lilv_instance_deactivate(instance)

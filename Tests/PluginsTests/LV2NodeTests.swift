@@ -1,6 +1,7 @@
 import Hub
 import Plugins
 import RenderCore
+import Synchronization
 import Testing
 
 /// LV2 plugins Debian installs (scripts/install-deps: lv2-examples, mda-lv2), hosted as
@@ -117,6 +118,19 @@ import Testing
         // 120 bpm: a click on each beat from the first, half a second (46.875 blocks of 512 frames) apart.
         #expect(clicks.count == 5 && clicks.first == 0, "clicks at blocks \(clicks)")
         #expect(zip(clicks, clicks.dropFirst()).allSatisfy { (46...48).contains($1 - $0) }, "clicks at blocks \(clicks)")
+    }
+
+    @Test func eventsBeyondTheAtomBufferAreLeftOutAndLoggedWhenTheNodeGoes() throws {
+        let lines = Mutex<[String]>([])
+        let plugins = InstalledPlugins(report: { line in lines.withLock { $0.append(line) } })
+        do {
+            let jx10 = try #require(plugins.makeNode(try plugins.descriptor(for: "mda JX10")))
+            jx10.prepare(format: format)
+            // 24 bytes an event: 8 KiB holds 340; a block of 500 leaves 160 out, and nothing blocks.
+            _ = render(jx10, events: (0..<500).map { .controlChange(channel: 0, controller: 1, value: UInt8($0 % 128), frame: UInt32($0)) })
+        }
+        #expect(lines.withLock { $0 } == ["LV2 plugin 'MDA JX10': 160 event(s) did not fit into its 8192-byte atom buffer and were "
+                                          + "left out (fix: send fewer events at once to this node)"])
     }
 
     @Test func aPluginMidihubCannotHostIsRefusedInOneLine() throws {
