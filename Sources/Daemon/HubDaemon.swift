@@ -325,7 +325,7 @@ public final class HubDaemon: @unchecked Sendable {
         receivers.endBatch()
         flush(sink)
         let now = handled > 1 ? HostTime.now() : readTime
-        serviceJack(now: now, signalled: jackSignalled)
+        serviceJack(signalled: jackSignalled)
         if portsDirty {
             portsDirty = false
             syncPorts()

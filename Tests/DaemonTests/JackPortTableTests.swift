@@ -11,7 +11,7 @@ import Testing
 
     @Test func jackPortsBecomeDescriptorsInTheJackNamespace() throws {
         var table = JackPortTable()
-        _ = table.update(list(sources: ["seq:out"], destinations: ["fluidsynth:midi_00"]), excluding: [])
+        _ = table.update(list(sources: ["seq:out"], destinations: ["fluidsynth:midi_00"]))
         let source = try #require(table.descriptors.first { $0.portName == "seq:out" })
         let destination = try #require(table.descriptors.first { $0.portName == "fluidsynth:midi_00" })
         #expect(source.direction == .output)
@@ -24,7 +24,7 @@ import Testing
 
     @Test func selectorsInTheJackNamespaceMatchJackPortsOnly() throws {
         var table = JackPortTable()
-        _ = table.update(list(destinations: ["fluidsynth:midi_00", "other:in"]), excluding: [])
+        _ = table.update(list(destinations: ["fluidsynth:midi_00", "other:in"]))
         let exact = try PortSelector(parsing: "jack:fluidsynth:midi_00")
         let glob = try PortSelector(parsing: "\"jack:fluid*\"")
         #expect(table.descriptors.filter(exact.matches).map(\.portName) == ["fluidsynth:midi_00"])
@@ -38,7 +38,7 @@ import Testing
 
     @Test func eachJackClientHasItsOwnHubClientSoRulesConnectTwoJackClients() throws {
         var table = JackPortTable()
-        _ = table.update(list(sources: ["a:out", "b:out"], destinations: ["b:in", "a:in"]), excluding: [])
+        _ = table.update(list(sources: ["a:out", "b:out"], destinations: ["b:in", "a:in"]))
         let address = { (name: String) in table.descriptors.first { $0.portName == name }?.address }
         let aOut = try #require(address("a:out")), aIn = try #require(address("a:in"))
         let bOut = try #require(address("b:out")), bIn = try #require(address("b:in"))
@@ -52,31 +52,24 @@ import Testing
 
     @Test func updateReportsWhatAppearedAndLeft() {
         var table = JackPortTable()
-        let first = table.update(list(sources: ["a:out", "b:out"]), excluding: [])
+        let first = table.update(list(sources: ["a:out", "b:out"]))
         #expect(first.appeared.map(\.portName) == ["a:out", "b:out"])
         #expect(first.left.isEmpty)
-        #expect(table.update(list(sources: ["a:out", "b:out"]), excluding: []).isEmpty)
-        let second = table.update(list(sources: ["b:out"], destinations: ["c:in"]), excluding: [])
+        #expect(table.update(list(sources: ["a:out", "b:out"])).isEmpty)
+        let second = table.update(list(sources: ["b:out"], destinations: ["c:in"]))
         #expect(second.appeared.map(\.portName) == ["c:in"])
         #expect(second.left.map(\.portName) == ["a:out"])
     }
 
     @Test func aReturningPortKeepsItsAddressAndNumbersAreNotReused() throws {
         var table = JackPortTable()
-        _ = table.update(list(sources: ["a:out"]), excluding: [])
+        _ = table.update(list(sources: ["a:out"]))
         let address = try #require(table.descriptors.first).address
-        _ = table.update(list(), excluding: [])
+        _ = table.update(list())
         #expect(table.jackName(at: address) == nil)
-        _ = table.update(list(sources: ["b:out"]), excluding: [])
+        _ = table.update(list(sources: ["b:out"]))
         #expect(table.descriptors.first?.address != address)
-        _ = table.update(list(sources: ["b:out", "a:out"]), excluding: [])
+        _ = table.update(list(sources: ["b:out", "a:out"]))
         #expect(table.descriptors.first { $0.portName == "a:out" }?.address == address)
-    }
-
-    @Test func theDaemonsOwnPortsAreLeftOut() {
-        var table = JackPortTable()
-        let own: Set = [JackPortName(jackName: "midihub-01:in")]
-        _ = table.update(list(sources: ["seq:out"], destinations: ["midihub-01:in"]), excluding: own)
-        #expect(table.descriptors.map(\.portName) == ["seq:out"])
     }
 }

@@ -66,18 +66,18 @@ final class AudioRack {
     /// The format the program renders in.
     var renderFormat: RenderFormat { driver.renderFormat }
 
-    /// Compiles `graph` — its render nodes wired as its audio routes say — installs it, and
-    /// starts the render thread on the first call. A new node is the one offered for it
-    /// (`offer`), else made here.
+    /// Compiles `graph` — its render nodes wired as its audio routes say (`routes`, worked
+    /// out on the control side; `nil`: here) — installs it, and starts the render thread on
+    /// the first call. A new node is the one offered for it (`offer`), else made here.
     /// - Returns: warnings to log (realtime priority refused, a node no output hears).
-    func install(_ graph: HubGraph, stopped: [GraphNode]) throws -> [String] {
+    func install(_ graph: HubGraph, stopped: [GraphNode], routes: AudioRoutes? = nil) throws -> [String] {
         // A replaced node starts afresh: its new instance gets the new spec's values, not the old one's.
         for node in stopped {
             instances[node.id] = nil
             started.remove(node.id)
         }
         defer { offered = PreparedNodes() }
-        let routes = graph.audioRoutes
+        let routes = routes ?? graph.audioRoutes
         var order: [NodeID] = []
         var nodes: [any Node] = []
         var ids: [UInt16] = []

@@ -61,44 +61,21 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         try durably {
             let graph = view.graph
             let id = spec.id ?? Self.freshID(for: spec.type, in: graph)
-            try apply(.add(try spec.graphNode(id: id, registry: daemon.registry)), checkedAgainst: graph)
+            try daemon.applyGraphEdit(.add(try spec.graphNode(id: id, registry: daemon.registry)))
             return try view.node(id)
         }
     }
 
     func removeNode(_ id: String) throws {
-        try durably { try apply(.remove(id), checkedAgainst: view.graph) }
+        try durably { try daemon.applyGraphEdit(.remove(id)) }
     }
 
     func replaceNode(_ id: String, with spec: NodeSpec) throws -> NodeSummary {
         try durably {
             let node = try spec.graphNode(id: id, registry: daemon.registry)
-            try apply(.replace(id, with: node.body, parameters: node.parameters), checkedAgainst: view.graph)
+            try daemon.applyGraphEdit(.replace(id, with: node.body, parameters: node.parameters))
             return try view.node(id)
         }
-    }
-
-    /// Checks `edit` here against `graph` (the view's: most refusals cost the owner nothing)
-    /// and makes the render nodes it starts, then has the owner apply it to the graph as it
-    /// is now.
-    /// - Throws: `ControlError` when it does not fit either graph.
-    private func apply(_ edit: GraphEdit, checkedAgainst graph: HubGraph) throws {
-        let change: GraphChange
-        do {
-            change = try edit.change(of: graph)
-        } catch {
-            throw ControlError(HubRefusal(error))
-        }
-        let prepared = prepareNodes(change.started)
-        try daemon.perform { [self] in
-            daemon.audio?.offer(prepared)
-            try daemon.applyGraphEdit(edit)
-        }
-    }
-
-    /// The render nodes of `started`, made and prepared here for the format audio plays in.
-    private func prepareNodes(_ started: [GraphNode]) -> PreparedNodes {
-        PreparedNodes(for: started, catalog: daemon.catalog, format: view.format)
     }
 
     func setParameter(_ assignment: ParameterAssignment) throws -> ParameterSummary {
@@ -126,12 +103,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
         } catch {
             throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
         }
-        let prepared = prepareNodes(GraphChange(from: view.graph, to: patch.graph).started)
-        try daemon.perform { [self] in
-            daemon.audio?.offer(prepared)
-            try daemon.install(patch)
-            daemon.log.info("loaded patch (text)")
-        }
+        try daemon.install(patch) { [self] in daemon.log.info("loaded patch (text)") }
         // A patch given as text has no file: none is watched from now on.
         daemon.patchFile.watch(nil)
         return view.graphSummary()
@@ -381,10 +353,11 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     private func edit(_ connection: ConnectionSummary, connected: Bool) throws {
         let source = connection.sourceEndpoint, destination = connection.destinationEndpoint
+        if case .node(let from) = source, case .node(let to) = destination {
+            return try daemon.applyGraphEdit(connected ? .connect(Route(from, to)) : .disconnect(from, to))
+        }
         try daemon.perform { [self] in
             switch (source, destination) {
-            case (.node(let from), .node(let to)):
-                try daemon.applyGraphEdit(connected ? .connect(Route(from, to)) : .disconnect(from, to))
             case (.node, _), (_, .node):
                 throw ControlError(.badParams, "a connection joins two ports or two nodes",
                                    fix: "route a port into the graph with a source node (type 'source')")

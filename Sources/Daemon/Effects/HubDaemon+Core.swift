@@ -101,8 +101,8 @@ extension HubDaemon {
         var rewired = false
         for effect in effects {
             switch effect {
-            case .installProgram(let graph, let stopped):
-                installProgram(graph, stopped: stopped)
+            case .installProgram(let graph, let stopped, let routes):
+                installProgram(graph, stopped: stopped, routes: routes)
             case .setNodeParameter(let node, let parameter, let value, let time):
                 audio?.setParameter(node, parameter, to: value, at: time)
             case .setResolvedParameter(let node, let index, let parameter, let value, let time):
@@ -170,10 +170,10 @@ extension HubDaemon {
 
     /// Swaps the program for `graph` in (nodes in `stopped` fade out), or opens the sound card
     /// for it on a worker when no audio runs (`startAudioLater`).
-    private func installProgram(_ graph: HubGraph, stopped: [GraphNode]) {
+    private func installProgram(_ graph: HubGraph, stopped: [GraphNode], routes: AudioRoutes?) {
         guard let audio else { return startAudioLater() }
         do {
-            for warning in try audio.install(graph, stopped: stopped) { log.warning(warning) }
+            for warning in try audio.install(graph, stopped: stopped, routes: routes) { log.warning(warning) }
         } catch {
             log.error("cannot restart audio: \(error)")
         }

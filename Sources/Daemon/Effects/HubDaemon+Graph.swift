@@ -7,14 +7,48 @@ import RenderCore
 /// carries out its effects (on the state's owner, for the control thread).
 /// - Thread: owner (the MIDI input thread).
 extension HubDaemon {
-    /// Applies a graph edit now to the graph as it is (`HubInput.editGraph`): the note-offs for
+    /// Works out `edit` against the published view here — the change, its routes, processors
+    /// and render nodes — then has the owner apply it now to the graph as it is
+    /// (`HubInput.editGraph`; the rebase when the graph moved meanwhile): the note-offs for
     /// what it cuts off are sent, the new render program swapped in, the processors follow,
     /// the state is saved.
     /// - Throws: `ControlError` when the edit does not fit the graph or a processor parameter
     ///   is unknown (nothing changed).
-    /// - Thread: owner.
-    func applyGraphEdit(_ edit: GraphEdit) throws(ControlError) {
-        try command(.editGraph(edit, at: HostTime.now()))
+    /// - Thread: any but the owner (the control server's thread).
+    func applyGraphEdit(_ edit: GraphEdit) throws {
+        let view = self.view.value
+        let change: GraphChange
+        do {
+            change = try edit.change(of: view.graph)
+        } catch {
+            throw ControlError(HubRefusal(error))
+        }
+        let (prepared, nodes) = prepare(change, of: view)
+        try perform { [self] in
+            audio?.offer(nodes)
+            try command(.editGraph(edit, at: HostTime.now(), prepared: prepared))
+        }
+    }
+
+    /// Works out `patch`'s graph change against the published view here (as `applyGraphEdit`),
+    /// then has the owner install it and run `then` there, in the same turn.
+    /// - Thread: any but the owner (the control server's thread, main, a worker).
+    func install<T>(_ patch: Patch, then: @escaping () throws -> T) throws -> T {
+        let view = self.view.value
+        let (prepared, nodes) = prepare(GraphChange(from: view.graph, to: patch.graph), of: view)
+        return try perform { [self] in
+            audio?.offer(nodes)
+            try command(.install(patch, at: HostTime.now(), prepared: prepared))
+            return try then()
+        }
+    }
+
+    /// What `change`, made from `view`'s graph, costs besides itself: its routes and
+    /// processors (`nil` when a processor refuses its parameters: the owner says so), and the
+    /// render nodes it starts, made for the format audio plays in.
+    private func prepare(_ change: GraphChange, of view: HubView) -> (PreparedGraphChange?, PreparedNodes) {
+        (try? PreparedGraphChange(change, against: view.hub.graphRevision),
+         PreparedNodes(for: change.started, catalog: catalog, format: view.format))
     }
 
     /// Sets a parameter of a processor or a built-in node, or the hub's tempo (node
@@ -36,12 +70,6 @@ extension HubDaemon {
         } catch {
             throw ControlError(error)
         }
-    }
-
-    /// Replaces graph, rules and the control surface with a validated patch (the caller validated it).
-    /// - Thread: owner.
-    func install(_ patch: Patch) throws(ControlError) {
-        try command(.install(patch, at: HostTime.now()))
     }
 
     /// Replaces the connection rules and reconciles at once. - Thread: owner.

@@ -19,13 +19,7 @@ extension HubDaemon {
         } catch {
             throw ControlError(.invalidPatch, error.problem, fix: error.oneLineFix)
         }
-        let prepared = PreparedNodes(for: GraphChange(from: view.value.graph, to: patch.graph).started, catalog: catalog,
-                                     format: view.value.format)
-        let result = try perform { [self] in
-            audio?.offer(prepared)
-            try install(patch)
-            return try then()
-        }
+        let result = try install(patch, then: then)
         patchFile.watch(path)
         return result
     }

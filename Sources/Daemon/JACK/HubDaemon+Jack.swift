@@ -8,11 +8,11 @@ import RtMidiBackend
 /// outputs to JACK ports (see `JackBridge`).
 /// - Thread: owner (the MIDI input thread).
 extension HubDaemon {
-    /// Takes the JACK probe's answer or reads the ports on the bridge's timer (see
-    /// `JackBridge.poll`) and routes what JACK sources sent since the last turn.
+    /// Takes what the JACK watch found (a server, its ports; see `JackBridge.poll`) and
+    /// routes what JACK sources sent since the last turn.
     /// - Thread: owner (the MIDI input thread).
-    func serviceJack(now: HostTime, signalled: Bool) {
-        if !jack.poll(now: now).isEmpty { portsDirty = true }
+    func serviceJack(signalled: Bool) {
+        if jack.poll() { portsDirty = true }
         routeJackInput(signalled: signalled)
     }
 

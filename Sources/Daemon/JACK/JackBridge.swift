@@ -2,16 +2,21 @@ import Hub
 import MIDICore
 import RtMidiBackend
 
-/// The daemon's JACK side: finds the JACK server, lists its MIDI ports on a timer (RtMidi
-/// has no registration callback), and carries MIDI between them and the hub.
+/// The daemon's JACK side: finds the JACK server and follows its MIDI ports (RtMidi has no
+/// registration callback: `JackWatch` reads them on its own thread), and carries MIDI
+/// between them and the hub. Everything that waits on jackd — a look for the server, a port
+/// reading, opening or closing a port, writing to a port — happens off the MIDI input thread:
+/// the watch's thread and the port thread (`JackPorts`, "midihub-jack-ports", fed through a
+/// lock-free ring). The owner keeps the model (which ports exist, which connections are
+/// carried) and drains the inputs.
 ///
 /// - JACK → hub: a JACK source connected to an ALSA destination (`midihub:in` or any
-///   other) gets a `JackMIDIInput` of the daemon's, connected to it in JACK; its input
-///   signals `wakeDescriptors` and the MIDI input thread drains it (`drain`).
+///   other) gets a `JackMIDIInput` of the daemon's, connected to it in JACK (opened on the
+///   port thread and handed back); its input signals `wakeDescriptors` and the MIDI input
+///   thread drains it (`drain`).
 /// - hub → JACK: a JACK destination an external node selects gets a `JackMIDIOutput` of the
-///   daemon's, connected to it in JACK (`prepareOutputs`), and `send` hands the message to
-///   the bridge's sending thread ("midihub-jack-out", through a lock-free ring), which
-///   writes it: RtMidi's `send` waits when its ring is full, which MIDI must not.
+///   daemon's on the port thread, connected to it in JACK (`prepareOutputs`), and `send`
+///   hands the message to that thread, which writes it.
 /// - ALSA → JACK: an ALSA source connected to a JACK destination (`forward(_:)`) has its
 ///   events, received on `midihub:in`, sent to the output to that destination
 ///   (`forward(_:from:)`); see `JackForwards`.
@@ -22,15 +27,17 @@ import RtMidiBackend
 ///
 /// - Thread: owner (the state's owner, the MIDI input thread); never the render thread.
 final class JackBridge {
-    /// How often the server is probed and the JACK port list read.
+    /// How often the server is looked for, or its port list read.
     static let pollSeconds = 1.0
 
     private let log: DaemonLog
-    private let clientName: String
-    private var client: JackMIDIClient?
+    private var clients: JackClients?
     private var table = JackPortTable()
     private var inputs: [PortAddress: JackMIDIInput] = [:]
-    private var outputs: [PortAddress: JackMIDIOutput] = [:]
+    /// The sources whose inputs the port thread is opening.
+    private var openingInputs: Set<PortAddress> = []
+    /// The destinations the port thread keeps an output open to (or tries to).
+    private var outputs: Set<PortAddress> = []
     /// Connections from a JACK source to an ALSA destination that the bridge carries.
     private(set) var fromJack: Set<Connection> = []
     /// Connections from an ALSA source to a JACK destination that the bridge carries.
@@ -39,49 +46,36 @@ final class JackBridge {
     private var peerLinks: JackPeerLinks?
     /// The JACK destinations external nodes play (`prepareOutputs`).
     private var nodeDestinations: Set<PortAddress> = []
-    /// Signalled by the JACK inputs on JACK's process thread (`nil`: no eventfd, the poll
-    /// timeout paces the draining).
+    /// Signalled by the JACK inputs on JACK's process thread, and by the port thread when it
+    /// opened one (`nil`: no eventfd, the poll timeout paces the draining).
     private let wakeup: WakeupEvent?
-    /// The ports and client of servers that died. libjack aborts the process (`pure virtual
-    /// method called`) when a client of a dead server is closed, so they are kept, never
-    /// closed, for the life of the process: a few kB per server loss.
-    private var abandoned: [AnyObject] = []
-    private var nextPoll = HostTime.distantPast
-    /// Looks for a server and opens the clients on it, off the MIDI input thread, while
-    /// there is none.
-    private let probe: JackProbe
-    private var everPolled = false
-    /// Writes to the JACK outputs, off the owner, in the order the messages were handed over.
-    private let sender: HandoffThread<OutgoingMessage>
-
-    /// A message for a JACK output, on its way to the sending thread.
-    private struct OutgoingMessage: Sendable {
-        let output: JackMIDIOutput
-        let message: MIDIMessage
-    }
+    /// The inputs of servers that died, kept, never closed, for the life of the process (see
+    /// `JackWatch`): a few kB per server loss.
+    private var abandoned: [JackMIDIInput] = []
+    private let watch: JackWatch
+    private var everReported = false
+    private let ports: JackPorts
+    /// Opens, closes and writes to the JACK ports, off the owner, in the order asked.
+    private let portThread: HandoffThread<JackPortWork>
+    private var opened: [OpenedJackInput] = []
 
     /// - Parameter clientName: the JACK client name of the daemon's JACK ports.
     /// - Thread: control (main, while the daemon starts).
     init(log: DaemonLog, clientName: String) {
         self.log = log
-        self.clientName = clientName
-        probe = JackProbe(interval: Self.pollSeconds, clientName: clientName)
-        sender = HandoffThread(name: "midihub-jack-out", capacity: 4096) { [log] outgoing, lost, _ in
-            for item in outgoing {
-                do {
-                    try item.output.send(item.message)
-                } catch {
-                    log.warning("cannot send to \(item.output.connectedDestination?.description ?? "JACK"): \(error)")
-                }
-            }
-            if lost > 0 { log.warning("\(lost) MIDI messages for JACK dropped: JACK took them slower than the hub sent them") }
-            return nil
-        }
+        let ownPorts = ControlLock<Set<JackPortName>>([], name: "JackBridge.ownPorts")
+        watch = JackWatch(interval: Self.pollSeconds, clientName: clientName, ownPorts: ownPorts)
         do {
             wakeup = try WakeupEvent()
         } catch {
             log.warning("JACK input is drained every poll turn only: \(error)")
             wakeup = nil
+        }
+        let ports = JackPorts(log: log, ownPorts: ownPorts, wakeup: wakeup)
+        self.ports = ports
+        portThread = HandoffThread(name: "midihub-jack-ports", capacity: 4096) { items, lost, now in
+            ports.run(items, lost: lost, now: now)
+            return nil
         }
     }
 
@@ -92,94 +86,84 @@ final class JackBridge {
     var connections: Set<Connection> { fromJack.union(forwards.connections).union(peerLinks?.connections ?? []) }
 
     /// Descriptors the MIDI input thread polls besides the sequencer: readable when a JACK
-    /// input has events to drain.
+    /// input has events to drain, or one was opened.
     var wakeDescriptors: [Int32] { wakeup.map { [$0.descriptor] } ?? [] }
 
-    /// At start, on the main thread before the MIDI input thread runs: probes for a server
+    /// At start, on the main thread before the MIDI input thread runs: looks for a server
     /// here (so the rules see the JACK ports from the start, and the one log line comes
-    /// first), then starts the probe thread, which looks again every `pollSeconds` while
-    /// there is no server.
+    /// first), then starts the watch, which looks again every `pollSeconds` while there is
+    /// no server and reads the ports while there is.
     /// - Returns: the JACK ports that appeared.
     /// - Thread: control (main, at start, before the MIDI input thread runs).
     func start() -> JackPortTable.Changes {
-        let changes = adopt(JackProbe.look(clientName: clientName))
-        probe.start(probing: client == nil)
+        let changes = adopt(watch.look())
+        watch.start()
         return changes
     }
 
-    /// Stops the probe thread and, once it has written what waits, the sending thread.
+    /// Stops the watch and, once it has done what waits, the port thread.
     /// - Thread: control (main, after the MIDI input thread ended).
     func stop() {
-        probe.stop()
-        sender.stop()
+        watch.stop()
+        portThread.stop()
     }
 
-    /// Makes the calling thread (the owner) the one that hands messages to the sending
-    /// thread without a lock; `releaseProducer` ends that.
+    /// Makes the calling thread (the owner) the one that hands work to the port thread
+    /// without a lock; `releaseProducer` ends that.
     /// - Thread: owner, first and last thing.
     func adoptProducer() {
-        sender.adoptProducer()
+        portThread.adoptProducer()
     }
 
     func releaseProducer() {
-        sender.releaseProducer()
+        portThread.releaseProducer()
     }
 
-    /// Without a server: acts on the probe thread's newest answer (starting the JACK side,
-    /// with one log line, when a server answered). With one, at most every `pollSeconds`:
-    /// drops the JACK side if the server shut down (the connector's `serverIsGone`, which
-    /// libjack sets at once), else re-reads the port list. A server we are connected to is
-    /// never probed.
-    /// - Returns: the JACK ports that appeared or left.
-    func poll(now: HostTime) -> JackPortTable.Changes {
-        guard client != nil else {
-            guard let answer = probe.take() else { return JackPortTable.Changes() }
-            nextPoll = now + HostDuration(seconds: Self.pollSeconds)
-            return adopt(answer)
+    /// Takes what the watch found since the last turn (a server that answered or went away,
+    /// the ports of the server when they changed) and the inputs the port thread opened.
+    /// Lock-free: nothing here waits on jackd.
+    /// - Returns: whether JACK ports appeared or left.
+    func poll() -> Bool {
+        takeOpenedInputs()
+        var changed = false
+        if let report = watch.take() { changed = !adopt(report).isEmpty }
+        if let reading = watch.takePorts(), reading.identity == clients?.identity {
+            changed = !update(reading.ports).isEmpty || changed
         }
-        guard now >= nextPoll else { return JackPortTable.Changes() }
-        nextPoll = now + HostDuration(seconds: Self.pollSeconds)
-        guard peerLinks?.connector.serverIsGone == false else {
-            defer { probe.resume() }
+        return changed
+    }
+
+    /// Acts on a report of the watch: takes the clients it opened and the ports it read, drops
+    /// the JACK side when the server went away, or logs why there is no JACK side (the first
+    /// time only).
+    private func adopt(_ report: JackWatch.Report) -> JackPortTable.Changes {
+        defer { everReported = true }
+        switch report {
+        case .unavailable(let reason), .openFailed(let reason):
+            if !everReported { log.info(reason) }
+            return JackPortTable.Changes()
+        case .opened(let opened, let ports):
+            clients = opened
+            peerLinks = JackPeerLinks(connector: opened.connector)
+            log.info(everReported ? "JACK server back: bridging JACK MIDI ports again"
+                                  : "JACK MIDI available: JACK ports appear as jack:CLIENT:PORT")
+            return update(ports)
+        case .gone(let identity):
+            guard identity == clients?.identity else { return JackPortTable.Changes() }
             return dropServer()
         }
-        return readPorts()
     }
 
-    /// Acts on a probe's answer while the bridge has no server: takes the clients it opened
-    /// and reads the ports, or logs why there is no JACK side (the first time only).
-    private func adopt(_ answer: JackProbe.Answer) -> JackPortTable.Changes {
-        defer { everPolled = true }
-        switch answer {
-        case .unavailable(let reason), .openFailed(let reason):
-            if !everPolled { log.info(reason) }
-            return JackPortTable.Changes()
-        case .opened(let clients):
-            client = clients.client
-            peerLinks = JackPeerLinks(connector: clients.connector)
-            log.info(everPolled ? "JACK server back: bridging JACK MIDI ports again"
-                                : "JACK MIDI available: JACK ports appear as jack:CLIENT:PORT")
-            return readPorts()
-        }
-    }
-
-    /// Carries `connection`'s JACK source to its ALSA destination.
-    /// - Throws: `JackMIDIError` when the source is gone or JACK refuses the port.
+    /// Carries `connection`'s JACK source to its ALSA destination: has the port thread open
+    /// an input from the source (a failure is logged there).
+    /// - Throws: `JackMIDIError` when the source is gone.
     func link(_ connection: Connection) throws(JackMIDIError) {
-        guard let client, let source = table.jackName(at: connection.source) else {
+        guard let clients, let source = table.jackName(at: connection.source) else {
             throw .unavailable(reason: "the JACK port is gone")
         }
-        if inputs[connection.source] == nil {
-            let input = try client.openInput(connectedTo: source, portName: "in") { [wakeup] in
-                wakeup?.signal()
-            }
-            do {
-                try confirm(source, feeds: input.name)
-            } catch {
-                input.close()
-                throw error
-            }
-            inputs[connection.source] = input
+        if inputs[connection.source] == nil, !openingInputs.contains(connection.source) {
+            openingInputs.insert(connection.source)
+            portThread.post(.openInput(connection.source, name: source, on: clients))
         }
         fromJack.insert(connection)
     }
@@ -190,11 +174,11 @@ final class JackBridge {
         closeUnusedPorts()
     }
 
-    /// Carries `connection`'s ALSA source to its JACK destination: opens the output to the
-    /// destination (the caller subscribes the source to `midihub:in`).
-    /// - Throws: `JackMIDIError` when the destination is gone or JACK refuses the port.
+    /// Carries `connection`'s ALSA source to its JACK destination: has the port thread open
+    /// the output to the destination (the caller subscribes the source to `midihub:in`).
+    /// - Throws: `JackMIDIError` when the destination is gone.
     func forward(_ connection: Connection) throws(JackMIDIError) {
-        _ = try openOutput(for: connection.destination)
+        try openOutput(for: connection.destination, quietly: false)
         forwards.insert(connection)
     }
 
@@ -248,16 +232,16 @@ final class JackBridge {
     func prepareOutputs(for destinations: Set<PortAddress>) {
         nodeDestinations = destinations
         closeUnusedPorts()
-        for address in destinations where outputs[address] == nil {
-            _ = output(for: address)
+        for address in destinations where !outputs.contains(address) {
+            try? openOutput(for: address, quietly: false)
         }
     }
 
-    /// Hands `message` for the JACK destination at `address` to the sending thread; never
+    /// Hands `message` for the JACK destination at `address` to the port thread; never
     /// waits. A failure is logged there: the caller is routing live MIDI.
     func send(_ message: MIDIMessage, to address: PortAddress) {
-        guard let output = output(for: address) else { return }
-        sender.post(OutgoingMessage(output: output, message: message))
+        guard outputs.contains(address) || (try? openOutput(for: address, quietly: false)) != nil else { return }
+        portThread.post(.send(message, to: address))
     }
 
     /// Every message received from JACK sources since the last call, by source, oldest first.
@@ -275,84 +259,67 @@ final class JackBridge {
 
     // MARK: - server and ports
 
-    private func readPorts() -> JackPortTable.Changes {
-        guard let client else { return JackPortTable.Changes() }
-        let list: JackPortList
-        do {
-            list = try client.ports()
-        } catch {
-            log.warning("cannot list the JACK ports: \(error)")
-            return JackPortTable.Changes()
+    /// Takes the inputs the port thread opened: each one still wanted joins `inputs`, any
+    /// other goes back to be closed (or, of a server that went away, is kept).
+    private func takeOpenedInputs() {
+        guard ports.openedInputs.count > 0 else { return }
+        ports.openedInputs.popAll(into: &opened)
+        defer { opened.removeAll(keepingCapacity: true) }
+        for input in opened {
+            openingInputs.remove(input.address)
+            if input.server != clients?.identity {
+                abandoned.append(input.input)
+            } else if inputs[input.address] == nil, fromJack.contains(where: { $0.source == input.address }) {
+                inputs[input.address] = input.input
+            } else if let clients {
+                portThread.post(.closeInput(input.input, on: clients))
+            }
         }
-        let own = Set(inputs.values.map(\.name) + outputs.values.map(\.name))
-        let changes = table.update(list, excluding: own)
+    }
+
+    /// Replaces the table with the server's ports `list`; the ports that left lose their
+    /// inputs, outputs and connections, and node destinations that came back get outputs.
+    private func update(_ list: JackPortList) -> JackPortTable.Changes {
+        let changes = table.update(list)
         for gone in changes.left {
-            inputs.removeValue(forKey: gone.address)?.close()
-            outputs.removeValue(forKey: gone.address)?.close()
+            if let input = inputs.removeValue(forKey: gone.address), let clients { portThread.post(.closeInput(input, on: clients)) }
+            if outputs.remove(gone.address) != nil { portThread.post(.closeOutput(gone.address)) }
             fromJack = fromJack.filter { $0.source != gone.address }
             _ = forwards.removeAll(touching: gone.address)
         }
         peerLinks?.refresh(in: table)
-        reopenNodeOutputs()
-        return changes
-    }
-
-    /// Opens again, on each port reading, the outputs to node destinations that failed to
-    /// open before (logged once then, by `prepareOutputs` or `send`).
-    private func reopenNodeOutputs() {
-        for address in nodeDestinations where outputs[address] == nil && table.jackName(at: address) != nil {
-            _ = try? openOutput(for: address)
+        for appeared in changes.appeared where nodeDestinations.contains(appeared.address) && !outputs.contains(appeared.address) {
+            try? openOutput(for: appeared.address, quietly: true)
         }
+        return changes
     }
 
     /// The server went away: abandons every JACK port of ours (see `abandoned`) and empties
     /// the table.
     private func dropServer() -> JackPortTable.Changes {
-        abandoned += inputs.values.map { $0 as AnyObject } + outputs.values.map { $0 as AnyObject }
-        abandoned += [client as AnyObject?, peerLinks?.connector as AnyObject?].compactMap { $0 }
+        abandoned += inputs.values
+        portThread.post(.abandonOutputs)
         inputs = [:]
-        outputs = [:]
+        openingInputs = []
+        outputs = []
         fromJack = []
         forwards = JackForwards()
-        client = nil
+        clients = nil
         peerLinks = nil
-        let changes = table.update(JackPortList(sources: [], destinations: []), excluding: [])
+        let changes = table.update(JackPortList(sources: [], destinations: []))
         log.warning("JACK server gone: dropped \(changes.left.count) JACK ports; looking for it every \(Int(Self.pollSeconds)) s")
         return changes
     }
 
-    private func output(for address: PortAddress) -> JackMIDIOutput? {
-        do {
-            return try openOutput(for: address)
-        } catch {
-            log.warning("cannot open a JACK port to \(table.jackName(at: address)?.description ?? address.description): \(error)")
-            return nil
-        }
-    }
-
-    private func openOutput(for address: PortAddress) throws(JackMIDIError) -> JackMIDIOutput {
-        if let output = outputs[address] { return output }
-        guard let client, let destination = table.jackName(at: address) else {
+    /// Has the port thread open an output to the JACK destination at `address`.
+    /// - Throws: `JackMIDIError.unavailable` when there is no server or no such destination.
+    private func openOutput(for address: PortAddress, quietly: Bool) throws(JackMIDIError) {
+        guard !outputs.contains(address) else { return }
+        guard let clients, let destination = table.jackName(at: address) else {
             throw .unavailable(reason: "the JACK port is gone")
         }
-        let output = try client.openOutput(connectedTo: destination, portName: "out")
-        do {
-            try confirm(output.name, feeds: destination)
-        } catch {
-            output.close()
-            throw error
-        }
-        outputs[address] = output
-        return output
-    }
-
-    /// Makes sure JACK connected `source` to `destination`: RtMidi ignores `jack_connect`'s
-    /// answer when it opens a port, and a busy `--sync` server can refuse it (the port then
-    /// exists unconnected, and MIDI sent to it goes nowhere). Already connected is success.
-    /// - Throws: `JackMIDIError.connectionFailed` with libjack's code.
-    private func confirm(_ source: JackPortName, feeds destination: JackPortName) throws(JackMIDIError) {
-        guard let connector = peerLinks?.connector else { throw .unavailable(reason: "the JACK server is gone") }
-        try connector.connect(source, to: destination)
+        outputs.insert(address)
+        portThread.post(.openOutput(address, name: destination, on: clients, quietly: quietly))
     }
 
     private func release(_ releases: [MIDIMessage], at destination: PortAddress) {
@@ -363,12 +330,12 @@ final class JackBridge {
     private func closeUnusedPorts() {
         let linked = Set(fromJack.map(\.source))
         for (address, input) in inputs where !linked.contains(address) {
-            input.close()
+            if let clients { portThread.post(.closeInput(input, on: clients)) }
             inputs[address] = nil
         }
-        for (address, output) in outputs where !nodeDestinations.contains(address) && !forwards.feeds(address) {
-            output.close()
-            outputs[address] = nil
+        for address in outputs where !nodeDestinations.contains(address) && !forwards.feeds(address) {
+            portThread.post(.closeOutput(address))
+            outputs.remove(address)
         }
     }
 }

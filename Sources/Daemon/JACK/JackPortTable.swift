@@ -36,12 +36,12 @@ struct JackPortTable {
         var isEmpty: Bool { appeared.isEmpty && left.isEmpty }
     }
 
-    /// Replaces the table with `list`, leaving out the daemon's own JACK ports (`own`).
+    /// Replaces the table with `list` (the daemon's own JACK ports left out: `JackWatch`).
     /// - Returns: the ports that appeared and those that left since the last update.
-    mutating func update(_ list: JackPortList, excluding own: Set<JackPortName>) -> Changes {
+    mutating func update(_ list: JackPortList) -> Changes {
         let before = descriptors
         let listed = list.sources.map { ($0, PortDirection.output) } + list.destinations.map { ($0, PortDirection.input) }
-        descriptors = listed.filter { !own.contains($0.0) }.map { name, direction in
+        descriptors = listed.map { name, direction in
             descriptor(for: name, direction: direction)
         }
         let beforeSet = Set(before), afterSet = Set(descriptors)

@@ -4,10 +4,18 @@ import RenderCore
 /// Graph edits, parameters, the tempo and whole patches.
 /// - Thread: owner (the state's owner, the MIDI input thread).
 extension HubCore {
-    /// Applies `edit` to the graph as it is now (`HubInput.editGraph`), as `changeGraph`.
+    /// `prepared` when it was made against the graph as it is now, else `nil` (the rebase).
+    func current(_ prepared: PreparedGraphChange?) -> PreparedGraphChange? {
+        prepared.flatMap { $0.revision == router.revision ? $0 : nil }
+    }
+
+    /// Applies `edit` to the graph as it is now (`HubInput.editGraph`), as `changeGraph`: the
+    /// change `prepared` for it against this graph, else worked out here.
     /// - Throws: `HubRefusal` when the edit does not fit the graph (nothing changed).
     /// - Thread: owner.
-    mutating func editGraph(_ edit: GraphEdit, at time: HostTime, into sink: inout some RouteSink) throws(HubRefusal) -> [HubEffect] {
+    mutating func editGraph(_ edit: GraphEdit, at time: HostTime, prepared: PreparedGraphChange? = nil,
+                            into sink: inout some RouteSink) throws(HubRefusal) -> [HubEffect] {
+        if let prepared { return try changeGraph(prepared.change, prepared: prepared, at: time, into: &sink) }
         let change: GraphChange
         do {
             change = try edit.change(of: router.graph)
@@ -23,21 +31,21 @@ extension HubCore {
     /// (the engine crossfades, so removed nodes fade out and still receive those note-offs).
     /// - Throws: `HubRefusal` when a processor parameter is unknown (nothing changed).
     /// - Thread: owner.
-    mutating func changeGraph(_ change: GraphChange, at time: HostTime,
-                                     into sink: inout some RouteSink) throws(HubRefusal) -> [HubEffect] {
+    mutating func changeGraph(_ change: GraphChange, prepared: PreparedGraphChange? = nil, at time: HostTime,
+                              into sink: inout some RouteSink) throws(HubRefusal) -> [HubEffect] {
         guard !change.isEmpty else { return [] }
-        return try rewire(change, at: time, into: &sink) + [.linkExternalNodes, .save(state)]
+        return try rewire(change, prepared: prepared, at: time, into: &sink) + [.linkExternalNodes, .save(state)]
     }
 
     /// `changeGraph` without following the external nodes and saving (the caller does).
-    private mutating func rewire(_ change: GraphChange, at time: HostTime,
+    private mutating func rewire(_ change: GraphChange, prepared: PreparedGraphChange?, at time: HostTime,
                                  into sink: inout some RouteSink) throws(HubRefusal) -> [HubEffect] {
         do {
-            try router.apply(change, at: time, into: &sink)
+            try router.apply(change, prepared: prepared, at: time, into: &sink)
         } catch {
             throw HubRefusal(.unknownParameter, error.description)
         }
-        var effects: [HubEffect] = [.installProgram(change.new, stopped: change.stopped)]
+        var effects: [HubEffect] = [.installProgram(change.new, stopped: change.stopped, routes: prepared?.audioRoutes)]
         let startedIDs = Set(change.started.map(\.id))
         let stoppedIDs = Set(change.stopped.map(\.id))
         for node in change.stopped {
@@ -53,13 +61,14 @@ extension HubCore {
         return effects
     }
 
-    /// Replaces graph, tempo, rules and the control surface with a validated patch at `time`.
+    /// Replaces graph, tempo, rules and the control surface with a validated patch at `time`:
+    /// its graph change `prepared` against this graph, else worked out here.
     /// - Throws: `HubRefusal` when a processor parameter is unknown (nothing changed).
     /// - Thread: owner.
-    mutating func install(_ patch: Patch, at time: HostTime, into sink: inout some RouteSink) throws(HubRefusal)
-        -> [HubEffect] {
-        let change = GraphChange(from: router.graph, to: patch.graph)
-        var effects = change.isEmpty ? [] : try rewire(change, at: time, into: &sink)
+    mutating func install(_ patch: Patch, at time: HostTime, prepared: PreparedGraphChange? = nil,
+                          into sink: inout some RouteSink) throws(HubRefusal) -> [HubEffect] {
+        let change = prepared?.change ?? GraphChange(from: router.graph, to: patch.graph)
+        var effects = change.isEmpty ? [] : try rewire(change, prepared: prepared, at: time, into: &sink)
         effects += setTempo(patch.tempo, at: time)
         scenes = patch.scenes
         currentScene = nil
@@ -132,7 +141,7 @@ extension HubCore {
             return true
         }
         if router.graph.node(id)?.isBypassed != node.isBypassed {
-            effects += [.installProgram(router.graph, stopped: []), .log("node \(id) \(node.isBypassed ? "back in" : "bypassed")")]
+            effects += [.installProgram(router.graph, stopped: [], routes: nil), .log("node \(id) \(node.isBypassed ? "back in" : "bypassed")")]
         }
         return true
     }

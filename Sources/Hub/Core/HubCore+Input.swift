@@ -29,14 +29,14 @@ extension HubCore {
             ports.inputLost(at: time)
         case .reconcile:
             effects += ports.plan(ports: portList, connections: connections).map(HubEffect.ports)
-        case .editGraph(let edit, let time):
-            effects += try editGraph(edit, at: time, into: &sink)
+        case .editGraph(let edit, let time, let prepared):
+            effects += try editGraph(edit, at: time, prepared: current(prepared), into: &sink)
         case .setParameter(let id, let name, let value, let time, let frameTime):
             effects += try setParameter(node: id, name, to: value, at: time, frameTime: frameTime).1
         case .setTempo(let beatsPerMinute, let time):
             effects += setTempo(beatsPerMinute, at: time)
-        case .install(let patch, let time):
-            effects += try install(patch, at: time, into: &sink)
+        case .install(let patch, let time, let prepared):
+            effects += try install(patch, at: time, prepared: current(prepared), into: &sink)
         case .setRules(let rules):
             effects += setRules(rules)
         case .setMappings(let list, let revision):

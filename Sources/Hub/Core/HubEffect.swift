@@ -11,7 +11,8 @@ import Transport
 public enum HubEffect: Equatable, Sendable {
     /// Compile `graph` into the render program and swap it in (the engine crossfades; the
     /// nodes in `stopped` fade out); with no audio running, open the sound card for it.
-    case installProgram(HubGraph, stopped: [GraphNode])
+    /// `routes`: the graph's audio routes when the control side worked them out.
+    case installProgram(HubGraph, stopped: [GraphNode], routes: AudioRoutes?)
     /// Hand a built-in node's parameter to the render thread, at the frame of `time`
     /// (the monotonic clock; `nil`: the next block).
     case setNodeParameter(node: NodeID, parameter: String, value: Float, at: HostTime?)

@@ -44,16 +44,19 @@ public enum HubInput {
 
     // MARK: Commands
 
-    /// A graph edit at `time`, applied to the graph as it is now (`GraphEdit`: the control
-    /// side checked it against its snapshot; here it is checked again, the rebase).
-    case editGraph(GraphEdit, at: HostTime)
+    /// A graph edit at `time`, applied to the graph as it is now. The control side worked it
+    /// out against its snapshot (`prepared`): when the graph is still that one, the prepared
+    /// change is applied as it is; else the edit is checked and worked out again here (the
+    /// rebase).
+    case editGraph(GraphEdit, at: HostTime, prepared: PreparedGraphChange? = nil)
     /// A parameter of a processor, a built-in node or the transport's tempo, at `time`; a
     /// built-in node's value lands at the frame of `frameTime` (`nil`: the next block).
     case setParameter(node: NodeID, String, to: Float, at: HostTime, frameTime: HostTime?)
     /// The hub's tempo, at `time`.
     case setTempo(Double, at: HostTime)
-    /// A validated patch in place of the graph, rules and control surface, at `time`.
-    case install(Patch, at: HostTime)
+    /// A validated patch in place of the graph, rules and control surface, at `time`; its
+    /// graph change `prepared` on the control side as for `editGraph`.
+    case install(Patch, at: HostTime, prepared: PreparedGraphChange? = nil)
     case setRules([ConnectionRule])
     /// Mappings checked against the graph of `graphRevision` (`MIDIRouter.revision`; `nil`:
     /// the current one): refused as stale when the graph was rebuilt since.

@@ -145,12 +145,15 @@ public struct MIDIRouter {
 
     /// Switches to `change.new` (made from the current graph): first sends the note-offs the
     /// change calls for, to the nodes of the current graph (which `sink` was made for), then
-    /// keeps the processors of unchanged nodes and makes new ones.
+    /// keeps the processors of unchanged nodes and takes the new ones — those of `prepared`
+    /// (the same change, worked out on the control side against this revision) or made here.
     /// - Throws: `ParameterError` for an unknown processor parameter; nothing changed then.
-    public mutating func apply(_ change: GraphChange, at time: HostTime, into sink: inout some RouteSink) throws(ParameterError) {
+    public mutating func apply(_ change: GraphChange, prepared: PreparedGraphChange? = nil, at time: HostTime,
+                               into sink: inout some RouteSink) throws(ParameterError) {
+        precondition(prepared.map { $0.revision == revision } ?? true, "a prepared change of another graph")
         var fresh = self
         let releases = change.releases(&fresh.sounding)
-        try fresh.install(change)
+        try fresh.install(change, prepared: prepared)
         send(releases, in: graph, at: time, into: &sink)
         self = fresh
     }
@@ -186,7 +189,7 @@ public struct MIDIRouter {
         clock = clock.changingTempo(to: beatsPerMinute, at: time)
     }
 
-    private mutating func install(_ change: GraphChange) throws(ParameterError) {
+    private mutating func install(_ change: GraphChange, prepared: PreparedGraphChange? = nil) throws(ParameterError) {
         var kept: [NodeID: any MIDIProcessor] = [:]
         for (index, processor) in processors.enumerated() {
             if let processor { kept[compiled.nodes[index].id] = processor }
@@ -194,9 +197,13 @@ public struct MIDIRouter {
         for node in change.stopped { kept[node.id] = nil }
         for node in change.started {
             guard case .processor(let config) = node.body else { continue }
-            kept[node.id] = try config.makeProcessor(values: node.parameters)
+            if let made = prepared?.processors[node.id] {
+                kept[node.id] = made
+            } else {
+                kept[node.id] = try config.makeProcessor(values: node.parameters)
+            }
         }
-        compiled = CompiledRoutes(change.new)
+        compiled = prepared?.routes ?? CompiledRoutes(change.new)
         processors = compiled.nodes.map { kept[$0.id] }
         graph = change.new
         revision += 1
