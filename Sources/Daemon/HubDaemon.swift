@@ -171,7 +171,7 @@ public final class HubDaemon: @unchecked Sendable {
         } catch {
             throw DaemonError.badSetup(error.description)
         }
-        view = Published(HubView(hub: core.snapshot, ports: PortCatalog(), rendered: nil, receivers: [:], format: nil))
+        view = Published(HubView(hub: core.snapshot, ports: PortCatalog(), rendered: nil, receivers: [:], format: nil, rack: nil))
     }
 
     /// Takes the control socket (its requests held) and the web remote's port (`--remote`),

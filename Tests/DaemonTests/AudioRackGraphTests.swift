@@ -44,7 +44,7 @@ import TestSupport
         let catalog = NodeCatalog(bank: bank)
         let rack = AudioRack(driver: driver, catalog: catalog)
         let graph = try (patch ?? Self.patch()).graph
-        if let prepare { rack.offer(prepare(catalog, driver.renderFormat, graph)) }
+        if let prepare { rack.offer(prepare(catalog, driver.renderFormat, graph), program: nil) }
         #expect(try rack.install(graph, stopped: []).isEmpty)
         checkRack(rack)
         play(rack)
@@ -88,6 +88,44 @@ import TestSupport
             #expect(rack.instance(of: "piano-strip") !== prepared.nodes["piano-strip"]?.node, "a reverb is no strip")
         }, note(on: "piano"))
         #expect(piano.left > 0.001 && piano.right < 1e-6, "the prepared piano sounds through its strip: \(piano)")
+    }
+
+    /// A program the control side compiled against the rack's layout (`RackLayout.compile`) is
+    /// the one the install swaps in, node for node; one compiled against a layout the rack
+    /// has moved past is not: the owner compiles the graph again against its own.
+    @Test func theInstallSwapsInTheProgramTheControlSideCompiledUnlessTheRackMovedOn() throws {
+        let full = try Self.patch().graph
+        let bass = try #require(full.node("bass"))
+        let withoutBass = try full.removing("bass").new
+        let catalog = NodeCatalog(bank: try PresetBankLoader.load(directory: Self.bankFolder))
+        let piano = try levels { rack in
+            func compile(_ graph: HubGraph, stopped: [GraphNode], offered: PreparedNodes = PreparedNodes()) -> CompiledRack {
+                rack.layout.compile(graph, stopped: stopped, routes: graph.audioRoutes, offered: offered,
+                                    catalog: catalog, format: rack.renderFormat)
+            }
+            _ = try? rack.install(withoutBass, stopped: [bass])
+            // The bass comes back: the control side makes its node and compiles the program.
+            let made = PreparedNodes(for: [bass], catalog: catalog, format: rack.renderFormat)
+            let compiled = compile(full, stopped: [], offered: made)
+            rack.offer(PreparedNodes(), program: compiled)  // the owner has no node to make one from
+            _ = try? rack.install(full, stopped: [])
+            #expect(rack.instance(of: "bass") != nil && rack.instance(of: "bass") === made.nodes["bass"]?.node,
+                    "the compiled program, with the node made for it, plays")
+            #expect(rack.layout.generation == compiled.layout.generation)
+
+            let stale = compile(withoutBass, stopped: [bass])  // against this layout…
+            _ = try? rack.install(withoutBass, stopped: [bass])  // …which other changes move on:
+            _ = try? rack.install(full, stopped: [])  // the bass is back, with a new id
+            let bassID = rack.renderIDs["bass"]
+            let before = rack.layout.generation
+            rack.offer(PreparedNodes(), program: stale)
+            _ = try? rack.install(withoutBass, stopped: [bass])
+            #expect(rack.layout.generation == before + 1, "compiled again, not the stale program")
+            #expect(bassID.map { rack.layout.previousIDs.contains($0) } == true,
+                    "the id of the bass just removed is not reused while its events may be queued")
+            note(on: "piano")(rack)
+        }
+        #expect(piano.left > 0.001, "the piano still sounds: \(piano)")
     }
 
     @Test func mutingAStripSilencesItsInstrumentOnly() throws {

@@ -15,6 +15,11 @@ import Hub
         try PreparedGraphChange(try edit.change(of: core.snapshot.graph), against: core.snapshot.graphRevision)
     }
 
+    /// Installing `patch` worked out against the core's graph as it is now.
+    static func prepare(_ patch: Patch, in core: HubCore) throws -> PreparedGraphChange {
+        try PreparedGraphChange(GraphChange(from: core.snapshot.graph, to: patch.graph), against: core.snapshot.graphRevision)
+    }
+
     @Test func anEditPreparedAgainstTheCurrentGraphIsAppliedAsPrepared() throws {
         var core = try HubCoreTests.core()
         try HubCoreTests.listKeyboard(in: &core)
@@ -61,8 +66,7 @@ import Hub
     @Test func aPatchPreparedAgainstTheCurrentGraphIsInstalledAsPrepared() throws {
         var core = try HubCoreTests.core()
         let patch = Patch(graph: try HubCoreTests.withoutPiano(), tempo: 100)
-        let prepared = try PreparedGraphChange(GraphChange(from: core.snapshot.graph, to: patch.graph),
-                                               against: core.snapshot.graphRevision)
+        let prepared = try Self.prepare(patch, in: core)
         var sink = RecordingSink()
         let effects = try core.handle(.install(patch, at: 1, prepared: prepared), into: &sink)
         #expect(effects.first == .installProgram(patch.graph, stopped: [GraphFixtures.piano], routes: prepared.audioRoutes))
@@ -72,8 +76,7 @@ import Hub
     @Test func aPatchPreparedAgainstAnOlderGraphIsWorkedOutAgain() throws {
         var core = try HubCoreTests.core()
         let patch = Patch(graph: try HubCoreTests.withoutPiano(), tempo: 100)
-        let stale = try PreparedGraphChange(GraphChange(from: core.snapshot.graph, to: patch.graph),
-                                            against: core.snapshot.graphRevision)
+        let stale = try Self.prepare(patch, in: core)
         var sink = RecordingSink()
         _ = try core.handle(.editGraph(.add(Self.fifth), at: 1), into: &sink)
 

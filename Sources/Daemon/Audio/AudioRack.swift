@@ -20,29 +20,16 @@ import RenderCore
 final class AudioRack {
     private(set) var driver: AudioDriver
     private let engine = RenderEngine()
-    /// The nodes of the installed program, in program order, and their render ids.
-    private var program: (nodes: [any Node], ids: [UInt16], wiring: AudioWiring) = ([], [], AudioWiring(inputs: [], toOutput: []))
     private let catalog: NodeCatalog
-    private var instances: [NodeID: any Node] = [:]
-    /// Render id (`RenderEvent.node`) of each unit node of the running program.
-    private(set) var renderIDs: [NodeID: UInt16] = [:]
-    /// Ids of the program before the running one: not reused yet (its events may be queued).
-    private var previousIDs: Set<UInt16> = []
+    /// What is installed (published with the view for the control side's next compile).
+    private(set) var layout = RackLayout()
     /// The nodes whose instances got the graph's values when they joined (later values come
     /// as they are set). The values themselves live in one place, the graph (`HubCore`).
     private var started: Set<NodeID> = []
-    /// Each node of the installed graph, by its index there, with its render id when it is
-    /// rendered: how a resolved parameter (`setParameter(atIndex:)`) finds its node.
-    private var byGraphIndex: [(id: NodeID, renderID: UInt16?)] = []
-    /// The installed program's unit nodes as lists show them (parameters, outputs).
-    private(set) var rendered = RenderedNodes()
     /// Nodes the control side made and prepared for the next install (`offer`).
     private var offered = PreparedNodes()
-    /// The other sound cards the graph plays to, by device, and their nodes' render ids; kept
-    /// across installs (a rewiring does not reopen them).
-    private var feeds: [String: (feed: AudioOutputFeed, renderID: UInt16)] = [:]
-    /// The render id of the feed each output node on another device plays through.
-    private var outputFeedIDs: [NodeID: UInt16] = [:]
+    /// The program the control side compiled for the next install (`offer`).
+    private var offeredProgram: CompiledRack?
     /// The node whose output an audio recording takes (`nil`: the master output).
     private var recordedNode: NodeID?
     /// Whether the daemon has logged that the render thread left realtime priority.
@@ -56,79 +43,64 @@ final class AudioRack {
         self.catalog = catalog
     }
 
-    /// Hands over the nodes the control side made and prepared for the next install: a node
-    /// that install starts with the same id and body takes its prepared instance instead of
-    /// one made here; the others are dropped then.
-    func offer(_ prepared: PreparedNodes) {
+    /// The installed program's unit nodes as lists show them (parameters, outputs).
+    var rendered: RenderedNodes { layout.rendered }
+
+    /// Render id (`RenderEvent.node`) of each unit node of the running program.
+    var renderIDs: [NodeID: UInt16] { layout.renderIDs }
+
+    /// Hands over what the control side made for the next install: the nodes it prepared
+    /// (a node that install starts with the same id and body takes its prepared instance
+    /// instead of one made here) and the program it compiled (installed as it is when it was
+    /// compiled for the same graph against the layout installed now). `dropOffer` (after the
+    /// change) lets go of what was not used.
+    func offer(_ prepared: PreparedNodes, program: CompiledRack?) {
         offered = prepared
+        offeredProgram = program
+    }
+
+    /// Lets go of an offer the change did not use (a refused change): the sound cards opened
+    /// for its program are closed.
+    func dropOffer() {
+        offered = PreparedNodes()
+        if let unused = offeredProgram { CompiledRack.stop(unused.openedFeeds) }
+        offeredProgram = nil
     }
 
     /// The format the program renders in.
     var renderFormat: RenderFormat { driver.renderFormat }
 
-    /// Compiles `graph` — its render nodes wired as its audio routes say (`routes`, worked
-    /// out on the control side; `nil`: here) — installs it, and starts the render thread on
-    /// the first call. A new node is the one offered for it (`offer`), else made here.
+    /// Installs the program for `graph` — the one the control side compiled for it (`offer`)
+    /// when the layout is still the one it was compiled against, else compiled here (its
+    /// audio `routes` worked out on the control side; `nil`: here) — and starts the render
+    /// thread on the first call. A node the graph starts gets the graph's values.
     /// - Returns: warnings to log (realtime priority refused, a node no output hears).
     func install(_ graph: HubGraph, stopped: [GraphNode], routes: AudioRoutes? = nil) throws -> [String] {
-        // A replaced node starts afresh: its new instance gets the new spec's values, not the old one's.
-        for node in stopped {
-            instances[node.id] = nil
-            started.remove(node.id)
+        defer { dropOffer() }
+        let compiled: CompiledRack
+        if let ready = offeredProgram, ready.base == layout.generation, ready.graph == graph {
+            compiled = ready
+            offeredProgram = nil
+        } else {
+            compiled = layout.compile(graph, stopped: stopped, routes: routes ?? graph.audioRoutes, offered: offered,
+                                      catalog: catalog, format: driver.renderFormat)
         }
-        defer { offered = PreparedNodes() }
-        let routes = routes ?? graph.audioRoutes
-        var order: [NodeID] = []
-        var nodes: [any Node] = []
-        var ids: [UInt16] = []
-        var newIDs: [NodeID: UInt16] = [:]
-        for id in routes.nodes {
-            let kept = instances[id]
-            let body = graph.node(id)?.body
-            guard let instance = kept ?? offered.node(id, body: body) ?? makeNode(body) else { continue }
-            let renderID = kept.flatMap { _ in renderIDs[id] } ?? freeRenderID(taken: Set(ids))
-            instances[id] = instance
-            newIDs[id] = renderID
-            order.append(id)
-            nodes.append(instance)
-            ids.append(renderID)
-        }
-        let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
-        func port(_ source: AudioRoutes.Source) -> AudioWiring.Port? {
-            guard let index = position[source.node] else { return nil }
-            guard let name = source.output else { return AudioWiring.Port(index) }
-            return nodes[index].sendOutputs.firstIndex(of: name).map { AudioWiring.Port(index, output: $0 + 1) }
-        }
-        var inputs = order.map { (routes.inputs[$0] ?? []).compactMap(port) }
-        let previousFeeds = feeds
-        feeds = [:]
-        outputFeedIDs = [:]
-        for output in routes.otherOutputs {
-            let feed = previousFeeds[output.device]
-                ?? (catalog.makeOutputFeed(device: output.device, format: driver.renderFormat),
-                    freeRenderID(taken: Set(ids).union(previousFeeds.values.map(\.renderID))))
-            feeds[output.device] = feed
-            for id in output.outputs { outputFeedIDs[id] = feed.renderID }
-            nodes.append(feed.feed.node)
-            ids.append(feed.renderID)
-            inputs.append(output.sources.compactMap(port))
-        }
-        stopFeeds(previousFeeds.filter { feeds[$0.key] == nil })
-        let wiring = AudioWiring(inputs: inputs, toOutput: routes.toOutput.compactMap(port))
-        instances = instances.filter { newIDs[$0.key] != nil }
-        started = started.filter { newIDs[$0] != nil }
-        engine.install(RenderProgram(nodes: nodes, ids: ids, wiring: wiring, format: driver.renderFormat))
-        program = (nodes, ids, wiring)
-        previousIDs = Set(renderIDs.values).union(previousFeeds.values.map(\.renderID))
-        renderIDs = newIDs
-        byGraphIndex = graph.nodes.map { ($0.id, newIDs[$0.id]) }
-        rendered = RenderedNodes(instances, bypassed: routes.bypassed)
+        return try commit(compiled, stopped: stopped)
+    }
+
+    /// Swaps `compiled`'s program in and takes its layout.
+    private func commit(_ compiled: CompiledRack, stopped: [GraphNode]) throws -> [String] {
+        for node in stopped { started.remove(node.id) }
+        engine.install(compiled.program)
+        layout = compiled.layout
+        CompiledRack.stop(compiled.retiredFeeds)
+        started = started.filter { layout.renderIDs[$0] != nil }
         if recordedNode != nil { record(recordedNode) }
-        for node in graph.nodes where newIDs[node.id] != nil && !started.contains(node.id) {
+        for node in compiled.graph.nodes where layout.renderIDs[node.id] != nil && !started.contains(node.id) {
             started.insert(node.id)
             for (name, value) in node.parameters { setParameter(node.id, name, to: value) }
         }
-        var warnings = routes.unheard.map { id in
+        var warnings = compiled.unheard.map { id in
             "node '\(id)' is not heard: its audio reaches no output (fix: add a route such as '\(id) -> out')"
         }
         guard !driver.isRunning else { return warnings }
@@ -141,15 +113,15 @@ final class AudioRack {
     /// the tap takes silence, back in it takes it again.
     func record(_ id: NodeID?) {
         recordedNode = id
-        driver.tap.source = id.map { (renderIDs[$0] ?? outputFeedIDs[$0]).map(AudioTap.Source.node) ?? .silence } ?? .master
+        driver.tap.source = id.map { (layout.renderIDs[$0] ?? layout.outputFeedIDs[$0]).map(AudioTap.Source.node) ?? .silence } ?? .master
     }
 
     /// The render node of unit `id` in the installed program, if it has one.
-    func instance(of id: NodeID) -> (any Node)? { instances[id] }
+    func instance(of id: NodeID) -> (any Node)? { layout.instances[id] }
 
     /// Whether node `id` is a render node of the running program, or an output node on
     /// another device (an audio recording can take its output).
-    func isRendered(_ id: NodeID) -> Bool { renderIDs[id] != nil || outputFeedIDs[id] != nil }
+    func isRendered(_ id: NodeID) -> Bool { layout.renderIDs[id] != nil || layout.outputFeedIDs[id] != nil }
 
     /// Stops the driver whose playback failed, closing its device so that it can be opened
     /// again. Does nothing more once stopped.
@@ -168,35 +140,13 @@ final class AudioRack {
         reportedRealtimeDrop = false
         reportedUnderruns = 0
         if driver.renderFormat != format {
+            let program = layout.program
             engine.install(RenderProgram(nodes: program.nodes, ids: program.ids, wiring: program.wiring,
                                          format: driver.renderFormat))
+            layout.generation += 1  // a program compiled for the old format is not installed
         }
         if case .denied(let warning) = try driver.start(engine: engine) { return warning }
         return nil
-    }
-
-    /// A new render node for a unit or an audio input, or `nil` (not a render node, or a
-    /// type the catalog cannot make).
-    private func makeNode(_ body: NodeBody?) -> (any Node)? {
-        switch body {
-        case .unit(let descriptor)?: catalog.makeNode(descriptor)
-        case .input(let device)?: catalog.makeInput(device: device)
-        default: nil
-        }
-    }
-
-    /// Stops the writers of the sound cards the graph no longer plays to, on a worker: a
-    /// writer in a device stall takes up to a second to end, which MIDI must not wait for.
-    private func stopFeeds(_ gone: [String: (feed: AudioOutputFeed, renderID: UInt16)]) {
-        guard !gone.isEmpty else { return }
-        let feeds = gone.values.map(\.feed)
-        DispatchQueue.global(qos: .utility).async { for feed in feeds { feed.stop() } }
-    }
-
-    /// The smallest render id not used by the running program, the previous one or `taken`.
-    private func freeRenderID(taken: Set<UInt16>) -> UInt16 {
-        let used = taken.union(renderIDs.values).union(previousIDs).union(feeds.values.map(\.renderID))
-        return (0...UInt16.max).first { !used.contains($0) } ?? 0
     }
 
     /// Sends a parameter change to unit `id` through the live ring, taking effect at the frame
@@ -206,7 +156,7 @@ final class AudioRack {
     /// - Returns: the value set (clamped), or `nil` when the node or parameter is unknown.
     @discardableResult
     func setParameter(_ id: NodeID, _ name: String, to value: Float, at time: HostTime? = nil) -> Float? {
-        guard let renderID = renderIDs[id], let info = instances[id]?.parameters.first(where: { $0.name == name }) else { return nil }
+        guard let renderID = layout.renderIDs[id], let info = layout.instances[id]?.parameters.first(where: { $0.name == name }) else { return nil }
         let clamped = info.clamp(value)
         send(.parameter(node: renderID, id: info.id, value: clamped), at: time)
         return clamped
@@ -217,6 +167,7 @@ final class AudioRack {
     /// of `time` like `setParameter`. No name is looked up; a node the installed program does
     /// not have at that index (audio opened later, another graph) goes by name instead.
     func setParameter(atIndex index: Int, of id: NodeID, _ parameter: ParameterInfo, to value: Float, at time: HostTime) {
+        let byGraphIndex = layout.byGraphIndex
         guard byGraphIndex.indices.contains(index), byGraphIndex[index].id == id, let renderID = byGraphIndex[index].renderID else {
             setParameter(id, parameter.name, to: value, at: time)
             return
@@ -281,8 +232,8 @@ final class AudioRack {
     /// - Thread: control (main, after the MIDI input thread ended).
     func stop() throws {
         defer {
-            for (_, output) in feeds { output.feed.stop() }
-            feeds = [:]
+            for (_, output) in layout.feeds { output.feed.stop() }
+            layout.feeds = [:]
         }
         try driver.stop()
     }

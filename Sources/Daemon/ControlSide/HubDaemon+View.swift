@@ -16,7 +16,7 @@ extension HubDaemon {
         viewDirty = false
         lastViewPublished = now
         view.publish(HubView(hub: core.snapshot, ports: ports, rendered: audio?.rendered, receivers: receiverStatuses(),
-                             format: audio?.renderFormat))
+                             format: audio?.renderFormat, rack: audio?.layout))
     }
 
     /// At the end of a turn: publishes the view when something changed (or a receiver has

@@ -21,6 +21,9 @@ struct HubView: @unchecked Sendable {
     let receivers: [NodeID: ReceiverStatus]
     /// The format audio renders in; `nil` while no audio plays.
     let format: RenderFormat?
+    /// What the audio rack has installed, which the next program is compiled against; `nil`
+    /// while no audio plays.
+    let rack: RackLayout?
 
     /// The graph the view shows.
     var graph: HubGraph { hub.graph }

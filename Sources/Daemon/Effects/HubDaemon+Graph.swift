@@ -23,9 +23,10 @@ extension HubDaemon {
         } catch {
             throw ControlError(HubRefusal(error))
         }
-        let (prepared, nodes) = prepare(change, of: view)
+        let (prepared, nodes, program) = prepare(change, of: view)
         try perform { [self] in
-            audio?.offer(nodes)
+            audio?.offer(nodes, program: program)
+            defer { audio?.dropOffer() }
             try command(.editGraph(edit, at: HostTime.now(), prepared: prepared))
         }
     }
@@ -35,20 +36,26 @@ extension HubDaemon {
     /// - Thread: any but the owner (the control server's thread, main, a worker).
     func install<T>(_ patch: Patch, then: @escaping () throws -> T) throws -> T {
         let view = self.view.value
-        let (prepared, nodes) = prepare(GraphChange(from: view.graph, to: patch.graph), of: view)
+        let (prepared, nodes, program) = prepare(GraphChange(from: view.graph, to: patch.graph), of: view)
         return try perform { [self] in
-            audio?.offer(nodes)
+            audio?.offer(nodes, program: program)
+            defer { audio?.dropOffer() }
             try command(.install(patch, at: HostTime.now(), prepared: prepared))
             return try then()
         }
     }
 
     /// What `change`, made from `view`'s graph, costs besides itself: its routes and
-    /// processors (`nil` when a processor refuses its parameters: the owner says so), and the
-    /// render nodes it starts, made for the format audio plays in.
-    private func prepare(_ change: GraphChange, of view: HubView) -> (PreparedGraphChange?, PreparedNodes) {
-        (try? PreparedGraphChange(change, against: view.hub.graphRevision),
-         PreparedNodes(for: change.started, catalog: catalog, format: view.format))
+    /// processors (`nil` when a processor refuses its parameters: the owner says so), the
+    /// render nodes it starts, made for the format audio plays in, and the render program
+    /// compiled against the rack the view shows (`nil` while no audio plays).
+    private func prepare(_ change: GraphChange, of view: HubView) -> (PreparedGraphChange?, PreparedNodes, CompiledRack?) {
+        let prepared = try? PreparedGraphChange(change, against: view.hub.graphRevision)
+        let nodes = PreparedNodes(for: change.started, catalog: catalog, format: view.format)
+        guard let prepared, let rack = view.rack, let format = view.format, let catalog, !change.isEmpty else { return (prepared, nodes, nil) }
+        let program = rack.compile(change.new, stopped: change.stopped, routes: prepared.audioRoutes, offered: nodes,
+                                   catalog: catalog, format: format)
+        return (prepared, nodes, program)
     }
 
     /// Sets a parameter of a processor or a built-in node, or the hub's tempo (node

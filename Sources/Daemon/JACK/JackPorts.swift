@@ -39,7 +39,7 @@ struct OpenedJackInput: @unchecked Sendable {
 /// the MIDI input thread never waits on JACK; the outputs live here, the inputs are handed
 /// to the owner, which drains them.
 ///
-/// - Thread: the JACK port thread ("midihub-jack-ports"), but `openedInputs`' consumer: owner.
+/// - Thread: control (the JACK port thread, "midihub-jack-ports"), but `openedInputs`' consumer: owner.
 final class JackPorts: @unchecked Sendable {
     /// The inputs opened, for the owner (which the `wakeup` it is given tells).
     let openedInputs = ValueRing<OpenedJackInput>(minimumCapacity: 64)
