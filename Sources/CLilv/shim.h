@@ -5,6 +5,7 @@
 #include <lv2/atom/atom.h>
 #include <lv2/log/log.h>
 #include <lv2/options/options.h>
+#include <lv2/state/state.h>
 #include <lv2/urid/urid.h>
 #include <lv2/worker/worker.h>
 #include <stdarg.h>

@@ -39,6 +39,14 @@ extension ControlClient {
         try expect(.replaceNode(NodeReplacement(node: id, with: spec))) { if case .node(let node) = $0 { node } else { nil } }
     }
 
+    public func loadPreset(_ preset: String, into node: String) throws(ControlClientError) -> NodeSummary {
+        try expect(.loadPreset(PresetLoad(node: node, preset: preset))) { if case .node(let node) = $0 { node } else { nil } }
+    }
+
+    public func savePreset(of node: String, label: String) throws(ControlClientError) -> PresetSummary {
+        try expect(.savePreset(PresetSave(node: node, label: label))) { if case .preset(let preset) = $0 { preset } else { nil } }
+    }
+
     public func setParameter(_ parameter: String, of node: String, to value: Double) throws(ControlClientError)
         -> ParameterSummary
     {

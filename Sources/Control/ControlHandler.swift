@@ -34,6 +34,10 @@ public protocol ControlHandler: AnyObject, Sendable {
     func replaceNode(_ id: String, with spec: NodeSpec) throws -> NodeSummary
     /// `parameters.set`: sets an input parameter; returns it with its new value.
     func setParameter(_ assignment: ParameterAssignment) throws -> ParameterSummary
+    /// `presets.load`: sets every value of a plugin node's preset at once; returns the node.
+    func loadPreset(_ load: PresetLoad) throws -> NodeSummary
+    /// `presets.save`: saves a plugin node's sound as a preset; returns where.
+    func savePreset(_ save: PresetSave) throws -> PresetSummary
     /// `patch.load`: validates and loads a patch; returns the setup now running.
     func loadPatch(_ source: PatchSource) throws -> GraphSummary
     /// `rules.list`: the connection rules in order.

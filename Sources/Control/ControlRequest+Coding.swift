@@ -46,6 +46,8 @@ extension ControlRequest {
         case .removeNode: return .removeNode(try params(NodeReference.self))
         case .replaceNode: return .replaceNode(try params(NodeReplacement.self))
         case .setParameter: return .setParameter(try params(ParameterAssignment.self))
+        case .loadPreset: return .loadPreset(try params(PresetLoad.self))
+        case .savePreset: return .savePreset(try params(PresetSave.self))
         case .loadPatch: return .loadPatch(try params(PatchSource.self))
         case .listRules: return .listRules
         case .setRules: return .setRules(try params(RuleList.self))
@@ -103,6 +105,8 @@ extension ControlRequest {
         case .removeNode(let reference): return try line(reference)
         case .replaceNode(let replacement): return try line(replacement)
         case .setParameter(let assignment): return try line(assignment)
+        case .loadPreset(let load): return try line(load)
+        case .savePreset(let save): return try line(save)
         case .loadPatch(let source): return try line(source)
         case .setRules(let rules): return try line(rules)
         case .setMappings(let list): return try line(list)

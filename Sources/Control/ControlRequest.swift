@@ -13,6 +13,8 @@ public enum ControlRequestKind: String, Hashable, Sendable, Codable, CaseIterabl
     case removeNode = "nodes.remove"
     case replaceNode = "nodes.replace"
     case setParameter = "parameters.set"
+    case loadPreset = "presets.load"
+    case savePreset = "presets.save"
     case loadPatch = "patch.load"
     case listRules = "rules.list"
     case setRules = "rules.set"
@@ -52,6 +54,8 @@ public enum ControlRequest: Hashable, Sendable {
     case removeNode(NodeReference)
     case replaceNode(NodeReplacement)
     case setParameter(ParameterAssignment)
+    case loadPreset(PresetLoad)
+    case savePreset(PresetSave)
     case loadPatch(PatchSource)
     case listRules
     case setRules(RuleList)
@@ -87,6 +91,8 @@ public enum ControlRequest: Hashable, Sendable {
         case .removeNode: .removeNode
         case .replaceNode: .replaceNode
         case .setParameter: .setParameter
+        case .loadPreset: .loadPreset
+        case .savePreset: .savePreset
         case .loadPatch: .loadPatch
         case .listRules: .listRules
         case .setRules: .setRules

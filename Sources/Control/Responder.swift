@@ -70,6 +70,10 @@ struct Responder: Sendable {
                 return .node(try handler.replaceNode(replacement.node, with: replacement.with))
             case .setParameter(let assignment):
                 return .parameter(try handler.setParameter(assignment))
+            case .loadPreset(let load):
+                return .node(try handler.loadPreset(load))
+            case .savePreset(let save):
+                return .preset(try handler.savePreset(save))
             case .loadPatch(let source):
                 return .graph(try handler.loadPatch(source))
             case .listRules:

@@ -42,6 +42,8 @@ public final class HubDaemon: @unchecked Sendable {
     /// The node types patches and `nodes.add` name: the built-ins, and the LV2 plugins
     /// installed (read the first time one is named, on the control side).
     let registry: NodeRegistry
+    /// The LV2 plugins of the system (the directory `registry` finds plugin nodes in).
+    let plugins: InstalledPlugins
     var ports = PortCatalog()
     /// The state's logic (`Hub.HubCore`): rules, graph and processors, tempo, mappings and
     /// learn, scenes, triggers, widgets, the transport and its takes. The daemon feeds it
@@ -128,7 +130,7 @@ public final class HubDaemon: @unchecked Sendable {
         patchFile = PatchFileWatch(path: options.patchPath)
         jack = JackBridge(log: log, clientName: options.clientName)
         network = NetworkSessions(log: log)
-        let plugins = InstalledPlugins(report: { [log] line in log.warning(line) })
+        plugins = InstalledPlugins(report: { [log] line in log.warning(line) })
         registry = NodeTypes.registry.with(plugins: plugins)
         catalog = options.audio ? Self.loadCatalog(options, plugins: plugins, log: log) : nil
         let setup = try Self.initialSetup(options, soundFont: catalog?.font, registry: registry, store: store, log: log)

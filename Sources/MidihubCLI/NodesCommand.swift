@@ -45,15 +45,19 @@ struct NodesCommand: ParsableCommand {
         }
         for node in nodes {
             print(types ? "\(node.id)  \(node.kind)" : "\(node.id)  \(node.kind)  \(node.port ?? node.name)")
-            for parameter in node.parameters {
-                let range = parameter.min.flatMap { min in parameter.max.map { " (\(format(min))…\(format($0)))" } } ?? ""
-                print("    \(parameter.name) = \(format(parameter.value)) \(parameter.unit)\(range)")
-            }
+            Self.printParameters(of: node)
         }
     }
 
-    private func format(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e9 ? String(Int(value)) : String(value)
+    /// One line per parameter of `node`: name, value, unit and range.
+    static func printParameters(of node: NodeSummary) {
+        func format(_ value: Double) -> String {
+            value.rounded() == value && abs(value) < 1e9 ? String(Int(value)) : String(value)
+        }
+        for parameter in node.parameters {
+            let range = parameter.min.flatMap { min in parameter.max.map { " (\(format(min))…\(format($0)))" } } ?? ""
+            print("    \(parameter.name) = \(format(parameter.value)) \(parameter.unit)\(range)")
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Hub
 import RenderCore
 import Synchronization
@@ -76,6 +77,42 @@ public final class InstalledPlugins: PluginDirectory, @unchecked Sendable {
         }
         guard let found else { return nil }
         return LV2Node(descriptor: descriptor, plugin: found.plugin, layout: found.layout, host: self)
+    }
+
+    /// Saves the sound of a node of plugin `descriptor` as a preset labelled `label`, where
+    /// other LV2 hosts find it (`presetDirectory`): `values` (the node's parameters, by
+    /// symbol) and the plugin's own state, read from `running` — the node's instance in the
+    /// running program — or, when the node has none (no audio plays), from an instance made
+    /// for the purpose (the plugin's own state then is its default).
+    /// - Throws: `PluginRefusal` when it is no plugin of this system or the preset cannot be written.
+    public func savePreset(of descriptor: NodeDescriptor, label: String, values: [String: Float],
+                           running: (any Node)?) throws(PluginRefusal) -> SavedPreset {
+        let directory = presetDirectory
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw PluginRefusal("cannot make the preset folder \(directory): \(error.localizedDescription)",
+                                fix: "make it yourself, or put a folder you can write to first on LV2_PATH")
+        }
+        if let node = running as? LV2Node, node.instance != nil {
+            return try node.savePreset(label: label, values: values, in: directory)
+        }
+        guard let node = makeNode(descriptor) else {
+            throw PluginRefusal("'\(descriptor.name)' is no LV2 plugin of this system", fix: "run 'midihub plugins' to see them")
+        }
+        node.prepare(format: RenderFormat(sampleRate: 48_000, maxFrames: 512))
+        return try node.savePreset(label: label, values: values, in: directory)
+    }
+
+    /// Where presets are saved: the first folder of `LV2_PATH` (the search path given, or
+    /// the environment's) when it is set, else `~/.lv2`, which lilv, jalv, Ardour and Carla
+    /// all read.
+    public var presetDirectory: String {
+        let environment = ProcessInfo.processInfo.environment
+        let path = searchPath ?? environment["LV2_PATH"]
+        if let first = path?.split(separator: ":").first, !first.isEmpty { return String(first) }
+        // $HOME, as lilv expands `~/.lv2` (Foundation's home directory is the password file's).
+        return ((environment["HOME"] ?? NSHomeDirectory()) as NSString).appendingPathComponent(".lv2")
     }
 
     /// Runs `body` with the catalog (read now if it was not yet), under the lock: lilv's

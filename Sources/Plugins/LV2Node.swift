@@ -18,16 +18,16 @@ public final class LV2Node: Node, @unchecked Sendable {
 
     /// Keeps lilv's world, where `plugin` lives, and the URIDs.
     let host: InstalledPlugins
-    private let plugin: OpaquePointer
-    private let layout: PluginCatalog.PortLayout
+    let plugin: OpaquePointer
+    let layout: PluginCatalog.PortLayout
     private let log: PluginLog
     private let position: TimePosition
     private let urids: (sequence: LV2_URID, chunk: LV2_URID, midiEvent: LV2_URID, float: LV2_URID, double: LV2_URID, int: LV2_URID)
-    private var instance: UnsafeMutablePointer<LilvInstance>?
-    private var features: HostFeatureSet?
+    private(set) var instance: UnsafeMutablePointer<LilvInstance>?
+    private(set) var features: HostFeatureSet?
     private var worker: PluginWorker?
     /// Every port's control value, by port index (inputs written here, outputs read).
-    private let controls: UnsafeMutablePointer<Float>
+    let controls: UnsafeMutablePointer<Float>
     private var buffers: Buffers?
     /// Events (MIDI, time positions) that did not fit into an atom buffer: counted on the
     /// render thread, never blocking, and logged when the instance is released.

@@ -192,6 +192,14 @@ final class FakeDaemon: ControlHandler {
                                tempoOverride: false, loop: nil)
     }
 
+    func loadPreset(_ load: PresetLoad) throws -> NodeSummary {
+        throw ControlError(.invalidValue, "node '\(load.node)' is no LV2 plugin: presets are a plugin's")
+    }
+
+    func savePreset(_ save: PresetSave) throws -> PresetSummary {
+        throw ControlError(.invalidValue, "node '\(save.node)' is no LV2 plugin: presets are a plugin's")
+    }
+
     func recordAudio(_ request: AudioRecordRequest) throws -> AudioRecordingSummary {
         throw ControlError(.failed, "the daemon plays no audio")
     }

@@ -22,6 +22,7 @@ struct WireFormatTests {
             .removeNode(NodeReference(node: "fluid")),
             .replaceNode(NodeReplacement(node: "lead", with: NodeSpec(type: "synth"))),
             .setParameter(ParameterAssignment(node: "lead", parameter: "gain", value: .infinity)),
+            .loadPreset(PresetLoad(node: "piano", preset: "Mellow")), .savePreset(PresetSave(node: "amp", label: "Quiet room")),
             .loadPatch(PatchSource(path: "/p.yaml")), .listRules,
             .setRules(RuleList(rules: [RuleSummary(action: .disallow, source: "*", destination: #"app:"/FLUID.*/:*""#)])),
             .subscribe(SubscriptionFilter(events: [.log])), .subscribe(SubscriptionFilter()),

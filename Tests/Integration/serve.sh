@@ -6,6 +6,10 @@
 XDG_RUNTIME_DIR=$(mktemp -d /dev/shm/midihub-run.XXXXXX) || fail "cannot create a runtime directory in /dev/shm"
 export XDG_RUNTIME_DIR
 SERVE_STATE=$WORK/state.json
+# A private home too: the guest's /root is read-only, and presets a test saves (~/.lv2) are
+# the test's alone.
+HOME=$(mktemp -d /dev/shm/midihub-home.XXXXXX) || fail "cannot create a home directory in /dev/shm"
+export HOME
 SERVE_SOCKET=$XDG_RUNTIME_DIR/midihub/control.sock
 
 # Starts `midihub serve ARGS...` as peer NAME and waits for its "serving as" line.

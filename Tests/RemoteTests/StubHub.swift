@@ -43,6 +43,8 @@ final class StubHub: ControlHandler {
     func scenes() throws -> [SceneSummary] { [] }
     func switchScene(_ name: String) throws -> SceneSummary { throw ControlError(.unknownScene, "no scene '\(name)'") }
     func triggers() throws -> [TriggerSummary] { [] }
+    func loadPreset(_ load: PresetLoad) throws -> NodeSummary { try Self.node(load.node); return Self.synth }
+    func savePreset(_ save: PresetSave) throws -> PresetSummary { throw ControlError(.invalidValue, "no plugin node") }
     func fireTrigger(_ name: String) throws -> TriggerSummary { throw ControlError(.unknownTrigger, "no trigger '\(name)'") }
     func widgets() throws -> [WidgetSummary] { [] }
     func setWidget(_ name: String, to value: Double) throws -> WidgetSummary { try Self.widget(name) }

@@ -19,6 +19,8 @@ source "$REPO/Tests/Integration/serve.sh"
 
 # The unit tier's DocCommandTests run these (DocCommandTests.offline): no kernel ALSA needed.
 OFFLINE=" info convert render nodes graph rules mappings widgets soundfont plugins help --version --help "
+# 95-serve-lv2 runs these against its daemon with LV2 plugin nodes.
+ELSEWHERE=" preset "
 
 step "collect the examples"
 # The doc blocks whose marker names DocCommandTests.swift, then each --help in turn.
@@ -35,7 +37,8 @@ sed -E 's/ \| .*//; s/ +# .*//; s/ +$//' "$WORK/examples.raw" \
     | awk '$2 == "connect" || $2 == "disconnect" || !seen[$0]++' >"$WORK/examples.all"
 while read -r line; do
     read -ra words <<<"$line"
-    [[ $OFFLINE == *" ${words[1]} "* && ! ($line =~ ^midihub\ widgets\ (set|press|release)\ ) ]] || echo "$line"
+    [[ $OFFLINE == *" ${words[1]} "* && ! ($line =~ ^midihub\ widgets\ (set|press|release)\ ) || $ELSEWHERE == *" ${words[1]} "* ]] \
+        || echo "$line"
 done <"$WORK/examples.all" >"$WORK/examples"
 grep -v -e '--device' -e 'jack:' "$WORK/examples" >"$WORK/examples.ports"
 grep -e '--device' "$WORK/examples" >"$WORK/examples.device"

@@ -34,7 +34,7 @@ step "replay-transcripts docs/control-protocol.md"
     --before '"parameter-changed"' "echo '{\"request\":\"parameters.set\",\"params\":{\"node\":\"synth\",\"parameter\":\"master gain\",\"value\":-3}}' | socat - UNIX-CONNECT:$SERVE_SOCKET >/dev/null" \
     --before '"node-gone"' "kill ${PEER_PIDS[fluid]}" \
     2>"$WORK/replay.err" || fail "the daemon's answers differ from the doc: $(tail -n 20 "$WORK/replay.err")"
-assert_file_has "$WORK/replay.err" "^replay-transcripts: 30 transcripts, 0 mismatches$" "every transcript replayed"
+assert_file_has "$WORK/replay.err" "^replay-transcripts: 31 transcripts, 0 mismatches$" "every transcript replayed"
 
 # "Scripting it", line by line, against the same daemon: the follow-events line gets
 # SIGINT after 3 s, as from Ctrl-C (its sleep ends too), and the interactive socat gets

@@ -5,7 +5,10 @@
 # `midihub nodes --json`); a plugin added over the control socket while notes sound is
 # instantiated off the MIDI thread (MIDI goes on through it); a program change switches to
 # a scene that loads the EPiano's Mellow preset (its values, as a patch's `preset:` gives
-# them); a plugin midihub cannot host is refused in one line and the daemon goes on.
+# them); the `midihub preset` examples (docs/plugins.md and `preset --help`) list the
+# EPiano's presets, load Mellow while notes sound (no underrun) and save the sound as a
+# preset that lilv's lv2info lists and that loads back by its label; a plugin midihub cannot
+# host is refused in one line and the daemon goes on.
 # timeout: 300
 
 source "$REPO/Tests/Integration/synth-audio.sh"
@@ -87,9 +90,42 @@ assert_eq "unknown-node-type: LV2 plugin 'Example Fifths' is a MIDI effect (MIDI
     "$(jq -r 'select(.id == 2) | "\(.error.code): \(.error.message)"' "$WORK/refused.json")" "the refusal"
 midihub nodes --json | jq -e '.[] | select(.id == "piano")' >/dev/null || fail "the daemon stopped answering"
 sleep 1
+stop_peer rec  # the notes below are not the three the recording is checked for
+
+step "preset examples: list, load while notes sound, save and load back"
+# The examples of docs/plugins.md's block and of `midihub preset --help`, as written (48-doc-commands leaves them here).
+awk '/^<!-- tested-by: Tests\/Integration\/vm\/95-serve-lv2.test.sh preset examples/ { marked = 1; next }
+     /^```/ { if (marked && !inside) { inside = 1; next } if (inside) { inside = 0; marked = 0 } next }
+     inside && /^midihub / { print }' "$REPO/docs/plugins.md" >"$WORK/preset-examples"
+midihub preset --help | awk '/^ *Examples:/ { on = 1; next } on && /^ +midihub / { sub(/^ +/, ""); print }' >>"$WORK/preset-examples"
+mapfile -t examples < <(awk '!seen[$0]++' "$WORK/preset-examples")
+((${#examples[@]} == 3)) || fail "expected the 3 preset examples, found: ${examples[*]}"
+midihub preset piano Bright >/dev/null || fail "loading the Bright preset failed"
+bright=$(piano_values)
+amidi -p "hw:$CARD,0" -S '90 30 60 90 37 60' || fail "amidi -S failed"
+for example in "${examples[@]}"; do
+    (cd "$REPO" && bash -c "$example") >"$WORK/example.out" 2>"$WORK/example.err" \
+        || fail "'$example' failed: $(head -c 400 "$WORK/example.err")"
+    case $example in
+        "midihub preset piano") assert_file_has "$WORK/example.out" "^Mellow  http" "'$example' lists Mellow" ;;
+        "midihub preset piano Mellow")
+            assert_file_has "$WORK/example.out" "^piano: preset 'Mellow' loaded$" "'$example' says so"
+            [[ $(piano_values) == "$(<"$WORK/mellow.json")" ]] || fail "'$example': the piano has not the Mellow values" ;;
+        *) assert_file_has "$WORK/example.out" "^piano: preset 'Soft keys' saved in /.*/MDA_ePiano_Soft_keys.preset.lv2$" "'$example' says where" ;;
+    esac
+done
+amidi -p "hw:$CARD,0" -S '80 30 00 80 37 00' || fail "amidi -S failed"
+assert_file_lacks "$(peer_err hub)" "underruns on" "a preset loaded while notes sound"
+lv2info http://drobilla.net/plugins/mda/EPiano >"$WORK/lv2info.txt" || fail "lv2info failed"
+assert_file_has "$WORK/lv2info.txt" "Soft keys" "lilv's lv2info lists the saved preset"
+midihub preset piano Bright >/dev/null || fail "loading the Bright preset failed"
+[[ $(piano_values) == "$bright" ]] || fail "Bright did not come back"
+midihub preset piano "soft keys" >/dev/null || fail "loading the saved preset by its label failed"
+[[ $(piano_values) == "$(<"$WORK/mellow.json")" ]] || fail "the saved preset gives other values than the sound it saved"
+midihub preset piano Bright >/dev/null || fail "loading the Bright preset failed"
+
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
-stop_peer rec
 
 step "the recording has the three notes, as far apart as they were played"
 sound_segments "$WORK/recorded.wav" 0.3 >"$WORK/segments.txt"

@@ -91,6 +91,8 @@ private final class WidgetOwner: ControlHandler, @unchecked Sendable {
     func switchScene(_ name: String) throws -> SceneSummary { throw refused }
     func triggers() throws -> [TriggerSummary] { throw refused }
     func fireTrigger(_ name: String) throws -> TriggerSummary { throw refused }
+    func loadPreset(_ load: PresetLoad) throws -> NodeSummary { throw refused }
+    func savePreset(_ save: PresetSave) throws -> PresetSummary { throw refused }
     func widgets() throws -> [WidgetSummary] { throw refused }
     func pressWidget(_ name: String) throws -> WidgetSummary { throw refused }
     func releaseWidget(_ name: String) throws -> WidgetSummary { throw refused }
