@@ -1,4 +1,5 @@
 internal import CLilv
+import Dispatch
 import RenderCore
 
 /// An LV2 plugin hosted as a render node: its control inputs are the node's parameters
@@ -92,9 +93,46 @@ public final class LV2Node: Node, @unchecked Sendable {
         for (index, value) in layout.defaults.enumerated() { controls[index] = value }
     }
 
+    /// Where nodes that went are taken apart: the plugin's `deactivate` and `cleanup`, its
+    /// worker's thread joined, its buffers freed — off whichever thread let go of the node
+    /// last (the MIDI input thread when a view or a program it was in is released there).
+    static let releaser = DispatchQueue(label: "midihub-lv2-release", qos: .utility)
+
     deinit {
-        release()
-        controls.deallocate()
+        let parts = Parts(instance: instance, buffers: buffers, features: features, worker: worker, controls: controls,
+                          host: host, droppedReport: droppedReport)
+        Self.releaser.async { parts.release() }
+    }
+
+    /// What a node that went leaves to free (`releaser`).
+    private struct Parts: @unchecked Sendable {
+        let instance: UnsafeMutablePointer<LilvInstance>?
+        let buffers: Buffers?
+        let features: HostFeatureSet?
+        let worker: PluginWorker?
+        let controls: UnsafeMutablePointer<Float>
+        /// Keeps lilv's world, where the plugin's library is loaded, until the instance is freed.
+        let host: InstalledPlugins
+        let droppedReport: String?
+
+        func release() {
+            if let droppedReport { host.report(droppedReport) }
+            worker?.stop()
+            if let instance {
+                lilv_instance_deactivate(instance)
+                lilv_instance_free(instance)
+            }
+            buffers?.free()
+            controls.deallocate()
+            withExtendedLifetime(features) {}
+        }
+    }
+
+    /// The line that says how many events did not fit into the atom buffer, when some did not.
+    private var droppedReport: String? {
+        guard droppedEvents > 0 else { return nil }
+        return "LV2 plugin '\(descriptor.name)': \(droppedEvents) event(s) did not fit into its \(layout.atomBufferSize)-byte "
+            + "atom buffer and were left out (fix: send fewer events at once to this node)"
     }
 
     /// Instantiates the plugin for `format` and activates it (a second `prepare` for the
@@ -292,9 +330,8 @@ public final class LV2Node: Node, @unchecked Sendable {
     /// Deactivates and frees the instance and its buffers.
     /// - Thread: control.
     private func release() {
-        if droppedEvents > 0 {
-            host.report("LV2 plugin '\(descriptor.name)': \(droppedEvents) event(s) did not fit into its \(layout.atomBufferSize)-byte "
-                        + "atom buffer and were left out (fix: send fewer events at once to this node)")
+        if let droppedReport {
+            host.report(droppedReport)
             droppedEvents = 0
         }
         worker?.stop()

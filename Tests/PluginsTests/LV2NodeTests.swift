@@ -1,8 +1,10 @@
+import Glibc
 import Hub
 import Plugins
 import RenderCore
 import Synchronization
 import Testing
+import TestSupport
 
 /// LV2 plugins Debian installs (scripts/install-deps: lv2-examples, mda-lv2), hosted as
 /// render nodes: parameters at their frames, MIDI at its frames, the bus as a graph plays it.
@@ -120,15 +122,22 @@ import Testing
         #expect(zip(clicks, clicks.dropFirst()).allSatisfy { (46...48).contains($1 - $0) }, "clicks at blocks \(clicks)")
     }
 
+    /// …and the node is taken apart (the plugin deactivated and freed, its worker joined) on
+    /// the release queue, not on the thread that let go of it (the MIDI input thread, in the daemon).
     @Test func eventsBeyondTheAtomBufferAreLeftOutAndLoggedWhenTheNodeGoes() throws {
         let lines = Mutex<[String]>([])
-        let plugins = InstalledPlugins(report: { line in lines.withLock { $0.append(line) } })
+        let test = UInt(bitPattern: Int(pthread_self()))
+        let plugins = InstalledPlugins(report: { line in
+            let here = UInt(bitPattern: Int(pthread_self()))
+            lines.withLock { $0.append(here == test ? "on the thread that let go: \(line)" : line) }
+        })
         do {
             let jx10 = try #require(plugins.makeNode(try plugins.descriptor(for: "mda JX10")))
             jx10.prepare(format: format)
             // 24 bytes an event: 8 KiB holds 340; a block of 500 leaves 160 out, and nothing blocks.
             _ = render(jx10, events: (0..<500).map { .controlChange(channel: 0, controller: 1, value: UInt8($0 % 128), frame: UInt32($0)) })
         }
+        try waitUntil({ !lines.withLock { $0 }.isEmpty }, message: "the node was never taken apart")
         #expect(lines.withLock { $0 } == ["LV2 plugin 'MDA JX10': 160 event(s) did not fit into its 8192-byte atom buffer and were "
                                           + "left out (fix: send fewer events at once to this node)"])
     }

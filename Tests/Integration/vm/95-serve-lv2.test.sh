@@ -102,20 +102,24 @@ mapfile -t examples < <(awk '!seen[$0]++' "$WORK/preset-examples")
 ((${#examples[@]} == 3)) || fail "expected the 3 preset examples, found: ${examples[*]}"
 midihub preset piano Bright >/dev/null || fail "loading the Bright preset failed"
 bright=$(piano_values)
-amidi -p "hw:$CARD,0" -S '90 30 60 90 37 60' || fail "amidi -S failed"
+underruns() { grep -c "underruns on" "$(peer_err hub)" || true; }
 for example in "${examples[@]}"; do
+    # The load while two notes sound (the listing reads every LV2 bundle in a process of its
+    # own, which under emulation takes the CPU from the daemon for seconds: not then).
+    [[ $example == "midihub preset piano Mellow" ]] && { before=$(underruns); amidi -p "hw:$CARD,0" -S '90 30 60 90 37 60' || fail "amidi -S failed"; }
     (cd "$REPO" && bash -c "$example") >"$WORK/example.out" 2>"$WORK/example.err" \
         || fail "'$example' failed: $(head -c 400 "$WORK/example.err")"
     case $example in
         "midihub preset piano") assert_file_has "$WORK/example.out" "^Mellow  http" "'$example' lists Mellow" ;;
         "midihub preset piano Mellow")
             assert_file_has "$WORK/example.out" "^piano: preset 'Mellow' loaded$" "'$example' says so"
-            [[ $(piano_values) == "$(<"$WORK/mellow.json")" ]] || fail "'$example': the piano has not the Mellow values" ;;
+            [[ $(piano_values) == "$(<"$WORK/mellow.json")" ]] || fail "'$example': the piano has not the Mellow values"
+            sleep 1.5  # the daemon looks at the device's underruns once a second
+            amidi -p "hw:$CARD,0" -S '80 30 00 80 37 00' || fail "amidi -S failed"
+            assert_eq "$before" "$(underruns)" "underrun reports while the preset loaded under two sounding notes" ;;
         *) assert_file_has "$WORK/example.out" "^piano: preset 'Soft keys' saved in /.*/MDA_ePiano_Soft_keys.preset.lv2$" "'$example' says where" ;;
     esac
 done
-amidi -p "hw:$CARD,0" -S '80 30 00 80 37 00' || fail "amidi -S failed"
-assert_file_lacks "$(peer_err hub)" "underruns on" "a preset loaded while notes sound"
 lv2info http://drobilla.net/plugins/mda/EPiano >"$WORK/lv2info.txt" || fail "lv2info failed"
 assert_file_has "$WORK/lv2info.txt" "Soft keys" "lilv's lv2info lists the saved preset"
 midihub preset piano Bright >/dev/null || fail "loading the Bright preset failed"
