@@ -200,7 +200,7 @@ let package = Package(
         .testTarget(name: "DocsTests", dependencies: ["TestSupport"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA", "TestSupport"]),
         .testTarget(name: "HubTests", dependencies: ["Hub", "HubTestSupport", "Transport"]),
-        .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Hub", "RenderCore", "TestSupport", "AllocationCounter"]),
+        .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Hub", "HubTestSupport", "MIDICore", "RenderCore", "TestSupport", "AllocationCounter"]),
         .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore", "CJackTestEnvironment", "TestSupport"]),
         // Test support: the JACK server name, set in the environment before main.
         .target(name: "CJackTestEnvironment", path: "Tests/CJackTestEnvironment"),

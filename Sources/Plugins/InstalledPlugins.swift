@@ -79,6 +79,20 @@ public final class InstalledPlugins: PluginDirectory, @unchecked Sendable {
         return LV2Node(descriptor: descriptor, plugin: found.plugin, layout: found.layout, host: self)
     }
 
+    /// The MIDI processor running the MIDI effect `descriptor` hosts (`LV2MIDIProcessor`),
+    /// instantiated now; `nil` when it is no plugin of this system or does not start.
+    public func makeProcessor(_ descriptor: NodeDescriptor) -> (any MIDIProcessor)? {
+        guard let identity = descriptor.plugin else { return nil }
+        let found: (plugin: OpaquePointer, layout: PluginCatalog.PortLayout)? = withLoaded { loaded in
+            guard let plugin = loaded.catalog.handles[identity.uri], let layout = loaded.catalog.layout(of: identity.uri) else { return nil }
+            return (plugin, layout)
+        }
+        guard let found, let effect = LV2MIDIEffect(name: descriptor.name, plugin: found.plugin, layout: found.layout, host: self) else {
+            return nil
+        }
+        return LV2MIDIProcessor(effect, parameters: identity.parameters)
+    }
+
     /// Saves the sound of a node of plugin `descriptor` as a preset labelled `label`, where
     /// other LV2 hosts find it (`presetDirectory`): `values` (the node's parameters, by
     /// symbol) and the plugin's own state, read from `running` — the node's instance in the

@@ -62,11 +62,10 @@ public struct PluginSummary: Codable, Equatable, Sendable {
         case .instrument: return .success(.instrument)
         case .effect: return .success(midiInputs > 0 ? .musicEffect : .effect)
         case .generator: return .success(.generator)
-        case .midiEffect:
-            return .failure(PluginRefusal("\(named) is a MIDI effect (MIDI in and out, no audio), which midihub does not host yet",
-                                          fix: "use a built-in MIDI processor (docs/patch-format.md), or an LV2 instrument or effect"))
+        case .midiEffect: return .success(.midiProcessor)
         case .other:
-            return .failure(PluginRefusal("\(named) has no audio port", fix: "use an LV2 instrument, effect or generator ('midihub plugins')"))
+            return .failure(PluginRefusal("\(named) has neither audio nor MIDI ports, so it plays no part in a graph",
+                                          fix: "use an LV2 instrument, effect, generator or MIDI effect ('midihub plugins')"))
         }
     }
 

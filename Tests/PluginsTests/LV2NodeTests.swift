@@ -143,10 +143,9 @@ import TestSupport
     }
 
     @Test func aPluginMidihubCannotHostIsRefusedInOneLine() throws {
-        #expect(throws: PluginRefusal("LV2 plugin 'Example Fifths' is a MIDI effect (MIDI in and out, no audio), which "
-                                      + "midihub does not host yet",
-                                      fix: "use a built-in MIDI processor (docs/patch-format.md), or an LV2 instrument or effect")) {
-            try Self.plugins.descriptor(for: "eg-fifths")
+        #expect(throws: PluginRefusal("LV2 plugin 'Control Invert' has neither audio nor MIDI ports, so it plays no part in a graph",
+                                      fix: "use an LV2 instrument, effect, generator or MIDI effect ('midihub plugins')")) {
+            try Self.plugins.descriptor(for: "Control Invert")
         }
         #expect(throws: PluginRefusal("no LV2 plugin 'no-such-plugin' is installed",
                                       fix: "'midihub plugins' lists them; Debian packages plugins as mda-lv2, x42-plugins, …")) {

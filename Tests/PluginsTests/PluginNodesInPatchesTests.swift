@@ -1,5 +1,7 @@
 import Foundation
 import Hub
+import HubTestSupport
+import MIDICore
 import Plugins
 import RenderCore
 import TestSupport
@@ -74,8 +76,8 @@ import Testing
                 return error.description
             }
         }
-        #expect(refusal("nodes:\n  arp: { plugin: eg-fifths }\n").hasPrefix(
-            "<patch>:2:18: LV2 plugin 'Example Fifths' is a MIDI effect (MIDI in and out, no audio), which midihub does not host yet"))
+        #expect(refusal("nodes:\n  inv: { plugin: Control Invert }\n").hasPrefix(
+            "<patch>:2:18: LV2 plugin 'Control Invert' has neither audio nor MIDI ports, so it plays no part in a graph"))
         #expect(refusal("nodes:\n  x: { plugin: no-such-plugin }\n").hasPrefix("<patch>:2:16: no LV2 plugin 'no-such-plugin' is installed"))
         #expect(refusal("nodes:\n  amp: { plugin: eg-amp, parameters: { gain: 99 } }\n").contains("gain"))
         #expect(refusal("nodes:\n  amp: { plugin: eg-amp }\n") == "parsed")
@@ -99,5 +101,28 @@ import Testing
         #expect(Self.registry.parameters(of: try #require(graph.node("amp")).body)?.first?.name == "gain")
         let (_, gone) = restored.graph.resolvingPlugins(with: NodeRegistry())
         #expect(gone.map(\.problem) == ["node 'amp': LV2 plugins are not available here"])
+    }
+}
+
+/// docs/plugins.md's MIDI effects example: LV2 MIDI effects between the keyboard and an LV2
+/// instrument, routed by the hub's core.
+@Suite struct PluginMIDIEffectsInPatchesTests {
+    @Test func aMIDIEffectPlaysItsNotesIntoTheInstrument() throws {
+        let blocks = try Repository.blocks(testedBy: "Tests/PluginsTests/PluginNodesInPatchesTests.swift")
+            .filter { $0.marker?.hasSuffix(" aMIDIEffectPlaysItsNotesIntoTheInstrument") == true }
+        try #require(blocks.count == 1, "docs/plugins.md marks no MIDI effects example for this test")
+        let patch = try Patch.parse(yaml: blocks[0].text, file: blocks[0].description, registry: PluginNodesInPatchesTests.registry)
+        #expect(patch.graph.node("fifths")?.body.kindName == "midiProcessor")
+        var core = try HubCore(state: HubState(graph: patch.graph, rules: patch.rules, tempo: 120),
+                               registry: PluginNodesInPatchesTests.registry)
+        var sink = RecordingSink()
+        _ = try core.handle(.portsListed([RouterFixtures.keyboard], directSenders: [], connections: [], changed: false, at: .zero),
+                            into: &sink)
+        let played = HostTime.zero + HostDuration(seconds: 1)
+        _ = try core.handle(.midi(.noteOn(channel: 0, note: 60, velocity: 100), from: RouterFixtures.keyboard.address, at: played),
+                            into: &sink)
+        #expect(Set(sink.messages(at: "piano")) == [.noteOn(channel: 0, note: 72, velocity: 100), .noteOn(channel: 0, note: 67, velocity: 100)])
+        #expect(sink.delivered.allSatisfy { $0.event.time == played }, "on the played note's frame")
+        #expect(core.snapshot.processorParameters("up")?.infos.first { $0.name == "k0" } != nil, "its parameters, as a processor's")
     }
 }

@@ -22,7 +22,8 @@ struct PreparedNodes: @unchecked Sendable {
     init(for started: [GraphNode], catalog: NodeCatalog?, format: RenderFormat?) {
         guard let catalog, let format else { return }
         for graphNode in started {
-            guard case .unit(let descriptor) = graphNode.body, let node = catalog.makeNode(descriptor) else { continue }
+            guard case .unit(let descriptor) = graphNode.body, !graphNode.body.isMIDIProcessor,
+                  let node = catalog.makeNode(descriptor) else { continue }
             node.prepare(format: format)
             nodes[graphNode.id] = (graphNode.body, node)
         }

@@ -50,7 +50,7 @@ extension HubDaemon {
     /// render nodes it starts, made for the format audio plays in, and the render program
     /// compiled against the rack the view shows (`nil` while no audio plays).
     private func prepare(_ change: GraphChange, of view: HubView) -> (PreparedGraphChange?, PreparedNodes, CompiledRack?) {
-        let prepared = try? PreparedGraphChange(change, against: view.hub.graphRevision)
+        let prepared = try? PreparedGraphChange(change, against: view.hub.graphRevision, plugins: registry.plugins)
         let nodes = PreparedNodes(for: change.started, catalog: catalog, format: view.format)
         guard let prepared, let rack = view.rack, let format = view.format, let catalog, !change.isEmpty else { return (prepared, nodes, nil) }
         let program = rack.compile(change.new, stopped: change.stopped, routes: prepared.audioRoutes, offered: nodes,

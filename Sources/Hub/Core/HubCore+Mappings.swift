@@ -70,7 +70,7 @@ struct MappedTargets {
         targets = mappings.mappings.map { mapping in
             mapping.targets.map { target in
                 guard let index = indexByID[target.node], target.parameter != ParameterInfo.bypass.name,
-                      case .unit = graph.nodes[index].body,
+                      case .unit = graph.nodes[index].body, !graph.nodes[index].body.isMIDIProcessor,
                       let info = registry.parameters(of: graph.nodes[index].body)?.first(where: { $0.name == target.parameter })
                 else { return .byName }
                 return .unit(index: index, parameter: info)

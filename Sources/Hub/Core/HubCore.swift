@@ -76,7 +76,7 @@ public struct HubCore {
     public init(state: HubState, registry: NodeRegistry, sequencePort: PortDescriptor = HubCore.defaultSequencePort)
         throws(ParameterError) {
         ports = PortsCore(reconciler: Reconciler(rules: state.rules, runtimeEdits: state.runtimeEdits))
-        router = try MIDIRouter(graph: state.graph)
+        router = try MIDIRouter(graph: state.graph, plugins: registry.plugins)
         router.clock = TempoClock(beatsPerMinute: state.tempo)
         scenes = state.scenes
         triggers = state.triggers

@@ -92,6 +92,16 @@ public enum NodeBody: Hashable, Sendable {
         }
     }
 
+    /// Whether the router runs the node as a MIDI processor: a built-in processor, or a unit
+    /// of kind `midiProcessor` (an LV2 MIDI effect).
+    public var isMIDIProcessor: Bool {
+        switch self {
+        case .processor: true
+        case .unit(let descriptor): descriptor.kind == .midiProcessor
+        default: false
+        }
+    }
+
     /// The signals the node accepts.
     public var inputs: Set<Signal> {
         switch self {

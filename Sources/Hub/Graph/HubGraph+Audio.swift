@@ -65,7 +65,7 @@ extension HubGraph {
     /// - Thread: any.
     public var audioRoutes: AudioRoutes {
         let units = topologicalOrder.filter { id in
-            switch node(id)?.body { case .unit?, .input?: true; default: false }
+            switch node(id)?.body { case .unit(let descriptor)?: descriptor.kind != .midiProcessor; case .input?: true; default: false }
         }
         let unitSet = Set(units)
         let outputNodes = nodes.compactMap { node -> (id: NodeID, device: String)? in

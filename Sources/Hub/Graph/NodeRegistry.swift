@@ -34,6 +34,10 @@ public protocol PluginDirectory: AnyObject, Sendable {
     /// the plugin `descriptor` hosts, by port symbol.
     /// - Throws: a `PluginRefusal` naming the presets there are.
     func presetValues(of descriptor: NodeDescriptor, preset: String) throws(PluginRefusal) -> [String: Float]
+    /// The MIDI processor that runs the plugin `descriptor` hosts, a MIDI effect (kind
+    /// `midiProcessor`), or `nil` when it is no plugin of this system.
+    /// - Thread: control (it instantiates the plugin; the owner only on a rebase).
+    func makeProcessor(_ descriptor: NodeDescriptor) -> (any MIDIProcessor)?
 }
 
 /// Why a plugin reference gives no node: one line naming the problem, and the fix.

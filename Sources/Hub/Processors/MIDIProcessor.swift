@@ -68,6 +68,15 @@ public struct ParameterValues: Hashable, Sendable {
         self.values = infos.map(\.defaultValue)
     }
 
+    /// `infos` in their order, numbered 0, 1, 2, … (an LV2 plugin's are numbered by port).
+    public init(renumbering infos: [ParameterInfo]) {
+        self.init(infos.enumerated().map { index, info in
+            var numbered = info
+            numbered.id = UInt32(index)
+            return numbered
+        })
+    }
+
     @inlinable
     public subscript(id: Int) -> Float { values[id] }
 

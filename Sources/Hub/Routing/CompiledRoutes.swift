@@ -74,10 +74,11 @@ struct CompiledRoutes {
     }
 
     private static func kind(_ body: NodeBody) -> TargetKind {
+        if body.isMIDIProcessor { return .processor }
         switch body {
-        case .processor: .processor
-        case .unit, .external: .sink
-        case .source, .output, .input: .ignores
+        case .processor: return .processor
+        case .unit, .external: return .sink
+        case .source, .output, .input: return .ignores
         }
     }
 

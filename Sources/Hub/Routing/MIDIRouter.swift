@@ -52,9 +52,13 @@ public struct MIDIRouter {
         public var feedsGraph: Bool { !sources.isEmpty }
     }
 
+    /// Makes the processors of LV2 MIDI effects (on a rebase: a prepared change brings its own).
+    private let plugins: (any PluginDirectory)?
+
     /// - Throws: `ParameterError` when a processor node names an unknown parameter.
-    public init(graph: HubGraph) throws(ParameterError) {
+    public init(graph: HubGraph, plugins: (any PluginDirectory)? = nil) throws(ParameterError) {
         self.graph = .empty
+        self.plugins = plugins
         try install(GraphChange(from: .empty, to: graph))
     }
 
@@ -196,11 +200,10 @@ public struct MIDIRouter {
         }
         for node in change.stopped { kept[node.id] = nil }
         for node in change.started {
-            guard case .processor(let config) = node.body else { continue }
             if let made = prepared?.processors[node.id] {
                 kept[node.id] = made
-            } else {
-                kept[node.id] = try config.makeProcessor(values: node.parameters)
+            } else if let made = try node.makeProcessor(plugins: plugins) {
+                kept[node.id] = made
             }
         }
         compiled = prepared?.routes ?? CompiledRoutes(change.new)

@@ -20,17 +20,17 @@ public struct PreparedGraphChange: @unchecked Sendable {
     /// The processor of each processor node the change starts.
     let processors: [NodeID: any MIDIProcessor]
 
-    /// Works out `change`, made from the graph of router revision `revision`.
+    /// Works out `change`, made from the graph of router revision `revision`; the processors
+    /// of LV2 MIDI effects are made by `plugins`.
     /// - Throws: `ParameterError` when a processor node names an unknown parameter.
-    public init(_ change: GraphChange, against revision: Int) throws(ParameterError) {
+    public init(_ change: GraphChange, against revision: Int, plugins: (any PluginDirectory)? = nil) throws(ParameterError) {
         self.revision = revision
         self.change = change
         audioRoutes = change.new.audioRoutes
         routes = CompiledRoutes(change.new)
         var processors: [NodeID: any MIDIProcessor] = [:]
         for node in change.started {
-            guard case .processor(let config) = node.body else { continue }
-            processors[node.id] = try config.makeProcessor(values: node.parameters)
+            if let processor = try node.makeProcessor(plugins: plugins) { processors[node.id] = processor }
         }
         self.processors = processors
     }

@@ -1,5 +1,6 @@
 # Issue 39, kernel test: LV2 plugins hosted by `midihub serve`. A snd-virmidi keyboard plays
-# mda's EPiano (Debian's mda-lv2, a plugin node of the patch) into eg-amp (lv2-examples, an
+# through eg-fifths (lv2-examples, a MIDI effect: a MIDI processor node) mda's EPiano
+# (Debian's mda-lv2, a plugin node of the patch) into eg-amp (lv2-examples, an
 # effect node) on hw:Loopback,0,0, recorded from hw:Loopback,1,0: each note sounds, as long
 # after the one before as it was played; a CC mapped to the amp's gain moves it (in
 # `midihub nodes --json`); a plugin added over the control socket while notes sound is
@@ -21,13 +22,15 @@ cat >"$WORK/patch.yaml" <<'YAML'
 version: 1
 nodes:
   keys: { source: hardware:* }
+  fifths: { plugin: eg-fifths }
   piano:
     plugin: MDA ePiano
     parameters: { env_decay: 0.2, env_release: 0.1 }
   amp: { plugin: eg-amp }
   out: { output: default }
 routes:
-  - keys -> piano
+  - keys -> fifths
+  - fifths -> piano
   - piano -> amp
   - amp -> out
 rules:
@@ -46,12 +49,14 @@ wait_for_loopback_capture
 start_serve hub --device hw:Loopback,0,0 --period 512 --buffer 2048 --patch "$WORK/patch.yaml"
 wait_for_peer_line hub "$(peer_err hub)" "midihub: audio: playing to hw:Loopback,0,0" 60
 
-step "the patch's plugin nodes: an instrument and an effect, by URI in nodes --json"
+step "the patch's plugin nodes: a MIDI effect, an instrument and an effect, by URI in nodes --json"
 midihub nodes --json >"$WORK/nodes.json" || fail "midihub nodes --json failed"
 assert_eq "instrument http://drobilla.net/plugins/mda/EPiano" \
     "$(jq -r '.[] | select(.id == "piano") | "\(.kind) \(.plugin)"' "$WORK/nodes.json")" "the piano node"
 assert_eq "effect http://lv2plug.in/plugins/eg-amp" \
     "$(jq -r '.[] | select(.id == "amp") | "\(.kind) \(.plugin)"' "$WORK/nodes.json")" "the amp node"
+assert_eq "midiProcessor http://lv2plug.in/plugins/eg-fifths" \
+    "$(jq -r '.[] | select(.id == "fifths") | "\(.kind) \(.plugin)"' "$WORK/nodes.json")" "the fifths node"
 
 step "a CC mapped to the amp's gain moves it"
 wait_for_controller_route "the keyboard"
@@ -85,8 +90,8 @@ amidi -p "hw:$CARD,0" -S 'C0 05' || fail "amidi -S failed"
 wait_for "the piano takes the Mellow preset" 10 bash -c "[[ \$(midihub nodes --json | jq -c '[.[] | select(.id == \"piano\") | .parameters[] | {name, value}]') == '$(<"$WORK/mellow.json")' ]]"
 
 step "a plugin midihub cannot host is refused in one line; the daemon goes on"
-control_requests '{"id":2,"request":"nodes.add","params":{"type":"plugin","plugin":"eg-fifths"}}' >"$WORK/refused.json"
-assert_eq "unknown-node-type: LV2 plugin 'Example Fifths' is a MIDI effect (MIDI in and out, no audio), which midihub does not host yet" \
+control_requests '{"id":2,"request":"nodes.add","params":{"type":"plugin","plugin":"Control Invert"}}' >"$WORK/refused.json"
+assert_eq "unknown-node-type: LV2 plugin 'Control Invert' has neither audio nor MIDI ports, so it plays no part in a graph" \
     "$(jq -r 'select(.id == 2) | "\(.error.code): \(.error.message)"' "$WORK/refused.json")" "the refusal"
 midihub nodes --json | jq -e '.[] | select(.id == "piano")' >/dev/null || fail "the daemon stopped answering"
 sleep 1

@@ -34,7 +34,7 @@ public func fuzzPluginBundle(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         require(plugin.kind == PluginSummary.kind(audioInputs: plugin.audioInputs, audioOutputs: plugin.audioOutputs,
                                                   midiInputs: plugin.midiInputs, midiOutputs: plugin.midiOutputs),
                 "kind \(plugin.kind) of \(plugin)")
-        let hostable = plugin.missing.isEmpty && [.instrument, .effect, .generator].contains(plugin.kind)
+        let hostable = plugin.missing.isEmpty && [.instrument, .effect, .generator, .midiEffect].contains(plugin.kind)
         require((plugin.refusal == nil) == hostable, "refusal without a missing feature or a kind it cannot host: \(plugin)")
         let line = plugin.refusal.map { "\($0.problem) (fix: \($0.fix))" } ?? ""
         require(!line.contains("\n"), "refusal on several lines: \(line)")
