@@ -37,7 +37,8 @@ struct PluginsListCommand: ParsableCommand {
             --json prints an array of plugin objects, one per line, keys sorted: uri, name, \
             kind, lv2Class, audioInputs, audioOutputs, midiInputs, midiOutputs, controlInputs, \
             controlOutputs, presets (how many), requires (the features it requires) and \
-            missing (those midihub does not provide: empty when midihub can host it).
+            missing (those midihub does not provide: empty when midihub can host it). A \
+            bundle lilv cannot read safely is left out, with a warning on stderr naming it.
             """
     )
 
@@ -48,7 +49,9 @@ struct PluginsListCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let plugins = PluginCatalog().plugins(matching: filter)
+        let catalog = PluginCatalog()
+        for left in catalog.unreadable { printError("midihub: warning: \(left.problem) (fix: \(left.fix))") }
+        let plugins = catalog.plugins(matching: filter)
         if json {
             try printJSON(plugins)
         } else if plugins.isEmpty {

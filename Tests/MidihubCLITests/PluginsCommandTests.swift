@@ -38,4 +38,25 @@ import Testing
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput == "http://drobilla.net/plugins/mda/JX10\n")
     }
+
+    /// A bundle lilv would allocate gigabytes for (FuzzPluginBundle's find) is left out of the
+    /// listing with one warning line on stderr naming it; the rest is listed as ever.
+    @Test func aBundleThatCannotBeReadSafelyIsLeftOutWithAWarning() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("midihub-lv2-\(UUID().uuidString)")
+        let bundle = folder.appendingPathComponent("huge.lv2")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+            @prefix doap: <http://usefulinc.com/ns/doap#> .
+            <urn:midihub:test:huge> a lv2:Plugin ; lv2:binary <huge.so> ; doap:name "Huge" .
+            <urn:midihub:test:huge> a lv2:Plugin ; lv2:port [ a lv2:AudioPort, lv2:OutputPort ; lv2:index 4294967295 ;
+                lv2:symbol "out" ; lv2:name "Out" ] .
+            """.write(to: bundle.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
+        let run = try MidihubBinary.run(["plugins"], environment: ["LV2_PATH": "\(folder.path):/usr/lib/lv2"])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError == "midihub: warning: LV2 plugin 'urn:midihub:test:huge' declares a port index 4294967295, "
+            + "beyond 4095; it is left out (fix: fix or remove its bundle (lv2info urn:midihub:test:huge shows where it is))\n")
+        #expect(run.standardOutput.contains("http://lv2plug.in/plugins/eg-amp"), "the others are listed")
+    }
 }
