@@ -23,8 +23,9 @@ fail() {
 }
 trap 'exit 1' USR1
 
+# A step's line ends with the test's clock: vm-run names the slowest steps of a slow test.
 step() {
-    echo "--- $*"
+    echo "--- $*   [at ${SECONDS}s]"
 }
 
 assert_eq() { # EXPECTED ACTUAL MESSAGE

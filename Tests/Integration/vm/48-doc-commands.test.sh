@@ -67,7 +67,7 @@ run_example() { # LINE
     read -ra words <<<"$line"
     local ready
     ready=$(ready_line "${words[1]}")
-    step "$line   (at ${SECONDS}s)"
+    step "$line"
     [[ $line == "midihub connect "*" 'midihub synth'" ]] && start_synth
     if [[ ${words[1]} != transport && -n ${PEER_PIDS[transporthub]:-} ]]; then stop_peer transporthub; fi
     if [[ ${words[1]} == transport ]]; then
