@@ -8,7 +8,7 @@ import Testing
 
     /// Feeds `messages` (all at time `time`, from port 1, feeding source node `keys`) and
     /// returns the values set, in order.
-    static func values(_ engine: inout MappingEngine, _ messages: [MIDIMessage], time: Double = 0,
+    static func values(_ engine: inout MappedValues, _ messages: [MIDIMessage], time: Double = 0,
                        sources: [NodeID] = ["keys"]) -> [Float] {
         var changes: [MappingEngine.Change] = []
         for message in messages { _ = engine.handle(message, device: 1, sources: sources, time: HostTime(seconds: time), into: &changes) }
@@ -20,12 +20,12 @@ import Testing
     }
 
     @Test func aControllerSpansTheRangeEndToEnd() {
-        var engine = MappingEngine([Mapping(source: .controller(74), targets: [Self.cutoff])])
+        var engine = MappedValues([Mapping(source: .controller(74), targets: [Self.cutoff])])
         #expect(Self.values(&engine, [Self.cc(74, 0), Self.cc(74, 127), Self.cc(73, 5)]) == [0, 100])
     }
 
     @Test func aFourteenBitPairReachesBothEndsAndEveryStep() {
-        var engine = MappingEngine([Mapping(source: .controllerPair(16),
+        var engine = MappedValues([Mapping(source: .controllerPair(16),
                                             targets: [MappingTarget(node: "n", parameter: "p", low: 0, high: 16383)])])
         #expect(Self.values(&engine, [Self.cc(16, 0), Self.cc(48, 0)]) == [0, 0])
         #expect(Self.values(&engine, [Self.cc(16, 127), Self.cc(48, 127)]) == [16256, 16383])
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func nrpnDataEntryAndIncrementsMoveTheSelectedParameterOnly() {
-        var engine = MappingEngine([Mapping(source: .nrpn(1000, fine: true),
+        var engine = MappedValues([Mapping(source: .nrpn(1000, fine: true),
                                             targets: [MappingTarget(node: "n", parameter: "p", low: 0, high: 16383)])])
         // 1000 = MSB 7, LSB 104.
         let select = [Self.cc(99, 7), Self.cc(98, 104)]
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func aSevenBitNRPNTakesTheDataEntryMSBAsItsValue() {
-        var engine = MappingEngine([Mapping(source: .nrpn(5, fine: false), targets: [Self.cutoff])])
+        var engine = MappedValues([Mapping(source: .nrpn(5, fine: false), targets: [Self.cutoff])])
         #expect(Self.values(&engine, [Self.cc(99, 0), Self.cc(98, 5), Self.cc(6, 127), Self.cc(38, 90)]) == [100])
     }
 
@@ -54,20 +54,27 @@ import Testing
     func relativeEncodersStepUpAndDown(encoding: RelativeEncoding, up: UInt8, down: UInt8) {
         #expect(encoding.ticks(up) == 3)
         #expect(encoding.ticks(down) == -3)
-        var engine = MappingEngine([Mapping(source: .controller(20), mode: .relative(encoding), step: 0.01, targets: [Self.cutoff])]) { _, _ in 50 }
+        var engine = MappedValues([Mapping(source: .controller(20), mode: .relative(encoding), step: 0.01, targets: [Self.cutoff])], start: 50)
         let values = Self.values(&engine, [Self.cc(20, up), Self.cc(20, down), Self.cc(20, down)])
         #expect(values.map { ($0 * 1000).rounded() / 1000 } == [53, 50, 47])
     }
 
+    @Test func aSecondMappingOfTheSameMessageStartsFromWhatTheFirstSet() {
+        // Both move the cutoff by 3 %: the second from the first's value, not yet carried out.
+        let nudge = Mapping(source: .controller(20), mode: .relative(.twosComplement), step: 0.01, targets: [Self.cutoff])
+        var engine = MappedValues([nudge, nudge], start: 50)
+        #expect(Self.values(&engine, [Self.cc(20, 3)]).map { ($0 * 1000).rounded() / 1000 } == [53, 56])
+    }
+
     @Test func accelerationMakesFastTurnsCoverMore() {
-        var engine = MappingEngine([Mapping(source: .controller(20), mode: .relative(.twosComplement), step: 0.01,
+        var engine = MappedValues([Mapping(source: .controller(20), mode: .relative(.twosComplement), step: 0.01,
                                             acceleration: 1, targets: [Self.cutoff])])
         // One tick moves 1 %, a tick of 4 moves 4 × (1 + 3) = 16 %.
         #expect(Self.values(&engine, [Self.cc(20, 1), Self.cc(20, 4)]).map { ($0 * 1000).rounded() / 1000 } == [1, 17])
     }
 
     @Test func pickupWaitsUntilTheKnobCrossesTheValue() {
-        var engine = MappingEngine([Mapping(source: .controller(74), pickup: .pickup, targets: [Self.cutoff])]) { _, _ in 50 }
+        var engine = MappedValues([Mapping(source: .controller(74), pickup: .pickup, targets: [Self.cutoff])], start: 50)
         #expect(Self.values(&engine, [Self.cc(74, 10), Self.cc(74, 30)]).isEmpty)
         let crossed = Self.values(&engine, [Self.cc(74, 70), Self.cc(74, 80)])
         #expect(crossed.count == 2)
@@ -79,7 +86,7 @@ import Testing
     }
 
     @Test func scaledPickupMovesTheValueTowardTheKnobUntilTheyMeet() {
-        var engine = MappingEngine([Mapping(source: .controller(74), pickup: .scaled, targets: [Self.cutoff])]) { _, _ in 50 }
+        var engine = MappedValues([Mapping(source: .controller(74), pickup: .scaled, targets: [Self.cutoff])], start: 50)
         #expect(Self.values(&engine, [Self.cc(74, 0)]).isEmpty)  // where the knob is: unknown before
         let values = Self.values(&engine, [Self.cc(74, 127)])
         #expect(values == [100])  // the knob's end of travel is the range's end
@@ -88,7 +95,7 @@ import Testing
     }
 
     @Test func buttonsMomentaryToggleTriggerAndVelocity() {
-        var engine = MappingEngine([
+        var engine = MappedValues([
             Mapping(source: .note(36), mode: .button(.momentary), targets: [MappingTarget(node: "a", parameter: "p", low: 0, high: 1)]),
             Mapping(source: .note(37), mode: .button(.toggle), targets: [MappingTarget(node: "b", parameter: "p", low: 0, high: 1)]),
             Mapping(source: .controller(64), mode: .button(.trigger), targets: [MappingTarget(node: "c", parameter: "p", low: 0, high: 1)]),
@@ -103,7 +110,7 @@ import Testing
     }
 
     @Test func aLatchingButtonTapsOnAndOffButIsMomentaryWhenHeld() {
-        var engine = MappingEngine([Mapping(source: .note(40), mode: .button(.latch),
+        var engine = MappedValues([Mapping(source: .note(40), mode: .button(.latch),
                                             targets: [MappingTarget(node: "n", parameter: "p", low: 0, high: 1)])])
         func at(_ time: Double, _ message: MIDIMessage) -> [Float] { Self.values(&engine, [message], time: time) }
         let down = MIDIMessage.noteOn(channel: 0, note: 40, velocity: 90), up = MIDIMessage.noteOff(channel: 0, note: 40, velocity: 0)
@@ -113,7 +120,7 @@ import Testing
     }
 
     @Test func channelSourceNodeAndPassDecideWhatIsTaken() {
-        var engine = MappingEngine([
+        var engine = MappedValues([
             Mapping(from: "pads", channel: 9, source: .controller(1), targets: [Self.cutoff]),
             Mapping(source: .controller(2), passes: true, targets: [MappingTarget(node: "x", parameter: "p", low: 0, high: 1)]),
         ])
@@ -127,7 +134,7 @@ import Testing
     }
 
     @Test func oneControlDrivesManyTargetsEachWithItsOwnRangeAndCurve() {
-        var engine = MappingEngine([Mapping(source: .controller(1), targets: [
+        var engine = MappedValues([Mapping(source: .controller(1), targets: [
             MappingTarget(node: "a", parameter: "p", low: 0, high: 10),
             MappingTarget(node: "b", parameter: "p", low: -60, high: 0, invert: true),
             MappingTarget(node: "c", parameter: "p", low: 0, high: 1, steps: 3),

@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func aValueChangedElsewhereIsShownButAControlsOwnMoveIsNotEchoed() {
-        var engine = MappingEngine([Self.mapping(.controller(7)), Mapping(source: .controller(8), targets: [Self.level])]) { _, _ in -60 }
+        var engine = MappedValues([Self.mapping(.controller(7)), Mapping(source: .controller(8), targets: [Self.level])], start: -60)
         #expect(!engine.hasFeedbackDue)
         var changes: [MappingEngine.Change] = []
         _ = engine.handle(.controlChange(channel: 0, controller: 7, value: 100), device: 1, sources: ["knobs"], time: 0, into: &changes)
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func theControllersEchoOfWhatItWasShownIsNotAMove() {
-        var engine = MappingEngine([Self.mapping(.controller(7))]) { _, _ in -24 }
+        var engine = MappedValues([Self.mapping(.controller(7))], start: -24)
         engine.showValues()
         _ = engine.takeFeedback(at: 10)
         var changes: [MappingEngine.Change] = []
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func aReturningControllerIsShownItsSourcesValuesOnly() {
-        var engine = MappingEngine([Self.mapping(.controller(7)),
+        var engine = MappedValues([Self.mapping(.controller(7)),
                                     Mapping(from: "pads", source: .note(36), feedback: true, targets: [Self.level])])
         engine.showValues(from: ["pads"])
         #expect(engine.takeFeedback(at: 0).map(\.mapping.from) == ["pads"])
@@ -58,11 +58,11 @@ import Testing
 
 extension MappingFeedbackTests {
     @Test func anEncodersRingAndAToggledLightFollowTheirOwnMoves() {
-        var engine = MappingEngine([
+        var engine = MappedValues([
             Mapping(from: "knobs", source: .controller(16), mode: .relative(.signMagnitude), feedback: true, targets: [Self.level]),
             Mapping(from: "knobs", channel: 0, source: .note(16), mode: .button(.toggle), feedback: true,
                     targets: [MappingTarget(node: "synth", parameter: "vibrato", low: 0, high: 100)]),
-        ]) { _, _ in 0 }
+        ], start: 0)
         var changes: [MappingEngine.Change] = []
         _ = engine.handle(.controlChange(channel: 0, controller: 16, value: 64 + 8), device: 1, sources: ["knobs"], time: 0, into: &changes)
         _ = engine.handle(.noteOn(channel: 0, note: 16, velocity: 127), device: 1, sources: ["knobs"], time: 0, into: &changes)

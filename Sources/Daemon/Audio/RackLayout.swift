@@ -94,7 +94,7 @@ struct RackLayout: @unchecked Sendable {
         next.previousIDs = Set(renderIDs.values).union(feeds.values.map(\.renderID))
         next.renderIDs = newIDs
         next.byGraphIndex = graph.nodes.map { ($0.id, newIDs[$0.id]) }
-        next.rendered = RenderedNodes(next.instances, bypassed: routes.bypassed)
+        next.rendered = RenderedNodes(next.instances)
         return CompiledRack(graph: graph, base: generation, layout: next, program: program, unheard: routes.unheard,
                             retiredFeeds: feeds.filter { next.feeds[$0.key] == nil }.map(\.value), openedFeeds: opened)
     }

@@ -17,27 +17,24 @@ struct RenderedNodes: Sendable {
     }
 
     private var entries: [NodeID: Entry] = [:]
-    /// The bypassed effects of the program.
-    private var bypassed: Set<NodeID> = []
 
     init() {}
 
-    /// The unit nodes `instances` (by graph id), with the effects `bypassed`.
-    init(_ instances: [NodeID: any Node], bypassed: Set<NodeID>) {
+    /// The unit nodes `instances` (by graph id).
+    init(_ instances: [NodeID: any Node]) {
         entries = instances.mapValues { node in
             Entry(parameters: node.parameters, canBypass: node.descriptor.kind.canBypass, outputs: node.outputs,
                   outputValues: node.outputValues)
         }
-        self.bypassed = bypassed
     }
 
-    /// The parameters of the graph's unit `node` with their current values (the graph's, an
-    /// effect's `bypass` too); `nil` when it is not rendered.
+    /// The parameters of the graph's unit `node` with their current values (the graph's, where
+    /// each value lives; an effect's `bypass` too); `nil` when it is not rendered.
     func parameters(of node: GraphNode) -> [(info: ParameterInfo, value: Float)]? {
         guard let entry = entries[node.id] else { return nil }
         let own = entry.parameters.map { ($0, $0.clamp(node.parameters[$0.name] ?? $0.defaultValue)) }
         guard entry.canBypass else { return own }
-        return own + [(ParameterInfo.bypass, bypassed.contains(node.id) ? 1 : 0)]
+        return own + [(ParameterInfo.bypass, node.isBypassed ? 1 : 0)]
     }
 
     /// The value unit `id` publishes as its output `name` (voices, a level); `nil` when it

@@ -122,7 +122,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func mappings() throws -> [MappingSummary] {
-        view.mappings(at: HostTime.now())
+        view.mappings()
     }
 
     /// Parses and checks the mappings here, against the view's graph; the owner only starts
@@ -148,7 +148,7 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
                 }
                 break
             }
-            return view.mappings(at: HostTime.now())
+            return view.mappings()
         }
     }
 

@@ -31,8 +31,8 @@ struct HubView: @unchecked Sendable {
     /// Every node with its parameters' values now (`nodes.list`).
     func nodes() -> [NodeSummary] {
         var nodes = GraphSummaries.nodes(graph) { node in
-            if let values = hub.processorParameters(node.id) {
-                return values.infos.map { GraphSummaries.summary($0, value: values[Int($0.id)]) }
+            if let infos = hub.processorParameters(node.id)?.infos {
+                return infos.map { GraphSummaries.summary($0, value: $0.clamp(node.parameters[$0.name] ?? $0.defaultValue)) }
             }
             if let parameters = rendered?.parameters(of: node) {
                 return parameters.map { GraphSummaries.summary($0.info, value: $0.value) }
@@ -70,9 +70,9 @@ struct HubView: @unchecked Sendable {
         GraphSummary(nodes: nodes(), connections: GraphSummaries.routes(graph), rules: rules())
     }
 
-    /// The mappings with their targets' values at `now` (`mappings.list`).
-    func mappings(at now: HostTime) -> [MappingSummary] {
-        hub.mappings.map { hub.summary(of: $0, at: now) }
+    /// The mappings with their targets' values now (`mappings.list`).
+    func mappings() -> [MappingSummary] {
+        hub.mappings.map { hub.summary(of: $0) }
     }
 
     /// The scenes (`scenes.list`).
@@ -101,7 +101,7 @@ struct HubView: @unchecked Sendable {
         }
         let trigger = widget.kind == .button ? hub.allTriggers.first { $0.name == widget.parameter } : nil
         return MappingSummaries.summary(widget, info: widget.kind == .button ? nil : try? hub.parameterInfo(node: widget.node, widget.parameter),
-                                        value: hub.currentValue(of: widget.parameter, of: widget.node, at: now),
+                                        value: hub.currentValue(of: widget.parameter, of: widget.node),
                                         state: trigger.map { hub.state(of: $0, at: now) }, scenes: hub.scenes.map(\.name),
                                         currentScene: hub.currentScene)
     }
@@ -109,9 +109,9 @@ struct HubView: @unchecked Sendable {
 
 extension HubSnapshot {
     /// `mapping` as `mappings.list` and the `mapping-learned` event show it, with its
-    /// target's value at `now`.
+    /// target's value now.
     /// - Thread: any (a value: the owner's snapshot or a published view's).
-    func summary(of mapping: Mapping, at now: HostTime) -> MappingSummary {
-        MappingSummaries.summary(mapping) { id, name in currentValue(of: name, of: id, at: now) }
+    func summary(of mapping: Mapping) -> MappingSummary {
+        MappingSummaries.summary(mapping) { id, name in currentValue(of: name, of: id) }
     }
 }

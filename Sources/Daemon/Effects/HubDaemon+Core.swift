@@ -152,7 +152,7 @@ extension HubDaemon {
             case .learnEnded(let timedOut):
                 log.publish(.learnEnded(reason: timedOut ? .timedOut : .cancelled))
             case .mappingLearned(let mapping):
-                let summary = core.snapshot.summary(of: mapping, at: HostTime.now())
+                let summary = core.snapshot.summary(of: mapping)
                 log.info("learned " + MappingSummaries.line(summary))
                 log.publish(.mappingLearned(summary))
             case .log(let line):

@@ -101,7 +101,7 @@ extension HubCore {
         guard info.range.contains(value) else { throw .outOfRange(name, info) }
         var effects: [HubEffect] = []
         land(node: id, name, to: value, at: time, frameTime: frameTime, into: &effects)
-        mappings.valueChanged(node: id, parameter: name, to: value)
+        mappings.valueChanged(node: id, parameter: name)
         return (info, effects + [.parameterChanged(node: id, parameter: name, value: value)])
     }
 

@@ -94,7 +94,7 @@ extension HubCore {
         guard !mappings.isEmpty else { return false }
         mappedChanges.removeAll(keepingCapacity: true)
         let taken = mappings.handle(message, device: address.client << 8 | address.port, sources: sources, time: time,
-                                    into: &mappedChanges)
+                                    values: values, into: &mappedChanges)
         for change in mappedChanges { applyMapped(change, at: time, into: &effects) }
         if !mappedChanges.isEmpty { stateChanged = true }
         return taken
@@ -111,7 +111,7 @@ extension HubCore {
         if now - lastTriggerLights >= 1 { refreshTriggerLights(at: now) }
         if mappings.hasFeedbackDue, now - lastFeedback >= Self.feedbackInterval {
             lastFeedback = now
-            for (mapping, messages) in mappings.takeFeedback(at: now) { effects.append(.feedback(mapping, messages)) }
+            for (mapping, messages) in mappings.takeFeedback(at: now, values: values) { effects.append(.feedback(mapping, messages)) }
         }
         if ports.takeSettle(at: now) {
             settlesOnListing = true

@@ -104,7 +104,8 @@ extension HubCore {
             }
         }
         if let trigger = allTriggers.first(where: { $0.name == name }) {
-            mappings.valueChanged(node: Patch.triggerNode, parameter: name, to: Self.light(state(of: trigger, at: time)))
+            triggerLights[name] = Self.light(state(of: trigger, at: time))
+            mappings.valueChanged(node: Patch.triggerNode, parameter: name)
         }
         return effects
     }
@@ -145,8 +146,9 @@ extension HubCore {
         lastTriggerLights = time
         for trigger in allTriggers {
             let lit = Self.light(state(of: trigger, at: time))
-            guard mappings.value(node: Patch.triggerNode, parameter: trigger.name) != lit else { continue }
-            mappings.valueChanged(node: Patch.triggerNode, parameter: trigger.name, to: lit)
+            guard triggerLights[trigger.name] != lit else { continue }
+            triggerLights[trigger.name] = lit
+            mappings.valueChanged(node: Patch.triggerNode, parameter: trigger.name)
         }
     }
 }

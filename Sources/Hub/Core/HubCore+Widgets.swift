@@ -23,7 +23,7 @@ extension HubCore {
     /// - Thread: owner.
     func action(of gesture: WidgetGesture, on widget: Widget, at time: HostTime) throws(HubRefusal) -> WidgetAction {
         try widget.action(of: gesture, scenes: scenes.map(\.name)) { () throws(HubRefusal) in
-            (try parameterInfo(node: widget.node, widget.parameter), currentValue(of: widget.parameter, of: widget.node, at: time))
+            (try parameterInfo(node: widget.node, widget.parameter), currentValue(of: widget.parameter, of: widget.node))
         }
     }
 }

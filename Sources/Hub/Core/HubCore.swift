@@ -41,6 +41,8 @@ public struct HubCore {
     /// when it rises into the top half).
     var triggers: [Trigger]
     var triggerLevels: [String: Float] = [:]
+    /// Each trigger's light (1 lit, 0 dark) as last worked out from its state.
+    var triggerLights: [String: Float] = [:]
     /// The triggers the turn's MIDI moved through mappings (a press fires), fired at the
     /// turn's tick with the transport's clock (`takeMovedTriggers`).
     var triggerMoves: [(name: String, pressed: Bool, time: HostTime)] = []
@@ -135,22 +137,22 @@ public struct HubCore {
     /// Starts the mappings `list` from the parameters' current values, and shows the
     /// controllers with feedback their values.
     mutating func startMappings(_ list: [Mapping]) {
-        let time = lastKnownTime
-        let engine = MappingEngine(list) { node, parameter in currentValue(of: parameter, of: node, at: time) }
-        mappings = engine
+        mappings = MappingEngine(list)
+        refreshTriggerLights(at: lastKnownTime)
         mappings.showValues()
+    }
+
+    /// Every parameter's value now, where each lives (what the mappings read).
+    /// - Thread: owner.
+    var values: HubValues {
+        HubValues(graph: router.graph, registry: registry, tempo: router.clock.beatsPerMinute,
+                  sceneProgram: scenes.first { $0.name == currentScene }?.program.map(Float.init), triggerLights: triggerLights)
     }
 
     /// A parameter's value now: a scene's program, a trigger's light, else as the graph keeps
     /// it (set in the patch or at runtime) or its default, or the tempo.
     /// - Thread: owner.
-    func currentValue(of parameter: String, of id: NodeID, at time: HostTime) -> Float? {
-        if id == Patch.sceneNode, router.graph.node(id) == nil {
-            return scenes.first { $0.name == currentScene }?.program.map(Float.init)
-        }
-        if id == Patch.triggerNode, router.graph.node(id) == nil {
-            return allTriggers.first { $0.name == parameter }.map { Self.light(state(of: $0, at: time)) }
-        }
-        return router.graph.value(of: parameter, of: id, registry: registry, tempo: router.clock.beatsPerMinute)
+    func currentValue(of parameter: String, of id: NodeID) -> Float? {
+        values.value(of: parameter, of: id)
     }
 }

@@ -36,8 +36,8 @@ public struct HubSnapshot {
     }
     /// A parameter's value now: a scene's program, a trigger's light, the graph's value or
     /// default, or the tempo.
-    public func currentValue(of parameter: String, of id: NodeID, at time: HostTime) -> Float? {
-        core.currentValue(of: parameter, of: id, at: time)
+    public func currentValue(of parameter: String, of id: NodeID) -> Float? {
+        core.currentValue(of: parameter, of: id)
     }
     /// The external nodes that follow the transport's clock: their index and offset.
     public var clockFollowers: [(index: Int, offset: HostDuration)] { core.clockFollowers }

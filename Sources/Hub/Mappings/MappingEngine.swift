@@ -3,9 +3,10 @@ import MIDICore
 /// Moves parameters by controller: reads each message for the controls it carries
 /// (`ControllerDecoder`), finds the mappings listening to them and turns the control's
 /// position into each target's value, with pickup, relative ticks and button modes.
-/// It keeps the last value of every target — set by a mapping, or told through
-/// `valueChanged` when something else set it — so that pickup, toggles and encoders
-/// start from where the parameter is.
+/// It keeps no value of its own: pickup, toggles and encoders start from where the parameter
+/// is, read from the one place values live (`ParameterReading`: the hub's graph), and what it
+/// set for the message in hand from the changes it handed out; `valueChanged` tells it that
+/// something else moved a parameter (pickup starts over, feedback is due).
 ///
 /// Feedback: a mapping with `feedback` whose first target changes is due to show the value on
 /// its controller — when something else changed it (the control API, another mapping, a
@@ -62,7 +63,6 @@ public struct MappingEngine {
     }
 
     private var progress: [Progress]
-    private var values: [TargetKey: Float] = [:]
     /// The (mapping, target) indices moving each parameter.
     private var movers: [TargetKey: [(mapping: Int, target: Int)]] = [:]
     private var decoders: [Int: ControllerDecoder] = [:]
@@ -70,16 +70,13 @@ public struct MappingEngine {
     private var feedbackDue: [Bool]
     private var readings: [ControllerReading] = []
 
-    /// - Parameter value: a target's current value (`nil`: unknown, taken as its low end).
-    public init(_ mappings: [Mapping] = [], value: (NodeID, String) -> Float? = { _, _ in nil }) {
+    public init(_ mappings: [Mapping] = []) {
         self.mappings = mappings
         progress = mappings.map { Progress(engaged: Array(repeating: false, count: $0.targets.count)) }
         feedbackDue = Array(repeating: false, count: mappings.count)
         for (m, mapping) in mappings.enumerated() {
             for (t, target) in mapping.targets.enumerated() {
-                let key = TargetKey(node: target.node, parameter: target.parameter)
-                movers[key, default: []].append((m, t))
-                if values[key] == nil { values[key] = value(target.node, target.parameter) ?? target.low }
+                movers[TargetKey(node: target.node, parameter: target.parameter), default: []].append((m, t))
             }
         }
     }
@@ -88,29 +85,32 @@ public struct MappingEngine {
 
     /// Reads `message`, which arrived at `time` from the port `device` (any key
     /// stable per port: NRPN selection and 14-bit pairs are followed per port and channel),
-    /// a port that feeds the source nodes `sources`. Appends what the mappings set to `changes`.
+    /// a port that feeds the source nodes `sources`; the parameters are where `values` says
+    /// (before the changes this call appends to `changes`, which the caller then carries out).
     /// - Returns: whether a mapping takes the message (it should not go on into the graph).
     public mutating func handle(_ message: MIDIMessage, device: Int, sources: [NodeID], time: HostTime,
-                                into changes: inout [Change]) -> Bool {
+                                values: some ParameterReading, into changes: inout [Change]) -> Bool {
         guard !mappings.isEmpty else { return false }
         readings.removeAll(keepingCapacity: true)
         decoders[device, default: ControllerDecoder()].read(message, into: &readings)
         var taken = false
+        // The caller's buffer moves in and back out (a copy would make appending allocate).
+        var moves = Moves(values: values, changes: [], first: changes.count)
+        swap(&moves.changes, &changes)
+        defer { swap(&moves.changes, &changes) }
         for reading in readings {
             for index in mappings.indices where Self.listens(mappings[index], to: reading, from: sources) {
                 if !mappings[index].passes { taken = true }
-                move(index, by: reading, time: time, into: &changes)
+                move(index, by: reading, time: time, into: &moves)
             }
         }
         return taken
     }
 
-    /// Notes a value set by something other than a mapping (the control API, a patch): the
-    /// mappings moving it must pick it up again.
-    public mutating func valueChanged(node: NodeID, parameter: String, to value: Float) {
+    /// Notes a value set by something other than a mapping (the control API, a patch, a
+    /// trigger's light): the mappings moving it must pick it up again.
+    public mutating func valueChanged(node: NodeID, parameter: String) {
         let key = TargetKey(node: node, parameter: parameter)
-        guard movers[key] != nil else { return }
-        values[key] = value
         for (m, t) in movers[key] ?? [] {
             progress[m].engaged[t] = false
             if t == 0 { feedbackDue[m] = mappings[m].feedback }
@@ -126,14 +126,14 @@ public struct MappingEngine {
         }
     }
 
-    /// The mappings due to show their value, with the messages that show it, sent at `time`;
-    /// none is due after.
-    public mutating func takeFeedback(at time: HostTime) -> [(mapping: Mapping, messages: [MIDIMessage])] {
+    /// The mappings due to show their value (read from `values`), with the messages that show
+    /// it, sent at `time`; none is due after.
+    public mutating func takeFeedback(at time: HostTime, values: some ParameterReading) -> [(mapping: Mapping, messages: [MIDIMessage])] {
         var due: [(mapping: Mapping, messages: [MIDIMessage])] = []
         for index in mappings.indices where feedbackDue[index] {
             feedbackDue[index] = false
-            guard let target = mappings[index].targets.first,
-                  let value = values[TargetKey(node: target.node, parameter: target.parameter)] else { continue }
+            guard let target = mappings[index].targets.first else { continue }
+            let value = values.value(of: target.parameter, of: target.node) ?? target.low
             progress[index].shown = (target.position(of: value), time)
             due.append((mappings[index], mappings[index].feedback(showing: value)))
         }
@@ -143,11 +143,6 @@ public struct MappingEngine {
     /// Whether a mapping is due to show its value.
     public var hasFeedbackDue: Bool { feedbackDue.contains(true) }
 
-    /// The last value the engine knows for a parameter a mapping moves.
-    public func value(node: NodeID, parameter: String) -> Float? {
-        values[TargetKey(node: node, parameter: parameter)]
-    }
-
     private static func listens(_ mapping: Mapping, to reading: ControllerReading, from sources: [NodeID]) -> Bool {
         guard mapping.source == reading.source else { return false }
         if let channel = mapping.channel, channel != reading.channel { return false }
@@ -155,25 +150,25 @@ public struct MappingEngine {
         return true
     }
 
-    private mutating func move(_ index: Int, by reading: ControllerReading, time: HostTime, into changes: inout [Change]) {
+    private mutating func move(_ index: Int, by reading: ControllerReading, time: HostTime, into moves: inout Moves<some ParameterReading>) {
         let mapping = mappings[index]
         switch (mapping.mode, reading.kind) {
         case (.absolute, .value(let value)):
-            follow(index, to: Double(value) / 127, time: time, into: &changes)
+            follow(index, to: Double(value) / 127, time: time, into: &moves)
         case (.absolute, .fine(let value)):
-            follow(index, to: Double(value) / 16383, time: time, into: &changes)
+            follow(index, to: Double(value) / 16383, time: time, into: &moves)
         case (.absolute, .step(let ticks)), (.relative, .step(let ticks)):
-            nudge(index, by: Double(ticks) / (mapping.source.isFine ? 16383 : 127), into: &changes)
+            nudge(index, by: Double(ticks) / (mapping.source.isFine ? 16383 : 127), into: &moves)
         case (.relative(let encoding), .value(let value)):
             let ticks = encoding.ticks(value)
             guard ticks != 0 else { return }
             let magnitude = Double(abs(ticks))
             let accelerated = magnitude * (1 + mapping.acceleration * (magnitude - 1))
-            nudge(index, by: (ticks < 0 ? -accelerated : accelerated) * mapping.step, into: &changes)
+            nudge(index, by: (ticks < 0 ? -accelerated : accelerated) * mapping.step, into: &moves)
         case (.velocity, .press(let velocity)):
-            set(index, to: Double(velocity) / 127, into: &changes)
+            set(index, to: Double(velocity) / 127, into: &moves)
         case (.button(let mode), .press), (.button(let mode), .release), (.button(let mode), .value):
-            press(index, mode: mode, down: Self.isDown(reading.kind), time: time, into: &changes)
+            press(index, mode: mode, down: Self.isDown(reading.kind), time: time, into: &moves)
         default:
             return
         }
@@ -188,44 +183,44 @@ public struct MappingEngine {
     }
 
     /// The control's position as its first target's value says.
-    private func position(of index: Int) -> Double {
+    private func position(of index: Int, in moves: Moves<some ParameterReading>) -> Double {
         guard let target = mappings[index].targets.first else { return 0 }
-        let key = TargetKey(node: target.node, parameter: target.parameter)
-        return target.position(of: values[key] ?? target.low)
+        return target.position(of: moves.value(of: target))
     }
 
-    private mutating func nudge(_ index: Int, by delta: Double, into changes: inout [Change]) {
-        set(index, to: min(max(position(of: index) + delta, 0), 1), into: &changes)
+    private mutating func nudge(_ index: Int, by delta: Double, into moves: inout Moves<some ParameterReading>) {
+        set(index, to: min(max(position(of: index, in: moves) + delta, 0), 1), into: &moves)
     }
 
-    private mutating func press(_ index: Int, mode: ButtonMode, down: Bool, time: HostTime, into changes: inout [Change]) {
-        let isOn = position(of: index) >= 0.5
+    private mutating func press(_ index: Int, mode: ButtonMode, down: Bool, time: HostTime,
+                                into moves: inout Moves<some ParameterReading>) {
+        let isOn = position(of: index, in: moves) >= 0.5
         switch mode {
         case .momentary:
-            set(index, to: down ? 1 : 0, into: &changes)
+            set(index, to: down ? 1 : 0, into: &moves)
         case .toggle:
-            if down { set(index, to: isOn ? 0 : 1, into: &changes) }
+            if down { set(index, to: isOn ? 0 : 1, into: &moves) }
         case .trigger:
-            if down { set(index, to: 1, into: &changes) }
+            if down { set(index, to: 1, into: &moves) }
         case .latch:
             if down {
                 progress[index].pressedAt = time
                 progress[index].wasOnAtPress = isOn
-                set(index, to: 1, into: &changes)
+                set(index, to: 1, into: &moves)
             } else if let pressedAt = progress[index].pressedAt {
                 progress[index].pressedAt = nil
-                if time - pressedAt >= Self.latchHold || progress[index].wasOnAtPress { set(index, to: 0, into: &changes) }
+                if time - pressedAt >= Self.latchHold || progress[index].wasOnAtPress { set(index, to: 0, into: &moves) }
             }
         }
     }
 
     /// Sets every target of mapping `index` to control position `position`.
-    private mutating func set(_ index: Int, to position: Double, into changes: inout [Change]) {
-        for target in mappings[index].targets.indices { emit(index, target, at: position, into: &changes) }
+    private mutating func set(_ index: Int, to position: Double, into moves: inout Moves<some ParameterReading>) {
+        for target in mappings[index].targets.indices { emit(index, target, at: position, into: &moves) }
     }
 
     /// Follows an absolute control to `position`, each target as the mapping's pickup mode says.
-    private mutating func follow(_ index: Int, to position: Double, time: HostTime, into changes: inout [Change]) {
+    private mutating func follow(_ index: Int, to position: Double, time: HostTime, into moves: inout Moves<some ParameterReading>) {
         if let shown = progress[index].shown, time - shown.time < Self.echoWindow, abs(position - shown.position) <= 1.0 / 127 {
             return
         }
@@ -235,7 +230,7 @@ public struct MappingEngine {
         for (t, target) in mapping.targets.enumerated() {
             var reached = position
             if mapping.pickup != .jump, !progress[index].engaged[t] {
-                let at = target.position(of: values[TargetKey(node: target.node, parameter: target.parameter)] ?? target.low)
+                let at = target.position(of: moves.value(of: target))
                 let crossed = last.map { ($0 - at) * (position - at) <= 0 } ?? false
                 if abs(position - at) <= Self.pickupWindow || crossed {
                     progress[index].engaged[t] = true
@@ -247,21 +242,49 @@ public struct MappingEngine {
                     continue
                 }
             }
-            emit(index, t, at: reached, into: &changes)
+            emit(index, t, at: reached, into: &moves)
         }
     }
 
     /// Sets target `t` of mapping `index`; other mappings moving the same parameter must pick it up again.
-    private mutating func emit(_ index: Int, _ t: Int, at position: Double, into changes: inout [Change]) {
+    private mutating func emit(_ index: Int, _ t: Int, at position: Double, into moves: inout Moves<some ParameterReading>) {
         let target = mappings[index].targets[t]
         let key = TargetKey(node: target.node, parameter: target.parameter)
         let value = target.value(at: position)
-        values[key] = value
         for (m, other) in movers[key] ?? [] where m != index {
             progress[m].engaged[other] = false
             if other == 0 { feedbackDue[m] = mappings[m].feedback }
         }
         if t == 0, mappings[index].feedback, !mappings[index].mode.controllerKnowsPosition { feedbackDue[index] = true }
-        changes.append(Change(node: target.node, parameter: target.parameter, value: value, mapping: index, target: t))
+        moves.changes.append(Change(node: target.node, parameter: target.parameter, value: value, mapping: index, target: t))
+    }
+}
+
+/// Where parameters are now, as the mapping engine reads them: the one place the hub keeps
+/// each value (`HubCore`'s graph, the tempo, the triggers' lights), or a test's table.
+///
+/// - Thread: the engine's (the owner).
+public protocol ParameterReading {
+    /// Parameter `parameter` of node `node` now; `nil` when unknown (taken as the target's low end).
+    func value(of parameter: String, of node: NodeID) -> Float?
+}
+
+extension MappingEngine {
+    /// The values of one `handle` call: where `values` says, but for what the call set already
+    /// (the changes it appended since `first`, not carried out yet).
+    struct Moves<Values: ParameterReading> {
+        let values: Values
+        var changes: [Change]
+        let first: Int
+
+        /// Target `target`'s value: the last this call set, else `values`', else its low end.
+        func value(of target: MappingTarget) -> Float {
+            if changes.count > first {
+                for change in changes[first...].reversed() where change.node == target.node && change.parameter == target.parameter {
+                    return change.value
+                }
+            }
+            return values.value(of: target.parameter, of: target.node) ?? target.low
+        }
     }
 }

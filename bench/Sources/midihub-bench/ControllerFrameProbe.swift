@@ -24,14 +24,16 @@ enum ControllerFrameProbe {
     /// - Thread: main (starts and stops the render thread).
     static func run(device: String, periods: [Int]) throws -> [String] {
         try periods.map { period in
-            var mappings = MappingEngine([mapping]) { _, _ in 0 }
+            var mappings = MappingEngine([mapping])
+            var values = MappingLoad.Values()
             var changes: [MappingEngine.Change] = []
             let result = try measure(device: device, period: period) { pair, arrival, live in
                 live.stage(.noteOn(channel: 0, note: 60, velocity: 100), arrival: arrival)
                 changes.removeAll(keepingCapacity: true)
                 _ = mappings.handle(.controlChange(channel: 0, controller: 74, value: UInt8(pair % 128)), device: 1,
-                                    sources: ["keys"], time: arrival, into: &changes)
+                                    sources: ["keys"], time: arrival, values: values, into: &changes)
                 for change in changes {
+                    values.set(change)
                     live.stage(.parameter(node: 0, id: 0, value: change.value), arrival: arrival)
                 }
                 live.publish()  // the end of the batch (`HubDaemon.flush`)

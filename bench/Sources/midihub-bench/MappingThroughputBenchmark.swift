@@ -11,7 +11,8 @@ extension BenchmarkRow {
     /// on costs at the least).
     @Sendable static func mappingThroughput(_ context: BenchmarkContext) throws -> BenchmarkResult {
         let events = MappingLoad.events(count: 2_000_000)
-        var engine = MappingEngine(MappingLoad.mappings) { _, _ in 0 }
+        var engine = MappingEngine(MappingLoad.mappings)
+        var values = MappingLoad.Values()
         var changes: [MappingEngine.Change] = []
         changes.reserveCapacity(16)
         var moved = 0
@@ -19,7 +20,9 @@ extension BenchmarkRow {
             moved = 0
             for (offset, message) in events.enumerated() {
                 changes.removeAll(keepingCapacity: true)
-                _ = engine.handle(message, device: 1, sources: ["knobs"], time: HostTime(nanoseconds: Int64(offset) * 100_000), into: &changes)
+                _ = engine.handle(message, device: 1, sources: ["knobs"], time: HostTime(nanoseconds: Int64(offset) * 100_000),
+                                  values: values, into: &changes)
+                for change in changes { values.set(change) }
                 moved += changes.count
             }
         }
@@ -42,6 +45,20 @@ extension BenchmarkRow {
 
 /// The mappings and the controller stream of the mapping-throughput row.
 enum MappingLoad {
+    /// Where the moved values live, as the hub keeps them (by node and parameter name).
+    struct Values: ParameterReading {
+        private struct Key: Hashable {
+            var node: NodeID
+            var parameter: String
+        }
+
+        private var values: [Key: Float] = [:]
+
+        func value(of parameter: String, of node: NodeID) -> Float? { values[Key(node: node, parameter: parameter)] }
+
+        mutating func set(_ change: MappingEngine.Change) { values[Key(node: change.node, parameter: change.parameter)] = change.value }
+    }
+
     static func target(_ node: String, _ parameter: String, _ low: Float, _ high: Float,
                        curve: MappingCurve = .linear) -> MappingTarget {
         MappingTarget(node: node, parameter: parameter, low: low, high: high, curve: curve)
