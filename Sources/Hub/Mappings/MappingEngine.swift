@@ -263,7 +263,7 @@ public struct MappingEngine {
 /// Where parameters are now, as the mapping engine reads them: the one place the hub keeps
 /// each value (`HubCore`'s graph, the tempo, the triggers' lights), or a test's table.
 ///
-/// - Thread: the engine's (the owner).
+/// - Thread: owner (the engine's thread).
 public protocol ParameterReading {
     /// Parameter `parameter` of node `node` now; `nil` when unknown (taken as the target's low end).
     func value(of parameter: String, of node: NodeID) -> Float?
@@ -272,6 +272,8 @@ public protocol ParameterReading {
 extension MappingEngine {
     /// The values of one `handle` call: where `values` says, but for what the call set already
     /// (the changes it appended since `first`, not carried out yet).
+    ///
+    /// - Thread: owner (a plain value, for one call).
     struct Moves<Values: ParameterReading> {
         let values: Values
         var changes: [Change]
