@@ -10,13 +10,13 @@ import MIDICore
 ///
 /// - Thread: the thread that reads the port (a plain value).
 public struct ArrivalClock: Sendable {
-    private var latest = HostTime.distantPast
+    private var latest = QueueTime.distantPast
 
     public init() {}
 
     /// The arrival time of an event the kernel stamped `stamp` (the queue's real time).
     /// - Thread: the port's reader.
-    public mutating func time(stampedAt stamp: HostTime) -> HostTime {
+    public mutating func time(stampedAt stamp: QueueTime) -> QueueTime {
         latest = max(latest, stamp)
         return latest
     }
@@ -24,7 +24,7 @@ public struct ArrivalClock: Sendable {
     /// The arrival time of an event stamped `stamp`; `nil` when it carries no real-time
     /// stamp (a port without timestamping, or one stamping in ticks).
     /// - Thread: the port's reader.
-    public mutating func time(of stamp: SeqTime) -> HostTime? {
+    public mutating func time(of stamp: SeqTime) -> QueueTime? {
         guard case .realTime(let time) = stamp else { return nil }
         return self.time(stampedAt: time)
     }

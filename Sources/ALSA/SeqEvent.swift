@@ -33,7 +33,7 @@ public enum SeqEvent: Hashable, Sendable {
 /// - Thread: any (a plain value).
 public enum SeqTime: Hashable, Sendable {
     case tick(UInt32)
-    case realTime(HostTime)
+    case realTime(QueueTime)
 }
 
 /// The System client's notices about clients, ports and subscriptions.

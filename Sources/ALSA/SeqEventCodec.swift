@@ -53,7 +53,7 @@ enum SeqEventCodec {
     static func decode(_ event: snd_seq_event_t, sysEx: inout SysExAssembler) -> SeqEvent? {
         let source = SeqAddress(client: event.source.client, port: event.source.port)
         let time = withUnsafePointer(to: event, { midihub_seq_ev_is_real($0) }) != 0
-            ? SeqTime.realTime(HostTime(nanoseconds: Int64(event.time.time.tv_sec) * 1_000_000_000 + Int64(event.time.time.tv_nsec)))
+            ? SeqTime.realTime(QueueTime(event.time.time))
             : SeqTime.tick(event.time.tick)
         let note = event.data.note, control = event.data.control
         let channel = note.channel & 0x0F, controlChannel = control.channel & 0x0F

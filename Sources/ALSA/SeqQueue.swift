@@ -13,7 +13,7 @@ public struct SeqQueue: Hashable, Sendable {
 public struct SeqQueueStatus: Hashable, Sendable {
     public var tick: UInt32
     /// The queue's real time (since it started).
-    public var time: HostTime
+    public var time: QueueTime
     /// Events still waiting in the queue.
     public var pendingEvents: Int
     public var isRunning: Bool
@@ -80,8 +80,16 @@ extension SeqClient {
         let real = snd_seq_queue_status_get_real_time(status)!.pointee
         return SeqQueueStatus(
             tick: snd_seq_queue_status_get_tick_time(status),
-            time: HostTime(nanoseconds: Int64(real.tv_sec) * 1_000_000_000 + Int64(real.tv_nsec)),
+            time: QueueTime(real),
             pendingEvents: Int(snd_seq_queue_status_get_events(status)),
             isRunning: snd_seq_queue_status_get_status(status) & 1 != 0)
+    }
+}
+
+extension QueueTime {
+    /// A queue time as ALSA gives it (`snd_seq_real_time_t`: seconds and nanoseconds).
+    /// - Thread: any.
+    init(_ real: snd_seq_real_time_t) {
+        self.init(sinceStart: HostDuration(nanoseconds: Int64(real.tv_sec) * 1_000_000_000 + Int64(real.tv_nsec)))
     }
 }

@@ -372,7 +372,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// - Thread: owner (the MIDI input thread).
     private func arrivalTime(of stamp: SeqTime, readAt readTime: HostTime) -> HostTime {
         guard let ahead = queueAheadOfMonotonic.value, let arrival = arrivals.time(of: stamp) else { return readTime }
-        return min(arrival - ahead, readTime)
+        return min(arrival.monotonic(ahead: ahead), readTime)
     }
 
     /// Input lost in the kernel (the FIFO overflowed while the hub fell behind) may have held

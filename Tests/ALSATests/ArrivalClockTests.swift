@@ -1,11 +1,13 @@
 import Testing
+import MIDICore
 
 import ALSA
 
 struct ArrivalClockTests {
     @Test func aStampBehindTheLastOneShowsAsTheLastOne() {
         var clock = ArrivalClock()
-        let printed = [0.306725, 0.307055, 0.307051, 0.4].map { clock.time(stampedAt: $0) }
+        let stamps: [HostDuration] = [0.306725, 0.307055, 0.307051, 0.4]
+        let printed = stamps.map { clock.time(stampedAt: QueueTime(sinceStart: $0)).sinceStart }
         #expect(printed == [0.306725, 0.307055, 0.307055, 0.4])
     }
 }

@@ -19,15 +19,15 @@ struct TransportTiming {
     /// The transport's clock minus the monotonic clock.
     var clockOffset: HostDuration
     var queue: SeqQueue
-    /// The queue's real time minus the monotonic clock, plus the audio output's delay (so
-    /// external gear sounds with what the sound card plays).
-    var queueOffset: HostDuration
+    /// How far the queue's real time runs ahead of the monotonic clock, plus the audio
+    /// output's delay (so external gear sounds with what the sound card plays).
+    var queueAhead: HostDuration
 
     /// `time` (the monotonic clock) on the transport's clock.
     func clockTime(_ time: HostTime) -> HostTime { time + clockOffset }
 
     /// `time` (the monotonic clock) on the queue's real-time clock.
-    func queueTime(_ time: HostTime) -> HostTime { time + queueOffset }
+    func queueTime(_ time: HostTime) -> QueueTime { QueueTime(time, ahead: queueAhead) }
 }
 
 /// The offset between two clocks read one after the other (the transport's clock and the ALSA

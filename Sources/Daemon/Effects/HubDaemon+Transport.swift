@@ -25,13 +25,13 @@ extension HubDaemon {
         if monotonic - lastQueueReading >= Self.queueReadInterval, let queueTime = try? client.status(of: transportQueue).time {
             let monotonic = HostTime.now()
             lastQueueReading = monotonic
-            _ = queueClockOffset.add(queueTime - (audio?.renderedTime ?? monotonic))
-            _ = queueAheadOfMonotonic.add(queueTime - monotonic)
+            _ = queueClockOffset.add(queueTime.ahead(of: audio?.renderedTime ?? monotonic))
+            _ = queueAheadOfMonotonic.add(queueTime.ahead(of: monotonic))
         }
-        let queueOffset = (queueClockOffset.value ?? .zero) + (now - monotonic) + (audio?.outputDelay ?? .zero)
+        let queueAhead = (queueClockOffset.value ?? .zero) + (now - monotonic) + (audio?.outputDelay ?? .zero)
         let clock = TransportClock(now: now, offset: now - monotonic, actionDelay: (audio?.blockLength ?? .zero) + Self.actionMargin,
                                    outputDelay: audio?.outputDelay ?? .zero, onAudio: audio?.renderedTime != nil)
-        return (clock, TransportTiming(clockOffset: now - monotonic, queue: transportQueue, queueOffset: queueOffset))
+        return (clock, TransportTiming(clockOffset: now - monotonic, queue: transportQueue, queueAhead: queueAhead))
     }
 
     /// How long handing an action's first events to ALSA may take (a Start and the first
