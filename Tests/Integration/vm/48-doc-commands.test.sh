@@ -60,6 +60,26 @@ ready_line() { # SUBCOMMAND
     esac
 }
 
+# What an example needs to run (WORDS: its line, split): a daemon of some kind, Ctrl-C
+# after a while, or nothing but itself.
+example_kind() { # WORDS...
+    if [[ $2 == transport ]]; then
+        echo transport
+    elif [[ $2 == record && $3 == *.wav ]]; then
+        echo audio-daemon
+    elif [[ $2 == learn || $2 == remote || $2 == play ]]; then
+        echo "$2"
+    elif [[ ($2 == scene || $2 == trigger) && $3 != -* || $2 == patch || $2 == widgets ]]; then
+        echo daemon
+    elif [[ $2 == network && ($3 == status || $3 == disconnect) ]]; then
+        echo daemon-network
+    elif [[ -n $(ready_line "$2") ]]; then
+        echo long-running
+    else
+        echo plain
+    fi
+}
+
 # Runs one example line as written (through the shell: quotes as a user types them), in
 # the repository (read-only here), where the docs' relative paths lead.
 run_example() { # LINE
@@ -69,43 +89,45 @@ run_example() { # LINE
     ready=$(ready_line "${words[1]}")
     step "$line"
     [[ $line == "midihub connect "*" 'midihub synth'" ]] && start_synth
-    if [[ ${words[1]} != transport && -n ${PEER_PIDS[transporthub]:-} ]]; then stop_peer transporthub; fi
-    if [[ ${words[1]} == transport ]]; then
-        run_transport_example "$line"
-    elif [[ ${words[1]} == record && ${words[2]} == *.wav ]]; then
-        run_audio_daemon_example "$line"
-    elif [[ ${words[1]} == learn ]]; then
-        run_learn_example "$line"
-    elif [[ ${words[1]} == remote ]]; then
-        run_remote_example "$line"
-    elif [[ (${words[1]} == scene || ${words[1]} == trigger) && ${words[2]} != -* || ${words[1]} == patch || ${words[1]} == widgets ]]; then
-        run_daemon_example "$line"
-    elif [[ ${words[1]} == network && (${words[2]} == status || ${words[2]} == disconnect) ]]; then
-        printf '%s\n' "network:" '  connect: ["192.168.1.20"]' >"$WORK/network.yaml"
-        run_daemon_example "$line" "$WORK/network.yaml"
-    elif [[ ${words[1]} == play ]]; then
-        run_play_example "$line"
-    elif [[ -n $ready ]]; then
-        start_peer example bash -c "cd \"\$REPO\" && exec $line"
-        local said
-        said=$(peer_err example)
-        [[ ${words[1]} == network ]] && said=$(peer_out example)
-        wait_for_peer_line example "$said" "$ready" 120
-        stop_peer example
-        assert_eq 0 "$PEER_STATUS" "'$line' after Ctrl-C (stderr: $(tail -n 3 "$(peer_err example)" | tr '\n' '|'))"
-    else
-        # Generous: the debug build's synth under emulation plays slower than real time.
-        (cd "$REPO" && timeout -k 5 300 bash -c "$line") >"$WORK/out" 2>"$WORK/err"
-        local status=$?
-        assert_eq 0 "$status" "'$line' (stderr: $(head -c 400 "$WORK/err"))"
-    fi
+    local kind
+    kind=$(example_kind "${words[@]}")
+    # A daemon shared by a run of examples stops when another kind of example comes.
+    if [[ $kind != transport && -n ${PEER_PIDS[transporthub]:-} ]]; then stop_peer transporthub; fi
+    if [[ $kind != daemon* && -n ${PEER_PIDS[examplehub]:-} ]]; then stop_peer examplehub; fi
+    case $kind in
+        transport) run_transport_example "$line" ;;
+        audio-daemon) run_audio_daemon_example "$line" ;;
+        learn) run_learn_example "$line" ;;
+        remote) run_remote_example "$line" ;;
+        daemon) run_daemon_example "$line" ;;
+        daemon-network)
+            printf '%s\n' "network:" '  connect: ["192.168.1.20"]' >"$WORK/network.yaml"
+            run_daemon_example "$line" "$WORK/network.yaml"
+            ;;
+        play) run_play_example "$line" ;;
+        long-running)
+            start_peer example bash -c "cd \"\$REPO\" && exec $line"
+            local said
+            said=$(peer_err example)
+            [[ ${words[1]} == network ]] && said=$(peer_out example)
+            wait_for_peer_line example "$said" "$ready" 120
+            stop_peer example
+            assert_eq 0 "$PEER_STATUS" "'$line' after Ctrl-C (stderr: $(tail -n 3 "$(peer_err example)" | tr '\n' '|'))"
+            ;;
+        *)
+            # Generous: the debug build's synth under emulation plays slower than real time.
+            (cd "$REPO" && timeout -k 5 300 bash -c "$line") >"$WORK/out" 2>"$WORK/err"
+            local status=$?
+            assert_eq 0 "$status" "'$line' (stderr: $(head -c 400 "$WORK/err"))"
+            ;;
+    esac
     if [[ -n ${PEER_PIDS[synth]:-} ]]; then stop_peer synth; fi
 }
 
-# `midihub play FILE …` plays for `PLAY_SECONDS` and is stopped with Ctrl-C, as a listener
+# `midihub play FILE …` plays for `PLAY_SECONDS` (a start takes a second here) and is stopped with Ctrl-C, as a listener
 # would: exit 130 (128 + SIGINT; 0 when the song ended first) and nothing on stderr but
 # progress. Songs played whole, against aplaymidi, are 30-play's.
-PLAY_SECONDS=5
+PLAY_SECONDS=3
 run_play_example() { # LINE
     local status=0
     (cd "$REPO" && timeout -k 5 --preserve-status -s INT "$PLAY_SECONDS" bash -c "$1") >"$WORK/out" 2>"$WORK/err" || status=$?
@@ -131,15 +153,21 @@ run_learn_example() { # LINE
 }
 
 # `midihub scene NAME`, `midihub trigger NAME`, `midihub widgets set|press|release NAME` and
-# `midihub patch load FILE` with a daemon
-# serving the patch whose scenes the examples name (or PATCH); each prints what it did.
+# `midihub patch load FILE` with a daemon serving the patch whose scenes the examples name
+# (or PATCH); each prints what it did. A run of them shares one daemon while the patch stays
+# the same (a patch load ends it: the next starts a daemon of its own).
 run_daemon_example() { # LINE [PATCH]
-    start_serve examplehub --no-audio --patch "${2:-$REPO/patches/controller-knobs.yaml}"
+    local patch=${2:-$REPO/patches/controller-knobs.yaml}
+    if [[ -n ${PEER_PIDS[examplehub]:-} && $EXAMPLEHUB_PATCH != "$patch" ]]; then stop_peer examplehub; fi
+    if [[ -z ${PEER_PIDS[examplehub]:-} ]]; then
+        start_serve examplehub --no-audio --patch "$patch"
+        EXAMPLEHUB_PATCH=$patch
+    fi
     local status=0
     (cd "$REPO" && timeout -k 5 60 bash -c "$1") >"$WORK/out" 2>"$WORK/err" || status=$?
     assert_eq 0 "$status" "'$1' (stderr: $(head -c 400 "$WORK/err"))"
     [[ -s $WORK/out ]] || fail "'$1' printed nothing"
-    stop_peer examplehub
+    [[ $1 != "midihub patch load "* ]] || stop_peer examplehub
 }
 
 # `midihub remote …` with a daemon serving the remote on port 8080, as the docs start it:
