@@ -12,23 +12,24 @@ extension MIDIMessage {
         return out
     }
 
-    /// Appends the message's wire bytes (see `bytes`) to `out`.
+    /// Appends the message's wire bytes (see `bytes`) to `out`: byte by byte, so a buffer
+    /// with room allocates nothing.
     ///
     /// - Thread: any.
     public func encode(into out: inout [UInt8]) {
         switch self {
         case .noteOff(let c, let note, let velocity):
-            out.append(contentsOf: [0x80 | c & 0x0F, note & 0x7F, velocity & 0x7F])
+            Self.append(0x80 | c & 0x0F, note & 0x7F, velocity & 0x7F, to: &out)
         case .noteOn(let c, let note, let velocity):
-            out.append(contentsOf: [0x90 | c & 0x0F, note & 0x7F, velocity & 0x7F])
+            Self.append(0x90 | c & 0x0F, note & 0x7F, velocity & 0x7F, to: &out)
         case .polyPressure(let c, let note, let pressure):
-            out.append(contentsOf: [0xA0 | c & 0x0F, note & 0x7F, pressure & 0x7F])
+            Self.append(0xA0 | c & 0x0F, note & 0x7F, pressure & 0x7F, to: &out)
         case .controlChange(let c, let controller, let value):
-            out.append(contentsOf: [0xB0 | c & 0x0F, controller & 0x7F, value & 0x7F])
+            Self.append(0xB0 | c & 0x0F, controller & 0x7F, value & 0x7F, to: &out)
         case .programChange(let c, let program):
-            out.append(contentsOf: [0xC0 | c & 0x0F, program & 0x7F])
+            Self.append(0xC0 | c & 0x0F, program & 0x7F, to: &out)
         case .channelPressure(let c, let pressure):
-            out.append(contentsOf: [0xD0 | c & 0x0F, pressure & 0x7F])
+            Self.append(0xD0 | c & 0x0F, pressure & 0x7F, to: &out)
         case .pitchBend(let c, let value):
             out.append(0xE0 | c & 0x0F)
             Self.appendFourteenBit(value, to: &out)
@@ -38,12 +39,12 @@ extension MIDIMessage {
             for byte in payload { out.append(byte & 0x7F) }
             out.append(0xF7)
         case .mtcQuarterFrame(let value):
-            out.append(contentsOf: [0xF1, value & 0x7F])
+            Self.append(0xF1, value & 0x7F, to: &out)
         case .songPosition(let value):
             out.append(0xF2)
             Self.appendFourteenBit(value, to: &out)
         case .songSelect(let song):
-            out.append(contentsOf: [0xF3, song & 0x7F])
+            Self.append(0xF3, song & 0x7F, to: &out)
         case .tuneRequest: out.append(0xF6)
         case .clock: out.append(0xF8)
         case .start: out.append(0xFA)
@@ -52,6 +53,14 @@ extension MIDIMessage {
         case .activeSensing: out.append(0xFE)
         case .reset: out.append(0xFF)
         }
+    }
+
+    /// Appends a status byte and its data bytes one by one (no temporary array).
+    @inline(__always)
+    private static func append(_ status: UInt8, _ data1: UInt8, _ data2: UInt8? = nil, to out: inout [UInt8]) {
+        out.append(status)
+        out.append(data1)
+        if let data2 { out.append(data2) }
     }
 
     /// A 14-bit value as two data bytes, least significant 7 bits first.

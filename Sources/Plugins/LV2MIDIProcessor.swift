@@ -51,8 +51,12 @@ final class LV2MIDIEffect: @unchecked Sendable {
     private let atomInputs: [UnsafeMutableRawPointer]
     private let atomOutputs: [UnsafeMutableRawPointer]
     private let cv: UnsafeMutablePointer<Float>
-    private let urids: (sequence: LV2_URID, chunk: LV2_URID, midiEvent: LV2_URID)
+    private let atoms: AtomSequence
     private var parser = MIDIParser()
+    /// A message's bytes on their way into the input sequence (kept: no allocation per event).
+    private var scratch: [UInt8] = []
+    /// Messages that did not fit into the input sequence (reported when the effect goes).
+    private var droppedEvents = 0
     /// Where the plugin's own time stands: frame `frames` is `origin` plus that many frames.
     private var origin: HostTime?
     private var frames: Int64 = 0
@@ -70,17 +74,18 @@ final class LV2MIDIEffect: @unchecked Sendable {
         }
         (instance, self.layout, self.host) = (made, layout, host)
         let map = host.urids
-        urids = (map.id(of: LV2Vocabulary.atomSequence), map.id(of: LV2Vocabulary.atomChunk), map.id(of: LV2Vocabulary.midiEvent))
+        atoms = AtomSequence(urids: map, capacity: layout.atomBufferSize)
+        scratch.reserveCapacity(256)
         controls = .allocate(capacity: max(layout.count, 1))
         controls.initialize(repeating: 0, count: max(layout.count, 1))
         for (index, value) in layout.defaults.enumerated() { controls[index] = value }
-        func atoms() -> UnsafeMutableRawPointer {
+        func atomBuffer() -> UnsafeMutableRawPointer {
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: layout.atomBufferSize, alignment: 8)
             buffer.initializeMemory(as: UInt8.self, repeating: 0, count: layout.atomBufferSize)
             return buffer
         }
-        atomInputs = (layout.midiInputs + layout.otherAtomInputs).map { _ in atoms() }
-        atomOutputs = layout.atomOutputs.map { _ in atoms() }
+        atomInputs = (layout.midiInputs + layout.otherAtomInputs).map { _ in atomBuffer() }
+        atomOutputs = layout.atomOutputs.map { _ in atomBuffer() }
         cv = .allocate(capacity: Self.maxFrames)
         cv.initialize(repeating: 0, count: Self.maxFrames)
         for port in layout.controlInputs + layout.controlOutputs { lilv_instance_connect_port(made, port, controls + Int(port)) }
@@ -94,8 +99,11 @@ final class LV2MIDIEffect: @unchecked Sendable {
     }
 
     deinit {
+        let dropped = droppedEvents > 0
+            ? "LV2 plugin: \(droppedEvents) message(s) did not fit into its \(layout.atomBufferSize)-byte atom buffer and were left out"
+            : nil
         let parts = Parts(instance: instance, worker: worker, controls: controls, atoms: atomInputs + atomOutputs, cv: cv,
-                          host: host, features: features)
+                          host: host, features: features, droppedReport: dropped)
         LV2Node.releaser.async { parts.release() }
     }
 
@@ -110,8 +118,10 @@ final class LV2MIDIEffect: @unchecked Sendable {
         /// Keep lilv's world (the plugin's library) and the features until the instance is freed.
         let host: InstalledPlugins
         let features: HostFeatureSet
+        let droppedReport: String?
 
         func release() {
+            if let droppedReport { host.report(droppedReport) }
             worker.stop()
             lilv_instance_deactivate(instance)
             lilv_instance_free(instance)
@@ -150,57 +160,29 @@ final class LV2MIDIEffect: @unchecked Sendable {
         for (index, port) in layout.controlInputs.enumerated() where index < parameters.values.count {
             controls[Int(port)] = parameters[index]
         }
-        for buffer in atomOutputs {
-            buffer.storeBytes(of: UInt32(layout.atomBufferSize - 8), toByteOffset: 0, as: UInt32.self)
-            buffer.storeBytes(of: urids.chunk, toByteOffset: 4, as: UInt32.self)
-        }
+        for buffer in atomOutputs { atoms.offer(buffer) }
         worker.deliverResponses()
         lilv_instance_run(instance, UInt32(count))
         worker.endRun()
-        for buffer in atomInputs { beginSequence(buffer) }
+        for buffer in atomInputs { atoms.begin(buffer) }
         if let first = atomOutputs.first { read(first, from: start, into: &output) }
     }
 
-    /// Makes `buffer` an empty sequence (of frame times).
-    private func beginSequence(_ buffer: UnsafeMutableRawPointer) {
-        buffer.storeBytes(of: 8, toByteOffset: 0, as: UInt32.self)
-        buffer.storeBytes(of: urids.sequence, toByteOffset: 4, as: UInt32.self)
-        buffer.storeBytes(of: UInt64(0), toByteOffset: 8, as: UInt64.self)
-    }
-
-    /// Appends `message` at frame 0 of the sequence in `buffer` (a message that does not fit is left out, logged).
+    /// Appends `message` at frame 0 of the sequence in `buffer` (one that does not fit is left out, counted).
     private func append(_ message: MIDIMessage, to buffer: UnsafeMutableRawPointer) {
-        if buffer.load(fromByteOffset: 4, as: UInt32.self) != urids.sequence { beginSequence(buffer) }
-        let bytes = message.bytes
-        let size = Int(buffer.load(as: UInt32.self))
-        let offset = 8 + size, length = 16 + (bytes.count + 7) & ~7
-        guard !bytes.isEmpty, offset + length <= layout.atomBufferSize else {
-            host.report("LV2 plugin: a \(bytes.count)-byte message did not fit into its atom buffer and was left out")
-            return
+        scratch.removeAll(keepingCapacity: true)
+        message.encode(into: &scratch)
+        let fits = scratch.withUnsafeBytes { bytes in
+            atoms.append(bytes.count, at: 0, to: buffer) { body in body.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
         }
-        buffer.storeBytes(of: Int64(0), toByteOffset: offset, as: Int64.self)
-        buffer.storeBytes(of: UInt32(bytes.count), toByteOffset: offset + 8, as: UInt32.self)
-        buffer.storeBytes(of: urids.midiEvent, toByteOffset: offset + 12, as: UInt32.self)
-        for (index, byte) in bytes.enumerated() { buffer.storeBytes(of: byte, toByteOffset: offset + 16 + index, as: UInt8.self) }
-        buffer.storeBytes(of: UInt32(size + length), toByteOffset: 0, as: UInt32.self)
+        if !fits { droppedEvents += 1 }
     }
 
     /// The MIDI events of the sequence the plugin wrote in `buffer`, each at `start` plus its frame.
     private func read(_ buffer: UnsafeMutableRawPointer, from start: HostTime, into output: inout [TimedMIDI]) {
-        guard buffer.load(fromByteOffset: 4, as: UInt32.self) == urids.sequence else { return }
-        let end = 8 + min(Int(buffer.load(as: UInt32.self)), layout.atomBufferSize - 8)
-        var offset = 16
-        while offset + 16 <= end {
-            let frame = buffer.load(fromByteOffset: offset, as: Int64.self)
-            let size = Int(buffer.load(fromByteOffset: offset + 8, as: UInt32.self))
-            let type = buffer.load(fromByteOffset: offset + 12, as: UInt32.self)
-            guard offset + 16 + size <= end else { break }
-            if type == urids.midiEvent {
-                let time = start + HostDuration(seconds: Double(max(frame, 0)) / Self.sampleRate)
-                let bytes = UnsafeRawBufferPointer(start: buffer + offset + 16, count: size).bindMemory(to: UInt8.self)
-                parser.feed(bytes) { output.append(TimedMIDI(time: time, message: $0)) }
-            }
-            offset += 16 + (size + 7) & ~7
+        atoms.forEachMIDIEvent(in: buffer) { frame, bytes in
+            let time = start + HostDuration(seconds: Double(frame) / Self.sampleRate)
+            parser.feed(bytes) { output.append(TimedMIDI(time: time, message: $0)) }
         }
     }
 }

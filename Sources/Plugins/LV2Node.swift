@@ -23,7 +23,8 @@ public final class LV2Node: Node, @unchecked Sendable {
     let layout: PluginCatalog.PortLayout
     private let log: PluginLog
     private let position: TimePosition
-    private let urids: (sequence: LV2_URID, chunk: LV2_URID, midiEvent: LV2_URID, float: LV2_URID, double: LV2_URID, int: LV2_URID)
+    private let atoms: AtomSequence
+    private let urids: (float: LV2_URID, double: LV2_URID, int: LV2_URID)
     private(set) var instance: UnsafeMutablePointer<LilvInstance>?
     private(set) var features: HostFeatureSet?
     private var worker: PluginWorker?
@@ -86,8 +87,8 @@ public final class LV2Node: Node, @unchecked Sendable {
         log = PluginLog(name: descriptor.name, urids: host.urids, report: host.report)
         let map = host.urids
         position = TimePosition(urids: map)
-        urids = (map.id(of: LV2Vocabulary.atomSequence), map.id(of: LV2Vocabulary.atomChunk), map.id(of: LV2Vocabulary.midiEvent),
-                 map.id(of: LV2Vocabulary.atomFloat), map.id(of: LV2Vocabulary.atomDouble), map.id(of: LV2Vocabulary.atomInt))
+        atoms = AtomSequence(urids: map, capacity: layout.atomBufferSize)
+        urids = (map.id(of: LV2Vocabulary.atomFloat), map.id(of: LV2Vocabulary.atomDouble), map.id(of: LV2Vocabulary.atomInt))
         controls = .allocate(capacity: max(layout.count, 1))
         controls.initialize(repeating: 0, count: max(layout.count, 1))
         for (index, value) in layout.defaults.enumerated() { controls[index] = value }
@@ -245,20 +246,9 @@ public final class LV2Node: Node, @unchecked Sendable {
     /// Empties the atom inputs and gives the atom outputs their space (a `Chunk` of their size).
     /// - Thread: render.
     private func beginSequences(_ buffers: Buffers) {
-        if let midi = buffers.midi { beginSequence(midi) }
-        for buffer in buffers.atomInputs { beginSequence(buffer) }
-        for buffer in buffers.atomOutputs {
-            buffer.storeBytes(of: UInt32(layout.atomBufferSize - 8), toByteOffset: 0, as: UInt32.self)
-            buffer.storeBytes(of: urids.chunk, toByteOffset: 4, as: UInt32.self)
-        }
-    }
-
-    /// Makes `buffer` an empty sequence (of frame times).
-    /// - Thread: render.
-    private func beginSequence(_ buffer: UnsafeMutableRawPointer) {
-        buffer.storeBytes(of: 8, toByteOffset: 0, as: UInt32.self)  // the body's unit and pad
-        buffer.storeBytes(of: urids.sequence, toByteOffset: 4, as: UInt32.self)
-        buffer.storeBytes(of: UInt64(0), toByteOffset: 8, as: UInt64.self)
+        if let midi = buffers.midi { atoms.begin(midi) }
+        for buffer in buffers.atomInputs { atoms.begin(buffer) }
+        for buffer in buffers.atomOutputs { atoms.offer(buffer) }
     }
 
     /// Appends `event` as a `midi:MidiEvent` at `frame` to the sequence in `buffer`.
@@ -266,19 +256,12 @@ public final class LV2Node: Node, @unchecked Sendable {
     private func append(_ event: RenderEvent, at frame: Int, to buffer: UnsafeMutableRawPointer?) {
         guard let buffer else { return }
         let bytes = Self.midiBytes(event)
-        let size = buffer.load(as: UInt32.self)
-        let offset = 8 + Int(size), length = 16 + (Int(bytes.count) + 7) & ~7
-        guard bytes.count > 0, offset + length <= layout.atomBufferSize else {
-            droppedEvents += 1
-            return
+        let fits = atoms.append(bytes.count, at: Int64(frame), to: buffer) { body in
+            body.storeBytes(of: bytes.status, toByteOffset: 0, as: UInt8.self)
+            body.storeBytes(of: bytes.data1, toByteOffset: 1, as: UInt8.self)
+            body.storeBytes(of: bytes.data2, toByteOffset: 2, as: UInt8.self)
         }
-        buffer.storeBytes(of: Int64(frame), toByteOffset: offset, as: Int64.self)
-        buffer.storeBytes(of: UInt32(bytes.count), toByteOffset: offset + 8, as: UInt32.self)
-        buffer.storeBytes(of: urids.midiEvent, toByteOffset: offset + 12, as: UInt32.self)
-        buffer.storeBytes(of: bytes.status, toByteOffset: offset + 16, as: UInt8.self)
-        buffer.storeBytes(of: bytes.data1, toByteOffset: offset + 17, as: UInt8.self)
-        buffer.storeBytes(of: bytes.data2, toByteOffset: offset + 18, as: UInt8.self)
-        buffer.storeBytes(of: size + UInt32(length), toByteOffset: 0, as: UInt32.self)
+        if !fits { droppedEvents += 1 }
     }
 
     /// The MIDI 1.0 bytes of a channel event (count 0 for a parameter).

@@ -1,4 +1,6 @@
 import AllocationCounter
+import Hub
+import MIDICore
 import Plugins
 import RenderCore
 import Testing
@@ -45,5 +47,33 @@ import Testing
             }
             #expect(counted == 0, "\(counted) allocations while \(node.descriptor.name) rendered 2,000 blocks")
         }
+    }
+}
+
+extension LV2NodeAllocationTests {
+    /// A MIDI effect on the MIDI input thread: each event into its input sequence and the
+    /// plugin's events read back allocate nothing (the output buffer kept, as the router keeps it).
+    @Test func routingThousandsOfEventsThroughAnLV2MIDIEffectAllocatesNothing() throws {
+        let plugins = InstalledPlugins()
+        var fifths = try #require(plugins.makeProcessor(try plugins.descriptor(for: "eg-fifths")))
+        var output: [TimedMIDI] = []
+        output.reserveCapacity(16)
+        func route(_ count: Int) {
+            for index in 0..<count {
+                let time = HostTime.zero + HostDuration(seconds: 1 + Double(index) / 1_000)
+                let note = UInt8(48 + index % 24)
+                output.removeAll(keepingCapacity: true)
+                fifths.process(TimedMIDI(time: time, message: index % 2 == 0 ? .noteOn(channel: 0, note: note, velocity: 90)
+                                                                                  : .noteOff(channel: 0, note: note, velocity: 0)),
+                               into: &output)
+            }
+        }
+        route(64)  // warm-up, not counted
+        let counted = AllocationCounter.session {
+            AllocationCounter.watchCurrentThread()
+            route(4_000)
+        }
+        #expect(counted == 0, "\(counted) allocations while eg-fifths took 4,000 events")
+        #expect(output.count == 2, "each event and its fifth")
     }
 }
