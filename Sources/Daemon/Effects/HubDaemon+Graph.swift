@@ -16,32 +16,51 @@ extension HubDaemon {
     ///   is unknown (nothing changed).
     /// - Thread: any but the owner (the control server's thread).
     func applyGraphEdit(_ edit: GraphEdit) throws {
-        let view = self.view.value
-        let change: GraphChange
-        do {
-            change = try edit.change(of: view.graph)
-        } catch {
-            throw ControlError(HubRefusal(error))
-        }
-        let (prepared, nodes, program) = prepare(change, of: view)
-        try perform { [self] in
-            audio?.offer(nodes, program: program)
-            defer { audio?.dropOffer() }
+        try withPreparedChange({ view in
+            do throws(GraphError) {
+                return try edit.change(of: view.graph)
+            } catch {
+                throw ControlError(HubRefusal(error))
+            }
+        }, apply: { [self] prepared in
             try command(.editGraph(edit, at: HostTime.now(), prepared: prepared))
-        }
+        })
     }
 
     /// Works out `patch`'s graph change against the published view here (as `applyGraphEdit`),
     /// then has the owner install it and run `then` there, in the same turn.
     /// - Thread: any but the owner (the control server's thread, main, a worker).
     func install<T>(_ patch: Patch, then: @escaping () throws -> T) throws -> T {
-        let view = self.view.value
-        let (prepared, nodes, program) = prepare(GraphChange(from: view.graph, to: patch.graph), of: view)
-        return try perform { [self] in
-            audio?.offer(nodes, program: program)
-            defer { audio?.dropOffer() }
+        try withPreparedChange({ view in GraphChange(from: view.graph, to: patch.graph) }, apply: { [self] prepared in
             try command(.install(patch, at: HostTime.now(), prepared: prepared))
             return try then()
+        })
+    }
+
+    /// How many times a graph change is prepared on the control side before the owner takes
+    /// it as it is (and rebases it: plugins instantiated, the program compiled on its thread).
+    static let preparationAttempts = 3
+
+    /// Prepares the graph change `change` makes of the published view (`prepare`), then has
+    /// the owner carry it out with `apply` — unless the owner's graph moved past that view
+    /// meanwhile (another edit came first): then it is prepared again against the newer view,
+    /// so that plugins start and programs compile here, not on the MIDI thread. The last of
+    /// `preparationAttempts` is applied whatever happened (the owner rebases it).
+    /// - Thread: any but the owner.
+    private func withPreparedChange<T>(_ change: (HubView) throws -> GraphChange,
+                                       apply: @escaping (PreparedGraphChange?) throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let view = self.view.value, last = attempt >= Self.preparationAttempts
+            let (prepared, nodes, program) = prepare(try change(view), of: view)
+            let outcome: T? = try perform { [self] () throws -> T? in
+                guard last || core.snapshot.graphRevision == view.hub.graphRevision else { return nil }
+                audio?.offer(nodes, program: program)
+                defer { audio?.dropOffer() }
+                return try apply(prepared)
+            }
+            if let outcome { return outcome }
         }
     }
 
