@@ -164,7 +164,7 @@ extension SeqClient {
         case .tick(let queue, let tick):
             midihub_seq_ev_schedule_tick(&event, queue.id, 0, tick)
         case .realTime(let queue, let time):
-            let nanoseconds = UInt64(max(0, time.sinceStart.nanoseconds))
+            let nanoseconds = UInt64(max(0, time.sinceOrigin.nanoseconds))
             midihub_seq_ev_schedule_real(&event, queue.id, UInt32(clamping: nanoseconds / 1_000_000_000),
                                          UInt32(nanoseconds % 1_000_000_000))
         }

@@ -90,6 +90,6 @@ extension QueueTime {
     /// A queue time as ALSA gives it (`snd_seq_real_time_t`: seconds and nanoseconds).
     /// - Thread: any.
     init(_ real: snd_seq_real_time_t) {
-        self.init(sinceStart: HostDuration(nanoseconds: Int64(real.tv_sec) * 1_000_000_000 + Int64(real.tv_nsec)))
+        self.init(sinceOrigin: HostDuration(nanoseconds: Int64(real.tv_sec) * 1_000_000_000 + Int64(real.tv_nsec)))
     }
 }

@@ -105,9 +105,9 @@ struct RecordCommand: ParsableCommand {
             guard let event = try client.receive(milliseconds: 100) else { continue }
             guard case .message(let message, let source, let time) = event, let which = index[source] else { continue }
             // The queue started with the take: its real time is the time since the start.
-            recording.record(message, after: (clock.time(of: time) ?? .start).sinceStart, source: which)
+            recording.record(message, after: (clock.time(of: time) ?? .origin).sinceOrigin, source: which)
         }
-        let length = try client.status(of: queue).time.sinceStart
+        let length = try client.status(of: queue).time.sinceOrigin
         try SequenceFile.save(recording.file(endingAfter: length), path: output)
         printError("midihub: recorded \(recording.count) events in \(StatusLine.clock(length.seconds)) to \(output)")
     }

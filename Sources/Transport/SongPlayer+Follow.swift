@@ -10,7 +10,7 @@ extension SongPlayer {
     /// - Returns: how far the player was behind the master (ticks; negative: ahead) where
     ///   the new tempo begins, or `nil` when it does not play.
     @discardableResult
-    public mutating func follow(masterTick: Double, at time: HostTime, beatsPerMinute: Double,
+    public mutating func follow(masterTick: Double, at time: TransportTime, beatsPerMinute: Double,
                                 catchUp: Double = 0.25) -> Double? {
         guard state == .playing, let song else { return nil }
         let ticksPerSecond = beatsPerMinute / 60 * Double(song.tempoMap.ticksPerQuarter)

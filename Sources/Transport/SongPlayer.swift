@@ -5,7 +5,7 @@ import RenderCore
 /// loop region and a tempo override. Pure: the caller reads its clock, asks for what is due
 /// up to a horizon (`due(until:)`) and carries the messages out at their times.
 ///
-/// Times are the caller's clock (`HostTime`). Messages come out in time order; each one's time
+/// Times are the caller's clock (`TransportTime`). Messages come out in time order; each one's time
 /// is where it takes effect (a note's exact frame, a queue's real time). Ending playback
 /// (pause, stop, seek, a loop's end, another song) ends the notes the player started: it
 /// answers with note-offs for every note on or still to be ended; the caller drops what it
@@ -32,10 +32,10 @@ public struct SongPlayer: Sendable {
 
     /// A message and the time (the caller's clock) where it takes effect.
     public struct Scheduled: Hashable, Sendable {
-        public var time: HostTime
+        public var time: TransportTime
         public var message: MIDIMessage
 
-        public init(time: HostTime, message: MIDIMessage) {
+        public init(time: TransportTime, message: MIDIMessage) {
             self.time = time
             self.message = message
         }
@@ -44,10 +44,10 @@ public struct SongPlayer: Sendable {
     /// Where the timeline takes a new course: from `time` on, nodes see `host` (its
     /// `samplePosition` and `sampleRate` are left for the caller), moving at its tempo.
     public struct TimelinePoint: Equatable, Sendable {
-        public var time: HostTime
+        public var time: TransportTime
         public var host: HostSync
 
-        public init(time: HostTime, host: HostSync) {
+        public init(time: TransportTime, host: HostSync) {
             self.time = time
             self.host = host
         }
@@ -73,12 +73,12 @@ public struct SongPlayer: Sendable {
     /// How many times the song played to its end by itself (the caller reports each), and
     /// when it last did (the caller's clock; up to the lookahead ahead of it).
     public private(set) var endings = 0
-    public private(set) var endedAt = HostTime.zero
+    public private(set) var endedAt = TransportTime.origin
     /// A song that replaces `song` where playing next starts (`replaceSong`).
     private var pendingSong: Song?
     /// Where the transport stands while not playing; where it stood at `anchorTime` while playing.
     private var anchorTick = Tick.zero
-    private var anchorTime = HostTime.zero
+    private var anchorTime = TransportTime.origin
     /// The next song event to hand out.
     private var next = 0
     /// Timeline points not taken yet (`takeTimeline`).
@@ -88,18 +88,18 @@ public struct SongPlayer: Sendable {
     /// The number of the next clock pulse to hand out (pulse n falls at n × PPQ / 24 ticks).
     private var nextPulse: UInt64 = 0
     /// Handed out up to this time (while playing).
-    private(set) var scheduledUntil = HostTime.zero
+    private(set) var scheduledUntil = TransportTime.origin
     /// Notes handed out as on and not yet as off, by channel × 128 + note.
     private var held = [UInt8](repeating: 0, count: 16 * 128)
     /// Note-offs handed out and maybe not played yet, which a cut may drop (`played(until:)`
     /// forgets those that have played).
-    private var recentOffs: [(time: HostTime, key: Int)] = []
+    private var recentOffs: [(time: TransportTime, key: Int)] = []
 
     public init() {}
 
     /// Loads `song` (stopped at its start), ending what the previous one played; clears the
     /// loop and the tempo override.
-    public mutating func load(_ song: Song, at time: HostTime) -> [Scheduled] {
+    public mutating func load(_ song: Song, at time: TransportTime) -> [Scheduled] {
         let offs = state == .playing ? cut(at: time) + [Scheduled(time: time, message: .stop)] : cut(at: time)
         self.song = song
         pendingSong = nil
@@ -121,7 +121,7 @@ public struct SongPlayer: Sendable {
 
     /// Starts (or resumes) at the current position at `time`; chases the channels first.
     /// - Returns: `nil` when no song is loaded.
-    public mutating func play(at time: HostTime) -> [Scheduled]? {
+    public mutating func play(at time: TransportTime) -> [Scheduled]? {
         guard let song else { return nil }
         guard state != .playing else { return [] }
         if anchorTick >= song.endTick { anchorTick = .zero }
@@ -130,7 +130,7 @@ public struct SongPlayer: Sendable {
     }
 
     /// Stops where it is at `time`; `play` resumes from there.
-    public mutating func pause(at time: HostTime) -> [Scheduled] {
+    public mutating func pause(at time: TransportTime) -> [Scheduled] {
         guard state == .playing else { return [] }
         anchorTick = position(at: time)
         state = .paused
@@ -139,7 +139,7 @@ public struct SongPlayer: Sendable {
     }
 
     /// Stops at `time` and goes back to the start (of the loop, when there is one).
-    public mutating func stop(at time: HostTime) -> [Scheduled] {
+    public mutating func stop(at time: TransportTime) -> [Scheduled] {
         let offs = state == .playing ? cut(at: time) + [Scheduled(time: time, message: .stop)] : []
         state = .stopped
         anchorTick = loop?.start ?? .zero
@@ -148,7 +148,7 @@ public struct SongPlayer: Sendable {
     }
 
     /// Moves to `tick` at `time`; playing goes on from there.
-    public mutating func seek(to tick: Tick, at time: HostTime) -> [Scheduled] {
+    public mutating func seek(to tick: Tick, at time: TransportTime) -> [Scheduled] {
         guard let song else { return [] }
         let target = min(tick, song.endTick)
         guard state == .playing else {
@@ -160,7 +160,7 @@ public struct SongPlayer: Sendable {
 
     /// Plays at `beatsPerMinute` (quarter notes) from now on, or the file's tempo map again
     /// with `nil`.
-    public mutating func overrideTempo(_ beatsPerMinute: Double?, at time: HostTime) {
+    public mutating func overrideTempo(_ beatsPerMinute: Double?, at time: TransportTime) {
         if state == .playing {
             let from = max(scheduledUntil, time)
             anchorTick = position(at: from)
@@ -179,7 +179,7 @@ public struct SongPlayer: Sendable {
     /// The messages due up to `horizon`, in time order: the song's events, and at a loop's end
     /// the note-offs and the chase of the loop's start. At the song's end the transport stops
     /// by itself (and `endings` counts it).
-    public mutating func due(until horizon: HostTime) -> [Scheduled] {
+    public mutating func due(until horizon: TransportTime) -> [Scheduled] {
         guard state == .playing else { return [] }
         recentOffs.removeAll { $0.time < horizon - Self.offMemory }
         var out: [Scheduled] = []
@@ -223,13 +223,13 @@ public struct SongPlayer: Sendable {
 
     /// Tells the player that what it handed out for before `time` has played (a cut no
     /// longer needs to repeat those note-offs).
-    public mutating func played(until time: HostTime) {
+    public mutating func played(until time: TransportTime) {
         recentOffs.removeAll { $0.time < time }
     }
 
     /// The position at `time`; the anchor's before it (playing starts, or a loop begins
     /// again, up to the lookahead after the caller's clock).
-    public func position(at time: HostTime) -> Tick {
+    public func position(at time: TransportTime) -> Tick {
         guard state == .playing, time > anchorTime, let song else { return anchorTick }
         return min(tick(after: time - anchorTime, from: anchorTick), song.endTick)
     }
@@ -268,7 +268,7 @@ public struct SongPlayer: Sendable {
 
     /// Anchors playback at `tick` = `time`: the clock's Start (or Song Position and
     /// Continue), then the chase of `tick`, at `time`.
-    private mutating func start(at time: HostTime, from tick: Tick) -> [Scheduled] {
+    private mutating func start(at time: TransportTime, from tick: Tick) -> [Scheduled] {
         if let pendingSong {
             song = pendingSong
             self.pendingSong = nil
@@ -294,7 +294,7 @@ public struct SongPlayer: Sendable {
     }
 
     /// Marks the timeline at `tick` = `time`, playing or not as the transport is now.
-    private mutating func mark(_ tick: Tick, at time: HostTime) {
+    private mutating func mark(_ tick: Tick, at time: TransportTime) {
         guard let song else { return }
         let host = song.tempoMap.hostSync(atTick: tick, tempo: tempoOverride, transport: state == .playing ? .playing : .stopped)
         timeline.append(TimelinePoint(time: time, host: host))
@@ -360,7 +360,7 @@ public struct SongPlayer: Sendable {
 
     /// Ends at `time` everything the player may have left sounding: the notes handed out as
     /// on, and those whose note-off was handed out lately (the caller may drop it unplayed).
-    private mutating func cut(at time: HostTime) -> [Scheduled] {
+    private mutating func cut(at time: TransportTime) -> [Scheduled] {
         for off in recentOffs where held[off.key] == 0 { held[off.key] = 1 }
         recentOffs.removeAll()
         return releaseHeld(at: time)
@@ -369,7 +369,7 @@ public struct SongPlayer: Sendable {
     /// Note-offs at `time` for every note held — one for each time a note was started and
     /// not ended (a song may start the same key twice); remembered as handed out (a cut
     /// before `time` may drop them).
-    private mutating func releaseHeld(at time: HostTime) -> [Scheduled] {
+    private mutating func releaseHeld(at time: TransportTime) -> [Scheduled] {
         var offs: [Scheduled] = []
         for key in held.indices where held[key] > 0 {
             let off = Scheduled(time: time, message: .noteOff(channel: UInt8(key / 128), note: UInt8(key % 128), velocity: 0))

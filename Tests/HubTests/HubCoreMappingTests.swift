@@ -93,7 +93,7 @@ import Hub
         var sink = RecordingSink()
         func fired(moving position: UInt8, at time: Double) throws -> Bool {
             #expect(try Self.move(0, to: position, at: time, in: &core, sink: &sink).isEmpty)
-            let effects = try core.handle(.tick(TransportClock(now: HostTime(seconds: time))), into: &sink)
+            let effects = try core.handle(.tick(TransportClock(now: TransportTime(seconds: time))), into: &sink)
             return effects.contains(.triggerFired("panic"))
         }
         #expect(try fired(moving: 127, at: 1))

@@ -194,7 +194,7 @@ import Hub
         let pad = Mapping(source: .controller(80), targets: [MappingTarget(node: "trigger", parameter: "panic", low: 0, high: 1)])
         func press(at time: HostTime) throws -> Bool {
             _ = try Self.play(.controlChange(channel: 0, controller: 80, value: 127), at: time, in: &core)
-            return try core.handle(.tick(TransportClock(now: time)), into: &sink).contains(.triggerFired("panic"))
+            return try core.handle(.tick(TransportClock(now: TransportTime(withoutAudio: time))), into: &sink).contains(.triggerFired("panic"))
         }
         _ = try core.handle(.switchScene("old", at: 1), into: &sink)
         #expect(core.snapshot.currentScene == "old")
@@ -275,7 +275,7 @@ import Hub
                             into: &sink)
         }
         func tick(at time: HostTime) throws -> [HubEffect] {
-            try core.handle(.tick(TransportClock(now: time)), into: &sink)
+            try core.handle(.tick(TransportClock(now: TransportTime(withoutAudio: time))), into: &sink)
         }
         _ = try listed(before, changed: false, at: 0)
         #expect(try listed(after, changed: true, at: 1) == [.ports(.portAppeared(Self.jackKeys))])

@@ -40,7 +40,7 @@ import Hub
     }
 
     static func clock(_ now: Double) -> TransportClock {
-        TransportClock(now: HostTime(seconds: now), actionDelay: 0.01)
+        TransportClock(now: TransportTime(seconds: now), actionDelay: 0.01)
     }
 
     @discardableResult
@@ -60,7 +60,8 @@ import Hub
     static func play(_ effects: [HubEffect], in core: inout HubCore) throws -> [TimedMIDI] {
         var delivered: [TimedMIDI] = []
         for event in scheduled(effects) where !HubCore.isClock(event.message) {
-            let sink = try feed(.sequenced(event.message, at: event.time), to: &core).sink
+            // The tests' transport clock is the monotonic one (no audio).
+            let sink = try feed(.sequenced(event.message, at: TransportClock(now: event.time).monotonic(event.time)), to: &core).sink
             delivered += sink.delivered.filter { $0.node == "piano" }.map(\.event)
         }
         return delivered

@@ -18,7 +18,7 @@ import Hub
     /// Fires `name` through the core's entry; the effects but the last, which publishes the firing.
     static func fire(_ name: String, at time: Double = 1, in core: inout HubCore) throws -> (RecordingSink, [HubEffect]) {
         var sink = RecordingSink()
-        let effects = try core.handle(.fire(name, at: HostTime(seconds: time), clock: TransportClock(now: HostTime(seconds: time)), stamp: "stamp"), into: &sink)
+        let effects = try core.handle(.fire(name, at: HostTime(seconds: time), clock: TransportClock(now: TransportTime(seconds: time)), stamp: "stamp"), into: &sink)
         #expect(effects.last == .triggerFired(name))
         return (sink, Array(effects.dropLast()))
     }

@@ -74,10 +74,10 @@ import Testing
 
     @Test func aQueueTimeMeetsTheMonotonicClockOnlyThroughTheOffsetMeasuredBetweenThem() {
         // Read together: the queue (started 2 s ago) at 2 s, the monotonic clock at 100 s.
-        let ahead = QueueTime(sinceStart: 2).ahead(of: HostTime(seconds: 100))
+        let ahead = QueueTime(sinceOrigin: 2).ahead(of: HostTime(seconds: 100))
         #expect(ahead == HostDuration(seconds: -98))
-        #expect(QueueTime(HostTime(seconds: 100.5), ahead: ahead) == QueueTime(sinceStart: 2.5))
-        #expect(QueueTime(sinceStart: 2.5).monotonic(ahead: ahead) == HostTime(seconds: 100.5))
-        #expect(QueueTime(sinceStart: 2.5) - QueueTime(sinceStart: 2) == 0.5)
+        #expect(QueueTime(HostTime(seconds: 100.5), ahead: ahead) == QueueTime(sinceOrigin: 2.5))
+        #expect(QueueTime(sinceOrigin: 2.5).monotonic(ahead: ahead) == HostTime(seconds: 100.5))
+        #expect(QueueTime(sinceOrigin: 2.5) - QueueTime(sinceOrigin: 2) == 0.5)
     }
 }

@@ -98,7 +98,7 @@ import Testing
     @Test func monitorShowsWhatMonitorPrints() throws {
         let shown = try Self.jsonExample(in: Midihub.helpMessage(for: MonitorCommand.self, columns: 80))
         let event = SeqEvent.message(.noteOn(channel: 0, note: 60, velocity: 100),
-                                     source: SeqAddress(client: 20, port: 0), time: .realTime(QueueTime(sinceStart: 1.234)))
+                                     source: SeqAddress(client: 20, port: 0), time: .realTime(QueueTime(sinceOrigin: 1.234)))
         #expect(EventFormatter.json(event, seconds: 1.234) == shown)
     }
 

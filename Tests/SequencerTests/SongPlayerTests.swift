@@ -51,7 +51,7 @@ import Testing
         var horizon = 10.0
         while player.state == .playing && horizon < 30 {
             horizon += 0.1
-            events += player.due(until: HostTime(seconds: horizon))
+            events += player.due(until: TransportTime(seconds: horizon))
         }
         let notes = Self.notesOn(events)
         #expect(notes.count == 13)
@@ -210,7 +210,7 @@ extension SongPlayerTests {
         player.setLoop(nil)
         var rest: [SongPlayer.Scheduled] = []
         var horizon = 4.01
-        while player.state == .playing { horizon += 0.5; rest += player.due(until: HostTime(seconds: horizon)) }
+        while player.state == .playing { horizon += 0.5; rest += player.due(until: TransportTime(seconds: horizon)) }
         #expect(rest.last?.message == .stop)
     }
 }
@@ -245,7 +245,7 @@ extension SongPlayerTests {
         _ = player.load(song, at: 0)
         _ = player.play(at: 1)
         var horizon = 1.0
-        while player.state == .playing { horizon += 0.25; _ = player.due(until: HostTime(seconds: horizon)) }
+        while player.state == .playing { horizon += 0.25; _ = player.due(until: TransportTime(seconds: horizon)) }
         let points = player.takeTimeline()
         #expect(points.map(\.time) == [1, 3, 7, 11])  // start, 60 BPM at 2:1, 3/4 at 3:1, the end (4:2)
         #expect(points.map(\.host.tempo) == [120, 60, 60, 120])  // the end goes back to the start
@@ -311,12 +311,12 @@ extension SongPlayerTests {
         _ = player.load(try Self.song(), at: 0)
         let masterStart = 10.0, ticksPerSecond = 100.0 / 60 * 480
         func masterTick(_ time: Double) -> Double { (time - masterStart) * ticksPerSecond }
-        _ = player.play(at: HostTime(seconds: masterStart + 0.015))
+        _ = player.play(at: TransportTime(seconds: masterStart + 0.015))
         var events: [SongPlayer.Scheduled] = []
         var now = masterStart + 0.015
         while player.state == .playing && now < 30 {
-            player.follow(masterTick: masterTick(now), at: HostTime(seconds: now), beatsPerMinute: 100)
-            events += player.due(until: HostTime(seconds: now + 0.1))
+            player.follow(masterTick: masterTick(now), at: TransportTime(seconds: now), beatsPerMinute: 100)
+            events += player.due(until: TransportTime(seconds: now + 0.1))
             now += 0.01
         }
         let notes = Self.notesOn(events)
@@ -326,7 +326,7 @@ extension SongPlayerTests {
             #expect(abs(note.time - beat) < 0.001, "note \(index) at \(note.time), the master's beat at \(beat)")
         }
         #expect(abs(player.tempo(atTick: 0) - 100) < 0.5, "the tempo settles on the master's")
-        #expect(player.follow(masterTick: 0, at: HostTime(seconds: now), beatsPerMinute: 100) == nil, "nothing to steer once stopped")
+        #expect(player.follow(masterTick: 0, at: TransportTime(seconds: now), beatsPerMinute: 100) == nil, "nothing to steer once stopped")
     }
 }
 

@@ -16,15 +16,15 @@ struct TransportTiming {
         var port: PortAddress
     }
 
-    /// The transport's clock minus the monotonic clock.
-    var clockOffset: HostDuration
+    /// The transport's clock as read for the batch (its offset to the monotonic clock).
+    var clock: TransportClock
     var queue: SeqQueue
     /// How far the queue's real time runs ahead of the monotonic clock, plus the audio
     /// output's delay (so external gear sounds with what the sound card plays).
     var queueAhead: HostDuration
 
     /// `time` (the monotonic clock) on the transport's clock.
-    func clockTime(_ time: HostTime) -> HostTime { time + clockOffset }
+    func clockTime(_ time: HostTime) -> TransportTime { clock.transportTime(time) }
 
     /// `time` (the monotonic clock) on the queue's real-time clock.
     func queueTime(_ time: HostTime) -> QueueTime { QueueTime(time, ahead: queueAhead) }

@@ -200,8 +200,8 @@ final class AudioRack {
     /// The audio rendered so far as a clock (frame 0 at `HostTime.zero`): the transport's
     /// clock while audio plays (`nil` when it does not). A frame rendered at this clock time
     /// is heard `outputDelay` later.
-    var renderedTime: HostTime? {
-        driver.isRunning ? .zero + timeBase.duration(at: driver.framesRendered) : nil
+    var renderedTime: TransportTime? {
+        driver.isRunning ? TransportTime(sinceOrigin: timeBase.duration(at: driver.framesRendered)) : nil
     }
 
     /// From rendering a frame to hearing it: the device's buffer.
@@ -212,14 +212,14 @@ final class AudioRack {
     var blockLength: HostDuration { timeBase.duration(ofFrames: Int64(driver.blockFrames)) }
 
     /// Plays `message` on unit `id` at the exact frame of `time` (on `renderedTime`'s clock).
-    func schedule(_ message: MIDIMessage, on id: NodeID, at time: HostTime) {
+    func schedule(_ message: MIDIMessage, on id: NodeID, at time: TransportTime) {
         guard let renderID = renderIDs[id] else { return }
         driver.sequenced.push(message, node: renderID, frame: timeBase.nearestFrame(after: time.sinceOrigin))
     }
 
     /// From `time` (on `renderedTime`'s clock) on, nodes see the song's timeline `host` (a
     /// stopped one hands the timeline back to live playing).
-    func scheduleTimeline(_ host: HostSync, at time: HostTime) {
+    func scheduleTimeline(_ host: HostSync, at time: TransportTime) {
         driver.sequenced.pushTimeline(host, frame: timeBase.nearestFrame(after: time.sinceOrigin))
     }
 

@@ -21,17 +21,20 @@ extension HubDaemon {
     /// steady when a song starts and a busy turn does not pay for it.
     /// - Thread: owner.
     func transportClock(monotonic: HostTime = .now()) -> (clock: TransportClock, timing: TransportTiming) {
-        let now = audio?.renderedTime ?? monotonic
+        let rendered = audio?.renderedTime
+        let now = rendered ?? TransportTime(withoutAudio: monotonic)
         if monotonic - lastQueueReading >= Self.queueReadInterval, let queueTime = try? client.status(of: transportQueue).time {
             let monotonic = HostTime.now()
             lastQueueReading = monotonic
-            _ = queueClockOffset.add(queueTime.ahead(of: audio?.renderedTime ?? monotonic))
+            _ = queueClockOffset.add(queueTime.ahead(of: audio?.renderedTime ?? TransportTime(withoutAudio: monotonic)))
             _ = queueAheadOfMonotonic.add(queueTime.ahead(of: monotonic))
         }
-        let queueAhead = (queueClockOffset.value ?? .zero) + (now - monotonic) + (audio?.outputDelay ?? .zero)
-        let clock = TransportClock(now: now, offset: now - monotonic, actionDelay: (audio?.blockLength ?? .zero) + Self.actionMargin,
-                                   outputDelay: audio?.outputDelay ?? .zero, onAudio: audio?.renderedTime != nil)
-        return (clock, TransportTiming(clockOffset: now - monotonic, queue: transportQueue, queueAhead: queueAhead))
+        // The one place the transport's clock and the monotonic clock meet: read together.
+        let offset = now.sinceOrigin - monotonic.sinceOrigin
+        let queueAhead = (queueClockOffset.value ?? .zero) + offset + (audio?.outputDelay ?? .zero)
+        let clock = TransportClock(now: now, offset: offset, actionDelay: (audio?.blockLength ?? .zero) + Self.actionMargin,
+                                   outputDelay: audio?.outputDelay ?? .zero, onAudio: rendered != nil)
+        return (clock, TransportTiming(clock: clock, queue: transportQueue, queueAhead: queueAhead))
     }
 
     /// How long handing an action's first events to ALSA may take (a Start and the first
@@ -53,7 +56,7 @@ extension HubDaemon {
         sink.transport = timing
         var effects: [HubEffect] = []
         for event in scheduled {
-            let time = event.time - timing.clockOffset
+            let time = timing.clock.monotonic(event.time)
             if HubCore.isClock(event.message) {
                 for follower in followers { sink.deliverClock(event.message, at: time + follower.offset, toNodeAt: follower.index) }
             } else {
@@ -120,7 +123,7 @@ extension HubDaemon {
     func transportStatus() -> TransportStatus {
         let transport = core.snapshot.transport
         let player = transport.player
-        let now = audio?.renderedTime ?? HostTime.now()
+        let now = audio?.renderedTime ?? TransportTime(withoutAudio: .now())
         let tick = player.position(at: now)
         let song = player.song
         func barBeat(_ tick: Tick) -> String {

@@ -52,7 +52,7 @@ extension HubCore {
             // Where the song was when the player heard it: the transport's clock at `time`,
             // less the sound card's delay.
             let clock = transport.clock
-            transport.overdub?.record(message, atTick: transport.player.position(at: time + clock.offset - clock.outputDelay))
+            transport.overdub?.record(message, atTick: transport.player.position(at: clock.transportTime(time) - clock.outputDelay))
             return
         }
         guard transport.recording != nil else { return }

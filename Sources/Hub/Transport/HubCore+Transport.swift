@@ -189,7 +189,7 @@ extension HubCore {
     /// card's delay after the clock, and the kernel queue's time may trail the monotonic
     /// clock by a stall of the machine — a cut repeats the note-offs of that margin too
     /// (a repeated note-off is harmless; one the queue dropped unplayed hangs a note).
-    mutating func notePlayed(until now: HostTime, clock: TransportClock) {
+    mutating func notePlayed(until now: TransportTime, clock: TransportClock) {
         transport.player.played(until: now - clock.outputDelay - Self.queueLagMargin)
     }
 

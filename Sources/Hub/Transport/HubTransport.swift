@@ -21,7 +21,7 @@ public struct HubTransport {
     var lastClockTempoChange = HostTime.distantPast
     /// Whether the clock was frames rendered when the transport last ran, and its reading then.
     var onAudioClock = false
-    var lastClock = HostTime.zero
+    var lastClock = TransportTime.origin
     /// The clock read last (a turn ago at most): the live take places messages with it.
     var clock = TransportClock(now: 0)
     /// What the master clock said this turn, done at the turn's tick (`takeMasterCues`).

@@ -5,7 +5,7 @@ import MIDICore
 /// - Thread: any (a plain value).
 public struct TransportClock: Sendable, Equatable {
     /// The transport's clock now: the audio rendered, or the monotonic clock without audio.
-    public var now: HostTime
+    public var now: TransportTime
     /// The transport's clock minus the monotonic clock.
     public var offset: HostDuration
     /// How long after `now` an action takes effect: the block the render thread may be
@@ -17,7 +17,7 @@ public struct TransportClock: Sendable, Equatable {
     public var onAudio: Bool
 
     /// - Thread: any.
-    public init(now: HostTime, offset: HostDuration = .zero, actionDelay: HostDuration = .zero, outputDelay: HostDuration = .zero, onAudio: Bool = false) {
+    public init(now: TransportTime, offset: HostDuration = .zero, actionDelay: HostDuration = .zero, outputDelay: HostDuration = .zero, onAudio: Bool = false) {
         self.now = now
         self.offset = offset
         self.actionDelay = actionDelay
@@ -27,9 +27,13 @@ public struct TransportClock: Sendable, Equatable {
 
     /// When an action taken now takes effect, on the transport's clock.
     /// - Thread: any.
-    public var actionTime: HostTime { now + actionDelay }
+    public var actionTime: TransportTime { now + actionDelay }
 
     /// `time` (the transport's clock) on the monotonic clock.
     /// - Thread: any.
-    public func monotonic(_ time: HostTime) -> HostTime { time - offset }
+    public func monotonic(_ time: TransportTime) -> HostTime { HostTime.zero + (time.sinceOrigin - offset) }
+
+    /// `time` (the monotonic clock) on the transport's clock.
+    /// - Thread: any.
+    public func transportTime(_ time: HostTime) -> TransportTime { TransportTime(sinceOrigin: time.sinceOrigin + offset) }
 }

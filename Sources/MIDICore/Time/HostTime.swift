@@ -11,7 +11,7 @@ import Glibc
 /// times add up to centuries) keeps its events in order.
 ///
 /// - Thread: any (a plain value).
-public struct HostTime: Hashable, Comparable, Sendable, BitwiseCopyable {
+public struct HostTime: ClockMoment {
     /// Nanoseconds since the clock's origin (for `now()`, boot).
     public var nanoseconds: Int64
 
@@ -19,6 +19,13 @@ public struct HostTime: Hashable, Comparable, Sendable, BitwiseCopyable {
     @inline(__always)
     public init(nanoseconds: Int64) {
         self.nanoseconds = nanoseconds
+    }
+
+    /// The moment `sinceOrigin` after the clock's origin.
+    /// - Thread: any.
+    @inline(__always)
+    public init(sinceOrigin: HostDuration) {
+        nanoseconds = sinceOrigin.nanoseconds
     }
 
     /// The moment `seconds` after the clock's origin, to the nearest nanosecond.

@@ -1,57 +1,41 @@
 /// A moment on an ALSA sequencer queue's real-time clock: whole nanoseconds since the queue
 /// started. The kernel stamps arriving events with it and delivers scheduled ones by it; it
 /// is not the monotonic clock (`HostTime`), which the hub routes and renders by, and the two
-/// meet only through a measured offset (`QueueTime.ahead(of:)`, `init(_:ahead:)`,
-/// `monotonic(ahead:)`: the one place a time goes from one clock to the other).
+/// meet only through a measured offset (`ahead(of:)`, `init(_:ahead:)`, `monotonic(ahead:)`:
+/// the one place a time goes from one clock to the other).
 ///
 /// - Thread: any (a plain value).
-public struct QueueTime: Hashable, Comparable, Sendable, BitwiseCopyable {
+public struct QueueTime: ClockMoment {
     /// The time since the queue started.
-    public var sinceStart: HostDuration
+    public var sinceOrigin: HostDuration
 
     /// - Thread: any.
-    @inline(__always)
-    public init(sinceStart: HostDuration) {
-        self.sinceStart = sinceStart
+    @inlinable
+    public init(sinceOrigin: HostDuration) {
+        self.sinceOrigin = sinceOrigin
     }
 
-    /// The queue's start.
-    public static let start = QueueTime(sinceStart: .zero)
-
     /// Earlier than any stamp ("never").
-    public static let distantPast = QueueTime(sinceStart: HostDuration(nanoseconds: -(1 << 61)))
-
-    /// Seconds since the queue started, for display.
-    /// - Thread: any.
-    public var seconds: Double { sinceStart.seconds }
+    public static let distantPast = QueueTime(sinceOrigin: HostDuration(nanoseconds: -(1 << 61)))
 
     /// The monotonic moment `monotonic` on this clock, which runs `ahead` of it.
     /// - Thread: any.
-    @inline(__always)
+    @inlinable
     public init(_ monotonic: HostTime, ahead: HostDuration) {
-        sinceStart = (monotonic + ahead).sinceOrigin
+        sinceOrigin = monotonic.sinceOrigin + ahead
     }
 
     /// This moment on the monotonic clock, which this clock runs `ahead` of.
     /// - Thread: any.
-    @inline(__always)
+    @inlinable
     public func monotonic(ahead: HostDuration) -> HostTime {
-        HostTime.zero + sinceStart - ahead
+        HostTime.zero + (sinceOrigin - ahead)
     }
 
-    /// How far this clock runs ahead of the monotonic one, from a reading of both at once
-    /// (this, and `monotonic`).
+    /// How far this clock runs ahead of another (the monotonic clock, the transport's), from
+    /// a reading of both at once (this, and `other`).
     /// - Thread: any.
-    public func ahead(of monotonic: HostTime) -> HostDuration {
-        sinceStart - monotonic.sinceOrigin
+    public func ahead(of other: some ClockMoment) -> HostDuration {
+        sinceOrigin - other.sinceOrigin
     }
-
-    /// - Thread: any.
-    public static func < (lhs: QueueTime, rhs: QueueTime) -> Bool { lhs.sinceStart < rhs.sinceStart }
-
-    /// - Thread: any.
-    public static func - (lhs: QueueTime, rhs: QueueTime) -> HostDuration { lhs.sinceStart - rhs.sinceStart }
-
-    /// - Thread: any.
-    public static func + (lhs: QueueTime, rhs: HostDuration) -> QueueTime { QueueTime(sinceStart: lhs.sinceStart + rhs) }
 }
