@@ -1,8 +1,8 @@
 import Glibc
 
-/// A moment on a nanosecond clock: `CLOCK_MONOTONIC` (what live MIDI is stamped with, the
-/// render thread's block starts, the hub's timers), or the transport's clock, which runs
-/// beside it at a known offset. From the kernel's arrival stamp to the frame an event lands
+/// A moment on the monotonic clock, `CLOCK_MONOTONIC`: what live MIDI is stamped with, the
+/// render thread's block starts, the hub's timers (the transport's clock is `TransportTime`,
+/// an ALSA queue's `QueueTime`). From the kernel's arrival stamp to the frame an event lands
 /// on, time stays in whole nanoseconds: no round trip through `Double` seconds.
 ///
 /// A literal is seconds (`let due: HostTime = 1.5`), as songs and tests write times;
@@ -28,12 +28,6 @@ public struct HostTime: ClockMoment {
         nanoseconds = sinceOrigin.nanoseconds
     }
 
-    /// The moment `seconds` after the clock's origin, to the nearest nanosecond.
-    /// - Thread: any.
-    public init(seconds: Double) {
-        nanoseconds = HostDuration(seconds: seconds).nanoseconds
-    }
-
     /// The clock's origin.
     public static let zero = HostTime(nanoseconds: 0)
 
@@ -45,13 +39,9 @@ public struct HostTime: ClockMoment {
     /// Earlier than any moment the hub meets ("never", for a last-done time).
     public static let distantPast = HostTime(nanoseconds: -(1 << 61))
 
-    /// The time since the clock's origin (for a queue's clock, since it started).
+    /// The time since the clock's origin (boot).
     /// - Thread: any.
     public var sinceOrigin: HostDuration { HostDuration(nanoseconds: nanoseconds) }
-
-    /// Seconds since the clock's origin, for display and tempo arithmetic.
-    /// - Thread: any.
-    public var seconds: Double { Double(nanoseconds) / 1e9 }
 
     /// The monotonic clock now (a vDSO read: no system call, no allocation).
     /// - Thread: any.
@@ -61,34 +51,6 @@ public struct HostTime: ClockMoment {
         clock_gettime(CLOCK_MONOTONIC, &now)
         return HostTime(nanoseconds: Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec))
     }
-
-    /// - Thread: any.
-    public static func < (lhs: HostTime, rhs: HostTime) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
-
-    /// - Thread: any.
-    @inline(__always)
-    public static func + (time: HostTime, duration: HostDuration) -> HostTime {
-        HostTime(nanoseconds: HostDuration.saturating(time.nanoseconds.addingReportingOverflow(duration.nanoseconds), duration.nanoseconds > 0))
-    }
-
-    /// - Thread: any.
-    @inline(__always)
-    public static func - (time: HostTime, duration: HostDuration) -> HostTime {
-        HostTime(nanoseconds: HostDuration.saturating(time.nanoseconds.subtractingReportingOverflow(duration.nanoseconds), duration.nanoseconds < 0))
-    }
-
-    /// How long from `earlier` to `later` (negative when `later` is earlier).
-    /// - Thread: any.
-    @inline(__always)
-    public static func - (later: HostTime, earlier: HostTime) -> HostDuration {
-        HostDuration(nanoseconds: HostDuration.saturating(later.nanoseconds.subtractingReportingOverflow(earlier.nanoseconds), earlier.nanoseconds < 0))
-    }
-
-    /// - Thread: any.
-    public static func += (time: inout HostTime, duration: HostDuration) { time = time + duration }
-
-    /// - Thread: any.
-    public static func -= (time: inout HostTime, duration: HostDuration) { time = time - duration }
 }
 
 extension HostTime: ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
