@@ -39,6 +39,8 @@ let package = Package(
         .library(name: "RTPMIDI", targets: ["RTPMIDI"]),
         // For the fuzz targets: the LV2 bundles' reader.
         .library(name: "Plugins", targets: ["Plugins"]),
+        // For the fuzz targets: the OSC packet reader and address patterns.
+        .library(name: "OSC", targets: ["OSC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -72,6 +74,8 @@ let package = Package(
         // its sender and the receiver's repair, the sessions' logic (`SessionHost`). Pure
         // values: no I/O, no threads, no Foundation.
         .target(name: "RTPMIDI", dependencies: ["MIDICore"], swiftSettings: dspOptimized),
+        // Open Sound Control 1.0 packets as values (docs/osc.md): no I/O.
+        .target(name: "OSC"),
 
         // The files a user names, opened the one way: a regular file within its kind's size
         // limit, or one line saying what the path is. Glibc only.
@@ -193,6 +197,7 @@ let package = Package(
         .testTarget(name: "MIDICoreTests", dependencies: ["MIDICore", "TestSupport"]),
         // pymidi_parse.py: what pymidi (/opt/pymidi-venv) reads of the packets RTPMIDI encodes.
         .testTarget(name: "RTPMIDITests", dependencies: ["RTPMIDI", "MIDICore", "TestSupport"], exclude: ["pymidi_parse.py"]),
+        .testTarget(name: "OSCTests", dependencies: ["OSC"]),
         .testTarget(name: "SoundFontTests", dependencies: ["SoundFont", "TestSupport"]),
         .testTarget(name: "SequencerTests", dependencies: ["Sequencer", "Transport", "MIDICore", "TestSupport", "UserFiles"]),
         .testTarget(name: "MidihubCLITests", dependencies: ["MidihubCLI", "Control", "ALSA", "MIDICore", "Synth", "TestSupport"]),

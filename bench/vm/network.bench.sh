@@ -64,6 +64,16 @@ restart_link() {
     "start_${program}_link"
 }
 PROBE_SETUP=restart_link
+# Whether both ends of the link still run (a program that crashed under load lost the run;
+# a dead one not yet reaped is a zombie, state Z).
+link_alive() {
+    local end state
+    for end in rack laptop; do
+        state=$(awk '{ print $3 }' "/proc/${PEER_PIDS[$end]:-0}/stat" 2>/dev/null)
+        [[ -n $state && $state != Z ]] || return 1
+    done
+}
+PROBE_LINK_ALIVE=link_alive
 
 for program in midihub aseqnet qmidinet; do
     step "$program: one hop and the lossless rate, on a clean link"
