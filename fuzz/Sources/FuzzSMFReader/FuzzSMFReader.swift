@@ -42,7 +42,7 @@ func checkTransport(_ file: MIDIFile, position: String) {
     let length = player.duration(atTick: song.endTick)
     require(length >= .zero, "the song lasts \(length.nanoseconds) ns")
     for step in 1...50 where player.state == .playing {
-        handed += player.due(until: HostTime(nanoseconds: length.nanoseconds / 50 * Int64(step) + 1_000_000_000))
+        handed += player.due(until: TransportTime(sinceOrigin: HostDuration(nanoseconds: length.nanoseconds / 50 * Int64(step) + 1_000_000_000)))
     }
     require(player.state == .stopped, "the transport still plays after the song's end")
     require(zip(handed, handed.dropFirst()).allSatisfy { $0.time <= $1.time }, "events out of time order")

@@ -55,3 +55,7 @@ int FuzzAppleMIDISession_main(int argc, char **argv) {
 int FuzzPluginBundle_main(int argc, char **argv) {
     return LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput);
 }
+
+int FuzzOSCPacket_main(int argc, char **argv) {
+    return LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput);
+}
