@@ -14,6 +14,12 @@ import PackageDescription
 // preconditions and `@testable import` stay as in any debug build.
 let dspOptimized: [SwiftSetting] = [.unsafeFlags(["-O", "-assert-config", "Debug"], .when(configuration: .debug))]
 
+// The modules on the MIDI thread's path (the sequencer, the core, the daemon) skip Swift's
+// run-time exclusivity checks in release builds: a check on each access to a class's
+// property was a sixth of the MIDI thread's instructions per event (callgrind in the VM,
+// docs/benchmarks.md). Debug builds, which every test runs, keep checking.
+let midiPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
     name: "midihub",
     platforms: [.macOS(.v14)],
@@ -131,10 +137,11 @@ let package = Package(
         .target(name: "RtMidiBackend", dependencies: ["CRtMidi", "CRtMidiSupport", "MIDICore", "RenderCore"]),
 
         // Typed wrappers over the ALSA sequencer and PCM.
-        .target(name: "ALSA", dependencies: ["CALSA", "MIDICore"]),
+        .target(name: "ALSA", dependencies: ["CALSA", "MIDICore"], swiftSettings: midiPath),
 
         // Control side: rules, reconciler, node graph, MIDI processors, patches, state.
-        .target(name: "Hub", dependencies: ["MIDICore", "RenderCore", "RTPMIDI", "Transport", "UserFiles", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Hub", dependencies: ["MIDICore", "RenderCore", "RTPMIDI", "Transport", "UserFiles", .product(name: "Yams", package: "Yams")],
+                swiftSettings: midiPath),
 
         // Control API: versioned protocol types, UNIX-socket server and client. Foundation only.
         .target(name: "Control"),
@@ -177,7 +184,7 @@ let package = Package(
         .target(name: "Daemon", dependencies: [
             "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "NetworkMIDI", "Plugins", "RenderCore", "RTPMIDI", "Remote",
             "RtMidiBackend", "Sequencer", "SetupViews", "SoundFont", "Synth", "Transport",
-        ]),
+        ], swiftSettings: midiPath),
 
         // The commands of the CLI: parsing, help, errors and exit codes. A library so that
         // tests parse and run the same commands the executable does.

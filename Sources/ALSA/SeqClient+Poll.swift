@@ -53,18 +53,20 @@ extension SeqClient {
     private func poll(_ events: Int16, microseconds: Int64, alsoWatching: [Int32] = []) throws(ALSAError) -> Readiness {
         let count = snd_seq_poll_descriptors_count(handle, events)
         guard count > 0 else { return Readiness(isReady: false, readable: []) }
-        var fds = [pollfd](repeating: pollfd(), count: Int(count))
-        let filled = snd_seq_poll_descriptors(handle, &fds, UInt32(count), events)
-        fds.removeLast(Int(count) - Int(filled))
-        fds += alsoWatching.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        let ready = midihub_poll_microseconds(&fds, nfds_t(fds.count), microseconds)
+        pollDescriptors.removeAll(keepingCapacity: true)
+        for _ in 0..<Int(count) { pollDescriptors.append(pollfd()) }
+        let filled = Int(snd_seq_poll_descriptors(handle, &pollDescriptors, UInt32(count), events))
+        pollDescriptors.removeLast(Int(count) - filled)
+        for fd in alsoWatching { pollDescriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+        let ready = midihub_poll_microseconds(&pollDescriptors, nfds_t(pollDescriptors.count), microseconds)
         if ready < 0 {
             if errno == EINTR { return Readiness(isReady: false, readable: []) }
             throw ALSAError(function: "poll", code: -errno)
         }
-        let watched = fds[Int(filled)...].filter { $0.revents & Int16(POLLIN) != 0 }.map(\.fd)
+        var watched: [Int32] = []  // allocates only when a watched descriptor is readable
+        for descriptor in pollDescriptors[filled...] where descriptor.revents & Int16(POLLIN) != 0 { watched.append(descriptor.fd) }
         var readiness = Readiness(isReady: ready > 0, readable: watched)
-        readiness.sequencer = fds[..<Int(filled)].contains { $0.revents != 0 }
+        readiness.sequencer = pollDescriptors[..<filled].contains { $0.revents != 0 }
         return readiness
     }
 }

@@ -16,6 +16,9 @@ public final class SeqClient {
     var sysExAssembler = SysExAssembler()
     /// Times the kernel reported lost input (`-ENOSPC`: this client read too slowly).
     public internal(set) var inputOverruns = 0
+    /// The descriptors of the last `poll` (the sequencer's, then the watched ones), kept so a
+    /// wait allocates nothing.
+    var pollDescriptors: [pollfd] = []
 
     /// Opens the `default` sequencer for input and output and names the client.
     ///

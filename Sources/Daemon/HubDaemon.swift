@@ -248,10 +248,10 @@ public final class HubDaemon: @unchecked Sendable {
     /// arpeggiator step is due (at most 10 ms: the rules' settle time, the transport and the
     /// stop flag), runs the work other threads queued, then routes everything already
     /// pending — one `read` fetches a burst — and hands the output to ALSA once for the
-    /// whole batch. A turn that routes one event makes four system calls: the `poll`, one
-    /// clock reading, the `read` and the `write` (a wake-up's signal is cleared only when
-    /// the poll found it set, the clock is read once for the turn, the transport queue's
-    /// time at most every `queueReadInterval`).
+    /// whole batch. A turn that routes one event makes four system calls: the `poll`, the
+    /// `read`, the `write` and one clock reading after it (a wake-up's signal is cleared only
+    /// when the poll found it set, the transport queue's time is read at most every
+    /// `queueReadInterval`). What runs every turn copies no part of the core (`TurnReading`).
     private func runInput() {
         owner.becomeOwner()
         log.adoptProducer()
@@ -307,26 +307,27 @@ public final class HubDaemon: @unchecked Sendable {
     /// Routes up to `batchLimit` pending events (then lets queued work run), then gives the
     /// core its turn (`HubInput.tick`: the transport, the processors, learning, feedback, the
     /// rules). Each event goes in at its arrival (`arrivalTime`); what the events send to
-    /// other programs' ports leaves in one `write` (`ReceiverQueues.beginBatch`). The turn's
-    /// time is the read's, read again after a batch of more than one event.
+    /// other programs' ports leaves in one `write` (`ReceiverQueues.beginBatch`). The clock is
+    /// read for the turn after that write, off the hop's path (an event carries the kernel's
+    /// stamp of its arrival).
     /// - Thread: owner (the MIDI input thread).
     private func handlePendingInput(jackSignalled: Bool) throws(ALSAError) {
         var handled = 0
         var sink = makeSink()
-        let readTime = HostTime.now()
+        var readTime: HostTime?  // only for an event without a usable stamp
         receivers.beginBatch()
         defer { receivers.endBatch() }  // also when a read fails
         // One read's events (alsa-lib's buffer holds the whole input FIFO): when they are
         // routed, the next poll says whether more came, at the cost of the read that would ask.
         while handled < Self.batchLimit {
             guard let event = try client.receivePending() else { break }
-            handle(event, at: arrivalTime(of: event.time, readAt: readTime), into: &sink)
+            handle(event, at: arrivalTime(of: event.time, readTime: &readTime), into: &sink)
             handled += 1
             if !client.hasBufferedInput { break }
         }
         receivers.endBatch()
         flush(sink)
-        let now = handled > 1 ? HostTime.now() : readTime
+        let now = HostTime.now()
         serviceJack(signalled: jackSignalled)
         if portsDirty {
             portsDirty = false
@@ -365,14 +366,17 @@ public final class HubDaemon: @unchecked Sendable {
         }
     }
 
-    /// When an event read at `readTime` arrived, on the monotonic clock: the kernel's stamp
-    /// (the transport queue's real time as it reached `midihub:in`) less the queue's offset,
-    /// never later than the read. Before the offset's first reading (the first turn), the
-    /// read's time.
+    /// When an event arrived, on the monotonic clock: the kernel's stamp (the transport
+    /// queue's real time as it reached `midihub:in`) less the queue's offset. Without one —
+    /// before the offset's first reading (the first turn) — the time of the read: the clock is
+    /// read then, once a batch (`readTime`), so a stamped event's hop makes no clock reading
+    /// (a system call under emulation, where the clock source is the HPET).
     /// - Thread: owner (the MIDI input thread).
-    private func arrivalTime(of stamp: SeqTime, readAt readTime: HostTime) -> HostTime {
-        guard let ahead = queueAheadOfMonotonic.value, let arrival = arrivals.time(of: stamp) else { return readTime }
-        return min(arrival.monotonic(ahead: ahead), readTime)
+    private func arrivalTime(of stamp: SeqTime, readTime: inout HostTime?) -> HostTime {
+        if let ahead = queueAheadOfMonotonic.value, let arrival = arrivals.time(of: stamp) { return arrival.monotonic(ahead: ahead) }
+        let now = readTime ?? HostTime.now()
+        readTime = now
+        return now
     }
 
     /// Input lost in the kernel (the FIFO overflowed while the hub fell behind) may have held
@@ -403,7 +407,7 @@ public final class HubDaemon: @unchecked Sendable {
     /// graph is read, through a snapshot, only after it changed.
     /// - Thread: owner.
     func routeDestinations() -> [ExternalDestination?] {
-        routeCache.destinations(ports: ports, revision: core.turnReading.graphRevision, graph: { core.snapshot.graph },
+        routeCache.destinations(ports: { ports }, revision: core.turnReading.graphRevision, graph: { core.snapshot.graph },
                                 ownClient: client.clientID)
     }
 

@@ -29,6 +29,9 @@ public struct LV2MIDIProcessor: MIDIProcessor, @unchecked Sendable {
         effect.run(event, parameters: parameters, into: &output)
     }
 
+    /// A plugin may emit events without input (a sequencer, a note repeater): run it each turn.
+    public var generates: Bool { true }
+
     public mutating func generate(from start: HostTime, to end: HostTime, clock: TempoClock, into output: inout [TimedMIDI]) {
         effect.catchUp(to: end, parameters: parameters, into: &output)
     }

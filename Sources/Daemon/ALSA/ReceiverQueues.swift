@@ -58,6 +58,14 @@ final class ReceiverQueues {
         var reserve: Int
     }
 
+    /// What is known of one program's input room.
+    private enum RoomReading {
+        case unread
+        /// A kernel client (no pool): just try.
+        case kernelClient
+        case known(Room)
+    }
+
     /// A receiver that lost messages since the last report.
     struct Loss: Equatable {
         let address: SeqAddress
@@ -79,8 +87,8 @@ final class ReceiverQueues {
     private var receivers: [SeqAddress: Receiver] = [:]
     /// Receivers with messages waiting (kept apart so `retry` never walks the idle ones).
     private(set) var blocked: Set<SeqAddress> = []
-    /// Each receiving program's input, by client number; `.some(nil)`: a kernel client (no pool).
-    private var rooms: [UInt8: Room?] = [:]
+    /// Each receiving program's input, by client number (all 256: no hashing per message).
+    private var rooms = [RoomReading](repeating: .unread, count: 256)
     /// Whether messages are buffered for one `write` (`beginBatch`), and those buffered so far.
     var batching = false
     var buffered = ContiguousArray<BufferedMessage>()
@@ -106,12 +114,12 @@ final class ReceiverQueues {
     /// Sends `message` to `address` now, or queues it behind what already waits for that
     /// receiver, or when its program's input is full.
     func send(_ message: MIDIMessage, to address: SeqAddress, schedule: SeqSchedule = .direct) {
-        if givenUp[address] != nil {
+        if !givenUp.isEmpty, givenUp[address] != nil {
             lose(message, for: address)
             return
         }
         // `hasRoom` may deliver a batch's buffer, in which the kernel may refuse this receiver.
-        if blocked.contains(address) || !hasRoom(at: address.client) || blocked.contains(address) {
+        if isBlocked(address) || !hasRoom(at: address.client) || isBlocked(address) {
             block(address)
             enqueue(message, schedule: schedule, for: address)
             return
@@ -128,14 +136,21 @@ final class ReceiverQueues {
 
     /// `message` was refused for room: `address` is blocked, the message waits for it first.
     func refused(_ message: MIDIMessage, schedule: SeqSchedule, for address: SeqAddress) {
-        if case .some(.some) = rooms[address.client] { rooms[address.client]??.free = 0 }
+        setFree(0, of: address.client)
         block(address)
         enqueue(message, schedule: schedule, for: address)
     }
 
     /// Counts one message sent to the program `client` against its input's room.
     func used(roomAt client: UInt8) {
-        if case .some(.some) = rooms[client] { rooms[client]??.free -= 1 }
+        if case .known(let room) = rooms[Int(client)] { setFree(room.free - 1, of: client) }
+    }
+
+    /// Counts `free` events of room at `client`, when its room is known.
+    private func setFree(_ free: Int, of client: UInt8) {
+        guard case .known(var room) = rooms[Int(client)] else { return }
+        room.free = free
+        rooms[Int(client)] = .known(room)
     }
 
     /// Hands each blocked receiver what waits for it, in order, as far as its input has room;
@@ -163,7 +178,7 @@ final class ReceiverQueues {
         }
         for (address, lookedAt) in givenUp where now - lookedAt >= Self.lookAgainAfter {
             givenUp[address] = now
-            rooms[address.client] = nil  // read the kernel's count afresh
+            rooms[Int(address.client)] = .unread  // read the kernel's count afresh
             if hasRoom(at: address.client) { takeBack(address) }
         }
     }
@@ -200,25 +215,31 @@ final class ReceiverQueues {
         blocked.remove(address)
         givenUp[address] = nil
         receivers[address] = nil
-        rooms[address.client] = nil
+        rooms[Int(address.client)] = .unread
     }
 
     /// Whether the program `client` can take one more message, reading its input's room from
     /// the kernel when what midihub counted is used up (or was never read).
     private func hasRoom(at client: UInt8) -> Bool {
-        if let known = rooms[client] {
-            guard let room = known else { return true }  // a kernel client: just try
-            if room.free > room.reserve { return true }
+        switch rooms[Int(client)] {
+        case .kernelClient: return true
+        case .known(let room) where room.free > room.reserve: return true
+        case .known, .unread: break
         }
         // What a batch buffered is not in the kernel's count yet: it goes first.
         deliverBuffered()
         guard let reading = try? self.client.inputRoom(ofClient: client) else {
-            rooms[client] = .some(nil)
+            rooms[Int(client)] = .kernelClient
             return true
         }
         let room = Room(free: reading.free, reserve: max(4, reading.size / 16))
-        rooms[client] = room
+        rooms[Int(client)] = .known(room)
         return room.free > room.reserve
+    }
+
+    /// Whether messages for `address` wait (a hash only while some receiver is blocked).
+    private func isBlocked(_ address: SeqAddress) -> Bool {
+        !blocked.isEmpty && blocked.contains(address)
     }
 
     func block(_ address: SeqAddress) {
@@ -269,7 +290,7 @@ final class ReceiverQueues {
     private func attempt(_ message: MIDIMessage, to address: SeqAddress, schedule: SeqSchedule) -> Outcome {
         do {
             guard try client.outputNow(message, from: port, to: address, schedule: schedule) else {
-                if case .some(.some) = rooms[address.client] { rooms[address.client]??.free = 0 }
+                setFree(0, of: address.client)
                 return .full
             }
             used(roomAt: address.client)

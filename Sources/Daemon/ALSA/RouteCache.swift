@@ -18,9 +18,12 @@ struct RouteCache {
 
     /// The port (ALSA or JACK) of each external node of the graph of `revision` that has one
     /// in `ports` (never one of midihub's own, `ownClient`), by node index; `nil` for other
-    /// nodes. `graph` is read only when the revision is new.
-    mutating func destinations(ports: PortCatalog, revision: Int, graph: () -> HubGraph, ownClient: UInt8) -> [ExternalDestination?] {
+    /// nodes. `ports` and `graph` are read only when the revision is new (passing the catalog
+    /// itself would copy it, retaining each part, on every call).
+    mutating func destinations(ports: () -> PortCatalog, revision: Int, graph: () -> HubGraph,
+                               ownClient: UInt8) -> [ExternalDestination?] {
         if destinationsRevision != revision {
+            let ports = ports()
             destinations = graph().nodes.map { node in
                 guard case .external(let external) = node.body,
                       let port = ports.destination(for: external.port, excludingClient: ownClient) else { return nil }

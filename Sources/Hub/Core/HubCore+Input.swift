@@ -9,6 +9,7 @@ extension HubCore {
     /// - Thread: owner.
     public mutating func handle(_ input: HubInput, into sink: inout some RouteSink,
                                 effects: inout [HubEffect]) throws(HubRefusal) {
+        defer { refreshTurnReading() }
         switch input {
         case .midi(let message, let address, let time):
             live(message, from: address, at: time, into: &sink, effects: &effects)

@@ -65,6 +65,8 @@ public struct HubCore {
     /// Where each mapping target lands, resolved for one graph and one mapping list
     /// (`HubCore+Mappings`).
     var mappedTargets = MappedTargets()
+    /// What the owner reads every turn, as of the last input (`refreshTurnReading`).
+    public internal(set) var turnReading = TurnReading(nextGeneratedTime: nil, graphRevision: 0, isRecording: false)
 
     /// The pseudo-node that carries the hub's transport parameters.
     public static let transportID = Patch.transportNode
@@ -87,6 +89,7 @@ public struct HubCore {
         self.registry = registry
         self.sequencePort = sequencePort
         startMappings(state.mappings)
+        refreshTurnReading()
     }
 
     /// `midihub:sequence` of a client 128 (the tests'; the daemon names its own).

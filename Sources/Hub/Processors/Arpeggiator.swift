@@ -67,6 +67,9 @@ public struct Arpeggiator: MIDIProcessor {
         nextBeat = firstStep(atOrAfter: max(time, runStart), clock: clock)
     }
 
+    /// Steps on its own grid.
+    public var generates: Bool { true }
+
     public func nextGeneratedTime(clock: TempoClock) -> HostTime? {
         let nextOff = pendingOffs.lazy.map(\.time).min()
         guard !held.isEmpty, let beat = nextBeat ?? runStart.map({ firstStep(atOrAfter: $0, clock: clock) }) else { return nextOff }

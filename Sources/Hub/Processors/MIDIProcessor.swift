@@ -15,6 +15,10 @@ public protocol MIDIProcessor: Sendable {
     /// - Thread: owner (the MIDI input thread; one thread per processor instance).
     mutating func process(_ event: TimedMIDI, into output: inout [TimedMIDI])
 
+    /// Whether the processor generates events by itself (`generate` may emit): the router
+    /// calls `generate` and `nextGeneratedTime` only on these.
+    var generates: Bool { get }
+
     /// Appends the events the processor generates by itself in `[start, end)`.
     /// Processors that only react to input do nothing here.
     /// - Thread: owner (the MIDI input thread).
@@ -33,6 +37,9 @@ public protocol MIDIProcessor: Sendable {
 
 /// Defaults for processors that only react to input, and setting a parameter by name.
 extension MIDIProcessor {
+    /// Only reacts to input.
+    public var generates: Bool { false }
+
     /// Generates nothing.
     /// - Thread: owner (the MIDI input thread).
     public mutating func generate(from start: HostTime, to end: HostTime, clock: TempoClock,

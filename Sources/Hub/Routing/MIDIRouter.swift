@@ -33,6 +33,8 @@ public struct MIDIRouter {
     /// The sounding-notes slot of each sink node (by node index) for the events a processor
     /// node generates on its own (the arpeggiator), by processor node index.
     private var generatorSlots: [[SoundingNotes.Slot?]] = []
+    /// The processor nodes that generate events by themselves, in topological order.
+    private var generators: [Int] = []
     /// Processor output buffers, one per nesting depth, reused so routing allocates nothing.
     private var scratch: [[TimedMIDI]] = []
     private var generatedUntil: HostTime?
@@ -96,7 +98,7 @@ public struct MIDIRouter {
         let start = generatedUntil ?? now
         generatedUntil = now
         guard now > start else { return }
-        for index in compiled.topologicalOrder where processors[index] != nil {
+        for index in generators {
             var output = takeScratch(depth: 0)
             processors[index]?.generate(from: start, to: now, clock: songClock ?? clock, into: &output)
             for event in output { forward(event, from: index, slots: generatorSlots[index], depth: 1, into: &sink) }
@@ -104,10 +106,16 @@ public struct MIDIRouter {
         }
     }
 
-    /// When a processor next generates an event, `nil` for none planned.
+    /// When a processor next generates an event, `nil` for none planned. A plain loop: a closure over `self` would copy the router (every processor) per call.
     /// - Thread: owner.
     public func nextGeneratedTime() -> HostTime? {
-        processors.lazy.compactMap { $0?.nextGeneratedTime(clock: songClock ?? clock) }.min()
+        let clock = songClock ?? self.clock
+        var next: HostTime?
+        for index in generators {
+            guard let time = processors[index]?.nextGeneratedTime(clock: clock) else { continue }
+            if next.map({ time < $0 }) ?? true { next = time }
+        }
+        return next
     }
 
     /// From `time` on, generating processors follow `song` (a song's beats), or the hub's
@@ -211,6 +219,7 @@ public struct MIDIRouter {
         graph = change.new
         revision += 1
         sounding.compact()
+        generators = compiled.topologicalOrder.filter { processors[$0]?.generates == true }
         generatorSlots = compiled.nodes.indices.map { index in
             processors[index] == nil ? [] : slotsBySink(for: NoteOrigin(source: compiled.nodes[index].id))
         }
