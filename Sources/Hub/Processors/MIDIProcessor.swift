@@ -17,6 +17,7 @@ public protocol MIDIProcessor: Sendable {
 
     /// Whether the processor generates events by itself (`generate` may emit): the router
     /// calls `generate` and `nextGeneratedTime` only on these.
+    /// - Thread: owner (the MIDI input thread).
     var generates: Bool { get }
 
     /// Appends the events the processor generates by itself in `[start, end)`.
@@ -38,6 +39,7 @@ public protocol MIDIProcessor: Sendable {
 /// Defaults for processors that only react to input, and setting a parameter by name.
 extension MIDIProcessor {
     /// Only reacts to input.
+    /// - Thread: owner (the MIDI input thread).
     public var generates: Bool { false }
 
     /// Generates nothing.
