@@ -8,8 +8,8 @@ public struct RecordingSink: RouteSink {
 
     public init() {}
 
-    public mutating func deliver(_ event: TimedMIDI, to node: borrowing GraphNode, index: Int) {
-        delivered.append((node.id, event))
+    public mutating func deliver(_ event: TimedMIDI, to target: RouteTarget) {
+        delivered.append((target.id, event))
     }
 
     public func messages(at node: NodeID) -> [MIDIMessage] { delivered.filter { $0.node == node }.map(\.event.message) }

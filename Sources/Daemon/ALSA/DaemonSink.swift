@@ -35,15 +35,16 @@ struct DaemonSink: RouteSink {
         self.jack = jack
     }
 
-    mutating func deliver(_ event: TimedMIDI, to node: borrowing GraphNode, index: Int) {
-        if case .unit = node.body {
+    mutating func deliver(_ event: TimedMIDI, to target: RouteTarget) {
+        if target.isUnit {
             if let transport {
-                audio?.schedule(event.message, on: node.id, at: transport.clockTime(event.time))
+                audio?.schedule(event.message, on: target.id, at: transport.clockTime(event.time))
             } else {
-                audio?.play(event.message, on: node.id, at: event.time)
+                audio?.play(event.message, on: target.id, at: event.time)
             }
             return
         }
+        let index = target.index
         switch index < destinations.count ? destinations[index] : nil {
         case .alsa(let address):
             send(event.message, to: address, schedule: transport.map { .realTime($0.queue, $0.queueTime(event.time)) } ?? .direct)

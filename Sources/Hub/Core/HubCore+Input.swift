@@ -138,7 +138,7 @@ extension HubCore {
         portList = list
         self.connections = connections
         portsByAddress = Dictionary((list + directSenders).map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
-        senders = [:]
+        senders.removeAll()
         var effects: [HubEffect] = []
         for effect in changed ? ports.portsChanged(from: before, to: list, at: time) : [] {
             guard case .portLeft(let gone) = effect else {
@@ -157,10 +157,10 @@ extension HubCore {
     /// The source nodes the port at `address` feeds, resolved once per port list and graph;
     /// `nil` when the port is not known.
     private mutating func sender(at address: PortAddress) -> MIDIRouter.Sender? {
-        if let known = senders[address], router.isCurrent(known) { return known }
+        if let known = senders.sender(at: address), router.isCurrent(known) { return known }
         guard let port = portsByAddress[address] else { return nil }
         let sender = router.sender(for: port)
-        senders[address] = sender
+        senders.keep(sender, for: address)
         return sender
     }
 }

@@ -21,7 +21,7 @@ public struct HubCore {
     /// The listed ports and those that send without being listed, by address.
     @usableFromInline var portsByAddress: [PortAddress: PortDescriptor] = [:]
     /// The source nodes each sending port feeds, resolved once per port list and graph.
-    var senders: [PortAddress: MIDIRouter.Sender] = [:]
+    var senders = SenderCache()
     /// The graph, its processors, the hub's tempo and the notes sounding at each node.
     @usableFromInline var router: MIDIRouter
     /// Controller mappings and what they know of their controls and targets.

@@ -32,6 +32,8 @@ struct CompiledRoutes {
 
     /// The graph's nodes, in its order; indices below refer to this array.
     let nodes: [GraphNode]
+    /// Each node as a `RouteSink` gets it, by node index.
+    let targets: [RouteTarget]
     /// The hops leaving each node, by node index, in the graph's route order.
     let hops: [[Hop]]
     /// The indices of the source nodes, in graph order.
@@ -44,6 +46,7 @@ struct CompiledRoutes {
 
     init(_ graph: HubGraph) {
         nodes = graph.nodes
+        targets = graph.nodes.enumerated().map { RouteTarget($1, index: $0) }
         let indexByID = Dictionary(uniqueKeysWithValues: graph.nodes.enumerated().map { ($1.id, $0) })
         var hops = [[Hop]](repeating: [], count: graph.nodes.count)
         for route in graph.routes {

@@ -6,9 +6,9 @@ import MIDICore
 ///
 /// - Thread: owner (the MIDI input thread, called while the router routes).
 public protocol RouteSink {
-    /// Delivers `event` to `node`, which is `nodes[index]` of the graph the sink was made for
-    /// (so a sink can resolve its destinations by index, once per graph).
-    mutating func deliver(_ event: TimedMIDI, to node: borrowing GraphNode, index: Int)
+    /// Delivers `event` to `target`, a node of the graph the sink was made for (so a sink can
+    /// resolve its destinations by `target.index`, once per graph).
+    mutating func deliver(_ event: TimedMIDI, to target: RouteTarget)
 }
 
 /// Routes live MIDI through the hub's graph: from the source nodes whose selector matches the
@@ -131,7 +131,7 @@ public struct MIDIRouter {
     @discardableResult
     public mutating func unplug(_ device: PortIdentity, at time: HostTime, into sink: inout some RouteSink) -> [NodeID] {
         let releases = sounding.releaseDevice(device)
-        send(releases, in: graph, at: time, into: &sink)
+        send(releases, at: time, into: &sink)
         return releases.map(\.node)
     }
 
@@ -152,7 +152,7 @@ public struct MIDIRouter {
                 continue
             }
         }
-        send(releases, in: graph, at: time, into: &sink)
+        send(releases, at: time, into: &sink)
     }
 
     /// Switches to `change.new` (made from the current graph): first sends the note-offs the
@@ -166,7 +166,7 @@ public struct MIDIRouter {
         var fresh = self
         let releases = change.releases(&fresh.sounding)
         try fresh.install(change, prepared: prepared)
-        send(releases, in: graph, at: time, into: &sink)
+        send(releases, at: time, into: &sink)
         self = fresh
     }
 
@@ -244,7 +244,7 @@ public struct MIDIRouter {
                 scratch[depth] = output
             case .sink:
                 if let slot = slots[hop.target] { sounding.record(event.message, at: slot) }
-                sink.deliver(event, to: compiled.nodes[hop.target], index: hop.target)
+                sink.deliver(event, to: compiled.targets[hop.target])
             case .ignores:
                 continue
             }
@@ -260,12 +260,11 @@ public struct MIDIRouter {
         return buffer
     }
 
-    private func send(_ releases: [NodeRelease], in graph: HubGraph, at time: HostTime, into sink: inout some RouteSink) {
+    /// Sends `releases` to their nodes in the current graph (before a change installs another).
+    private func send(_ releases: [NodeRelease], at time: HostTime, into sink: inout some RouteSink) {
         for release in releases {
-            guard let index = graph.nodes.firstIndex(where: { $0.id == release.node }) else { continue }
-            for message in release.messages {
-                sink.deliver(TimedMIDI(time: time, message: message), to: graph.nodes[index], index: index)
-            }
+            guard let index = compiled.indexByID[release.node] else { continue }
+            for message in release.messages { sink.deliver(TimedMIDI(time: time, message: message), to: compiled.targets[index]) }
         }
     }
 }

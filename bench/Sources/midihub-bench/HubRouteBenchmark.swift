@@ -101,8 +101,8 @@ struct EncodingSink: RouteSink {
         }
     }
 
-    mutating func deliver(_ event: TimedMIDI, to node: borrowing GraphNode, index: Int) {
-        guard let destination = destinations[index] else { return }
+    mutating func deliver(_ event: TimedMIDI, to target: RouteTarget) {
+        guard let destination = destinations[target.index] else { return }
         buffer.append(event.message, to: destination)
         delivered += 1
     }
