@@ -82,6 +82,8 @@ let package = Package(
         .target(name: "RTPMIDI", dependencies: ["MIDICore"], swiftSettings: dspOptimized),
         // Open Sound Control 1.0 packets as values (docs/osc.md): no I/O.
         .target(name: "OSC"),
+        // The hub's model as OSC addresses: what a surface's message asks, what it is sent back.
+        .target(name: "OSCSurface", dependencies: ["OSC", "Control", "NetworkMIDI", "RTPMIDI"]),
 
         // The files a user names, opened the one way: a regular file within its kind's size
         // limit, or one line saying what the path is. Glibc only.
@@ -176,13 +178,13 @@ let package = Package(
         // Network MIDI sessions (`midihub network`): `SessionHost`, its UDP sockets and its
         // sequencer client (each session a port) on one thread; SwiftNIO for addresses.
         .target(name: "NetworkMIDI", dependencies: [
-            "ALSA", "CAvahi", "MIDICore", "RTPMIDI",
+            "ALSA", "CAvahi", "Control", "MIDICore", "RTPMIDI",
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
 
         // The hub service (`midihub serve`): sequencer client, routing, hot-plug, audio, control socket.
         .target(name: "Daemon", dependencies: [
-            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "NetworkMIDI", "Plugins", "RenderCore", "RTPMIDI", "Remote",
+            "ALSA", "AudioHost", "Control", "Hub", "MIDICore", "NetworkMIDI", "OSCSurface", "Plugins", "RenderCore", "RTPMIDI", "Remote",
             "RtMidiBackend", "Sequencer", "SetupViews", "SoundFont", "Synth", "Transport",
         ], swiftSettings: midiPath),
 
@@ -205,6 +207,7 @@ let package = Package(
         // pymidi_parse.py: what pymidi (/opt/pymidi-venv) reads of the packets RTPMIDI encodes.
         .testTarget(name: "RTPMIDITests", dependencies: ["RTPMIDI", "MIDICore", "TestSupport"], exclude: ["pymidi_parse.py"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC"]),
+        .testTarget(name: "OSCSurfaceTests", dependencies: ["OSCSurface", "OSC", "Control", "RTPMIDI"]),
         .testTarget(name: "SoundFontTests", dependencies: ["SoundFont", "TestSupport"]),
         .testTarget(name: "SequencerTests", dependencies: ["Sequencer", "Transport", "MIDICore", "TestSupport", "UserFiles"]),
         .testTarget(name: "MidihubCLITests", dependencies: ["MidihubCLI", "Control", "ALSA", "MIDICore", "Synth", "TestSupport"]),

@@ -29,12 +29,15 @@ public struct DaemonOptions: Sendable {
     /// hub gives up on it (`node-gone`, `overloaded`) until it reads again.
     public var receiverTimeout: HostDuration
     /// Where to serve the web remote (docs/remote.md); `nil`: no remote.
-    public var remote: RemoteAddress?
+    public var remote: ListenAddress?
+    /// Where to take OSC over UDP (docs/osc.md); `nil`: no OSC.
+    public var osc: ListenAddress?
 
     public init(patchPath: String? = nil, device: String? = nil, statePath: String = StateStore.defaultPath(),
                 audio: Bool = true, presetBank: String? = nil, soundFont: String? = nil,
                 driverOptions: AudioDriverOptions = AudioDriverOptions(), socket: ControlSocketPath = .resolve(),
-                clientName: String = "midihub", receiverTimeout: HostDuration = 60, remote: RemoteAddress? = nil) {
+                clientName: String = "midihub", receiverTimeout: HostDuration = 60, remote: ListenAddress? = nil,
+                osc: ListenAddress? = nil) {
         self.patchPath = patchPath
         self.device = device
         self.statePath = statePath
@@ -46,5 +49,6 @@ public struct DaemonOptions: Sendable {
         self.clientName = clientName
         self.receiverTimeout = receiverTimeout
         self.remote = remote
+        self.osc = osc
     }
 }

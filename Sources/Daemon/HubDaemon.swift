@@ -12,6 +12,7 @@ import SoundFont
 import Synth
 import Sequencer
 import Transport
+import OSCSurface
 import Remote
 import Synchronization
 
@@ -104,6 +105,8 @@ public final class HubDaemon: @unchecked Sendable {
     private(set) var control: ControlServer?
     /// The web remote, when `options.remote` asks for one (`HubDaemon+Remote`).
     var remote: RemoteServer?
+    /// The OSC server, when `options.osc` asks for one (`HubDaemon+OSC`).
+    var osc: OSCServer?
     /// The RTP-MIDI sessions the core's `network` settings ask for, on threads of their own.
     let network: NetworkSessions
     private var controlHandler: DaemonControl?
@@ -176,7 +179,8 @@ public final class HubDaemon: @unchecked Sendable {
         view = Published(HubView(hub: core.snapshot, ports: PortCatalog(), rendered: nil, receivers: [:], format: nil, rack: nil))
     }
 
-    /// Takes the control socket (its requests held) and the web remote's port (`--remote`),
+    /// Takes the control socket (its requests held), the web remote's port (`--remote`) and
+    /// the OSC port (`--osc`),
     /// starts audio (when the graph has audio nodes), applies the rules, starts the MIDI input
     /// thread (from then on the state's owner) and opens the socket to requests, announcing
     /// `started`.
@@ -194,7 +198,9 @@ public final class HubDaemon: @unchecked Sendable {
         control = server
         do {
             remote = try startRemote()
+            osc = try startOSC()
         } catch {
+            stopRemote()
             server.stop()
             throw error
         }
@@ -221,6 +227,7 @@ public final class HubDaemon: @unchecked Sendable {
         notifyStopping(reason: reason)
         control?.stop()  // first: each browser's bridge ends with its control connection
         stopRemote()
+        stopOSC()
         network.stop()  // each peer hears BY; the notes they left sounding end while the hub still routes
         controlHandler?.finishAudioRecording()  // a recording in progress is written, not lost
         stopInput()

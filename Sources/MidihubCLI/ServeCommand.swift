@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioHost
+import Control
 import Daemon
 import Foundation
 import Glibc
@@ -12,6 +13,10 @@ struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the hub: route MIDI between devices, apps and the built-in synth.",
+        // Written out: past a length, the generated usage shortens to "midihub serve <options>".
+        usage: "midihub serve [--patch <patch>] [--state <state>] [--no-audio] [--receiver-timeout <seconds>] "
+            + "[--remote <[address:]port>] [--osc <[address:]port>] [--device <device>] [--period <period>] [--buffer <buffer>] "
+            + "[--sample-rate <sample-rate>] [--preset-bank <preset-bank>] [--instrument <name>] [--soundfont <soundfont>]",
         discussion: """
             Opens the sequencer client 'midihub' (ports 'in' and 'out'), applies the connection \
             rules whenever ports come and go, routes what arrives through the graph's processors \
@@ -25,7 +30,8 @@ struct ServeCommand: ParsableCommand {
             file:line:column and the running setup stays. SIGINT or SIGTERM stops it cleanly. Under systemd (Type=notify) it \
             reports readiness, its status and the watchdog through $NOTIFY_SOCKET. With --remote, \
             it also serves the web remote, the hub in a browser (docs/remote.md): 'midihub remote' \
-            prints the URL to open, with its token.
+            prints the URL to open, with its token. With --osc, it takes OSC from control surfaces \
+            (docs/osc.md).
 
             Examples:
               midihub serve
@@ -33,6 +39,7 @@ struct ServeCommand: ParsableCommand {
               midihub serve --no-audio --state /tmp/hub.json
               midihub serve --instrument synth
               midihub serve --remote 0.0.0.0:8080
+              midihub serve --osc 9000
             """
     )
 
@@ -53,7 +60,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp(
         "Serve the web remote on this TCP port (on 127.0.0.1, this machine only, unless ADDRESS says another: "
             + "0.0.0.0 for every network).", valueName: "[address:]port"))
-    var remote: RemoteAddress?
+    var remote: ListenAddress?
+
+    @Option(help: ArgumentHelp(
+        "Take OSC over UDP on this port, from control surfaces such as TouchOSC or Open Stage Control (on 127.0.0.1 "
+            + "unless ADDRESS says another; docs/osc.md).", valueName: "[address:]port"))
+    var osc: ListenAddress?
 
     @OptionGroup(title: "Audio output")
     var audio: AudioOutputArguments
@@ -78,7 +90,8 @@ struct ServeCommand: ParsableCommand {
         let options = DaemonOptions(
             patchPath: patch, device: audio.device, statePath: state ?? StateStore.defaultPath(), audio: !noAudio,
             presetBank: audio.presetBank, soundFont: noAudio ? nil : try InstrumentChoice.fontPath(instrument, presetBank: audio.presetBank),
-            driverOptions: audio.driverOptions, receiverTimeout: HostDuration(seconds: receiverTimeout), remote: remote)
+            driverOptions: audio.driverOptions, receiverTimeout: HostDuration(seconds: receiverTimeout), remote: remote,
+            osc: osc)
         let daemon: HubDaemon
         do {
             daemon = try HubDaemon(options: options, log: log, systemd: systemd)
@@ -107,7 +120,7 @@ struct ServeCommand: ParsableCommand {
     }
 }
 
-extension RemoteAddress: ExpressibleByArgument {
+extension ListenAddress: ExpressibleByArgument {
     public init?(argument: String) {
         self.init(parsing: argument)
     }

@@ -1,4 +1,5 @@
 import ALSA
+import Control
 import Dispatch
 import Foundation
 import MIDICore

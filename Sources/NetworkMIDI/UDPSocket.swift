@@ -7,12 +7,12 @@ import RTPMIDI
 /// (parsing, `sockaddr` layout, text form); the socket itself is the system's, so the
 /// network thread polls it beside the sequencer's descriptors (docs/architecture.md, "network thread").
 ///
-/// - Thread: control (the network thread, which owns it; `init` any).
-final class UDPSocket {
+/// - Thread: control (the network thread or the OSC server's, which owns it; `init` any).
+public final class UDPSocket {
     /// The descriptor to poll for `POLLIN`.
-    let descriptor: Int32
+    public let descriptor: Int32
     /// The port it is bound to (the system's choice when bound to 0).
-    let port: Int
+    public let port: Int
     /// One datagram at a time: RTP-MIDI packets fit an Ethernet frame, but a peer may send more.
     private var buffer = [UInt8](repeating: 0, count: 65536)
     /// The last peer sent to, its address parsed once: a session sends to the same one in turn.
@@ -22,7 +22,7 @@ final class UDPSocket {
 
     /// Binds a socket to `address` (an IP address or a host name) and `port` (0: any).
     /// - Throws: a line saying what the system refused.
-    init(address: String, port: Int) throws(SocketFailure) {
+    public init(address: String, port: Int) throws(SocketFailure) {
         let local: SocketAddress
         do {
             local = try SocketAddress.makeAddressResolvingHost(address, port: port)
@@ -53,7 +53,7 @@ final class UDPSocket {
     deinit { close(descriptor) }
 
     /// The next datagram waiting and who sent it; nil when none waits.
-    func receive() -> (bytes: [UInt8], from: PeerAddress)? {
+    public func receive() -> (bytes: [UInt8], from: PeerAddress)? {
         var sender = sockaddr_storage()
         while true {
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -75,7 +75,7 @@ final class UDPSocket {
     }
 
     /// Sends one datagram; a full socket buffer or an unreachable peer loses it, as UDP does.
-    func send(_ bytes: [UInt8], to peer: PeerAddress) {
+    public func send(_ bytes: [UInt8], to peer: PeerAddress) {
         if lastDestination?.peer != peer {
             guard let address = try? SocketAddress(ipAddress: peer.host, port: Int(peer.port)) else { return }
             lastDestination = (peer, address)
@@ -118,7 +118,7 @@ final class UDPSocket {
 /// A socket call the system refused, as one line.
 ///
 /// - Thread: any (a value).
-struct SocketFailure: Error, CustomStringConvertible {
+public struct SocketFailure: Error, CustomStringConvertible {
     let reason: String
 
     init(reason: String) { self.reason = reason }
@@ -126,5 +126,5 @@ struct SocketFailure: Error, CustomStringConvertible {
     /// The failure of `call`, from `errno`.
     init(call: String) { reason = "\(call): \(String(cString: strerror(errno)))" }
 
-    var description: String { reason }
+    public var description: String { reason }
 }

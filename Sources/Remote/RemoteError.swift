@@ -1,3 +1,5 @@
+import Control
+
 /// Why the remote cannot start, or `midihub remote` cannot say where it is, in one line.
 ///
 /// - Thread: any (a plain value).
@@ -5,7 +7,7 @@ public enum RemoteError: Error, Equatable, CustomStringConvertible {
     /// The token file cannot be read or written, or holds no token.
     case tokenFile(path: String, reason: String)
     /// The HTTP port cannot be opened (taken, a privileged port, an unknown address).
-    case listen(address: RemoteAddress, reason: String)
+    case listen(address: ListenAddress, reason: String)
     /// The file that says where the running remote listens cannot be written or read.
     case infoFile(path: String, reason: String)
 

@@ -14,13 +14,13 @@ public struct RemoteInfo: Codable, Equatable, Sendable {
     public var port: Int
     public var tokenFile: String
 
-    public init(address: RemoteAddress, tokenFile: String) {
+    public init(address: ListenAddress, tokenFile: String) {
         host = address.host
         port = address.port
         self.tokenFile = tokenFile
     }
 
-    public var address: RemoteAddress { RemoteAddress(host: host, port: port) }
+    public var address: ListenAddress { ListenAddress(host: host, port: port) }
 
     /// `<socket folder>/remote.json`.
     public static func path(in socket: ControlSocketPath) -> String {

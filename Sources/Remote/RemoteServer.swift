@@ -21,7 +21,7 @@ import Synchronization
 public final class RemoteServer: Sendable {
     /// Where the WebSocket is: `ws://HOST:PORT/ws?token=TOKEN`.
     public static let webSocketPath = "/ws"
-    public let address: RemoteAddress
+    public let address: ListenAddress
     /// What the bridges hold of the daemon's lines.
     public let meter = BridgeMeter()
     private let socket: ControlSocketPath
@@ -38,7 +38,7 @@ public final class RemoteServer: Sendable {
     ///   - address: where to listen (port 0: one the system chooses, see `start`).
     ///   - socket: the daemon's control socket, which each WebSocket connects to.
     ///   - token: what every request must show.
-    public init(address: RemoteAddress, socket: ControlSocketPath, token: RemoteToken) {
+    public init(address: ListenAddress, socket: ControlSocketPath, token: RemoteToken) {
         self.address = address
         self.socket = socket
         self.access = RemoteAccess(token: token)
@@ -52,9 +52,9 @@ public final class RemoteServer: Sendable {
     /// - Throws: `RemoteError.listen` when the address cannot be bound.
     /// - Thread: any but the server's.
     @discardableResult
-    public func start() throws(RemoteError) -> RemoteAddress {
+    public func start() throws(RemoteError) -> ListenAddress {
         let loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let outcome = Mutex<Result<RemoteAddress, RemoteError>?>(nil)
+        let outcome = Mutex<Result<ListenAddress, RemoteError>?>(nil)
         let ready = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
         let address = self.address
         let application = Application(
@@ -63,7 +63,7 @@ public final class RemoteServer: Sendable {
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: nil),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? address.port
-                outcome.withLock { $0 = .success(RemoteAddress(host: address.host, port: port)) }
+                outcome.withLock { $0 = .success(ListenAddress(host: address.host, port: port)) }
                 ready.signal()
             },
             eventLoopGroupProvider: .shared(loops),

@@ -1,3 +1,4 @@
+import Control
 import Glibc
 
 /// The URLs that open the remote, with the token: `http://HOST:PORT/?token=TOKEN`. For a
@@ -7,12 +8,12 @@ import Glibc
 ///
 /// - Thread: any.
 public enum RemoteURL {
-    public static func all(for address: RemoteAddress, token: RemoteToken) -> [String] {
+    public static func all(for address: ListenAddress, token: RemoteToken) -> [String] {
         let hosts = address.host == "0.0.0.0" || address.host == "::" ? interfaceAddresses() : [address.host]
-        return hosts.map { url(RemoteAddress(host: $0, port: address.port), token: token) }
+        return hosts.map { url(ListenAddress(host: $0, port: address.port), token: token) }
     }
 
-    public static func url(_ address: RemoteAddress, token: RemoteToken) -> String {
+    public static func url(_ address: ListenAddress, token: RemoteToken) -> String {
         "http://\(address)/?token=\(token.text)"
     }
 

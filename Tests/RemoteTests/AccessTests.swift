@@ -52,12 +52,12 @@ extension RemoteSuite {
         }
 
         @Test func addressesParseAsServeTakesThem() {
-            #expect(RemoteAddress(parsing: "8080") == RemoteAddress(host: "127.0.0.1", port: 8080))
-            #expect(RemoteAddress(parsing: "0.0.0.0:8080") == RemoteAddress(host: "0.0.0.0", port: 8080))
-            #expect(RemoteAddress(parsing: "[::1]:80") == RemoteAddress(host: "::1", port: 80))
-            #expect(RemoteAddress(parsing: "[::1]:80")?.description == "[::1]:80")
-            for bad in ["", "port", ":80", "1.2.3.4:", "65536", "1.2.3.4:-1"] { #expect(RemoteAddress(parsing: bad) == nil, "\(bad)") }
-            #expect(RemoteAddress(port: 1).isLoopback && !RemoteAddress(host: "0.0.0.0", port: 1).isLoopback)
+            #expect(ListenAddress(parsing: "8080") == ListenAddress(host: "127.0.0.1", port: 8080))
+            #expect(ListenAddress(parsing: "0.0.0.0:8080") == ListenAddress(host: "0.0.0.0", port: 8080))
+            #expect(ListenAddress(parsing: "[::1]:80") == ListenAddress(host: "::1", port: 80))
+            #expect(ListenAddress(parsing: "[::1]:80")?.description == "[::1]:80")
+            for bad in ["", "port", ":80", "1.2.3.4:", "65536", "1.2.3.4:-1"] { #expect(ListenAddress(parsing: bad) == nil, "\(bad)") }
+            #expect(ListenAddress(port: 1).isLoopback && !ListenAddress(host: "0.0.0.0", port: 1).isLoopback)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Control
 import Remote
 
 /// One HTTP/1.1 GET, as any client (or a page of another site) could send it; returns the
@@ -9,7 +10,7 @@ enum RawHTTP {
         var connection: TCPConnection
     }
 
-    static func get(_ target: String, at address: RemoteAddress, headers: [String: String] = [:]) async throws -> Answer {
+    static func get(_ target: String, at address: ListenAddress, headers: [String: String] = [:]) async throws -> Answer {
         let connection = try TCPConnection(to: address)
         var head = "GET \(target) HTTP/1.1\r\nHost: \(address)\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }

@@ -1,3 +1,4 @@
+import Control
 import Remote
 
 /// A WebSocket client as a browser speaks it (RFC 6455): the handshake with the page's own
@@ -11,7 +12,7 @@ final class RawWebSocket {
 
     /// Opens `/ws?token=TOKEN` from the page's own origin (`http://ADDRESS`).
     /// - Throws: `Refused` with the status when the server does not switch to WebSocket.
-    init(_ address: RemoteAddress, token: RemoteToken) async throws {
+    init(_ address: ListenAddress, token: RemoteToken) async throws {
         let answer = try await RawHTTP.get("\(RemoteServer.webSocketPath)?token=\(token.text)", at: address,
                                      headers: RawHTTP.webSocketHeaders(origin: "http://\(address)"))
         guard answer.status == 101 else { throw Refused(status: answer.status) }

@@ -13,7 +13,7 @@ final class RemoteFixture {
     let remote: RemoteServer
     let token = RemoteToken.random()
     /// Where the remote listens, with its real port.
-    let address: RemoteAddress
+    let address: ListenAddress
 
     init() throws {
         var template = Array("/tmp/mhremote-XXXXXX".utf8CString)
@@ -22,7 +22,7 @@ final class RemoteFixture {
         socket = ControlSocketPath(directory: folder + "/midihub")
         control = ControlServer(path: socket, handler: StubHub(), version: "test")
         try control.start()
-        remote = RemoteServer(address: RemoteAddress(port: 0), socket: socket, token: token)
+        remote = RemoteServer(address: ListenAddress(port: 0), socket: socket, token: token)
         address = try remote.start()
     }
 

@@ -1,3 +1,4 @@
+import Control
 import Foundation
 import Glibc
 import Remote
@@ -10,7 +11,7 @@ final class TCPConnection {
     /// Bytes read and not yet taken.
     private var buffer: [UInt8] = []
 
-    init(to address: RemoteAddress) throws {
+    init(to address: ListenAddress) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var server = sockaddr_in()
         server.sin_family = sa_family_t(AF_INET)

@@ -27,7 +27,7 @@ enum RemoteFrameProbe {
         try server.start()
         defer { server.stop() }
         let token = RemoteToken.random()
-        let remote = RemoteServer(address: RemoteAddress(port: 0), socket: server.path, token: token)
+        let remote = RemoteServer(address: ListenAddress(port: 0), socket: server.path, token: token)
         let address = try remote.start()
         defer { remote.stop() }
 

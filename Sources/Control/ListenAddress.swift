@@ -1,11 +1,11 @@
-/// Where the remote listens: `[ADDRESS:]PORT` as `serve --remote` takes it, `127.0.0.1`
-/// when only a port is given.
+/// Where a server of the daemon listens: `[ADDRESS:]PORT` as `serve --remote` and
+/// `serve --osc` take it, `127.0.0.1` when only a port is given.
 ///
 /// - Thread: any (a plain value).
-public struct RemoteAddress: Hashable, Sendable, CustomStringConvertible {
+public struct ListenAddress: Hashable, Sendable, CustomStringConvertible {
     /// The interface's address or host name (`0.0.0.0` for every IPv4 interface).
     public var host: String
-    /// The TCP port; 0 lets the system choose one (tests).
+    /// The TCP or UDP port; 0 lets the system choose one (tests).
     public var port: Int
 
     public init(host: String = "127.0.0.1", port: Int) {

@@ -4,13 +4,13 @@ import Glibc
 /// Both ends are non-blocking: a signal never waits, even when the loop is slow to drain.
 ///
 /// - Thread: any: `signal` any; `drain` the polling thread.
-final class WakePipe: Sendable {
+public final class WakePipe: Sendable {
     /// The end to poll for `POLLIN`.
-    let descriptor: Int32
+    public let descriptor: Int32
     private let writeEnd: Int32
 
     /// - Returns: nil when the system has no descriptors left.
-    init?() {
+    public init?() {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return nil }
         for end in ends {
@@ -25,13 +25,13 @@ final class WakePipe: Sendable {
         close(writeEnd)
     }
 
-    func signal() {
+    public func signal() {
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
     }
 
-    /// - Thread: control (the polling thread: the network thread).
-    func drain() {
+    /// - Thread: control (the polling thread: the network thread, the OSC server's).
+    public func drain() {
         var bytes = [UInt8](repeating: 0, count: 64)
         while read(descriptor, &bytes, bytes.count) > 0 {}
     }

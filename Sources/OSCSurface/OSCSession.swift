@@ -1,0 +1,191 @@
+import Control
+import Glibc
+import NetworkMIDI
+import OSC
+import RTPMIDI
+import Synchronization
+
+/// The OSC server's thread: reads datagrams, carries out what their messages ask over one
+/// control connection of its own, and sends the daemon's changes to the registered surfaces
+/// (`OSCSurfaces`), each when its turn comes.
+///
+/// - Thread: control (`midihub-osc`, everything here; handed to that thread once as it starts).
+final class OSCSession: @unchecked Sendable {
+    private let endpoint: UDPSocket
+    private let socketPath: ControlSocketPath
+    private let log: @Sendable (String) -> Void
+    private var client: ControlClient?
+    private var space = OSCAddressSpace(nodes: [], scenes: [], triggers: [])
+    private var spaceRead = -Double.infinity
+    private var surfaces = OSCSurfaces()
+    /// Messages of bundles whose time has not come, with their sender.
+    private var held: [(time: Double, message: OSCMessage, from: PeerAddress)] = []
+    private var dropped = 0
+    private var lastDropReport = -Double.infinity
+
+    init(endpoint: UDPSocket, socket: ControlSocketPath, log: @escaping @Sendable (String) -> Void) {
+        self.endpoint = endpoint
+        socketPath = socket
+        self.log = log
+    }
+
+    /// Runs until `stopping` is set (and `wakeup` signalled).
+    func run(until stopping: borrowing Atomic<Bool>, wakeup: WakePipe, takeEvents: () -> [ControlEvent]) {
+        while !stopping.load(ordering: .acquiring) {
+            var descriptors = [pollfd(fd: endpoint.descriptor, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&descriptors, 2, pollTimeout(now: Self.now()))
+            if descriptors[1].revents != 0 { wakeup.drain() }
+            while let (bytes, peer) = endpoint.receive() { receive(bytes, from: peer) }
+            let now = Self.now()
+            runHeld(at: now)
+            for event in takeEvents() { send(surfaces.offer(space.feedback(for: event), at: now)) }
+            send(surfaces.due(at: now))
+            reportDrops(at: now)
+        }
+    }
+
+    /// Milliseconds until a held bundle or a waiting change is due; at most 200.
+    private func pollTimeout(now: Double) -> Int32 {
+        let next = [held.first?.time, surfaces.nextDue].compactMap { $0 }.min()
+        guard let next else { return 200 }
+        return Int32(min(max((next - now) * 1000, 0).rounded(.up), 200))
+    }
+
+    private func receive(_ bytes: [UInt8], from peer: PeerAddress) {
+        let packet: OSCPacket
+        do {
+            packet = try OSCPacket(decoding: bytes)
+        } catch {
+            drop("\(error)", from: peer)
+            return
+        }
+        surfaces.register(peer)
+        let now = Self.now()
+        for (message, timeTag) in packet.messages {
+            let time = timeTag.isImmediate ? now : Self.monotonic(of: timeTag, now: now)
+            if time <= now {
+                apply(message, from: peer)
+            } else {
+                held.append((time, message, peer))
+                held.sort { $0.time < $1.time }
+            }
+        }
+    }
+
+    private func runHeld(at now: Double) {
+        while let first = held.first, first.time <= now {
+            held.removeFirst()
+            apply(first.message, from: first.from)
+        }
+    }
+
+    /// Carries out what `message` asks; an address the patch lacks makes the model be read
+    /// again (at most once a second: a node may have come) before it is refused.
+    private func apply(_ message: OSCMessage, from peer: PeerAddress) {
+        let requests: [OSCRequest]
+        do {
+            requests = try space.requests(for: message)
+        } catch {
+            guard readSpace(ifOlderThan: 1), let again = try? space.requests(for: message) else {
+                drop(error.description, from: peer)
+                return
+            }
+            requests = again
+        }
+        for request in requests {
+            do {
+                try carryOut(request, from: peer)
+            } catch {
+                drop(error.description, from: peer)
+            }
+        }
+    }
+
+    private func carryOut(_ request: OSCRequest, from peer: PeerAddress) throws(ControlClientError) {
+        switch request {
+        case .setParameter(let assignment):
+            surfaces.noteOwnMoves(space.feedback(for: .parameterChanged(node: assignment.node, parameter: assignment.parameter,
+                                                                         value: assignment.value)), by: peer, at: Self.now())
+            _ = try connection().setParameter(assignment.parameter, of: assignment.node, to: assignment.value)
+        case .switchScene(let name):
+            surfaces.noteOwnMoves([OSCMessage("/scene", [.string(name)])], by: peer, at: Self.now())
+            _ = try connection().switchScene(name)
+        case .fireTrigger(let name):
+            _ = try connection().fireTrigger(name)
+        case .transport(let transport):
+            _ = try connection().transport(transport)
+        case .register(let port):
+            surfaces.register(peer, port: port.map { UInt16($0) })
+        case .unregister:
+            surfaces.unregister(peer)
+        case .dump:
+            let client = try connection()
+            let nodes = try client.nodes(), scenes = try client.scenes()
+            space = OSCAddressSpace(nodes: nodes, scenes: scenes, triggers: try client.triggers())
+            spaceRead = Self.now()
+            let destination = surfaces.destination(of: peer)
+            for message in space.dump(nodes: nodes, scenes: scenes) { endpoint.send(OSCPacket.message(message).encoded(), to: destination) }
+        }
+    }
+
+    /// The control connection, opened (again) when needed.
+    private func connection() throws(ControlClientError) -> ControlClient {
+        if let client { return client }
+        let opened = try ControlClient(path: socketPath, timeout: 5)
+        client = opened
+        return opened
+    }
+
+    /// Reads the nodes, scenes and triggers again when the model is older than `seconds`.
+    /// - Returns: whether it was read.
+    private func readSpace(ifOlderThan seconds: Double) -> Bool {
+        let now = Self.now()
+        guard now - spaceRead >= seconds else { return false }
+        spaceRead = now
+        do {
+            let client = try connection()
+            space = OSCAddressSpace(nodes: try client.nodes(), scenes: try client.scenes(), triggers: try client.triggers())
+            return true
+        } catch {
+            client = nil  // the daemon went away or answered nonsense: open a new connection next time
+            return false
+        }
+    }
+
+    private func send(_ messages: [(OSCMessage, PeerAddress)]) {
+        for (message, peer) in messages { endpoint.send(OSCPacket.message(message).encoded(), to: peer) }
+    }
+
+    /// Counts what was dropped and tells the sender why (`/error`).
+    private func drop(_ reason: String, from peer: PeerAddress) {
+        dropped += 1
+        endpoint.send(OSCPacket.message(OSCMessage("/error", [.string(reason)])).encoded(), to: peer)
+        lastDropReason = "\(peer): \(reason)"
+    }
+
+    private var lastDropReason = ""
+
+    /// A log line for what was dropped, at most every 10 s.
+    private func reportDrops(at now: Double) {
+        guard dropped > 0, now - lastDropReport >= 10 else { return }
+        lastDropReport = now
+        log("warning: OSC: dropped \(dropped) message\(dropped == 1 ? "" : "s") (last: \(lastDropReason))")
+        dropped = 0
+    }
+
+    /// The monotonic clock, in seconds.
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// When an OSC time tag (NTP time) comes, on the monotonic clock.
+    static func monotonic(of timeTag: OSCTimeTag, now: Double) -> Double {
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        let wallNow = Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9
+        return now + Double(timeTag.unixNanoseconds) / 1e9 - wallNow
+    }
+}

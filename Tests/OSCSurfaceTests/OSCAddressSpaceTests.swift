@@ -1,0 +1,83 @@
+import Control
+import OSC
+import OSCSurface
+import Testing
+
+@Suite struct OSCAddressSpaceTests {
+    let space = OSCAddressSpace(
+        nodes: [NodeSummary.fixture(id: "synth", parameters: [
+            ParameterSummary(id: 0, name: "volume", min: 0, max: 2, default: 1, unit: "generic", value: 1),
+            ParameterSummary(id: 1, name: "osc1 wave", min: 0, max: 3, default: 0, unit: "generic", value: 0),
+            ParameterSummary(id: 2, name: "voices", direction: .output, min: nil, max: nil, default: nil, unit: "count", value: 3),
+        ]), NodeSummary.fixture(id: "piano", parameters: [
+            ParameterSummary(id: 0, name: "volume", min: 0, max: 1, default: 1, unit: "generic", value: 0.5),
+        ])],
+        scenes: [SceneSummary(name: "verse", program: 1, current: true, values: []),
+                 SceneSummary(name: "big chorus", program: 2, current: false, values: [])],
+        triggers: [TriggerSummary(name: "panic", action: "panic", state: "ready")])
+
+    @Test func addressesNameEveryInputWithSpacesAsUnderscores() {
+        let addresses = space.entries.map(\.address)
+        #expect(addresses.contains("/node/synth/volume"))
+        #expect(addresses.contains("/node/synth/osc1_wave/norm"))
+        #expect(addresses.contains("/scene/big_chorus"))
+        #expect(addresses.contains("/trigger/panic"))
+        #expect(addresses.contains("/transport/play"))
+        #expect(!addresses.contains { $0.hasPrefix("/node/synth/voices") })  // an output
+    }
+
+    @Test func aParameterIsSetInItsUnitsOrOverItsRange() throws {
+        #expect(try space.requests(for: OSCMessage("/node/synth/volume", [.float(1.5)]))
+            == [.setParameter(ParameterAssignment(node: "synth", parameter: "volume", value: 1.5))])
+        #expect(try space.requests(for: OSCMessage("/node/synth/osc1_wave/norm", [.double(0.5)]))
+            == [.setParameter(ParameterAssignment(node: "synth", parameter: "osc1 wave", value: 1.5))])
+        #expect(try space.requests(for: OSCMessage("/node/synth/volume/norm", [.float(7)]))
+            == [.setParameter(ParameterAssignment(node: "synth", parameter: "volume", value: 2))])
+    }
+
+    @Test func aPatternAsksOfEveryAddressItMatches() throws {
+        let requests = try space.requests(for: OSCMessage("/node/*/volume", [.int(1)]))
+        #expect(Set(requests) == [.setParameter(ParameterAssignment(node: "synth", parameter: "volume", value: 1)),
+                                  .setParameter(ParameterAssignment(node: "piano", parameter: "volume", value: 1))])
+    }
+
+    @Test func scenesTriggersAndTheTransport() throws {
+        #expect(try space.requests(for: OSCMessage("/scene", [.string("big chorus")])) == [.switchScene("big chorus")])
+        #expect(try space.requests(for: OSCMessage("/scene/big_chorus")) == [.switchScene("big chorus")])
+        #expect(try space.requests(for: OSCMessage("/trigger/panic", [.bool(true)])) == [.fireTrigger("panic")])
+        #expect(try space.requests(for: OSCMessage("/trigger/panic", [.float(0)])).isEmpty)  // the button's release
+        #expect(try space.requests(for: OSCMessage("/transport/tempo", [.float(96)]))
+            == [.transport(TransportRequest(action: .tempo, bpm: 96))])
+        #expect(try space.requests(for: OSCMessage("/transport/seek", [.int(9)]))
+            == [.transport(TransportRequest(action: .seek, position: "9"))])
+        #expect(try space.requests(for: OSCMessage("/register", [.int(9001)])) == [.register(port: 9001)])
+    }
+
+    @Test func badMessagesSayWhatToSend() {
+        #expect(throws: OSCSurfaceError.self) { try space.requests(for: OSCMessage("/node/synth/volum", [.float(1)])) }
+        #expect(throws: OSCSurfaceError.self) { try space.requests(for: OSCMessage("/node/synth/volume", [.string("loud")])) }
+        #expect(throws: OSCSurfaceError.self) { try space.requests(for: OSCMessage("/node/x*/volume", [.float(1)])) }
+        #expect(throws: OSCSurfaceError.self) { try space.requests(for: OSCMessage("/register", [.int(0)])) }
+        do {
+            _ = try space.requests(for: OSCMessage("/node/synth/volum", [.float(1)]))
+        } catch {
+            #expect(error.description == "no OSC address /node/synth/volum in this patch "
+                + "(fix: send one of the addresses docs/osc.md lists, e.g. /node/NODE/PARAMETER)")
+        }
+    }
+
+    @Test func feedbackGoesOnTheAddressASurfaceSends() {
+        #expect(space.feedback(for: .parameterChanged(node: "synth", parameter: "osc1 wave", value: 3))
+            == [OSCMessage("/node/synth/osc1_wave", [.float(3)]), OSCMessage("/node/synth/osc1_wave/norm", [.float(1)])])
+        #expect(space.feedback(for: .sceneChanged(scene: "verse")) == [OSCMessage("/scene", [.string("verse")])])
+        #expect(space.feedback(for: .triggerFired(trigger: "panic")) == [OSCMessage("/trigger/panic", [.bool(true)])])
+        #expect(space.feedback(for: .log(level: .info, message: "x")).isEmpty)
+    }
+}
+
+extension NodeSummary {
+    static func fixture(id: String, parameters: [ParameterSummary]) -> NodeSummary {
+        NodeSummary(id: id, name: id, kind: "instrument", subtype: "msyn", manufacturer: "mhub", version: "1.0.0",
+                    parameters: parameters)
+    }
+}

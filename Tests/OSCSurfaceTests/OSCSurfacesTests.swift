@@ -1,0 +1,43 @@
+import OSC
+@testable import OSCSurface
+import RTPMIDI
+import Testing
+
+@Suite struct OSCSurfacesTests {
+    let tablet = PeerAddress(host: "192.168.1.30", port: 50_123)
+    let laptop = PeerAddress(host: "192.168.1.31", port: 40_000)
+
+    func volume(_ value: Float) -> OSCMessage { OSCMessage("/node/synth/volume", [.float(value)]) }
+
+    @Test func anAddressIsSentAtMost30TimesASecondAndItsLastValueAlways() {
+        var surfaces = OSCSurfaces()
+        surfaces.register(tablet)
+        #expect(surfaces.offer([volume(0.1)], at: 10).map(\.0) == [volume(0.1)])
+        #expect(surfaces.offer([volume(0.2)], at: 10.01).isEmpty)  // too soon: waits
+        #expect(surfaces.offer([volume(0.3)], at: 10.02).isEmpty)  // replaces the waiting one
+        #expect(surfaces.due(at: 10.03).isEmpty)
+        #expect(surfaces.nextDue == 10 + 1.0 / 30)
+        #expect(surfaces.due(at: 10.034).map(\.0) == [volume(0.3)])
+        #expect(surfaces.nextDue == nil)
+    }
+
+    @Test func aSurfacesOwnMoveIsNotSentBackButAnotherValueIs() {
+        var surfaces = OSCSurfaces()
+        surfaces.register(tablet)
+        surfaces.register(laptop, port: 9101)
+        surfaces.noteOwnMoves([volume(0.5)], by: tablet, at: 20)
+        let sent = surfaces.offer([volume(0.5)], at: 20.01)
+        #expect(sent.map(\.1) == [PeerAddress(host: "192.168.1.31", port: 9101)])  // the laptop, at its registered port
+        #expect(surfaces.offer([volume(0.5)], at: 21).map(\.1).contains(tablet))  // the same value later: a change of its own
+        surfaces.noteOwnMoves([volume(2)], by: tablet, at: 30)
+        #expect(surfaces.offer([volume(1)], at: 30.1).map(\.1).contains(tablet))  // clamped by the hub: sent back
+    }
+
+    @Test func anUnregisteredSurfaceGetsNothing() {
+        var surfaces = OSCSurfaces()
+        surfaces.register(tablet)
+        surfaces.unregister(tablet)
+        #expect(surfaces.offer([volume(1)], at: 1).isEmpty)
+        #expect(surfaces.count == 0)
+    }
+}
