@@ -36,7 +36,7 @@ public struct OSCAddressSpace: Sendable {
         public let target: Target
     }
 
-    /// Every address of the model, in the order `midihub osc --list` prints them.
+    /// Every address of the model: parameters (each with its `/norm`), scenes, triggers, transport.
     public let entries: [Entry]
     private let byAddress: [String: Int]
 

@@ -20,6 +20,9 @@ final class OSCSession: @unchecked Sendable {
     private var surfaces = OSCSurfaces()
     /// Messages of bundles whose time has not come, with their sender.
     private var held: [(time: Double, message: OSCMessage, from: PeerAddress)] = []
+    /// The most messages of future bundles kept at once: beyond it a surface's bundle is
+    /// refused (`/error`), so no sender can make the server hold without bound.
+    static let maximumHeld = 1_024
     private var dropped = 0
     private var lastDropReport = -Double.infinity
 
@@ -60,15 +63,17 @@ final class OSCSession: @unchecked Sendable {
             drop("\(error)", from: peer)
             return
         }
-        surfaces.register(peer)
+        surfaces.register(peer, at: Self.now())
         let now = Self.now()
         for (message, timeTag) in packet.messages {
             let time = timeTag.isImmediate ? now : Self.monotonic(of: timeTag, now: now)
             if time <= now {
                 apply(message, from: peer)
+            } else if held.count >= Self.maximumHeld {
+                drop("\(Self.maximumHeld) timed messages wait already; \(message.address) is not kept", from: peer)
             } else {
-                held.append((time, message, peer))
-                held.sort { $0.time < $1.time }
+                let index = held.firstIndex { $0.time > time } ?? held.endIndex
+                held.insert((time, message, peer), at: index)
             }
         }
     }
@@ -97,6 +102,7 @@ final class OSCSession: @unchecked Sendable {
             do {
                 try carryOut(request, from: peer)
             } catch {
+                if case .rejected = error {} else { client = nil }  // a broken connection: a new one next time
                 drop(error.description, from: peer)
             }
         }
@@ -116,7 +122,7 @@ final class OSCSession: @unchecked Sendable {
         case .transport(let transport):
             _ = try connection().transport(transport)
         case .register(let port):
-            surfaces.register(peer, port: port.map { UInt16($0) })
+            surfaces.register(peer, port: port.map { UInt16($0) }, at: Self.now())
         case .unregister:
             surfaces.unregister(peer)
         case .dump:

@@ -2,7 +2,7 @@ import OSC
 import RTPMIDI
 
 /// The surfaces that are sent the hub's changes (a surface that sends registers itself;
-/// `/register`, `/unregister` say so explicitly), and what each was sent: at most
+/// `/register`, `/unregister` say so explicitly; at most `maximumCount`), and what each was sent: at most
 /// `maximumRate` messages a second per address — a change that comes sooner waits, replaced
 /// by any later one, so the last value is always sent — and never a surface's own move back
 /// to it.
@@ -25,14 +25,24 @@ struct OSCSurfaces {
 
     /// By the address they send from.
     private var surfaces: [PeerAddress: Surface] = [:]
+    /// The most surfaces kept: a new one beyond it takes the place of the one heard from
+    /// longest ago (a program that sent once and quit, or a sender trying addresses), so the
+    /// table and the changes sent stay bounded whoever sends.
+    static let maximumCount = 64
+    /// When each surface last sent something.
+    private var lastHeard: [PeerAddress: Double] = [:]
 
     var count: Int { surfaces.count }
 
     /// Registers the surface that sends from `peer` (changes go back there, or to `port` of
     /// its host). Registering again only moves where its changes go.
-    mutating func register(_ peer: PeerAddress, port: UInt16? = nil) {
+    mutating func register(_ peer: PeerAddress, port: UInt16? = nil, at now: Double) {
         let destination = port.map { PeerAddress(host: peer.host, port: $0) } ?? peer
+        lastHeard[peer] = now
         if surfaces[peer] == nil {
+            if surfaces.count >= Self.maximumCount, let oldest = lastHeard.filter({ $0.key != peer }).min(by: { $0.value < $1.value })?.key {
+                unregister(oldest)
+            }
             surfaces[peer] = Surface(destination: destination)
         } else if port != nil {
             surfaces[peer]?.destination = destination
@@ -44,6 +54,7 @@ struct OSCSurfaces {
 
     mutating func unregister(_ peer: PeerAddress) {
         surfaces[peer] = nil
+        lastHeard[peer] = nil
     }
 
     /// Where `peer`'s changes go.

@@ -1,7 +1,7 @@
 import Control
 import Glibc
 import OSC
-import OSCSurface
+@testable import OSCSurface
 import Testing
 
 @Suite struct OSCServerTests {
@@ -39,5 +39,17 @@ import Testing
         let unknown = try #require(exchange(OSCPacket.message(OSCMessage("/node/x/y", [.float(1)])).encoded(), port: bound.port))
         guard case .message(let second) = try OSCPacket(decoding: unknown) else { Issue.record("not a message"); return }
         #expect(second.arguments == [.string("no OSC address /node/x/y in this patch (fix: send one of the addresses docs/osc.md lists, e.g. /node/NODE/PARAMETER)")])
+    }
+
+    @Test func aSenderCannotMakeTheServerHoldTimedMessagesWithoutBound() throws {
+        let made = OSCServer(address: ListenAddress(port: 0), socket: ControlSocketPath(directory: "/nonexistent"), log: { _ in })
+        let server = try #require(made)
+        let bound = try server.start()
+        defer { server.stop() }
+        let inAnHour = OSCTimeTag(unixNanoseconds: Int64(time(nil) + 3_600) * 1_000_000_000)
+        let messages = (0...OSCSession.maximumHeld).map { OSCPacket.message(OSCMessage("/node/x/y", [.int(Int32($0))])) }
+        let reply = try #require(exchange(OSCPacket.bundle(OSCBundle(timeTag: inAnHour, messages)).encoded(), port: bound.port))
+        guard case .message(let message) = try OSCPacket(decoding: reply) else { Issue.record("not a message"); return }
+        #expect(message.arguments == [.string("\(OSCSession.maximumHeld) timed messages wait already; /node/x/y is not kept")])
     }
 }

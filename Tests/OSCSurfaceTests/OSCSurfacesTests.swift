@@ -11,7 +11,7 @@ import Testing
 
     @Test func anAddressIsSentAtMost30TimesASecondAndItsLastValueAlways() {
         var surfaces = OSCSurfaces()
-        surfaces.register(tablet)
+        surfaces.register(tablet, at: 0)
         #expect(surfaces.offer([volume(0.1)], at: 10).map(\.0) == [volume(0.1)])
         #expect(surfaces.offer([volume(0.2)], at: 10.01).isEmpty)  // too soon: waits
         #expect(surfaces.offer([volume(0.3)], at: 10.02).isEmpty)  // replaces the waiting one
@@ -23,8 +23,8 @@ import Testing
 
     @Test func aSurfacesOwnMoveIsNotSentBackButAnotherValueIs() {
         var surfaces = OSCSurfaces()
-        surfaces.register(tablet)
-        surfaces.register(laptop, port: 9101)
+        surfaces.register(tablet, at: 0)
+        surfaces.register(laptop, port: 9101, at: 0)
         surfaces.noteOwnMoves([volume(0.5)], by: tablet, at: 20)
         let sent = surfaces.offer([volume(0.5)], at: 20.01)
         #expect(sent.map(\.1) == [PeerAddress(host: "192.168.1.31", port: 9101)])  // the laptop, at its registered port
@@ -35,9 +35,20 @@ import Testing
 
     @Test func anUnregisteredSurfaceGetsNothing() {
         var surfaces = OSCSurfaces()
-        surfaces.register(tablet)
+        surfaces.register(tablet, at: 0)
         surfaces.unregister(tablet)
         #expect(surfaces.offer([volume(1)], at: 1).isEmpty)
         #expect(surfaces.count == 0)
+    }
+
+    @Test func theTableKeepsAtMost64SurfacesDroppingTheOneHeardFromLongestAgo() {
+        var surfaces = OSCSurfaces()
+        surfaces.register(tablet, at: 0)
+        for port in 1...70 { surfaces.register(PeerAddress(host: "10.0.0.9", port: UInt16(port)), at: Double(port)) }
+        #expect(surfaces.count == OSCSurfaces.maximumCount)
+        #expect(!surfaces.contains(tablet))  // heard from first, dropped first
+        #expect(surfaces.contains(PeerAddress(host: "10.0.0.9", port: 70)))
+        #expect(!surfaces.contains(PeerAddress(host: "10.0.0.9", port: 6)))
+        #expect(surfaces.contains(PeerAddress(host: "10.0.0.9", port: 7)))
     }
 }
