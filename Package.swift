@@ -45,8 +45,10 @@ let package = Package(
         .library(name: "RTPMIDI", targets: ["RTPMIDI"]),
         // For the fuzz targets: the LV2 bundles' reader.
         .library(name: "Plugins", targets: ["Plugins"]),
-        // For the fuzz targets: the OSC packet reader and address patterns.
+        // For the fuzz targets: the OSC packet and stream readers, address patterns, and the
+        // hub's OSC address space.
         .library(name: "OSC", targets: ["OSC"]),
+        .library(name: "OSCSurface", targets: ["OSCSurface"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -83,7 +85,7 @@ let package = Package(
         // Open Sound Control 1.0 packets as values (docs/osc.md): no I/O.
         .target(name: "OSC"),
         // The hub's model as OSC addresses: what a surface's message asks, what it is sent back.
-        .target(name: "OSCSurface", dependencies: ["OSC", "Control", "NetworkMIDI", "RTPMIDI"]),
+        .target(name: "OSCSurface", dependencies: ["ALSA", "Control", "MIDICore", "NetworkMIDI", "OSC", "RTPMIDI"]),
 
         // The files a user names, opened the one way: a regular file within its kind's size
         // limit, or one line saying what the path is. Glibc only.
@@ -194,7 +196,7 @@ let package = Package(
             name: "MidihubCLI",
             dependencies: [
                 "MIDICore", "ALSA", "RenderCore", "Synth", "Sequencer", "AudioHost", "Control", "Hub", "Daemon", "Remote",
-                "NetworkMIDI", "RTPMIDI",
+                "NetworkMIDI", "OSCSurface", "RTPMIDI",
                 "SetupViews", "SoundFont", "Transport", "Plugins",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

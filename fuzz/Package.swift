@@ -27,7 +27,7 @@ let package = Package(
         fuzzTarget("FuzzRTPMIDI", testing: "RTPMIDI", "MIDICore"),
         fuzzTarget("FuzzAppleMIDISession", testing: "RTPMIDI"),
         fuzzTarget("FuzzPluginBundle", testing: "Plugins"),
-        fuzzTarget("FuzzOSCPacket", testing: "OSC"),
+        fuzzTarget("FuzzOSCPacket", testing: "OSC", "OSCSurface", "Control"),
     ]
 )
 

@@ -45,6 +45,17 @@ extension SeqClient {
         try poll(Int16(POLLOUT), microseconds: Self.microseconds(milliseconds)).isReady
     }
 
+    /// The descriptors to poll for `POLLIN` for this client's input, for a thread that waits
+    /// on the sequencer beside sockets of its own (then reads with `receivePending`).
+    /// - Thread: the owning thread.
+    public var inputDescriptors: [Int32] {
+        let count = snd_seq_poll_descriptors_count(handle, Int16(POLLIN))
+        guard count > 0 else { return [] }
+        var descriptors = [pollfd](repeating: pollfd(), count: Int(count))
+        let filled = Int(snd_seq_poll_descriptors(handle, &descriptors, UInt32(count), Int16(POLLIN)))
+        return descriptors.prefix(filled).map(\.fd)
+    }
+
     /// A timeout in milliseconds as microseconds (`-1`, forever, stays `-1`).
     private static func microseconds(_ milliseconds: Int32) -> Int64 {
         milliseconds < 0 ? -1 : Int64(milliseconds) * 1000

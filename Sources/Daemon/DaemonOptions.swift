@@ -3,6 +3,7 @@ import Control
 import Hub
 import MIDICore
 import Remote
+import RTPMIDI
 
 /// How `midihub serve` runs.
 ///
@@ -32,12 +33,14 @@ public struct DaemonOptions: Sendable {
     public var remote: ListenAddress?
     /// Where to take OSC over UDP (docs/osc.md); `nil`: no OSC.
     public var osc: ListenAddress?
+    /// The networks OSC and RTP-MIDI invitations may come from (`serve --allow`).
+    public var allowList: PeerAllowList
 
     public init(patchPath: String? = nil, device: String? = nil, statePath: String = StateStore.defaultPath(),
                 audio: Bool = true, presetBank: String? = nil, soundFont: String? = nil,
                 driverOptions: AudioDriverOptions = AudioDriverOptions(), socket: ControlSocketPath = .resolve(),
                 clientName: String = "midihub", receiverTimeout: HostDuration = 60, remote: ListenAddress? = nil,
-                osc: ListenAddress? = nil) {
+                osc: ListenAddress? = nil, allowList: PeerAllowList = .everyone) {
         self.patchPath = patchPath
         self.device = device
         self.statePath = statePath
@@ -50,5 +53,6 @@ public struct DaemonOptions: Sendable {
         self.receiverTimeout = receiverTimeout
         self.remote = remote
         self.osc = osc
+        self.allowList = allowList
     }
 }

@@ -132,7 +132,7 @@ public final class HubDaemon: @unchecked Sendable {
         stateWriter = StateWriter(store: store, log: log)
         patchFile = PatchFileWatch(path: options.patchPath)
         jack = JackBridge(log: log, clientName: options.clientName)
-        network = NetworkSessions(log: log)
+        network = NetworkSessions(log: log, allowList: options.allowList)
         plugins = InstalledPlugins(report: { [log] line in log.warning(line) })
         registry = NodeTypes.registry.with(plugins: plugins)
         catalog = options.audio ? Self.loadCatalog(options, plugins: plugins, log: log) : nil

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RTPMIDI
 import AudioHost
 import Control
 import Daemon
@@ -15,7 +16,7 @@ struct ServeCommand: ParsableCommand {
         abstract: "Run the hub: route MIDI between devices, apps and the built-in synth.",
         // Written out: past a length, the generated usage shortens to "midihub serve <options>".
         usage: "midihub serve [--patch <patch>] [--state <state>] [--no-audio] [--receiver-timeout <seconds>] "
-            + "[--remote <[address:]port>] [--osc <[address:]port>] [--device <device>] [--period <period>] [--buffer <buffer>] "
+            + "[--remote <[address:]port>] [--osc <[address:]port>] [--allow <network> ...] [--device <device>] [--period <period>] [--buffer <buffer>] "
             + "[--sample-rate <sample-rate>] [--preset-bank <preset-bank>] [--instrument <name>] [--soundfont <soundfont>]",
         discussion: """
             Opens the sequencer client 'midihub' (ports 'in' and 'out'), applies the connection \
@@ -31,7 +32,8 @@ struct ServeCommand: ParsableCommand {
             reports readiness, its status and the watchdog through $NOTIFY_SOCKET. With --remote, \
             it also serves the web remote, the hub in a browser (docs/remote.md): 'midihub remote' \
             prints the URL to open, with its token. With --osc, it takes OSC from control surfaces \
-            (docs/osc.md).
+            (docs/osc.md). With --allow, OSC and RTP-MIDI invitations come only from those \
+            networks and this machine.
 
             Examples:
               midihub serve
@@ -40,6 +42,7 @@ struct ServeCommand: ParsableCommand {
               midihub serve --instrument synth
               midihub serve --remote 0.0.0.0:8080
               midihub serve --osc 9000
+              midihub serve --osc 0.0.0.0:9000 --allow 192.168.1.0/24
             """
     )
 
@@ -63,9 +66,15 @@ struct ServeCommand: ParsableCommand {
     var remote: ListenAddress?
 
     @Option(help: ArgumentHelp(
-        "Take OSC over UDP on this port, from control surfaces such as TouchOSC or Open Stage Control (on 127.0.0.1 "
+        "Take OSC over UDP and TCP on this port, from control surfaces such as TouchOSC or Open Stage Control (on 127.0.0.1 "
             + "unless ADDRESS says another; docs/osc.md).", valueName: "[address:]port"))
     var osc: ListenAddress?
+
+    @Option(help: ArgumentHelp(
+        "Take OSC and RTP-MIDI invitations only from this network (CIDR: 192.168.1.0/24, an address, fd00::/8; "
+            + "repeat for more) and this machine; others are refused (docs/daemon.md).", valueName: "network"),
+            transform: { text in try PeerAllowList.Network(parsing: text) })
+    var allow: [PeerAllowList.Network] = []
 
     @OptionGroup(title: "Audio output")
     var audio: AudioOutputArguments
@@ -91,7 +100,7 @@ struct ServeCommand: ParsableCommand {
             patchPath: patch, device: audio.device, statePath: state ?? StateStore.defaultPath(), audio: !noAudio,
             presetBank: audio.presetBank, soundFont: noAudio ? nil : try InstrumentChoice.fontPath(instrument, presetBank: audio.presetBank),
             driverOptions: audio.driverOptions, receiverTimeout: HostDuration(seconds: receiverTimeout), remote: remote,
-            osc: osc)
+            osc: osc, allowList: PeerAllowList(networks: allow))
         let daemon: HubDaemon
         do {
             daemon = try HubDaemon(options: options, log: log, systemd: systemd)

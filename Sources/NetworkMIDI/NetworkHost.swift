@@ -29,13 +29,16 @@ public final class NetworkHost: Sendable {
     ///   - sendsJournal: false sends packets without the recovery journal (to show what it repairs).
     ///   - jitterBuffer: microseconds after its sender's stamp that a received event is
     ///     played (0: as it arrives; `SessionHost.jitterBuffer`).
+    ///   - allowList: the networks whose invitations are accepted (others get NO).
     ///   - events: told of each session up and down.
     /// - Throws: `NetworkError` naming the port in use or the sequencer missing.
     public init(name: String, address: String = "0.0.0.0", port: Int = 5004, clientName: String = "midihub network",
-                sendsJournal: Bool = true, jitterBuffer: UInt64 = 0, events: @escaping @Sendable (Event) -> Void) throws(NetworkError) {
+                sendsJournal: Bool = true, jitterBuffer: UInt64 = 0, allowList: PeerAllowList = .everyone,
+                events: @escaping @Sendable (Event) -> Void) throws(NetworkError) {
         var host = SessionHost(name: name, ssrc: UInt32.random(in: 1...UInt32.max))
         host.sendsJournal = sendsJournal
         host.jitterBuffer = jitterBuffer
+        host.allowList = allowList
         loop = try SessionLoop(host: host, clientName: clientName, address: address, port: port, events: events)
         self.port = loop.port
     }

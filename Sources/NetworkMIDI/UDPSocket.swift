@@ -23,17 +23,29 @@ public final class UDPSocket {
     /// Binds a socket to `address` (an IP address or a host name) and `port` (0: any).
     /// - Throws: a line saying what the system refused.
     public init(address: String, port: Int) throws(SocketFailure) {
+        (descriptor, self.port) = try Self.bound(Int32(SOCK_DGRAM.rawValue), address: address, port: port)
+    }
+
+    /// A non-blocking socket of `type` bound to `address` and `port` (0: any), and the port it got.
+    /// `prepare` sets its options before the bind; `listening` makes it listen after (TCP).
+    static func bound(_ type: Int32, address: String, port: Int, prepare: (Int32) -> Void = { _ in },
+                      listening: Bool = false) throws(SocketFailure) -> (descriptor: Int32, port: Int) {
         let local: SocketAddress
         do {
             local = try SocketAddress.makeAddressResolvingHost(address, port: port)
         } catch {
             throw SocketFailure(reason: "\(error)")
         }
-        let descriptor = socket(local.protocol.rawValue, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-                                    | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let descriptor = socket(local.protocol.rawValue, type | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw SocketFailure(call: "socket") }
+        prepare(descriptor)
         guard local.withSockAddr({ bind(descriptor, $0, socklen_t($1)) }) == 0 else {
             let failure = SocketFailure(call: "bind")
+            close(descriptor)
+            throw failure
+        }
+        guard !listening || listen(descriptor, 16) == 0 else {
+            let failure = SocketFailure(call: "listen")
             close(descriptor)
             throw failure
         }
@@ -42,12 +54,12 @@ public final class UDPSocket {
         let named = withUnsafeMutablePointer(to: &bound) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
-        guard named == 0, let boundPort = Self.peer(bound)?.port else {
+        guard named == 0, let boundPort = peer(bound)?.port else {
             let failure = SocketFailure(call: "getsockname")
             close(descriptor)
             throw failure
         }
-        (self.descriptor, self.port) = (descriptor, Int(boundPort))
+        return (descriptor, Int(boundPort))
     }
 
     deinit { close(descriptor) }
@@ -99,7 +111,7 @@ public final class UDPSocket {
     }
 
     /// The IP address and port of an IPv4 or IPv6 socket address.
-    private static func peer(_ storage: sockaddr_storage) -> PeerAddress? {
+    static func peer(_ storage: sockaddr_storage) -> PeerAddress? {
         var storage = storage
         let address: SocketAddress
         switch Int32(storage.ss_family) {

@@ -21,6 +21,10 @@ public enum OSCError: Error, Hashable, Sendable, CustomStringConvertible {
     case badString
     /// A bundle element whose size is negative, not a multiple of 4, or past the bundle's end.
     case badElementSize(Int)
+    /// A stream's size prefix that is not a positive multiple of 4.
+    case badFrameSize(Int)
+    /// A SLIP escape byte followed by `byte`, which is neither of the two it may be.
+    case badSLIPEscape(UInt8)
 
     public var description: String {
         switch self {
@@ -42,6 +46,10 @@ public enum OSCError: Error, Hashable, Sendable, CustomStringConvertible {
             "OSC string is not UTF-8 or has a NUL inside (fix: send UTF-8 text, NUL-terminated and padded to 4 bytes)"
         case .badElementSize(let size):
             "OSC bundle element of \(size) bytes does not fit the bundle (fix: give each element its size, a multiple of 4)"
+        case .badFrameSize(let size):
+            "OSC over TCP: a packet size of \(size) is not a positive multiple of 4 (fix: send each packet's byte count as a 32-bit big-endian number before it, or frame with SLIP)"
+        case .badSLIPEscape(let byte):
+            "OSC over TCP: SLIP escape 0xDB followed by 0x\(String(byte, radix: 16, uppercase: true)) (fix: escape 0xC0 as 0xDB 0xDC and 0xDB as 0xDB 0xDD)"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Control
+import MIDICore
 import OSC
 
 /// What registered surfaces are sent: each change on the address a surface would send to
@@ -25,6 +26,15 @@ extension OSCAddressSpace {
         default:
             return []
         }
+    }
+
+    /// What reached the OSC server's MIDI port, for every surface: `/midi m` (SysEx, which
+    /// an `m` cannot hold, is left out).
+    public static func midiFeedback(_ message: MIDIMessage) -> OSCMessage? {
+        let bytes = message.bytes
+        guard let status = bytes.first, status != 0xF0, bytes.count <= 3 else { return nil }
+        return OSCMessage("/midi", [.midi(OSCMIDI(status: status, data1: bytes.count > 1 ? bytes[1] : 0,
+                                                  data2: bytes.count > 2 ? bytes[2] : 0))])
     }
 
     /// Every current value once (`/dump`): each input parameter (and its `…/norm`) and the

@@ -1,4 +1,5 @@
 import Control
+import MIDICore
 import OSC
 
 /// The hub's model as OSC addresses, the control protocol's names in them (a space in a name
@@ -17,6 +18,8 @@ import OSC
 /// | `/register` | none, or `i` port | sends this surface every change |
 /// | `/unregister` | none | stops that |
 /// | `/dump` | none | sends every current value once |
+/// | `/midi` | one or more `m` | plays the MIDI out of the port `midihub osc:osc` (into the hub, when connected) |
+/// | `/midi/PORT` | one or more `m` | sends the MIDI straight to the ALSA port PORT (`_` for a space) |
 ///
 /// An incoming address may be an OSC 1.0 pattern (`/node/*/volume`, `/trigger/{a,b}`): it
 /// asks of every address it matches. Built once per change of the nodes, scenes or triggers.
@@ -83,6 +86,10 @@ public struct OSCAddressSpace: Sendable {
             return [.unregister]
         case "/dump":
             return [.dump]
+        case "/midi":
+            return [.playMIDI(try Self.midiMessages(message))]
+        case let address where address.hasPrefix("/midi/") && address.count > 6:
+            return [.sendMIDI(try Self.midiMessages(message), port: String(address.dropFirst(6)))]
         case "/scene":
             guard case .string(let name)? = message.arguments.first else {
                 throw OSCSurfaceError("/scene takes a scene's name (s)", fix: "send /scene with a string, or /scene/NAME")
@@ -160,6 +167,34 @@ public struct OSCAddressSpace: Sendable {
     private static func isRelease(_ arguments: [OSCArgument]) -> Bool {
         guard let number = arguments.first?.number else { return false }
         return number == 0
+    }
+
+    /// The MIDI messages of `message`'s `m` arguments (its other arguments refused).
+    private static func midiMessages(_ message: OSCMessage) throws(OSCSurfaceError) -> [MIDIMessage] {
+        var messages: [MIDIMessage] = []
+        for argument in message.arguments {
+            guard case .midi(let midi) = argument else {
+                throw OSCSurfaceError("\(message.address) takes MIDI", fix: "send m arguments: port, status, data 1, data 2")
+            }
+            guard let parsed = midiMessage(midi) else {
+                throw OSCSurfaceError("\(message.address): 0x\(String(midi.status, radix: 16, uppercase: true)) is not a MIDI status byte",
+                                      fix: "send m with a status byte 0x80…0xFF second, e.g. 00 90 3C 64 for a note on")
+            }
+            messages.append(parsed)
+        }
+        guard !messages.isEmpty else {
+            throw OSCSurfaceError("\(message.address) has no MIDI", fix: "send one or more m arguments")
+        }
+        return messages
+    }
+
+    /// The one message an `m` argument holds (its data bytes as the status needs them).
+    static func midiMessage(_ midi: OSCMIDI) -> MIDIMessage? {
+        guard midi.status >= 0x80, midi.status != 0xF0, midi.status != 0xF7 else { return nil }
+        var parser = MIDIParser()
+        var first: MIDIMessage?
+        parser.feed([midi.status, midi.data1 & 0x7F, midi.data2 & 0x7F]) { if first == nil { first = $0 } }
+        return first
     }
 
     private static func optionalPort(_ message: OSCMessage) throws(OSCSurfaceError) -> Int? {

@@ -1,4 +1,5 @@
 import Control
+import MIDICore
 
 /// What one OSC message asks of the hub, in the control protocol's own terms
 /// (`OSCAddressSpace.requests(for:)`): the server carries each out as the matching control
@@ -21,6 +22,10 @@ public enum OSCRequest: Hashable, Sendable {
     case unregister
     /// The sender wants every current value once, on the addresses it would send.
     case dump
+    /// `/midi m`: MIDI played out of the OSC server's port, to what is connected to it.
+    case playMIDI([MIDIMessage])
+    /// `/midi/PORT m`: MIDI sent straight to the ALSA port PORT names.
+    case sendMIDI([MIDIMessage], port: String)
 }
 
 /// Why an OSC message asks nothing (sent back to the surface on `/error` and counted), or

@@ -4,9 +4,11 @@ import Foundation
 import Glibc
 import NetworkMIDI
 import OSC
+import RTPMIDI
 import Synchronization
 
-/// The daemon's OSC server (`serve --osc`): OSC 1.0 over UDP, as a client of the daemon's
+/// The daemon's OSC server (`serve --osc`): OSC 1.0 over UDP and TCP (size-prefixed or
+/// SLIP-framed, as each connection starts) on one port number, as a client of the daemon's
 /// own control socket — each message becomes the control request it names
 /// (`OSCAddressSpace`), and the changes the daemon publishes go back to every registered
 /// surface (`OSCSurfaces`). Its two threads never touch the hub's state, let alone the MIDI
@@ -22,6 +24,7 @@ import Synchronization
 public final class OSCServer: @unchecked Sendable {
     private let address: ListenAddress
     private let socketPath: ControlSocketPath
+    private let allowList: PeerAllowList
     private let log: @Sendable (String) -> Void
     private let stopping = Atomic<Bool>(false)
     private let wakeup: WakePipe
@@ -33,11 +36,14 @@ public final class OSCServer: @unchecked Sendable {
 
     /// - Parameter log: where lines for the daemon's log go (warnings start with `warning: `).
     /// - Returns: nil when the system has no file descriptors left.
-    public init?(address: ListenAddress, socket: ControlSocketPath, log: @escaping @Sendable (String) -> Void) {
+    /// - Parameter allowList: who may send (others' packets are dropped unanswered).
+    public init?(address: ListenAddress, socket: ControlSocketPath, allowList: PeerAllowList = .everyone,
+                 log: @escaping @Sendable (String) -> Void) {
         guard let wakeup = WakePipe() else { return nil }
         self.wakeup = wakeup
         self.address = address
         socketPath = socket
+        self.allowList = allowList
         self.log = log
     }
 
@@ -45,14 +51,14 @@ public final class OSCServer: @unchecked Sendable {
     /// - Returns: where it listens.
     /// - Throws: `OSCSurfaceError` when the address cannot be bound.
     public func start() throws(OSCSurfaceError) -> ListenAddress {
-        let endpoint: UDPSocket
+        let transports: OSCTransports
         do {
-            endpoint = try UDPSocket(address: address.host, port: address.port)
+            transports = try OSCTransports(host: address.host, port: address.port, allowList: allowList)
         } catch {
             throw OSCSurfaceError("cannot listen for OSC on \(address): \(error)", fix: "choose another port with --osc, or stop what uses it")
         }
-        let bound = ListenAddress(host: address.host, port: endpoint.port)
-        let session = OSCSession(endpoint: endpoint, socket: socketPath, log: log)
+        let bound = ListenAddress(host: address.host, port: transports.port)
+        let session = OSCSession(transports: transports, socket: socketPath, log: log)
         let receiving = Thread { [self] in
             defer { ended.signal() }
             session.run(until: stopping, wakeup: wakeup, takeEvents: { events.withLock { taken in

@@ -5,13 +5,16 @@ import OSC
 import RTPMIDI
 import Synchronization
 
-/// The OSC server's thread: reads datagrams, carries out what their messages ask over one
-/// control connection of its own, and sends the daemon's changes to the registered surfaces
-/// (`OSCSurfaces`), each when its turn comes.
+/// The OSC server's thread: reads packets (`OSCTransports`: UDP and TCP), carries out what
+/// their messages ask over one control connection of its own, and sends the daemon's changes
+/// to the registered surfaces (`OSCSurfaces`), each when its turn comes.
 ///
 /// - Thread: control (`midihub-osc`, everything here; handed to that thread once as it starts).
 final class OSCSession: @unchecked Sendable {
-    private let endpoint: UDPSocket
+    private let transports: OSCTransports
+    /// MIDI by OSC; nil when the sequencer could not be opened (`/midi` is refused then).
+    private let midi: OSCMIDIPort?
+    private let midiUnavailable: String
     private let socketPath: ControlSocketPath
     private let log: @Sendable (String) -> Void
     private var client: ControlClient?
@@ -19,27 +22,44 @@ final class OSCSession: @unchecked Sendable {
     private var spaceRead = -Double.infinity
     private var surfaces = OSCSurfaces()
     /// Messages of bundles whose time has not come, with their sender.
-    private var held: [(time: Double, message: OSCMessage, from: PeerAddress)] = []
+    private var held: [(time: Double, message: OSCMessage, from: OSCPeer)] = []
     /// The most messages of future bundles kept at once: beyond it a surface's bundle is
     /// refused (`/error`), so no sender can make the server hold without bound.
     static let maximumHeld = 1_024
     private var dropped = 0
     private var lastDropReport = -Double.infinity
 
-    init(endpoint: UDPSocket, socket: ControlSocketPath, log: @escaping @Sendable (String) -> Void) {
-        self.endpoint = endpoint
+    init(transports: OSCTransports, socket: ControlSocketPath, log: @escaping @Sendable (String) -> Void) {
+        self.transports = transports
         socketPath = socket
         self.log = log
+        do {
+            midi = try OSCMIDIPort()
+            midiUnavailable = ""
+        } catch {
+            midi = nil
+            midiUnavailable = "\(error)"
+            log("warning: OSC: no MIDI by OSC, the sequencer cannot be opened: \(error)")
+        }
     }
 
     /// Runs until `stopping` is set (and `wakeup` signalled).
     func run(until stopping: borrowing Atomic<Bool>, wakeup: WakePipe, takeEvents: () -> [ControlEvent]) {
         while !stopping.load(ordering: .acquiring) {
-            var descriptors = [pollfd(fd: endpoint.descriptor, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&descriptors, 2, pollTimeout(now: Self.now()))
-            if descriptors[1].revents != 0 { wakeup.drain() }
-            while let (bytes, peer) = endpoint.receive() { receive(bytes, from: peer) }
+            transports.wait(milliseconds: pollTimeout(now: Self.now()), wakeup: wakeup, alsoWatching: midi?.descriptors ?? [])
+            transports.receive { peer, arrival in
+                switch arrival {
+                case .packet(let bytes): receive(bytes, from: peer)
+                case .unreadable(let error): drop("\(error)", from: peer)
+                case .closed: surfaces.unregister(peer)
+                case .refused: drop("more than \(OSCTransports.maximumConnections) TCP connections; closed", from: peer)
+                case .notAllowed: drop("not in the allow-list (serve --allow)", from: peer, answering: false)
+                }
+            }
+            for message in midi?.received() ?? [] {
+                guard let shown = OSCAddressSpace.midiFeedback(message) else { continue }
+                for destination in surfaces.destinations { send(shown, to: destination) }
+            }
             let now = Self.now()
             runHeld(at: now)
             for event in takeEvents() { send(surfaces.offer(space.feedback(for: event), at: now)) }
@@ -55,7 +75,7 @@ final class OSCSession: @unchecked Sendable {
         return Int32(min(max((next - now) * 1000, 0).rounded(.up), 200))
     }
 
-    private func receive(_ bytes: [UInt8], from peer: PeerAddress) {
+    private func receive(_ bytes: [UInt8], from peer: OSCPeer) {
         let packet: OSCPacket
         do {
             packet = try OSCPacket(decoding: bytes)
@@ -87,7 +107,7 @@ final class OSCSession: @unchecked Sendable {
 
     /// Carries out what `message` asks; an address the patch lacks makes the model be read
     /// again (at most once a second: a node may have come) before it is refused.
-    private func apply(_ message: OSCMessage, from peer: PeerAddress) {
+    private func apply(_ message: OSCMessage, from peer: OSCPeer) {
         let requests: [OSCRequest]
         do {
             requests = try space.requests(for: message)
@@ -99,6 +119,12 @@ final class OSCSession: @unchecked Sendable {
             requests = again
         }
         for request in requests {
+            do throws(OSCSurfaceError) {
+                if try carryOutMIDI(request) { continue }
+            } catch {
+                drop(error.description, from: peer)
+                continue
+            }
             do {
                 try carryOut(request, from: peer)
             } catch {
@@ -108,7 +134,23 @@ final class OSCSession: @unchecked Sendable {
         }
     }
 
-    private func carryOut(_ request: OSCRequest, from peer: PeerAddress) throws(ControlClientError) {
+    /// Plays or sends MIDI when `request` asks that.
+    /// - Returns: whether it was a MIDI request.
+    private func carryOutMIDI(_ request: OSCRequest) throws(OSCSurfaceError) -> Bool {
+        switch request {
+        case .playMIDI(let messages):
+            guard let midi else { throw OSCSurfaceError("no MIDI by OSC here: \(midiUnavailable)", fix: "load snd-seq and restart the daemon") }
+            try midi.play(messages)
+        case .sendMIDI(let messages, let port):
+            guard let midi else { throw OSCSurfaceError("no MIDI by OSC here: \(midiUnavailable)", fix: "load snd-seq and restart the daemon") }
+            try midi.send(messages, to: port)
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func carryOut(_ request: OSCRequest, from peer: OSCPeer) throws(ControlClientError) {
         switch request {
         case .setParameter(let assignment):
             surfaces.noteOwnMoves(space.feedback(for: .parameterChanged(node: assignment.node, parameter: assignment.parameter,
@@ -125,13 +167,15 @@ final class OSCSession: @unchecked Sendable {
             surfaces.register(peer, port: port.map { UInt16($0) }, at: Self.now())
         case .unregister:
             surfaces.unregister(peer)
+        case .playMIDI, .sendMIDI:
+            break  // carryOutMIDI's
         case .dump:
             let client = try connection()
             let nodes = try client.nodes(), scenes = try client.scenes()
             space = OSCAddressSpace(nodes: nodes, scenes: scenes, triggers: try client.triggers())
             spaceRead = Self.now()
             let destination = surfaces.destination(of: peer)
-            for message in space.dump(nodes: nodes, scenes: scenes) { endpoint.send(OSCPacket.message(message).encoded(), to: destination) }
+            for message in space.dump(nodes: nodes, scenes: scenes) { send(message, to: destination) }
         }
     }
 
@@ -159,14 +203,20 @@ final class OSCSession: @unchecked Sendable {
         }
     }
 
-    private func send(_ messages: [(OSCMessage, PeerAddress)]) {
-        for (message, peer) in messages { endpoint.send(OSCPacket.message(message).encoded(), to: peer) }
+    private func send(_ messages: [(OSCMessage, OSCPeer)]) {
+        for (message, peer) in messages { send(message, to: peer) }
     }
 
-    /// Counts what was dropped and tells the sender why (`/error`).
-    private func drop(_ reason: String, from peer: PeerAddress) {
+    /// Sends one message; a TCP surface that reads nothing (a mebibyte waits) is closed and
+    /// no longer a surface.
+    private func send(_ message: OSCMessage, to peer: OSCPeer) {
+        if let closed = transports.send(OSCPacket.message(message).encoded(), to: peer) { surfaces.unregister(closed) }
+    }
+
+    /// Counts what was dropped and tells the sender why (`/error`), unless `answering` is false.
+    private func drop(_ reason: String, from peer: OSCPeer, answering: Bool = true) {
         dropped += 1
-        endpoint.send(OSCPacket.message(OSCMessage("/error", [.string(reason)])).encoded(), to: peer)
+        if answering { send(OSCMessage("/error", [.string(reason)]), to: peer) }
         lastDropReason = "\(peer): \(reason)"
     }
 

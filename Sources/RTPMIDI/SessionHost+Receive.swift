@@ -35,12 +35,13 @@ extension SessionHost {
 
     /// A peer's invitation on the control port: accepted, and the session waits for the
     /// same invitation on the data port. A peer that invites again from the address of a
-    /// session it had (it restarted) ends that one first.
+    /// session it had (it restarted) ends that one first. A peer outside the allow-list, or
+    /// one beyond `maximumSessions`, is refused (NO).
     private mutating func acceptOnControl(_ exchange: AppleMIDICommand.Exchange, from address: PeerAddress,
                                           now: UInt64) -> [SessionEffect] {
         var effects: [SessionEffect] = []
         let known = session(withPeer: exchange.ssrc)
-        if known == nil, sessions.count >= Self.maximumSessions {
+        if !allowList.allows(address.host) || known == nil && sessions.count >= Self.maximumSessions {
             let refusal = AppleMIDICommand.refused(.init(initiatorToken: exchange.initiatorToken, ssrc: ssrc, name: name))
             return [.send(refusal.encoded(), to: address, via: .control)]
         }

@@ -28,6 +28,8 @@ public struct SessionHost: Sendable {
     /// microseconds (0: as soon as it arrives). Longer than the network's delay and its
     /// jitter, it keeps the events' spacing; `SessionHost+Timing`.
     public var jitterBuffer: UInt64 = 0
+    /// The networks whose invitations are accepted; others are refused (NO).
+    public var allowList = PeerAllowList.everyone
     var sessions: [SessionID: PeerSession] = [:]
     var lastID: SessionID = 0
     private var lastToken: UInt32

@@ -29,6 +29,8 @@ import TestSupport
         (["nodes", "--types", "--patch", "p.yaml"], "--types lists the types", "drop --patch"),
         (["widgets", "set", "Filter", "loud"], "'loud' is not a number", "give a value such as 12"),
         (["widgets", "set", "Filter"], "<value>", "midihub help widgets"),
+        (["serve", "--allow", "192.168.1/24"], "'192.168.1/24' is not a network", "like 192.168.1.0/24 or fd00::/8"),
+        (["osc"], "say what to do", "midihub osc --list"),
     ])
     func argumentErrorsAreOneLineWithAFixAndExit2(arguments: [String], problem: String, fix: String) {
         let ending = Self.ending(arguments)

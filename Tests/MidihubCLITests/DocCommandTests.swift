@@ -6,7 +6,7 @@ import Testing
 /// The `midihub …` command lines of the docs (the blocks marked
 /// `<!-- tested-by: Tests/MidihubCLITests/DocCommandTests.swift -->`) and of every command's
 /// `--help` examples: each parses with the real parser, and each that needs no ALSA
-/// sequencer or sound card (info, convert, render, nodes, graph, rules, mappings, plugins, widgets but
+/// sequencer or sound card (info, convert, render, nodes, graph, rules, mappings, plugins, osc, widgets but
 /// their set, press and release, help, --version)
 /// runs with the real binary, in a scratch folder that sees the repository's `sequences/`
 /// and `patches/`. Where a block shows output under a command, the binary prints exactly
@@ -15,7 +15,7 @@ import Testing
     static let testFile = "Tests/MidihubCLITests/DocCommandTests.swift"
     /// Subcommands that work without /dev/snd (no sequencer client, no PCM).
     static let offline: Set<String> = [
-        "info", "convert", "render", "nodes", "graph", "rules", "mappings", "widgets", "soundfont", "plugins", "help", "--version",
+        "info", "convert", "render", "nodes", "graph", "rules", "mappings", "widgets", "soundfont", "plugins", "osc", "help", "--version",
         "--help",
     ]
     /// `midihub widgets` subcommands that act on the running daemon's widgets.

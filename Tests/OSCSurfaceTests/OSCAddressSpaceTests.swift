@@ -1,4 +1,5 @@
 import Control
+import MIDICore
 import OSC
 import OSCSurface
 import Testing
@@ -51,6 +52,21 @@ import Testing
         #expect(try space.requests(for: OSCMessage("/transport/seek", [.int(9)]))
             == [.transport(TransportRequest(action: .seek, position: "9"))])
         #expect(try space.requests(for: OSCMessage("/register", [.int(9001)])) == [.register(port: 9001)])
+    }
+
+    @Test func midiIsPlayedIntoTheHubOrSentToAPort() throws {
+        let noteOn = OSCArgument.midi(OSCMIDI(status: 0x90, data1: 60, data2: 100))
+        let program = OSCArgument.midi(OSCMIDI(status: 0xC1, data1: 5, data2: 99))  // data 2 unused
+        #expect(try space.requests(for: OSCMessage("/midi", [noteOn, program]))
+            == [.playMIDI([.noteOn(channel: 0, note: 60, velocity: 100), .programChange(channel: 1, program: 5)])])
+        #expect(try space.requests(for: OSCMessage("/midi/Midi_Through:0", [noteOn]))
+            == [.sendMIDI([.noteOn(channel: 0, note: 60, velocity: 100)], port: "Midi_Through:0")])
+        #expect(throws: OSCSurfaceError.self) { try space.requests(for: OSCMessage("/midi", [])) }
+        #expect(throws: OSCSurfaceError.self) { try space.requests(for: OSCMessage("/midi", [.float(60)])) }
+        #expect(throws: OSCSurfaceError.self) { try space.requests(for: OSCMessage("/midi", [.midi(OSCMIDI(status: 0x3C, data1: 1))])) }
+        #expect(OSCAddressSpace.midiFeedback(.noteOff(channel: 2, note: 64, velocity: 0))
+            == OSCMessage("/midi", [.midi(OSCMIDI(status: 0x82, data1: 64, data2: 0))]))
+        #expect(OSCAddressSpace.midiFeedback(.sysEx([0x7E, 0x7F, 0x09, 0x01])) == nil)
     }
 
     @Test func badMessagesSayWhatToSend() {

@@ -4,8 +4,8 @@ import RTPMIDI
 import Testing
 
 @Suite struct OSCSurfacesTests {
-    let tablet = PeerAddress(host: "192.168.1.30", port: 50_123)
-    let laptop = PeerAddress(host: "192.168.1.31", port: 40_000)
+    let tablet = OSCPeer.udp(PeerAddress(host: "192.168.1.30", port: 50_123))
+    let laptop = OSCPeer.tcp(PeerAddress(host: "192.168.1.31", port: 40_000))
 
     func volume(_ value: Float) -> OSCMessage { OSCMessage("/node/synth/volume", [.float(value)]) }
 
@@ -27,7 +27,7 @@ import Testing
         surfaces.register(laptop, port: 9101, at: 0)
         surfaces.noteOwnMoves([volume(0.5)], by: tablet, at: 20)
         let sent = surfaces.offer([volume(0.5)], at: 20.01)
-        #expect(sent.map(\.1) == [PeerAddress(host: "192.168.1.31", port: 9101)])  // the laptop, at its registered port
+        #expect(sent.map(\.1) == [OSCPeer.udp(PeerAddress(host: "192.168.1.31", port: 9101))])  // the laptop, at its registered port
         #expect(surfaces.offer([volume(0.5)], at: 21).map(\.1).contains(tablet))  // the same value later: a change of its own
         surfaces.noteOwnMoves([volume(2)], by: tablet, at: 30)
         #expect(surfaces.offer([volume(1)], at: 30.1).map(\.1).contains(tablet))  // clamped by the hub: sent back
@@ -44,11 +44,11 @@ import Testing
     @Test func theTableKeepsAtMost64SurfacesDroppingTheOneHeardFromLongestAgo() {
         var surfaces = OSCSurfaces()
         surfaces.register(tablet, at: 0)
-        for port in 1...70 { surfaces.register(PeerAddress(host: "10.0.0.9", port: UInt16(port)), at: Double(port)) }
+        for port in 1...70 { surfaces.register(.udp(PeerAddress(host: "10.0.0.9", port: UInt16(port))), at: Double(port)) }
         #expect(surfaces.count == OSCSurfaces.maximumCount)
         #expect(!surfaces.contains(tablet))  // heard from first, dropped first
-        #expect(surfaces.contains(PeerAddress(host: "10.0.0.9", port: 70)))
-        #expect(!surfaces.contains(PeerAddress(host: "10.0.0.9", port: 6)))
-        #expect(surfaces.contains(PeerAddress(host: "10.0.0.9", port: 7)))
+        #expect(surfaces.contains(.udp(PeerAddress(host: "10.0.0.9", port: 70))))
+        #expect(!surfaces.contains(.udp(PeerAddress(host: "10.0.0.9", port: 6))))
+        #expect(surfaces.contains(.udp(PeerAddress(host: "10.0.0.9", port: 7))))
     }
 }

@@ -190,6 +190,55 @@ private struct TwoHosts {
         #expect(host.summaries.count == SessionHost.maximumSessions)
         #expect(refusals == 5)
     }
+
+    /// `serve --allow`: an invitation from outside the listed networks gets NO; one from
+    /// inside, or from this machine, is accepted.
+    @Test func invitationsFromOutsideTheAllowListAreRefused() throws {
+        var host = SessionHost(name: "rack", ssrc: 1)
+        host.allowList = try PeerAllowList(parsing: ["192.168.1.0/24"])
+        func answer(from address: String, ssrc: UInt32) throws -> String {
+            let invitation = AppleMIDICommand.invitation(.init(initiatorToken: ssrc, ssrc: ssrc, name: "p"))
+            for case .send(let bytes, _, _) in host.receive(invitation.encoded(), via: .control,
+                                                            from: PeerAddress(host: address, port: 5004), now: 0) {
+                switch try AppleMIDICommand(decoding: bytes) {
+                case .refused: return "NO"
+                case .accepted: return "OK"
+                default: continue
+                }
+            }
+            return "nothing"
+        }
+        #expect(try answer(from: "10.0.0.9", ssrc: 7) == "NO")
+        #expect(try answer(from: "192.168.2.1", ssrc: 8) == "NO")
+        #expect(try answer(from: "192.168.1.20", ssrc: 9) == "OK")
+        #expect(try answer(from: "127.0.0.1", ssrc: 10) == "OK")
+        #expect(host.summaries.count == 2)
+    }
+}
+
+@Suite struct PeerAllowListTests {
+    @Test func networksContainTheirAddressesInBothFamilies() throws {
+        let list = try PeerAllowList(parsing: ["192.168.1.0/24", "10.1.2.3", "fd00::/8", "172.16.0.0/12"])
+        #expect(list.allows("192.168.1.200"))
+        #expect(!list.allows("192.168.2.1"))
+        #expect(list.allows("10.1.2.3"))
+        #expect(!list.allows("10.1.2.4"))
+        #expect(list.allows("fd12:3456::1"))
+        #expect(!list.allows("fe80::1"))
+        #expect(list.allows("172.31.255.255"))
+        #expect(!list.allows("172.32.0.0"))
+        #expect(list.allows("::ffff:192.168.1.7"))  // IPv4 in IPv6
+        #expect(list.allows("127.0.0.5") && list.allows("::1"))  // this machine, always
+        #expect(!list.allows("not an address"))
+        #expect(PeerAllowList.everyone.allows("203.0.113.9"))
+    }
+
+    @Test func aBadNetworkSaysWhatToWrite() {
+        #expect(throws: PeerAllowListError.notAnAddress("192.168.1/24")) { try PeerAllowList.Network(parsing: "192.168.1/24") }
+        #expect(throws: PeerAllowListError.badPrefix("10.0.0.0/33", maximum: 32)) { try PeerAllowList.Network(parsing: "10.0.0.0/33") }
+        #expect(PeerAllowListError.notAnAddress("x").description
+            == "'x' is not a network (fix: write an IP address and a prefix length, like 192.168.1.0/24 or fd00::/8)")
+    }
 }
 
 @Suite struct SessionHostJournalTests {

@@ -8,7 +8,7 @@ extension HubDaemon {
     /// - Thread: control (main, while the daemon starts).
     func startOSC() throws(DaemonError) -> OSCServer? {
         guard let address = options.osc else { return nil }
-        guard let server = OSCServer(address: address, socket: options.socket, log: { [log] line in
+        guard let server = OSCServer(address: address, socket: options.socket, allowList: options.allowList, log: { [log] line in
             if line.hasPrefix("warning: ") { log.warning(String(line.dropFirst(9))) } else { log.info(line) }
         }) else {
             throw .control("no file descriptors left for the OSC server (fix: raise the limit, ulimit -n)")
@@ -19,8 +19,10 @@ extension HubDaemon {
         } catch {
             throw .control(error.description)
         }
-        log.info("osc: taking OSC over UDP on \(bound) (docs/osc.md)")
-        if !bound.isLoopback {
+        log.info("osc: taking OSC over UDP and TCP on \(bound) (docs/osc.md)")
+        if !options.allowList.networks.isEmpty {
+            log.info("osc, network: taking peers only from \(options.allowList) and this machine")
+        } else if !bound.isLoopback {
             log.warning("osc: listening on \(bound), beyond this machine: whoever on the network reaches the port drives "
                 + "the hub (fix: use it on a trusted network)")
         }

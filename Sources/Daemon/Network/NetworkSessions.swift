@@ -30,8 +30,10 @@ final class NetworkSessions: Sendable {
     private let queue = DispatchQueue(label: "midihub-network")
     private let running = Mutex(Running())
     private let log: DaemonLog
+    /// The networks invitations are accepted from (`serve --allow`).
+    private let allowList: PeerAllowList
 
-    init(log: DaemonLog) { self.log = log }
+    init(log: DaemonLog, allowList: PeerAllowList) { (self.log, self.allowList) = (log, allowList) }
 
     /// Makes the sessions follow `settings` from now on: the host started, started again on
     /// other ports or stopped, new peers invited and peers gone from the list ended (BY).
@@ -133,7 +135,8 @@ final class NetworkSessions: Sendable {
             // Without `listen`, the system picks the ports: invited peers answer where the invitations came from.
             let host = try NetworkHost(name: name, address: address, port: settings.listen?.port ?? 0,
                                        sendsJournal: settings.journal,
-                                       jitterBuffer: UInt64((settings.jitterBuffer ?? 0) * 1000)) { [weak self] event in
+                                       jitterBuffer: UInt64((settings.jitterBuffer ?? 0) * 1000),
+                                       allowList: allowList) { [weak self] event in
                 self?.report(event)
             }
             log.info(settings.listen == nil ? "network: sessions as '\(name)' from UDP \(address):\(host.port) (not listening)"

@@ -18,7 +18,7 @@
 source "$REPO/Tests/Integration/serve.sh"
 
 # The unit tier's DocCommandTests run these (DocCommandTests.offline): no kernel ALSA needed.
-OFFLINE=" info convert render nodes graph rules mappings widgets soundfont plugins help --version --help "
+OFFLINE=" info convert render nodes graph rules mappings widgets soundfont plugins osc help --version --help "
 # 95-serve-lv2 runs these against its daemon with LV2 plugin nodes.
 ELSEWHERE=" preset "
 

@@ -3,7 +3,15 @@
 # a scene; two `oscdump`s registered with `/register PORT` each get a controller's move
 # (CC 1 on a snd-virmidi keyboard, mapped to the parameter) once, on the address a surface
 # sends; a surface's own move is not echoed back to it; a packet that is not OSC, and an
-# address the patch lacks, are answered with `/error` and the hub goes on.
+# address the patch lacks, are answered with `/error` and the hub goes on. Over TCP:
+# `oscsend osc.tcp://` (size-prefixed) sets the parameter; python-osc from PyPI (SLIP over
+# TCP) sets it by a pattern and reads it back with /dump on its connection, and a UDP
+# bundle timed 3 s ahead is held until its time. MIDI: `/midi m` plays out of the port
+# "midihub osc:osc" through the patch's transpose into aseqdump, `/midi/aseqdump m` goes
+# straight to it, and a note sent to "midihub osc:osc" reaches both oscdumps as `/midi m`.
+# `serve --allow` (docs/daemon.md's line, as written, with 192.168.1.5 and 10.7.7.7 added to
+# lo): OSC from 10.7.7.7 is dropped unanswered and an RTP-MIDI invitation from it gets NO;
+# from 192.168.1.5 both are taken.
 # timeout: 300
 
 source "$REPO/Tests/Integration/serve.sh"
@@ -13,6 +21,7 @@ CARD=$(card_number VirMIDI)
 OSC_PORT=9000
 
 doc_block docs/osc.md osc-patch >"$WORK/patch.yaml"
+start_aseqdump synth
 
 # Whether the transpose's semitones are VALUE (nodes.list).
 semitones_are() { # VALUE
@@ -20,7 +29,7 @@ semitones_are() { # VALUE
 }
 
 start_serve hub --no-audio --osc "$OSC_PORT" --patch "$WORK/patch.yaml"
-assert_file_has "$(peer_err hub)" "osc: taking OSC over UDP on 127.0.0.1:$OSC_PORT" "the daemon's line for OSC"
+assert_file_has "$(peer_err hub)" "osc: taking OSC over UDP and TCP on 127.0.0.1:$OSC_PORT" "the daemon's line for OSC"
 
 step "oscsend sets the transpose's semitones, then switches to the scene 'low'"
 doc_block docs/osc.md osc-send >"$WORK/send.sh"
@@ -85,5 +94,99 @@ assert_eq 3 "$(node_parameter up semitones)" "semitones after the python surface
 for dump in dump-a dump-b; do
     assert_file_has "$(peer_out "$dump")" '/node/up/semitones f 3' "the python surface's move at $dump"
 done
+
+step "over TCP: oscsend (size-prefixed); python-osc (SLIP) by a pattern, /dump on its connection; a bundle for later"
+doc_block docs/osc.md osc-tcp >"$WORK/tcp.sh"
+assert_file_has "$WORK/tcp.sh" "oscsend osc.tcp://127.0.0.1:9000 /node/up/semitones f 7" "the doc's TCP send"
+bash "$WORK/tcp.sh" || fail "the doc's oscsend over TCP failed"
+wait_for "semitones 7 (over TCP) in nodes.list" 10 semitones_are 7
+/opt/pymidi-venv/bin/python - "$OSC_PORT" >"$WORK/python-osc.out" 2>&1 <<'PY' || fail "python-osc failed: $(cat "$WORK/python-osc.out")"
+import sys, time
+from pythonosc import osc_bundle_builder, osc_message_builder, tcp_client, udp_client
+port = int(sys.argv[1])
+
+def semitones(client):
+    client.send_message("/dump", [])
+    for message in client.get_messages(5):
+        if message.address == "/node/up/semitones":
+            return message.params[0]
+    return None
+
+surface = tcp_client.SimpleTCPClient("127.0.0.1", port)  # OSC 1.1: SLIP
+surface.send_message("/node/*/semitones", -7.0)
+print("after the pattern:", semitones(surface))
+later = osc_bundle_builder.OscBundleBuilder(time.time() + 3)
+move = osc_message_builder.OscMessageBuilder(address="/node/up/semitones")
+move.add_arg(9.0)
+later.add_content(move.build())
+udp_client.SimpleUDPClient("127.0.0.1", port).send(later.build())
+print("right after the bundle:", semitones(surface))
+PY
+cat "$WORK/python-osc.out"
+assert_file_has "$WORK/python-osc.out" "^after the pattern: -7.0$" "the semitones python-osc read back over SLIP"
+assert_file_has "$WORK/python-osc.out" "^right after the bundle: -7.0$" "the value before the bundle's time"
+wait_for "semitones 9 (the bundle's, at its time) in nodes.list" 10 semitones_are 9
+
+step "MIDI by OSC: /midi m plays through the hub's transpose into aseqdump, /midi/PORT m goes straight to it"
+doc_block docs/osc.md osc-midi >"$WORK/midi.sh"
+assert_file_has "$WORK/midi.sh" "oscsend 127.0.0.1 9000 /midi m 00903c64" "the doc's note into the hub"
+bash "$WORK/midi.sh" || fail "the doc's MIDI sends failed"
+wait_for_line "$(peer_out synth)" "Note on +0, note 69, velocity 100"  # 60 + 9 semitones
+wait_for_line "$(peer_out synth)" "Note on +0, note 60, velocity 100"  # straight to the port
+sleep 0.3
+assert_eq 2 "$(grep -cE 'Note on +0, note (60|69)' "$(peer_out synth)")" "notes at aseqdump (each once)"
+assert_exit 0 midihub send "midihub osc" 80 3c 00
+wait_for "the note-off that reached midihub osc:osc at both surfaces as /midi m" 10 bash -c \
+    "grep -q '/midi m MIDI \\[0x00 0x80 0x3c 0x00\\]' $(peer_out dump-a) && grep -q '/midi m MIDI \\[0x00 0x80 0x3c 0x00\\]' $(peer_out dump-b)"
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
+
+step "serve --allow: OSC and RTP-MIDI invitations from outside the network are refused, from inside taken"
+ip addr add 192.168.1.5/32 dev lo && ip addr add 10.7.7.7/32 dev lo || fail "cannot add addresses to lo"
+{ doc_block docs/osc.md osc-patch; printf '%s\n' "network:" "  listen: 5004"; } >"$WORK/allow.yaml"
+doc_block docs/daemon.md allow-serve >"$WORK/allow-serve.sh"
+read -ra allow_serve <"$WORK/allow-serve.sh"
+assert_eq "midihub serve --osc 0.0.0.0:9000 --allow 192.168.1.0/24" "${allow_serve[*]}" "the doc's command"
+start_serve allowhub "${allow_serve[@]:2}" --no-audio --patch "$WORK/allow.yaml"
+assert_file_has "$(peer_err allowhub)" "osc, network: taking peers only from 192.168.1.0/24 and this machine" "the daemon's line (docs/daemon.md)"
+wait_for_line "$(peer_err allowhub)" "network: listening as"
+python3 - "$OSC_PORT" >"$WORK/allow.out" <<'PY' || fail "the allow-list peers failed: $(cat "$WORK/allow.out")"
+import socket, struct, sys
+port = int(sys.argv[1])
+def pad(b): return b + b"\0" * (4 - len(b) % 4)
+def osc(address, *values):
+    return pad(address.encode()) + pad(("," + "f" * len(values)).encode()) + b"".join(struct.pack(">f", v) for v in values)
+def peer(source):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind((source, 0))
+    s.settimeout(2)
+    return s
+inside, outside = peer("192.168.1.5"), peer("10.7.7.7")
+inside.sendto(osc("/node/up/semitones", 5.0), ("192.168.1.5", port))
+outside.sendto(osc("/node/up/semitones", 4.0), ("10.7.7.7", port))
+outside.sendto(osc("/node/up/nothing", 1.0), ("10.7.7.7", port))
+try:
+    outside.recv(1024)
+    print("outside: answered")
+except socket.timeout:
+    print("outside: no answer")
+inside.sendto(pad(b"/dump") + pad(b","), ("192.168.1.5", port))
+while True:
+    reply = inside.recv(1024)
+    if reply.startswith(pad(b"/node/up/semitones")):
+        print("semitones:", struct.unpack(">f", reply[-4:])[0])
+        break
+def invite(source):
+    s = peer(source)
+    s.sendto(b"\xff\xffIN" + struct.pack(">III", 2, 77, 0x1234) + b"peer\0", (source, 5004))
+    return s.recv(1024)[2:4].decode()
+print("invitation from outside:", invite("10.7.7.7"))
+print("invitation from inside:", invite("192.168.1.5"))
+PY
+cat "$WORK/allow.out"
+assert_file_has "$WORK/allow.out" "^outside: no answer$" "OSC from outside the allow-list: dropped unanswered"
+assert_file_has "$WORK/allow.out" "^semitones: 5.0$" "the inside move taken, the outside one not"
+assert_file_has "$WORK/allow.out" "^invitation from outside: NO$" "an RTP-MIDI invitation from outside"
+assert_file_has "$WORK/allow.out" "^invitation from inside: OK$" "an RTP-MIDI invitation from inside"
+stop_peer allowhub
+assert_eq 0 "$PEER_STATUS" "midihub serve --allow exit status after SIGINT"
