@@ -19,6 +19,8 @@ let package = Package(
                 .product(name: "Hub", package: "midihub"),
                 .product(name: "Daemon", package: "midihub"),
                 .product(name: "Plugins", package: "midihub"),
+                .product(name: "OSC", package: "midihub"),
+                .product(name: "OSCSurface", package: "midihub"),
                 "CSeqEncode",
             ]
         ),

@@ -47,10 +47,10 @@ extension ControlClient {
         try expect(.savePreset(PresetSave(node: node, label: label))) { if case .preset(let preset) = $0 { preset } else { nil } }
     }
 
-    public func setParameter(_ parameter: String, of node: String, to value: Double) throws(ControlClientError)
+    public func setParameter(_ parameter: String, of node: String, to value: Double, at moment: Int64? = nil) throws(ControlClientError)
         -> ParameterSummary
     {
-        let assignment = ParameterAssignment(node: node, parameter: parameter, value: value)
+        let assignment = ParameterAssignment(node: node, parameter: parameter, value: value, at: moment)
         return try expect(.setParameter(assignment)) { if case .parameter(let parameter) = $0 { parameter } else { nil } }
     }
 

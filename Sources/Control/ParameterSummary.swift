@@ -47,10 +47,15 @@ public struct ParameterAssignment: Hashable, Sendable, Codable {
     /// The parameter name.
     public var parameter: String
     public var value: Double
+    /// When it takes effect, in nanoseconds of the system's monotonic clock
+    /// (`CLOCK_MONOTONIC`, as the daemon reads it): a built-in node's value lands on that
+    /// moment's audio frame, as a controller's move does. Absent: now.
+    public var at: Int64?
 
-    public init(node: String, parameter: String, value: Double) {
+    public init(node: String, parameter: String, value: Double, at: Int64? = nil) {
         self.node = node
         self.parameter = parameter
         self.value = value
+        self.at = at
     }
 }

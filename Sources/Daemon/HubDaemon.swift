@@ -105,8 +105,8 @@ public final class HubDaemon: @unchecked Sendable {
     private(set) var control: ControlServer?
     /// The web remote, when `options.remote` asks for one (`HubDaemon+Remote`).
     var remote: RemoteServer?
-    /// The OSC server, when `options.osc` asks for one (`HubDaemon+OSC`).
-    var osc: OSCServer?
+    /// The OSC server, where `serve --osc` or the patch's `osc:` asks for one.
+    let osc: OSCService
     /// The RTP-MIDI sessions the core's `network` settings ask for, on threads of their own.
     let network: NetworkSessions
     private var controlHandler: DaemonControl?
@@ -133,6 +133,7 @@ public final class HubDaemon: @unchecked Sendable {
         patchFile = PatchFileWatch(path: options.patchPath)
         jack = JackBridge(log: log, clientName: options.clientName)
         network = NetworkSessions(log: log, allowList: options.allowList)
+        osc = OSCService(fixed: options.osc, socket: options.socket, allowList: options.allowList, log: log)
         plugins = InstalledPlugins(report: { [log] line in log.warning(line) })
         registry = NodeTypes.registry.with(plugins: plugins)
         catalog = options.audio ? Self.loadCatalog(options, plugins: plugins, log: log) : nil
@@ -198,7 +199,7 @@ public final class HubDaemon: @unchecked Sendable {
         control = server
         do {
             remote = try startRemote()
-            osc = try startOSC()
+            try osc.start()
         } catch {
             stopRemote()
             server.stop()
@@ -211,6 +212,7 @@ public final class HubDaemon: @unchecked Sendable {
         reconcile()
         saveState()
         network.apply(core.snapshot.network)
+        osc.apply(core.snapshot.network.osc)
         let thread = Thread { [self] in runInput() }
         thread.name = "midihub-input"
         thread.start()
@@ -227,7 +229,7 @@ public final class HubDaemon: @unchecked Sendable {
         notifyStopping(reason: reason)
         control?.stop()  // first: each browser's bridge ends with its control connection
         stopRemote()
-        stopOSC()
+        osc.stop()
         network.stop()  // each peer hears BY; the notes they left sounding end while the hub still routes
         controlHandler?.finishAudioRecording()  // a recording in progress is written, not lost
         stopInput()

@@ -28,6 +28,17 @@ public enum OSCRequest: Hashable, Sendable {
     case sendMIDI([MIDIMessage], port: String)
 }
 
+/// - Thread: any (a plain value).
+extension OSCRequest {
+    /// The request carried out at `time` (monotonic seconds; nil: now): a parameter's value
+    /// lands on that moment's audio frame.
+    func at(_ time: Double?) -> OSCRequest {
+        guard let time, case .setParameter(var assignment) = self else { return self }
+        assignment.at = Int64((time * 1e9).rounded())
+        return .setParameter(assignment)
+    }
+}
+
 /// Why an OSC message asks nothing (sent back to the surface on `/error` and counted), or
 /// why the OSC server cannot start: one line naming the problem and the fix.
 ///

@@ -88,7 +88,7 @@ final class OSCSession: @unchecked Sendable {
         for (message, timeTag) in packet.messages {
             let time = timeTag.isImmediate ? now : Self.monotonic(of: timeTag, now: now)
             if time <= now {
-                apply(message, from: peer)
+                apply(message, from: peer, at: timeTag.isImmediate ? nil : time)  // a moment just passed: still its frame
             } else if held.count >= Self.maximumHeld {
                 drop("\(Self.maximumHeld) timed messages wait already; \(message.address) is not kept", from: peer)
             } else {
@@ -101,13 +101,15 @@ final class OSCSession: @unchecked Sendable {
     private func runHeld(at now: Double) {
         while let first = held.first, first.time <= now {
             held.removeFirst()
-            apply(first.message, from: first.from)
+            apply(first.message, from: first.from, at: first.time)
         }
     }
 
     /// Carries out what `message` asks; an address the patch lacks makes the model be read
-    /// again (at most once a second: a node may have come) before it is refused.
-    private func apply(_ message: OSCMessage, from peer: OSCPeer) {
+    /// again (at most once a second: a node may have come) before it is refused. A timed
+    /// bundle's message carries its `time` (monotonic seconds): its parameter values land on
+    /// that moment's audio frame.
+    private func apply(_ message: OSCMessage, from peer: OSCPeer, at time: Double? = nil) {
         let requests: [OSCRequest]
         do {
             requests = try space.requests(for: message)
@@ -126,7 +128,7 @@ final class OSCSession: @unchecked Sendable {
                 continue
             }
             do {
-                try carryOut(request, from: peer)
+                try carryOut(request.at(time), from: peer)
             } catch {
                 if case .rejected = error {} else { client = nil }  // a broken connection: a new one next time
                 drop(error.description, from: peer)
@@ -155,7 +157,7 @@ final class OSCSession: @unchecked Sendable {
         case .setParameter(let assignment):
             surfaces.noteOwnMoves(space.feedback(for: .parameterChanged(node: assignment.node, parameter: assignment.parameter,
                                                                          value: assignment.value)), by: peer, at: Self.now())
-            _ = try connection().setParameter(assignment.parameter, of: assignment.node, to: assignment.value)
+            _ = try connection().setParameter(assignment.parameter, of: assignment.node, to: assignment.value, at: assignment.at)
         case .switchScene(let name):
             surfaces.noteOwnMoves([OSCMessage("/scene", [.string(name)])], by: peer, at: Self.now())
             _ = try connection().switchScene(name)

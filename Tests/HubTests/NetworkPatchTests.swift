@@ -37,6 +37,19 @@ import Testing
         #expect(try parse("network: {listen: 5004, jitter_buffer: 0}").network.jitterBuffer == nil)
     }
 
+    /// The top-level `osc:` (docs/osc.md): a port on this machine, or `ADDRESS:PORT`, kept with
+    /// the network settings whichever section comes first.
+    @Test func theOSCSetting() throws {
+        #expect(try parse("osc: 9000").network.osc == .init(host: "127.0.0.1", port: 9000))
+        #expect(try parse("osc: 0.0.0.0:9000").network.osc == .init(host: "0.0.0.0", port: 9000))
+        #expect(try parse("osc: '[::]:9000'").network.osc == .init(host: "::", port: 9000))
+        #expect(try parse("osc: 9000\nnetwork: {listen: 5004}").network == NetworkSettings(listen: .init(port: 5004), osc: .init(port: 9000)))
+        #expect(try parse("osc: 9000").network.isIdle)  // no RTP-MIDI host for OSC alone
+        #expect(error("osc: loud") == "test.yaml:1:6: osc 'loud' is not a port or ADDRESS:PORT "
+            + "(fix: write `osc: 9000` (this machine only) or `osc: 0.0.0.0:9000` (every network))")
+        #expect(error("osc: 70000") != nil)
+    }
+
     @Test func badValuesAreOneLineNamingTheProblemAndTheFix() {
         #expect(error("network: {listen: 70000}") == "test.yaml:1:19: listen port 70000 is not a UDP port with one above it "
             + "(fix: write a port from 1 to 65534, usually 5004 (the data port is the next))")

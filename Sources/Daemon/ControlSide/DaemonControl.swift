@@ -80,7 +80,11 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
 
     func setParameter(_ assignment: ParameterAssignment) throws -> ParameterSummary {
         try daemon.perform { [self] in
-            let (info, value) = try daemon.setParameter(node: assignment.node, assignment.parameter, to: Float(assignment.value))
+            // A moment still to come is now: the live ring delivers in order, so a value stamped
+            // ahead would hold back every event behind it (hold the request until then instead).
+            let moment = assignment.at.map { min(HostTime(nanoseconds: $0), HostTime.now()) }
+            let (info, value) = try daemon.setParameter(node: assignment.node, assignment.parameter, to: Float(assignment.value),
+                                                        at: moment)
             return GraphSummaries.summary(info, value: value)
         }
     }

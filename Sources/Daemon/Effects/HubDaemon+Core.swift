@@ -161,6 +161,7 @@ extension HubDaemon {
                 log.warning(line)
             case .network(let settings):
                 network.apply(settings)
+                osc.apply(settings.osc)
             case .save(let state):
                 stateWriter.submit(state)
             }

@@ -1,7 +1,7 @@
 /// The RTP-MIDI sessions the daemon keeps (a patch's `network:` section, docs/network.md):
 /// whether it accepts sessions and on which port, the peers it invites, whether its packets
-/// carry the recovery journal, the jitter buffer. Kept in the state with the peers
-/// `network.connect` added.
+/// carry the recovery journal, the jitter buffer; and where it takes OSC (a patch's `osc:`,
+/// docs/osc.md). Kept in the state with the peers `network.connect` added.
 ///
 /// - Thread: any (a plain value).
 public struct NetworkSettings: Hashable, Sendable, Codable {
@@ -28,9 +28,20 @@ public struct NetworkSettings: Hashable, Sendable, Codable {
     /// Milliseconds after its sender's moment that received MIDI is played; nil: as it
     /// arrives (docs/network.md#timing-and-the-jitter-buffer).
     public var jitterBuffer: Double?
+    /// Where the daemon takes OSC (a patch's `osc:`); nil: no OSC unless `serve --osc` asks.
+    public var osc: OSCListen?
 
-    public init(listen: Listen? = nil, connect: [String] = [], journal: Bool = true, jitterBuffer: Double? = nil) {
-        (self.listen, self.connect, self.journal, self.jitterBuffer) = (listen, connect, journal, jitterBuffer)
+    /// Where OSC is taken: UDP and TCP on `port` of `host`.
+    public struct OSCListen: Hashable, Sendable, Codable {
+        public var host: String
+        public var port: Int
+
+        public init(host: String = "127.0.0.1", port: Int) { (self.host, self.port) = (host, port) }
+    }
+
+    public init(listen: Listen? = nil, connect: [String] = [], journal: Bool = true, jitterBuffer: Double? = nil,
+                osc: OSCListen? = nil) {
+        (self.listen, self.connect, self.journal, self.jitterBuffer, self.osc) = (listen, connect, journal, jitterBuffer, osc)
     }
 
     /// The longest jitter buffer, in milliseconds.
@@ -45,6 +56,14 @@ public struct NetworkSettings: Hashable, Sendable, Codable {
 
     /// Whether nothing asks for a network host.
     public var isIdle: Bool { listen == nil && connect.isEmpty }
+
+    /// The same settings, OSC taken at `osc`.
+    /// - Thread: any.
+    public func with(osc: OSCListen?) -> NetworkSettings {
+        var settings = self
+        settings.osc = osc
+        return settings
+    }
 
     /// The settings with `peer` invited too (once).
     /// - Thread: any.

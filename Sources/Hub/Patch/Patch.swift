@@ -24,7 +24,8 @@ public struct Patch: Hashable, Sendable {
     public var triggers: [Trigger]
     /// What a remote shows (docs/mappings.md#widgets).
     public var widgets: [Widget]
-    /// The RTP-MIDI sessions the daemon keeps (docs/network.md); `.none` when the patch has no `network:`.
+    /// The RTP-MIDI sessions the daemon keeps (docs/network.md) and where it takes OSC (`osc:`,
+    /// docs/osc.md); `.none` when the patch has neither.
     public var network: NetworkSettings
 
     /// Tempos a patch or the control socket may set.
@@ -60,7 +61,7 @@ public struct Patch: Hashable, Sendable {
 
     /// The top-level keys a patch may have.
     static let knownKeys = ["version", "name", "description", "tempo", "nodes", "routes", "rules", "mappings", "scenes", "triggers",
-                             "widgets", "pads", "network"]
+                             "widgets", "pads", "network", "osc"]
 
     /// The largest patch file read: 1 MiB (a patch of a thousand nodes is under 100 KB; a
     /// megabyte of YAML parses in a fraction of a second).

@@ -33,6 +33,17 @@ extension PatchReader {
         return settings
     }
 
+    /// The `osc:` section: `osc: 9000` (on 127.0.0.1) or `osc: 0.0.0.0:9000` (docs/osc.md).
+    func osc(_ node: YAMLNode) throws(PatchError) -> NetworkSettings.OSCListen {
+        let text = node.scalar?.string ?? ""
+        if let port = Int(text), (1...65_535).contains(port) { return .init(port: port) }
+        guard text.contains(":"), let (host, port) = PeerAddress.parts(of: text, defaultPort: 0), port > 0 else {
+            throw error(at: node, "osc '\(text)' is not a port or ADDRESS:PORT",
+                        fix: "write `osc: 9000` (this machine only) or `osc: 0.0.0.0:9000` (every network)")
+        }
+        return .init(host: host, port: Int(port))
+    }
+
     /// `listen: 5004` or `listen: {port: 5004, name: rack, address: 0.0.0.0}`.
     private func listen(_ node: YAMLNode) throws(PatchError) -> NetworkSettings.Listen {
         guard let fields = node.mapping else { return .init(port: try port(node)) }

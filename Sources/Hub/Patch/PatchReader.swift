@@ -64,7 +64,9 @@ struct PatchReader {
             case "pads":
                 padsNode = value
             case "network":
-                network = try self.network(value)
+                network = try self.network(value).with(osc: network.osc)
+            case "osc":
+                network.osc = try osc(value)
             case let name:
                 throw error(at: key, "unknown top-level key '\(name)'",
                             fix: "use \(Patch.knownKeys.joined(separator: ", "))")

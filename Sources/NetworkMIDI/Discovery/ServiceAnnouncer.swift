@@ -2,7 +2,8 @@ import CAvahi
 
 /// Announces a session host on the local network as an `_apple-midi._udp` service through
 /// the Avahi daemon, so that a Mac's Audio MIDI Setup lists it in its Network window and
-/// other hosts' browsers (`midihub network browse`, `avahi-browse`) find it. Without a
+/// other hosts' browsers (`midihub network browse`, `avahi-browse`) find it (or the OSC
+/// server as `_osc._udp` and `_osc._tcp`, for surfaces that look for one). Without a
 /// running avahi-daemon it says so in one line and announces once the daemon starts (on a
 /// machine without D-Bus's system bus it only says so); a name another host already
 /// announces becomes "NAME #2", said in one line too.
@@ -12,16 +13,19 @@ import CAvahi
 public final class ServiceAnnouncer: @unchecked Sendable {
     private var name: String
     private let port: UInt16
+    /// The DNS-SD service types announced, all on `port`.
+    private let types: [String]
     private let log: @Sendable (String) -> Void
     private var connection: AvahiConnection?
     private var group: OpaquePointer?
     private var saidWaiting = false
 
-    /// Starts announcing `name` on the control `port`; `log` gets one line for each thing a
-    /// user should know (announced, renamed, no daemon, failed), on Avahi's poll thread.
+    /// Starts announcing `name` on `port` as each of `types` (an RTP-MIDI host's control port
+    /// by default); `log` gets one line for each thing a user should know (announced,
+    /// renamed, no daemon, failed), on Avahi's poll thread.
     /// - Thread: control (not Avahi's poll thread)
-    public init(name: String, port: Int, log: @escaping @Sendable (String) -> Void) {
-        (self.name, self.port, self.log) = (name, UInt16(clamping: port), log)
+    public init(name: String, port: Int, types: [String] = [ServiceAnnouncer.appleMIDI], log: @escaping @Sendable (String) -> Void) {
+        (self.name, self.port, self.types, self.log) = (name, UInt16(clamping: port), types, log)
         let context = Unmanaged.passUnretained(self).toOpaque()
         connection = AvahiConnection(waitsForDaemon: true, context: context) { client, state, context in
             guard let client, let context else { return }
@@ -33,6 +37,11 @@ public final class ServiceAnnouncer: @unchecked Sendable {
         }
         connection?.start()
     }
+
+    /// RTP-MIDI's service type.
+    public static let appleMIDI = AvahiConnection.appleMIDIServiceType
+    /// OSC's service types (over UDP and TCP).
+    public static let osc = ["_osc._udp", "_osc._tcp"]
 
     /// Withdraws the announcement and ends Avahi's thread.
     /// - Thread: control (not Avahi's poll thread; after `init` returned)
@@ -68,9 +77,13 @@ public final class ServiceAnnouncer: @unchecked Sendable {
             }, context)
         }
         guard let group, avahi_entry_group_is_empty(group) != 0 else { return }
-        let added = avahi_entry_group_add_service_strlst(group, AvahiConnection.anyInterface, AvahiConnection.anyProtocol, AvahiPublishFlags(0),
-                                                         name, AvahiConnection.appleMIDIServiceType, nil, nil, port, nil)
+        var added: Int32 = 0
+        for type in types where added >= 0 {
+            added = avahi_entry_group_add_service_strlst(group, AvahiConnection.anyInterface, AvahiConnection.anyProtocol,
+                                                         AvahiPublishFlags(0), name, type, nil, nil, port, nil)
+        }
         if added == Int32(AVAHI_ERR_COLLISION) {
+            avahi_entry_group_reset(group)
             rename()
             announce(client)
         } else if added < 0 || avahi_entry_group_commit(group) < 0 {
@@ -81,7 +94,7 @@ public final class ServiceAnnouncer: @unchecked Sendable {
     private func groupChanged(_ group: OpaquePointer, _ state: AvahiEntryGroupState) {
         switch state {
         case AVAHI_ENTRY_GROUP_ESTABLISHED:
-            log("announced on the network as '\(name)' (\(AvahiConnection.appleMIDIServiceType), port \(port))")
+            log("announced on the network as '\(name)' (\(types.joined(separator: ", ")), port \(port))")
         case AVAHI_ENTRY_GROUP_COLLISION:
             rename()
             avahi_entry_group_reset(group)

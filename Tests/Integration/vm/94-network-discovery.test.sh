@@ -4,7 +4,8 @@
 # say in one line that they cannot use Avahi; a host started before avahi-daemon says it is
 # not announced and is announced once the daemon starts; a listening host
 # appears in avahi-browse with its name and control port (docs/network.md's `announced`
-# lines), and so does a daemon whose patch listens; `midihub network browse` lists what the others announce (the doc's `browse-lines`) and `connect` takes a listed name; a name already taken becomes "NAME #2"; Ctrl-C
+# lines), and so does a daemon whose patch listens (and its OSC server, as `_osc._udp` and
+# `_osc._tcp`); `midihub network browse` lists what the others announce (the doc's `browse-lines`) and `connect` takes a listed name; a name already taken becomes "NAME #2"; Ctrl-C
 # withdraws the announcement.
 # timeout: 600
 
@@ -91,11 +92,16 @@ assert_file_has "$(peer_err studio)" "^midihub: another host on the network is '
 stop_peer studio
 stop_peer other
 
-step "a daemon whose patch listens is announced too, and says so in its log"
+step "a daemon whose patch listens is announced too, and says so in its log; so is its OSC server (docs/osc.md)"
 printf 'network:\n  listen: { port: 5800, name: hub }\n' >"$WORK/hub.yaml"
-start_serve hub --no-audio --patch "$WORK/hub.yaml"
+start_serve hub --no-audio --patch "$WORK/hub.yaml" --osc 0.0.0.0:9000
 wait_for_peer_line hub "$(peer_err hub)" "network: announced on the network as 'hub' \(_apple-midi._udp, port 5800\)" 60
 wait_for "avahi-browse shows the daemon's 'hub' on port 5800" 60 announced_has hub 5800
+wait_for_peer_line hub "$(peer_err hub)" "osc: announced on the network as 'midihub on $(hostname)' \(_osc._udp, _osc._tcp, port 9000\)" 60
+for type in _osc._udp _osc._tcp; do
+    timeout 20 avahi-browse -rpt -k "$type" >"$WORK/osc$type.browse"
+    assert_file_has "$WORK/osc$type.browse" "^=;[^;]*;IPv4;midihub.032on.032$(hostname);$type;.*;9000;" "avahi-browse's $type line"
+done
 stop_peer hub
 wait_for "avahi-browse no longer shows 'hub'" 60 bash -c "! avahi-browse -rpt -k _apple-midi._udp | grep -q ';hub;'"
 

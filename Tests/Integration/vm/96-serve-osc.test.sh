@@ -11,7 +11,8 @@
 # straight to it, and a note sent to "midihub osc:osc" reaches both oscdumps as `/midi m`.
 # `serve --allow` (docs/daemon.md's line, as written, with 192.168.1.5 and 10.7.7.7 added to
 # lo): OSC from 10.7.7.7 is dropped unanswered and an RTP-MIDI invitation from it gets NO;
-# from 192.168.1.5 both are taken.
+# from 192.168.1.5 both are taken. A patch's `osc:` (docs/osc.md's block) starts the server
+# without --osc; edited to another port, the daemon moves it; removed, it stops.
 # timeout: 300
 
 source "$REPO/Tests/Integration/serve.sh"
@@ -190,3 +191,20 @@ assert_file_has "$WORK/allow.out" "^invitation from outside: NO$" "an RTP-MIDI i
 assert_file_has "$WORK/allow.out" "^invitation from inside: OK$" "an RTP-MIDI invitation from inside"
 stop_peer allowhub
 assert_eq 0 "$PEER_STATUS" "midihub serve --allow exit status after SIGINT"
+
+step "a patch's osc: serves OSC without --osc; another port moves the server, none stops it"
+doc_block docs/osc.md osc-section >"$WORK/section.yaml"
+assert_file_has "$WORK/section.yaml" "^osc: 9000 " "the doc's osc: line"
+start_serve sectionhub --no-audio --patch "$WORK/section.yaml"
+wait_for_line "$(peer_err sectionhub)" "osc: taking OSC over UDP and TCP on 127.0.0.1:9000"
+oscsend 127.0.0.1 9000 /node/up/semitones f 2 || fail "oscsend to the patch's port failed"
+wait_for "semitones 2 (OSC on the patch's port)" 10 semitones_are 2
+sed -i 's/^osc: 9000/osc: 9001/' "$WORK/section.yaml"
+wait_for_line "$(peer_err sectionhub)" "osc: taking OSC over UDP and TCP on 127.0.0.1:9001"
+assert_file_has "$(peer_err sectionhub)" "osc: stopped" "the old server's end"
+oscsend 127.0.0.1 9001 /node/up/semitones f 4 || fail "oscsend to the moved port failed"
+wait_for "semitones 4 (OSC on the moved port)" 10 semitones_are 4
+sed -i '/^osc:/d' "$WORK/section.yaml"
+wait_for "the server stopped (a second 'osc: stopped')" 20 bash -c "(( \$(grep -c 'osc: stopped' $(peer_err sectionhub)) == 2 ))"
+stop_peer sectionhub
+assert_eq 0 "$PEER_STATUS" "midihub serve with osc: exit status after SIGINT"

@@ -7,6 +7,8 @@ extension BenchmarkRow {
     static let remoteInVM: [BenchmarkRow] = [
         BenchmarkRow(name: "remote-frame-median", run: { try remoteFrame($0, statistic: "median") }),
         BenchmarkRow(name: "remote-frame-max", run: { try remoteFrame($0, statistic: "max") }),
+        BenchmarkRow(name: "osc-bundle-frame-median", run: { try oscBundleFrame($0, statistic: "median") }),
+        BenchmarkRow(name: "osc-bundle-frame-max", run: { try oscBundleFrame($0, statistic: "max") }),
         BenchmarkRow(name: "remote-move-p50", run: { try remoteMove($0, percentile: "p50") }),
         BenchmarkRow(name: "remote-move-p99", run: { try remoteMove($0, percentile: "p99") }),
         BenchmarkRow(name: "remote-hub-latency-p99-with-clients", run: remoteHubLatencyWithClients),

@@ -1,7 +1,10 @@
 import AudioHost
 import Control
 import Foundation
+import Glibc
 import MIDICore
+import OSC
+import OSCSurface
 import RenderCore
 import Remote
 
@@ -14,7 +17,11 @@ import Remote
 /// it into the live ring at once with the moment it got it, as the daemon's owner does a
 /// control client's move (`AudioRack.setParameter` with no time). The distance in a pair is
 /// what the trip adds before the move lands; the anchor is the same move sent straight to the
-/// control socket (`ControlClient`). Writes one line per path:
+/// control socket (`ControlClient`). A third path sends each move as an OSC bundle whose time
+/// tag is the note's moment, over UDP to an `OSCServer` (in this process) on the same
+/// control socket: the server hands it on with that moment (`parameters.set`'s `at`) and the
+/// owner pushes it with it, so it lands on the note's frame when the trip is shorter than the
+/// live path's one block. Writes one line per path:
 /// `remote-PATH period=P pairs=N max_delta=F median_delta=F mean_offset=F`.
 enum RemoteFrameProbe {
     static let period = 256
@@ -31,14 +38,24 @@ enum RemoteFrameProbe {
         let address = try remote.start()
         defer { remote.stop() }
 
+        guard let oscServer = OSCServer(address: ListenAddress(port: 0), socket: server.path, log: { _ in }) else {
+            throw BenchmarkError(description: "no descriptors for the OSC server")
+        }
+        let oscAddress = try oscServer.start()
+        defer { oscServer.stop() }
+        let osc = try OSCBundleSender(port: oscAddress.port)
+        osc.send("/node/probe/position", 0, at: .now())  // the server reads the probe's addresses once, before the pairs
+        usleep(500_000)
+
         let webSocket = try WebSocketLine(port: address.port, pathAndQuery: "\(RemoteServer.webSocketPath)?token=\(token.text)")
         let socket = try ControlClient(path: server.path)
-        let paths: [(name: String, send: (Double) throws -> Void)] = [
-            ("remote-ws", { value in
+        let paths: [(name: String, send: (Double, HostTime) throws -> Void)] = [
+            ("remote-ws", { value, _ in
                 try webSocket.send(#"{"id":1,"request":"widgets.set","params":{"widget":"probe.position","value":\#(value)}}"#)
                 _ = try webSocket.receive()
             }),
-            ("remote-socket", { value in _ = try socket.setWidget("probe.position", to: value) }),
+            ("remote-socket", { value, _ in _ = try socket.setWidget("probe.position", to: value) }),
+            ("remote-osc", { value, moment in osc.send("/node/probe/position", value, at: moment) }),
         ]
         return try paths.map { path in
             let result = try ControllerFrameProbe.measure(device: device, period: period) { pair, arrival, live in
@@ -47,7 +64,7 @@ enum RemoteFrameProbe {
                     live.stage(.noteOn(channel: 0, note: 60, velocity: 100), arrival: arrival)
                     live.publish()
                 }
-                try path.send(Double(pair % 128))
+                try path.send(Double(pair % 128), arrival)
             }
             return "\(path.name) " + result.fields
         }
@@ -69,17 +86,35 @@ private final class WidgetOwner: ControlHandler, @unchecked Sendable {
         return WidgetSummary(kind: "slider", title: name, target: name, min: 0, max: 127, value: value)
     }
 
-    private var refused: ControlError { ControlError(.unknownRequest, "the frame probe takes widgets.set only") }
+    /// An OSC server's move: pushed with its moment (`at`), as the daemon's owner does.
+    func setParameter(_ assignment: ParameterAssignment) throws -> ParameterSummary {
+        owner.sync {
+            _ = live?.push(.parameter(node: 0, id: 0, value: Float(assignment.value)),
+                           arrival: assignment.at.map { HostTime(nanoseconds: $0) } ?? .now())
+        }
+        return Self.position
+    }
+
+    private static let position = ParameterSummary(id: 0, name: "position", min: 0, max: 127, default: 0, unit: "generic", value: 0)
+
+    /// The probe node, for the OSC server's address space.
+    func nodes() throws -> [NodeSummary] {
+        [NodeSummary(id: "probe", name: "probe", kind: "instrument", subtype: "prob", manufacturer: "bnch", version: "1",
+                     parameters: [Self.position])]
+    }
+
+    func scenes() throws -> [SceneSummary] { [] }
+    func triggers() throws -> [TriggerSummary] { [] }
+
+    private var refused: ControlError { ControlError(.unknownRequest, "the frame probe takes widgets.set and parameters.set only") }
     func ports() throws -> [PortSummary] { throw refused }
     func connections() throws -> [ConnectionSummary] { throw refused }
-    func nodes() throws -> [NodeSummary] { throw refused }
     func nodeTypes() throws -> [NodeSummary] { throw refused }
     func connect(_ connection: ConnectionSummary) throws { throw refused }
     func disconnect(_ connection: ConnectionSummary) throws { throw refused }
     func addNode(_ spec: NodeSpec) throws -> NodeSummary { throw refused }
     func removeNode(_ id: String) throws { throw refused }
     func replaceNode(_ id: String, with spec: NodeSpec) throws -> NodeSummary { throw refused }
-    func setParameter(_ assignment: ParameterAssignment) throws -> ParameterSummary { throw refused }
     func loadPatch(_ source: PatchSource) throws -> GraphSummary { throw refused }
     func rules() throws -> [RuleSummary] { throw refused }
     func setRules(_ rules: [RuleSummary]) throws -> [RuleSummary] { throw refused }
@@ -87,9 +122,7 @@ private final class WidgetOwner: ControlHandler, @unchecked Sendable {
     func setMappings(_ text: String) throws -> [MappingSummary] { throw refused }
     func learn(_ request: LearnRequest) throws { throw refused }
     func cancelLearn() throws { throw refused }
-    func scenes() throws -> [SceneSummary] { throw refused }
     func switchScene(_ name: String) throws -> SceneSummary { throw refused }
-    func triggers() throws -> [TriggerSummary] { throw refused }
     func fireTrigger(_ name: String) throws -> TriggerSummary { throw refused }
     func loadPreset(_ load: PresetLoad) throws -> NodeSummary { throw refused }
     func savePreset(_ save: PresetSave) throws -> PresetSummary { throw refused }
@@ -104,17 +137,69 @@ private final class WidgetOwner: ControlHandler, @unchecked Sendable {
 }
 
 extension BenchmarkRow {
+    /// An OSC bundle timed at a note's moment against that note, at the render thread
+    /// (`RemoteFrameProbe`): the median or largest distance in frames (goal 0: the frame its
+    /// time tag names), against the same move sent untimed on the control socket.
+    @Sendable static func oscBundleFrame(_ context: BenchmarkContext, statistic: String) throws -> BenchmarkResult {
+        try frameDistance(context, path: "remote-osc", statistic: statistic, anchorName: "control socket, untimed") { pairs, period in
+            "OSC bundle → the frame it lands on vs a note at its time tag, \(statistic) distance "
+                + "(\(pairs) bundles over UDP, period \(period) frames, snd-dummy, VM)"
+        }
+    }
+
     /// A widget move over a WebSocket against a note staged at the moment it was sent, at the
     /// render thread (`RemoteFrameProbe`): the median or largest distance in frames, against
     /// the same move sent on the control socket (lower is better).
     @Sendable static func remoteFrame(_ context: BenchmarkContext, statistic: String) throws -> BenchmarkResult {
+        try frameDistance(context, path: "remote-ws", statistic: statistic, anchorName: "control socket") { pairs, period in
+            "widget move → the frame it lands on vs a note staged as it was sent, \(statistic) distance "
+                + "(\(pairs) moves over a WebSocket, period \(period) frames, snd-dummy, VM)"
+        }
+    }
+
+    /// The `statistic` distance of `path`'s pairs against `remote-socket`'s in the same run,
+    /// titled by `title(pairs, period)`.
+    private static func frameDistance(_ context: BenchmarkContext, path: String, statistic: String, anchorName: String,
+                                      title: (Int, String) -> String) throws -> BenchmarkResult {
         let results = try HubResults.load(context, bench: "cc-frame")
-        let remote = try results.run("remote-ws"), socket = try results.run("remote-socket")
+        let run = try results.run(path), socket = try results.run("remote-socket")
         return BenchmarkResult(
-            title: "widget move → the frame it lands on vs a note staged as it was sent, \(statistic) distance "
-                + "(\(Int(try remote.value("pairs"))) moves over a WebSocket, period \(remote.text("period")) frames, snd-dummy, VM)",
-            unit: "frames", midihub: try remote.value("\(statistic)_delta"),
-            anchorName: "control socket", anchor: try socket.value("\(statistic)_delta"),
+            title: title(Int(try run.value("pairs")), run.text("period")),
+            unit: "frames", midihub: try run.value("\(statistic)_delta"),
+            anchorName: anchorName, anchor: try socket.value("\(statistic)_delta"),
             lowerIsBetter: true)
+    }
+}
+
+/// Sends OSC bundles over UDP to 127.0.0.1:`port`, each with a time tag.
+///
+/// - Thread: main (the probe's).
+private struct OSCBundleSender {
+    let descriptor: Int32
+    var address = sockaddr_in()
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard descriptor >= 0 else { throw BenchmarkError(description: "no UDP socket for OSC") }
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    }
+
+    /// A bundle with one `f` message, its time tag the wall-clock moment of `moment`.
+    func send(_ path: String, _ value: Double, at moment: HostTime) {
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        let wallNow = Int64(wall.tv_sec) * 1_000_000_000 + Int64(wall.tv_nsec)
+        let tag = OSCTimeTag(unixNanoseconds: wallNow - (HostTime.now().nanoseconds - moment.nanoseconds))
+        let bytes = OSCPacket.bundle(OSCBundle(timeTag: tag, [.message(OSCMessage(path, [.float(Float(value))]))])).encoded()
+        var destination = address
+        _ = bytes.withUnsafeBytes { data in
+            withUnsafePointer(to: &destination) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(descriptor, data.baseAddress, data.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
     }
 }
