@@ -9,11 +9,11 @@ struct OSCCommand: ParsableCommand {
         commandName: "osc",
         abstract: "List the OSC addresses a control surface can send to 'serve --osc'.",
         discussion: """
-            With --list, prints each address of the running daemon's patch (or of --patch, or \\
-            the embedded default when no daemon runs) with the arguments it takes and what it \\
-            does: every node parameter in its units and as /norm, each scene, each trigger, \\
-            the transport, and the fixed addresses (/scene, /register, /dump, /midi). A space \\
-            in a name is written _ (docs/osc.md).
+            With --list, prints each address of the running daemon's patch (or of --patch, or \
+            the embedded default when no daemon runs) with the arguments it takes and what it \
+            does: every node parameter in its units and as /norm, each scene, each trigger, \
+            each widget, the transport, and the fixed addresses (/scene, /connect, /register, \
+            /dump, /midi). A space in a name is written _ (docs/osc.md).
 
             Examples:
               midihub osc --list
@@ -39,7 +39,8 @@ struct OSCCommand: ParsableCommand {
         let scenes = try SetupCommandSupport.listing(patch, fromDaemon: { try $0.scenes() },
                                                      fromPatch: { MappingSummaries.scenes($0.scenes, current: nil) })
         let triggers = try SetupCommandSupport.listing(patch, fromDaemon: { try $0.triggers() }, fromPatch: MappingSummaries.triggers)
-        let listing = OSCAddressSpace(nodes: nodes, scenes: scenes, triggers: triggers).listing
+        let widgets = try SetupCommandSupport.listing(patch, fromDaemon: { try $0.widgets() }, fromPatch: MappingSummaries.widgets)
+        let listing = OSCAddressSpace(nodes: nodes, scenes: scenes, triggers: triggers, widgets: widgets).listing
         if json { return try printJSON(listing) }
         let addressWidth = listing.map(\.address.count).max() ?? 0
         let argumentsWidth = listing.map(\.arguments.count).max() ?? 0

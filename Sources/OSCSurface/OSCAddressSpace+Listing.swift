@@ -31,6 +31,10 @@ extension OSCAddressSpace {
         case .transport(let action):
             let (arguments, does) = transportListing[action] ?? ("none", action.rawValue)
             return OSCAddressListing(address: entry.address, arguments: arguments, does: does)
+        case .widget(let title, let pressable):
+            return pressable
+                ? OSCAddressListing(address: entry.address, arguments: "a true number, then a false one", does: "presses, releases \(title)")
+                : OSCAddressListing(address: entry.address, arguments: "number", does: "moves the widget \(title)")
         }
     }
 
@@ -44,6 +48,8 @@ extension OSCAddressSpace {
 
     private static let fixedListing = [
         OSCAddressListing(address: "/scene", arguments: "s name", does: "switches scene"),
+        OSCAddressListing(address: "/connect", arguments: "s source, s destination", does: "connects two nodes (node:NAME) or ports"),
+        OSCAddressListing(address: "/disconnect", arguments: "s source, s destination", does: "disconnects them"),
         OSCAddressListing(address: "/register", arguments: "none, or i port", does: "sends this surface every change"),
         OSCAddressListing(address: "/unregister", arguments: "none", does: "stops sending this surface changes"),
         OSCAddressListing(address: "/dump", arguments: "none", does: "sends every current value once"),

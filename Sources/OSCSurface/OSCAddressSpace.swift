@@ -15,6 +15,8 @@ import OSC
 /// | `/transport/play`, `/transport/pause`, `/transport/stop` | none | moves the transport |
 /// | `/transport/seek` | `s` position (`BAR`, `BAR:BEAT`, `SECONDSs`, a marker) or a number of bars | seeks |
 /// | `/transport/tempo` | a number: quarter notes per minute | sets the tempo |
+/// | `/widget/WIDGET` | a number (a slider, knob, switch, selector), or a true/false one (a button: press, release) | moves the widget |
+/// | `/connect`, `/disconnect` | `s` source, `s` destination (`node:NAME`, a port) | connects or disconnects them |
 /// | `/register` | none, or `i` port | sends this surface every change |
 /// | `/unregister` | none | stops that |
 /// | `/dump` | none | sends every current value once |
@@ -33,6 +35,8 @@ public struct OSCAddressSpace: Sendable {
             case scene(String)
             case trigger(String)
             case transport(TransportRequest.Action)
+            /// A widget by its title; `pressable`: a button or a momentary, pressed and released.
+            case widget(String, pressable: Bool)
         }
 
         public let address: String
@@ -43,7 +47,7 @@ public struct OSCAddressSpace: Sendable {
     public let entries: [Entry]
     private let byAddress: [String: Int]
 
-    public init(nodes: [NodeSummary], scenes: [SceneSummary], triggers: [TriggerSummary]) {
+    public init(nodes: [NodeSummary], scenes: [SceneSummary], triggers: [TriggerSummary], widgets: [WidgetSummary] = []) {
         var entries: [Entry] = []
         for node in nodes {
             for parameter in node.parameters where parameter.direction == .input {
@@ -55,6 +59,10 @@ public struct OSCAddressSpace: Sendable {
         for scene in scenes { entries.append(Entry(address: "/scene/\(Self.name(scene.name))", target: .scene(scene.name))) }
         for trigger in triggers {
             entries.append(Entry(address: "/trigger/\(Self.name(trigger.name))", target: .trigger(trigger.name)))
+        }
+        for widget in widgets where widget.kind != "label" {
+            entries.append(Entry(address: "/widget/\(Self.name(widget.title))",
+                                 target: .widget(widget.title, pressable: ["button", "momentary"].contains(widget.kind))))
         }
         for action in Self.transportActions {
             entries.append(Entry(address: "/transport/\(action.rawValue)", target: .transport(action)))
@@ -86,6 +94,14 @@ public struct OSCAddressSpace: Sendable {
             return [.unregister]
         case "/dump":
             return [.dump]
+        case "/connect", "/disconnect":
+            guard message.arguments.count == 2, case .string(let source) = message.arguments[0],
+                  case .string(let destination) = message.arguments[1] else {
+                throw OSCSurfaceError("\(message.address) takes a source and a destination (s s)",
+                                      fix: "send two strings, e.g. node:keys node:synth, or two ports")
+            }
+            let connection = ConnectionSummary(source: source, destination: destination)
+            return [message.address == "/connect" ? .connect(connection) : .disconnect(connection)]
         case "/midi":
             return [.playMIDI(try Self.midiMessages(message))]
         case let address where address.hasPrefix("/midi/") && address.count > 6:
@@ -139,6 +155,12 @@ public struct OSCAddressSpace: Sendable {
             return isRelease(arguments) ? nil : .fireTrigger(name)
         case .transport(let action):
             return .transport(try transportRequest(action, entry.address, arguments))
+        case .widget(let title, let pressable):
+            if pressable { return isRelease(arguments) ? .releaseWidget(title) : .pressWidget(title) }
+            guard let number = arguments.first?.number else {
+                throw OSCSurfaceError("\(entry.address) takes a number", fix: "send it with one i, f, d, T or F argument")
+            }
+            return .setWidget(title, number)
         }
     }
 

@@ -16,6 +16,14 @@ public enum OSCRequest: Hashable, Sendable {
     case fireTrigger(String)
     /// `transport`.
     case transport(TransportRequest)
+    /// `widgets.set`: a slider's, knob's, switch's or selector's value.
+    case setWidget(String, Double)
+    /// `widgets.press`, `widgets.release`: a button or a momentary.
+    case pressWidget(String)
+    case releaseWidget(String)
+    /// `connect`, `disconnect`: two nodes of the graph (`node:NAME`) or two ports.
+    case connect(ConnectionSummary)
+    case disconnect(ConnectionSummary)
     /// The sender wants every change from now on, at its address or at `port` of its host.
     case register(port: Int?)
     /// The sender wants no more changes.

@@ -165,6 +165,16 @@ final class OSCSession: @unchecked Sendable {
             _ = try connection().fireTrigger(name)
         case .transport(let transport):
             _ = try connection().transport(transport)
+        case .setWidget(let name, let value):
+            _ = try connection().setWidget(name, to: value)
+        case .pressWidget(let name):
+            _ = try connection().pressWidget(name)
+        case .releaseWidget(let name):
+            _ = try connection().releaseWidget(name)
+        case .connect(let link):
+            try connection().connect(link.source, to: link.destination)
+        case .disconnect(let link):
+            try connection().disconnect(link.source, from: link.destination)
         case .register(let port):
             surfaces.register(peer, port: port.map { UInt16($0) }, at: Self.now())
         case .unregister:
@@ -174,7 +184,7 @@ final class OSCSession: @unchecked Sendable {
         case .dump:
             let client = try connection()
             let nodes = try client.nodes(), scenes = try client.scenes()
-            space = OSCAddressSpace(nodes: nodes, scenes: scenes, triggers: try client.triggers())
+            space = OSCAddressSpace(nodes: nodes, scenes: scenes, triggers: try client.triggers(), widgets: try client.widgets())
             spaceRead = Self.now()
             let destination = surfaces.destination(of: peer)
             for message in space.dump(nodes: nodes, scenes: scenes) { send(message, to: destination) }
@@ -197,7 +207,8 @@ final class OSCSession: @unchecked Sendable {
         spaceRead = now
         do {
             let client = try connection()
-            space = OSCAddressSpace(nodes: try client.nodes(), scenes: try client.scenes(), triggers: try client.triggers())
+            space = OSCAddressSpace(nodes: try client.nodes(), scenes: try client.scenes(), triggers: try client.triggers(),
+                                    widgets: try client.widgets())
             return true
         } catch {
             client = nil  // the daemon went away or answered nonsense: open a new connection next time

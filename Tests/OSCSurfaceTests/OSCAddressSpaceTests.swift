@@ -15,7 +15,10 @@ import Testing
         ])],
         scenes: [SceneSummary(name: "verse", program: 1, current: true, values: []),
                  SceneSummary(name: "big chorus", program: 2, current: false, values: [])],
-        triggers: [TriggerSummary(name: "panic", action: "panic", state: "ready")])
+        triggers: [TriggerSummary(name: "panic", action: "panic", state: "ready")],
+        widgets: [WidgetSummary(kind: "slider", title: "Filter", target: "synth.cutoff", min: -48, max: 48, value: 0),
+                  WidgetSummary(kind: "button", title: "Panic", target: "trigger.panic"),
+                  WidgetSummary(kind: "label", title: "Hello", target: "")])
 
     @Test func addressesNameEveryInputWithSpacesAsUnderscores() {
         let addresses = space.entries.map(\.address)
@@ -52,6 +55,18 @@ import Testing
         #expect(try space.requests(for: OSCMessage("/transport/seek", [.int(9)]))
             == [.transport(TransportRequest(action: .seek, position: "9"))])
         #expect(try space.requests(for: OSCMessage("/register", [.int(9001)])) == [.register(port: 9001)])
+    }
+
+    @Test func widgetsMoveOrPressAndRoutesConnect() throws {
+        #expect(try space.requests(for: OSCMessage("/widget/Filter", [.float(-12)])) == [.setWidget("Filter", -12)])
+        #expect(try space.requests(for: OSCMessage("/widget/Panic", [.bool(true)])) == [.pressWidget("Panic")])
+        #expect(try space.requests(for: OSCMessage("/widget/Panic", [.int(0)])) == [.releaseWidget("Panic")])
+        #expect(throws: OSCSurfaceError.self) { try space.requests(for: OSCMessage("/widget/Hello", [.float(1)])) }  // a label
+        #expect(try space.requests(for: OSCMessage("/connect", [.string("node:keys"), .string("node:synth")]))
+            == [.connect(ConnectionSummary(source: "node:keys", destination: "node:synth"))])
+        #expect(try space.requests(for: OSCMessage("/disconnect", [.string("20:0"), .string("128:0")]))
+            == [.disconnect(ConnectionSummary(source: "20:0", destination: "128:0"))])
+        #expect(throws: OSCSurfaceError.self) { try space.requests(for: OSCMessage("/connect", [.string("node:keys")])) }
     }
 
     @Test func midiIsPlayedIntoTheHubOrSentToAPort() throws {

@@ -8,7 +8,8 @@
 # TCP) sets it by a pattern and reads it back with /dump on its connection, and a UDP
 # bundle timed 3 s ahead is held until its time. MIDI: `/midi m` plays out of the port
 # "midihub osc:osc" through the patch's transpose into aseqdump, `/midi/aseqdump m` goes
-# straight to it, and a note sent to "midihub osc:osc" reaches both oscdumps as `/midi m`.
+# straight to it, /disconnect and /connect take the route from that port away and back, and
+# a note sent to "midihub osc:osc" reaches both oscdumps as `/midi m`.
 # `serve --allow` (docs/daemon.md's line, as written, with 192.168.1.5 and 10.7.7.7 added to
 # lo): OSC from 10.7.7.7 is dropped unanswered and an RTP-MIDI invitation from it gets NO;
 # from 192.168.1.5 both are taken. A patch's `osc:` (docs/osc.md's block) starts the server
@@ -136,6 +137,15 @@ wait_for_line "$(peer_out synth)" "Note on +0, note 69, velocity 100"  # 60 + 9 
 wait_for_line "$(peer_out synth)" "Note on +0, note 60, velocity 100"  # straight to the port
 sleep 0.3
 assert_eq 2 "$(grep -cE 'Note on +0, note (60|69)' "$(peer_out synth)")" "notes at aseqdump (each once)"
+step "/disconnect and /connect the route from OSC's port to the transpose"
+oscsend 127.0.0.1 9000 /disconnect ss node:surface node:up || fail "oscsend /disconnect failed"
+oscsend 127.0.0.1 9000 /midi m 00903e64 || fail "oscsend /midi failed"  # 62: no route, no note
+oscsend 127.0.0.1 9000 /connect ss node:surface node:up || fail "oscsend /connect failed"
+oscsend 127.0.0.1 9000 /midi m 00903f64 || fail "oscsend /midi failed"  # 63 + 9 semitones
+wait_for_line "$(peer_out synth)" "Note on +0, note 72, velocity 100"
+assert_eq 0 "$(grep -c 'Note on +0, note 71,' "$(peer_out synth)")" "notes played while the route was disconnected"
+
+step "what reaches midihub osc:osc goes to the surfaces as /midi m"
 assert_exit 0 midihub send "midihub osc" 80 3c 00
 wait_for "the note-off that reached midihub osc:osc at both surfaces as /midi m" 10 bash -c \
     "grep -q '/midi m MIDI \\[0x00 0x80 0x3c 0x00\\]' $(peer_out dump-a) && grep -q '/midi m MIDI \\[0x00 0x80 0x3c 0x00\\]' $(peer_out dump-b)"
