@@ -21,6 +21,8 @@ final class OSCSession: @unchecked Sendable {
     private var space = OSCAddressSpace(nodes: [], scenes: [], triggers: [])
     private var spaceRead = -Double.infinity
     private var surfaces = OSCSurfaces()
+    /// This turn's requests, with their senders (`carryOutPending`).
+    private var pending: [(request: OSCRequest, peer: OSCPeer)] = []
     /// Messages of bundles whose time has not come, with their sender.
     private var held: [(time: Double, message: OSCMessage, from: OSCPeer)] = []
     /// The most messages of future bundles kept at once: beyond it a surface's bundle is
@@ -56,6 +58,7 @@ final class OSCSession: @unchecked Sendable {
                 case .notAllowed: drop("not in the allow-list (serve --allow)", from: peer, answering: false)
                 }
             }
+            carryOutPending()
             for message in midi?.received() ?? [] {
                 guard let shown = OSCAddressSpace.midiFeedback(message) else { continue }
                 for destination in surfaces.destinations { send(shown, to: destination) }
@@ -88,7 +91,7 @@ final class OSCSession: @unchecked Sendable {
         for (message, timeTag) in packet.messages {
             let time = timeTag.isImmediate ? now : Self.monotonic(of: timeTag, now: now)
             if time <= now {
-                apply(message, from: peer, at: timeTag.isImmediate ? nil : time)  // a moment just passed: still its frame
+                enqueue(message, from: peer, at: timeTag.isImmediate ? nil : time)  // a moment just passed: still its frame
             } else if held.count >= Self.maximumHeld {
                 drop("\(Self.maximumHeld) timed messages wait already; \(message.address) is not kept", from: peer)
             } else {
@@ -101,15 +104,16 @@ final class OSCSession: @unchecked Sendable {
     private func runHeld(at now: Double) {
         while let first = held.first, first.time <= now {
             held.removeFirst()
-            apply(first.message, from: first.from, at: first.time)
+            enqueue(first.message, from: first.from, at: first.time)
         }
+        carryOutPending()
     }
 
-    /// Carries out what `message` asks; an address the patch lacks makes the model be read
-    /// again (at most once a second: a node may have come) before it is refused. A timed
+    /// Queues what `message` asks for this turn; an address the patch lacks makes the model be
+    /// read again (at most once a second: a node may have come) before it is refused. A timed
     /// bundle's message carries its `time` (monotonic seconds): its parameter values land on
     /// that moment's audio frame.
-    private func apply(_ message: OSCMessage, from peer: OSCPeer, at time: Double? = nil) {
+    private func enqueue(_ message: OSCMessage, from peer: OSCPeer, at time: Double? = nil) {
         let requests: [OSCRequest]
         do {
             requests = try space.requests(for: message)
@@ -120,19 +124,40 @@ final class OSCSession: @unchecked Sendable {
             }
             requests = again
         }
-        for request in requests {
-            do throws(OSCSurfaceError) {
-                if try carryOutMIDI(request) { continue }
-            } catch {
-                drop(error.description, from: peer)
+        pending += requests.map { ($0.at(time), peer) }
+    }
+
+    /// Carries out this turn's requests in order. Of several untimed values for one parameter
+    /// (a fader swept faster than the turns come) only the last is set: the daemon sees the
+    /// surface's latest position, not a queue of old ones.
+    private func carryOutPending() {
+        guard !pending.isEmpty else { return }
+        var latest = Set<String>()
+        var kept: [(request: OSCRequest, peer: OSCPeer)] = []
+        for (request, peer) in pending.reversed() {
+            if case .setParameter(let assignment) = request, assignment.at == nil,
+               !latest.insert(assignment.node + "\u{0}" + assignment.parameter).inserted {
                 continue
             }
-            do {
-                try carryOut(request.at(time), from: peer)
-            } catch {
-                if case .rejected = error {} else { client = nil }  // a broken connection: a new one next time
-                drop(error.description, from: peer)
-            }
+            kept.append((request, peer))
+        }
+        pending.removeAll(keepingCapacity: true)
+        for (request, peer) in kept.reversed() { carryOut(request, from: peer) }
+    }
+
+    /// Carries out one request; a refusal goes back to its sender.
+    private func carryOut(_ request: OSCRequest, from peer: OSCPeer) {
+        do throws(OSCSurfaceError) {
+            if try carryOutMIDI(request) { return }
+        } catch {
+            drop(error.description, from: peer)
+            return
+        }
+        do {
+            try ask(request, from: peer)
+        } catch {
+            if case .rejected = error {} else { client = nil }  // a broken connection: a new one next time
+            drop(error.description, from: peer)
         }
     }
 
@@ -152,7 +177,8 @@ final class OSCSession: @unchecked Sendable {
         return true
     }
 
-    private func carryOut(_ request: OSCRequest, from peer: OSCPeer) throws(ControlClientError) {
+    /// Asks the daemon for what `request` asks, over the control connection.
+    private func ask(_ request: OSCRequest, from peer: OSCPeer) throws(ControlClientError) {
         switch request {
         case .setParameter(let assignment):
             surfaces.noteOwnMoves(space.feedback(for: .parameterChanged(node: assignment.node, parameter: assignment.parameter,

@@ -15,6 +15,9 @@ final class OSCTransports {
     private var connections: [PeerAddress: Connection] = [:]
     /// Who may send: packets from elsewhere are dropped unanswered, connections closed.
     private let allowList: PeerAllowList
+    /// The most datagrams read in one turn: under a flood the server's thread still sends
+    /// changes back and runs timed bundles between turns (the rest wait in the socket).
+    static let datagramsPerTurn = 256
     /// The most TCP connections open at once; one more is closed as it comes.
     static let maximumConnections = 64
 
@@ -63,9 +66,13 @@ final class OSCTransports {
         if descriptors[0].revents != 0 { wakeup.drain() }
     }
 
-    /// Reads everything waiting on every socket, handing each arrival to `handle`.
+    /// Reads what waits on every socket (up to `datagramsPerTurn` datagrams), handing each
+    /// arrival to `handle`.
     func receive(_ handle: (OSCPeer, Arrival) -> Void) {
-        while let (bytes, peer) = udp.receive() { handle(.udp(peer), allowList.allows(peer.host) ? .packet(bytes) : .notAllowed) }
+        for _ in 0..<Self.datagramsPerTurn {
+            guard let (bytes, peer) = udp.receive() else { break }
+            handle(.udp(peer), allowList.allows(peer.host) ? .packet(bytes) : .notAllowed)
+        }
         while let stream = listener.accept() {
             guard allowList.allows(stream.peer.host) else {
                 handle(.tcp(stream.peer), .notAllowed)

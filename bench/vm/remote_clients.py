@@ -96,7 +96,12 @@ def move(endpoint, widget, count):
         while mover.receive().get("id") != number:
             pass
         time.sleep(max(0, due - time.monotonic()))
-    times.sort()
+    print_times(times)
+
+
+def print_times(times):
+    """Prints "moves=N p50_us= p99_us= max_us=" for the move times `times` (µs)."""
+    times = sorted(times)
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
     print(f"moves={len(times)} p50_us={statistics.median(times):.0f} p99_us={p99:.0f} max_us={times[-1]:.0f}", flush=True)
 

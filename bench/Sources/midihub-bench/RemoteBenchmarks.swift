@@ -7,24 +7,66 @@ extension BenchmarkRow {
     static let remoteInVM: [BenchmarkRow] = [
         BenchmarkRow(name: "remote-frame-median", run: { try remoteFrame($0, statistic: "median") }),
         BenchmarkRow(name: "remote-frame-max", run: { try remoteFrame($0, statistic: "max") }),
-        BenchmarkRow(name: "osc-bundle-frame-median", run: { try oscBundleFrame($0, statistic: "median") }),
-        BenchmarkRow(name: "osc-bundle-frame-max", run: { try oscBundleFrame($0, statistic: "max") }),
         BenchmarkRow(name: "remote-move-p50", run: { try remoteMove($0, percentile: "p50") }),
         BenchmarkRow(name: "remote-move-p99", run: { try remoteMove($0, percentile: "p99") }),
         BenchmarkRow(name: "remote-hub-latency-p99-with-clients", run: remoteHubLatencyWithClients),
         BenchmarkRow(name: "remote-memory", run: remoteMemory),
     ]
 
+    /// The OSC server's rows (issue 42), measured in the VM: where a timed bundle's move lands
+    /// at the render thread (`RemoteFrameProbe`), then what `bench/vm/osc.bench.sh` measured
+    /// against one `midihub serve --osc` (`osc.results`).
+    static let oscInVM: [BenchmarkRow] = [
+        BenchmarkRow(name: "osc-bundle-frame-median", run: { try oscBundleFrame($0, statistic: "median") }),
+        BenchmarkRow(name: "osc-bundle-frame-max", run: { try oscBundleFrame($0, statistic: "max") }),
+        BenchmarkRow(name: "osc-move-p50", run: { try oscMove($0, percentile: "p50") }),
+        BenchmarkRow(name: "osc-move-p99", run: { try oscMove($0, percentile: "p99") }),
+        BenchmarkRow(name: "osc-hub-latency-p99-with-surfaces", run: oscHubLatencyWithSurfaces),
+    ]
+
+    /// An OSC parameter set (UDP) to its `parameter-changed` at a control-socket watcher,
+    /// against the same set as `parameters.set` on the control socket (lower is better).
+    @Sendable static func oscMove(_ context: BenchmarkContext, percentile: String) throws -> BenchmarkResult {
+        try move(context, bench: "osc", run: "osc-move", percentile: percentile) { moves in
+            "OSC parameter set → parameter-changed at a control client, \(percentile) (\(moves) moves 50 ms apart, UDP on loopback, VM)"
+        }
+    }
+
+    /// The hub's p99 hop latency while OSC surfaces sweep a parameter, against the same daemon
+    /// without them, in the same boot (lower is better; the issue's goal: at most 1.2×).
+    @Sendable static func oscHubLatencyWithSurfaces(_ context: BenchmarkContext) throws -> BenchmarkResult {
+        let results = try HubResults.load(context, bench: "osc")
+        let swept = try results.run("hub-latency-surfaces"), idle = try results.run("hub-latency")
+        let sweep = try results.run("sweep")
+        let seconds = max(try sweep.value("seconds"), 1), surfaces = try sweep.value("surfaces")
+        let slower = try swept.value("p99_us") / idle.value("p99_us")
+        return BenchmarkResult(
+            title: "hub hop latency p99 while \(Int(surfaces)) OSC surfaces sweep a parameter (asked \(sweep.text("rate"))/s each, "
+                + "reached \(Int(try sweep.value("sent") / seconds / surfaces))/s each; \(Int(try sweep.value("received"))) changes "
+                + "sent back; \(String(format: "%.2f", slower))× the hub's p99 without them, goal ≤ 1.2×; VM)",
+            unit: "µs", midihub: try swept.value("p99_us"),
+            anchorName: "without them", anchor: try idle.value("p99_us"),
+            lowerIsBetter: true)
+    }
+
     /// A widget move (`widgets.set`) from one WebSocket client to its `parameter-changed` at a
     /// second, subscribed one, against the same two clients on the control socket: what the
     /// remote's bridges add (lower is better).
     @Sendable static func remoteMove(_ context: BenchmarkContext, percentile: String) throws -> BenchmarkResult {
-        let results = try HubResults.load(context, bench: "remote")
-        let remote = try results.run("ws-move"), socket = try results.run("socket-move")
+        try move(context, bench: "remote", run: "ws-move", percentile: percentile) { moves in
+            "widget move → parameter-changed at a second client, \(percentile) (\(moves) moves 50 ms apart, WebSockets on loopback, VM)"
+        }
+    }
+
+    /// Run `run`'s moves of bench `bench` against its `socket-move` run, at `percentile`,
+    /// titled by `title(moves)`.
+    private static func move(_ context: BenchmarkContext, bench: String, run: String, percentile: String,
+                             title: (Int) -> String) throws -> BenchmarkResult {
+        let results = try HubResults.load(context, bench: bench)
+        let measured = try results.run(run), socket = try results.run("socket-move")
         return BenchmarkResult(
-            title: "widget move → parameter-changed at a second client, \(percentile) "
-                + "(\(Int(try remote.value("moves"))) moves 50 ms apart, WebSockets on loopback, VM)",
-            unit: "µs", midihub: try remote.value("\(percentile)_us"),
+            title: title(Int(try measured.value("moves"))),
+            unit: "µs", midihub: try measured.value("\(percentile)_us"),
             anchorName: "control socket", anchor: try socket.value("\(percentile)_us"),
             lowerIsBetter: true)
     }

@@ -105,6 +105,7 @@ private final class WidgetOwner: ControlHandler, @unchecked Sendable {
 
     func scenes() throws -> [SceneSummary] { [] }
     func triggers() throws -> [TriggerSummary] { [] }
+    func widgets() throws -> [WidgetSummary] { [] }
 
     private var refused: ControlError { ControlError(.unknownRequest, "the frame probe takes widgets.set and parameters.set only") }
     func ports() throws -> [PortSummary] { throw refused }
@@ -126,7 +127,6 @@ private final class WidgetOwner: ControlHandler, @unchecked Sendable {
     func fireTrigger(_ name: String) throws -> TriggerSummary { throw refused }
     func loadPreset(_ load: PresetLoad) throws -> NodeSummary { throw refused }
     func savePreset(_ save: PresetSave) throws -> PresetSummary { throw refused }
-    func widgets() throws -> [WidgetSummary] { throw refused }
     func pressWidget(_ name: String) throws -> WidgetSummary { throw refused }
     func releaseWidget(_ name: String) throws -> WidgetSummary { throw refused }
     func transport(_ request: TransportRequest) throws -> TransportStatus { throw refused }
