@@ -15,16 +15,16 @@ import RenderCore
 ///
 /// - Thread: owner (the MIDI input thread, as every processor); made on control.
 public struct LV2MIDIProcessor: MIDIProcessor, @unchecked Sendable {
-    public var parameters: ParameterValues
+    public let parameterInfos: [ParameterInfo]
     private let effect: LV2MIDIEffect
 
+    /// `parameters`: the plugin's control inputs, in port order (their defaults are the ports').
     init(_ effect: LV2MIDIEffect, parameters: [ParameterInfo]) {
         self.effect = effect
-        self.parameters = ParameterValues(renumbering: parameters)
-        for (index, info) in parameters.enumerated() { try? self.parameters.set(info.name, to: effect.control(at: index)) }
+        parameterInfos = ParameterValues.numbered(parameters)
     }
 
-    public mutating func process(_ event: TimedMIDI, into output: inout [TimedMIDI]) {
+    public mutating func process(_ event: TimedMIDI, parameters: ParameterValues, into output: inout [TimedMIDI]) {
         effect.catchUp(to: event.time, parameters: parameters, into: &output)
         effect.run(event, parameters: parameters, into: &output)
     }
@@ -32,7 +32,8 @@ public struct LV2MIDIProcessor: MIDIProcessor, @unchecked Sendable {
     /// A plugin may emit events without input (a sequencer, a note repeater): run it each turn.
     public var generates: Bool { true }
 
-    public mutating func generate(from start: HostTime, to end: HostTime, clock: TempoClock, into output: inout [TimedMIDI]) {
+    public mutating func generate(from start: HostTime, to end: HostTime, clock: TempoClock, parameters: ParameterValues,
+                                  into output: inout [TimedMIDI]) {
         effect.catchUp(to: end, parameters: parameters, into: &output)
     }
 }
@@ -135,11 +136,6 @@ final class LV2MIDIEffect: @unchecked Sendable {
         }
     }
 
-    /// The control input at `index` of the node's parameters (port order), as it starts.
-    func control(at index: Int) -> Float {
-        controls[Int(layout.controlInputs[index])]
-    }
-
     /// Runs the plugin, without input, up to `time` (its outputs at their frames).
     func catchUp(to time: HostTime, parameters: ParameterValues, into output: inout [TimedMIDI]) {
         guard let origin else { return }
@@ -160,7 +156,7 @@ final class LV2MIDIEffect: @unchecked Sendable {
     }
 
     private func run(_ count: Int, from start: HostTime, parameters: ParameterValues, into output: inout [TimedMIDI]) {
-        for (index, port) in layout.controlInputs.enumerated() where index < parameters.values.count {
+        for (index, port) in layout.controlInputs.enumerated() where index < parameters.infos.count {
             controls[Int(port)] = parameters[index]
         }
         for buffer in atomOutputs { atoms.offer(buffer) }

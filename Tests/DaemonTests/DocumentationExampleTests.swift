@@ -168,7 +168,7 @@ import TestSupport
         for row in rows {
             let type = Self.codeSpans(row[0]).first ?? ""
             let config = try #require(configs.first { $0.typeName == type }, "no processor '\(type)'")
-            let infos = config.makeProcessor().parameters.infos
+            let infos = config.makeProcessor().parameterInfos
             let names = Self.codeSpans(row[1]).flatMap { Self.expand($0, zones: zones.count) }
             let numbered = Self.expandNumberedRuns(row[1])
             #expect(Set(names + numbered) == Set(infos.map(\.name)), "the parameters of '\(type)'")

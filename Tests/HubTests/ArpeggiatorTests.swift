@@ -1,3 +1,4 @@
+import HubTestSupport
 import MIDICore
 import Testing
 @testable import Hub
@@ -6,7 +7,7 @@ import Testing
     /// 120 BPM: a beat is 0.5 s; rate 2 → a step every 0.25 s.
     let clock = TempoClock(beatsPerMinute: 120)
 
-    func window(_ arp: inout Arpeggiator, _ start: Double, _ end: Double, clock: TempoClock? = nil) -> [TimedMIDI] {
+    func window(_ arp: inout ProcessorNode, _ start: Double, _ end: Double, clock: TempoClock? = nil) -> [TimedMIDI] {
         var out: [TimedMIDI] = []
         arp.generate(from: HostTime(seconds: start), to: HostTime(seconds: end), clock: clock ?? self.clock, into: &out)
         return out
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test func playsUpOnTheGridAndConsumesHeldNotes() {
-        var arp = Arpeggiator()
+        var arp = ProcessorNode(Arpeggiator())
         #expect(run(&arp, [on(64, 0.1), on(60, 0.1), on(67, 0.1)]).isEmpty)
         let out = window(&arp, 0, 1.0)
         #expect(noteOns(out).map(\.0) == [0.25, 0.5, 0.75])
@@ -27,7 +28,7 @@ import Testing
     }
 
     @Test func windowsSplitAnywhereGiveTheSameEvents() {
-        var whole = Arpeggiator(), pieces = Arpeggiator()
+        var whole = ProcessorNode(Arpeggiator()), pieces = ProcessorNode(Arpeggiator())
         let held = [on(60, 0), on(63, 0), on(67, 0)]
         _ = run(&whole, held)
         _ = run(&pieces, held)
@@ -44,7 +45,7 @@ import Testing
 
     @Test func patternsAndOctaves() throws {
         func notes(pattern: Arpeggiator.Pattern, octaves: Float) throws -> [UInt8] {
-            var arp = Arpeggiator()
+            var arp = ProcessorNode(Arpeggiator())
             try arp.set("pattern", to: Float(pattern.rawValue))
             try arp.set("octaves", to: octaves)
             _ = run(&arp, [on(67, 0), on(60, 0), on(64, 0)])
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func followsTempoChanges() {
-        var arp = Arpeggiator()
+        var arp = ProcessorNode(Arpeggiator())
         _ = run(&arp, [on(60, 0)])
         let first = noteOns(window(&arp, 0, 1))
         #expect(first.map(\.0) == [0, 0.25, 0.5, 0.75])
@@ -68,7 +69,7 @@ import Testing
     }
 
     @Test func releaseStopsStepsButEndsTheSoundingNote() {
-        var arp = Arpeggiator()
+        var arp = ProcessorNode(Arpeggiator())
         _ = run(&arp, [on(60, 0)])
         let before = window(&arp, 0, 0.3)
         _ = run(&arp, [off(60, 0.3)])
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func tellsWhenItsNextEventIsDueSoTheOwnerWakesForIt() {
-        var arp = Arpeggiator()
+        var arp = ProcessorNode(Arpeggiator())
         #expect(arp.nextGeneratedTime(clock: clock) == nil, "nothing held, nothing planned")
         _ = run(&arp, [on(60, 0.1)])
         #expect(arp.nextGeneratedTime(clock: clock) == 0.25, "the first step, on the grid after the key")
@@ -96,7 +97,7 @@ import Testing
     }
 
     @Test func otherMessagesPassWithTheirTime() {
-        var arp = Arpeggiator()
+        var arp = ProcessorNode(Arpeggiator())
         let bend = TimedMIDI(time: 0.123, message: .pitchBend(channel: 0, value: 100))
         #expect(run(&arp, [bend]) == [bend])
     }
@@ -106,7 +107,7 @@ extension ArpeggiatorTests {
     /// A song starts at 0.93 s at 100 BPM (a beat every 0.6 s, a step every 0.3 s): from the
     /// switch on, the steps fall on the song's grid, none twice, none lost.
     @Test func aNewClockMovesTheStepsOntoItsGrid() {
-        var arp = Arpeggiator()
+        var arp = ProcessorNode(Arpeggiator())
         _ = run(&arp, [on(60, 0.1)])
         #expect(noteOns(window(&arp, 0, 1.0)).map(\.0) == [0.25, 0.5, 0.75])
         let song = TempoClock(beatsPerMinute: 100, origin: 0.93)
@@ -114,7 +115,7 @@ extension ArpeggiatorTests {
         let steps = noteOns(window(&arp, 1.0, 2.0, clock: song)).map(\.0)
         #expect(steps.count == 3)
         for (step, expected) in zip(steps, [1.23, 1.53, 1.83]) { #expect(abs(step - expected) < 1e-9) }
-        var idle = Arpeggiator()
+        var idle = ProcessorNode(Arpeggiator())
         idle.regrid(at: 1, clock: song)
         #expect(window(&idle, 1, 2, clock: song).isEmpty, "no held notes: nothing to move")
     }

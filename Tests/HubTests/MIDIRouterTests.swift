@@ -66,6 +66,24 @@ import HubTestSupport
 }
 
 @Suite struct RouterTempoAndParameterTests {
+    /// One home per value: the processor keeps none; it reads its node's value in the graph,
+    /// so what the graph holds (a mapped move written in place, a request, clamped to the
+    /// range) is what the next note gets, and what the lists read.
+    @Test func aProcessorPlaysTheValueTheGraphHolds() throws {
+        var router = try MIDIRouter(graph: RouterFixtures.graph())
+        let up = try #require(router.graph.nodes.firstIndex { $0.id == "up" })
+        router.setParameter("semitones", ofNodeAt: up, to: 3)  // as a mapped move lands: the graph only
+        var sink = RecordingSink()
+        router.route(.noteOn(channel: 0, note: 60, velocity: 1), from: RouterFixtures.keyboard, time: 0, into: &sink)
+        #expect(sink.messages(at: "synth") == [.noteOn(channel: 0, note: 63, velocity: 1)])
+        try router.setProcessorParameter("up", "semitones", to: 900)
+        #expect(router.graph.node("up")?.parameters["semitones"] == 48, "kept clamped to the range, as played")
+        #expect(router.processorParameters("up")?.value(named: "semitones") == 48)
+        #expect(throws: ParameterError.notFinite("semitones")) { try router.setProcessorParameter("up", "semitones", to: .nan) }
+        router.route(.noteOn(channel: 0, note: 20, velocity: 1), from: RouterFixtures.keyboard, time: 1, into: &sink)
+        #expect(sink.messages(at: "synth").last == .noteOn(channel: 0, note: 68, velocity: 1))
+    }
+
     @Test func processorValuesSetAtRuntimeAreKeptInTheGraph() throws {
         var router = try MIDIRouter(graph: RouterFixtures.graph())
         try router.setProcessorParameter("up", "semitones", to: -5)

@@ -1,11 +1,12 @@
+import HubTestSupport
 import MIDICore
 import Testing
 @testable import Hub
 
 /// Runs events through a processor and returns everything it emitted.
-func run<P: MIDIProcessor>(_ processor: inout P, _ events: [TimedMIDI]) -> [TimedMIDI] {
+func run(_ node: inout ProcessorNode, _ events: [TimedMIDI]) -> [TimedMIDI] {
     var output: [TimedMIDI] = []
-    for event in events { processor.process(event, into: &output) }
+    for event in events { node.process(event, into: &output) }
     return output
 }
 
@@ -19,14 +20,14 @@ func off(_ note: UInt8, _ time: Double = 0, channel: UInt8 = 0) -> TimedMIDI {
 
 @Suite struct TransposeTests {
     @Test func shiftsNotesAndKeepsTimestamps() throws {
-        var transpose = Transpose()
+        var transpose = ProcessorNode(Transpose())
         try transpose.set("semitones", to: 12)
         let out = run(&transpose, [on(60, 1.25), off(60, 2.5)])
         #expect(out == [on(72, 1.25), off(72, 2.5)])
     }
 
     @Test func noteOffMatchesNoteOnAfterParameterChange() throws {
-        var transpose = Transpose()
+        var transpose = ProcessorNode(Transpose())
         try transpose.set("semitones", to: 5)
         var out = run(&transpose, [on(60)])
         try transpose.set("semitones", to: -7)
@@ -35,20 +36,20 @@ func off(_ note: UInt8, _ time: Double = 0, channel: UInt8 = 0) -> TimedMIDI {
     }
 
     @Test func dropsNotesOutOfRangeAndPassesOthers() throws {
-        var transpose = Transpose()
+        var transpose = ProcessorNode(Transpose())
         try transpose.set("semitones", to: 10)
         let bend = TimedMIDI(time: 3, message: .pitchBend(channel: 2, value: 9000))
         #expect(run(&transpose, [on(120), off(120), bend]) == [bend])
     }
 
     @Test func unknownParameterIsATypedError() {
-        var transpose = Transpose()
+        var transpose = ProcessorNode(Transpose())
         #expect(throws: ParameterError.unknown("semis", known: ["semitones"])) { try transpose.set("semis", to: 1) }
         #expect(ParameterError.unknown("semis", known: ["semitones"]).description.contains("fix: use one of semitones"))
     }
 
     @Test func valuesAreClamped() throws {
-        var transpose = Transpose()
+        var transpose = ProcessorNode(Transpose())
         try transpose.set("semitones", to: 1000)
         #expect(transpose.parameters.value(named: "semitones") == 48)
     }
@@ -56,7 +57,7 @@ func off(_ note: UInt8, _ time: Double = 0, channel: UInt8 = 0) -> TimedMIDI {
 
 @Suite struct ChannelMapTests {
     @Test func remapsAndDrops() throws {
-        var map = ChannelMap()
+        var map = ProcessorNode(ChannelMap())
         try map.set("ch1", to: 10)
         try map.set("ch2", to: 0)
         let cc = TimedMIDI(time: 1, message: .controlChange(channel: 0, controller: 7, value: 99))
@@ -68,7 +69,7 @@ func off(_ note: UInt8, _ time: Double = 0, channel: UInt8 = 0) -> TimedMIDI {
     }
 
     @Test func filterPassesOnlyChosenChannels() {
-        var map = ChannelMap(passing: [3])
+        var map = ProcessorNode(ChannelMap(passing: [3]))
         #expect(run(&map, [on(60, channel: 0), on(61, channel: 2)]) == [on(61, channel: 2)])
     }
 }
@@ -77,13 +78,13 @@ func off(_ note: UInt8, _ time: Double = 0, channel: UInt8 = 0) -> TimedMIDI {
     let zones = [KeyZone(low: 0, high: 59, channel: 1, transpose: 12), KeyZone(low: 60, high: 127, channel: 2)]
 
     @Test func splitsByKeyRange() {
-        var split = KeyZones(zones: zones)
+        var split = ProcessorNode(KeyZones(zones: zones))
         let out = run(&split, [on(40), on(64), off(40), off(64)])
         #expect(out == [on(52, channel: 0), on(64, channel: 1), off(52, channel: 0), off(64, channel: 1)])
     }
 
     @Test func overlappingZonesLayerAndSustainGoesToEveryZone() throws {
-        var layer = KeyZones(zones: [KeyZone(low: 0, high: 127, channel: 1), KeyZone(low: 60, high: 72, channel: 2)])
+        var layer = ProcessorNode(KeyZones(zones: [KeyZone(low: 0, high: 127, channel: 1), KeyZone(low: 60, high: 72, channel: 2)]))
         let sustain = TimedMIDI(time: 0.5, message: .controlChange(channel: 0, controller: 64, value: 127))
         let out = run(&layer, [on(64), sustain])
         #expect(out == [on(64, channel: 0), on(64, channel: 1),
@@ -92,7 +93,7 @@ func off(_ note: UInt8, _ time: Double = 0, channel: UInt8 = 0) -> TimedMIDI {
     }
 
     @Test func movingTheSplitPointWhileHeldReleasesTheRightNote() throws {
-        var split = KeyZones(zones: zones)
+        var split = ProcessorNode(KeyZones(zones: zones))
         var out = run(&split, [on(59)])
         try split.set("zone1.high", to: 50)
         try split.set("zone2.low", to: 51)
@@ -103,26 +104,31 @@ func off(_ note: UInt8, _ time: Double = 0, channel: UInt8 = 0) -> TimedMIDI {
 }
 
 @Suite struct VelocityCurveTests {
+    /// The velocity the curve makes of `velocity` with `node`'s values.
+    func map(_ node: ProcessorNode, _ velocity: UInt8) -> UInt8 {
+        VelocityCurve().map(velocity, parameters: node.parameters)
+    }
+
     @Test func identityByDefault() {
-        let curve = VelocityCurve()
-        for velocity in UInt8(1)...127 { #expect(curve.map(velocity) == velocity) }
+        let curve = ProcessorNode(VelocityCurve())
+        for velocity in UInt8(1)...127 { #expect(map(curve, velocity) == velocity) }
     }
 
     @Test func curveAndRangeShapeVelocities() throws {
-        var curve = VelocityCurve()
+        var curve = ProcessorNode(VelocityCurve())
         try curve.set("curve", to: 2)
-        #expect(curve.map(64) == 32)
+        #expect(map(curve, 64) == 32)
         try curve.set("curve", to: 1)
         try curve.set("min", to: 40)
         try curve.set("max", to: 100)
-        #expect(curve.map(127) == 100)
-        #expect(curve.map(1) == 40)
+        #expect(map(curve, 127) == 100)
+        #expect(map(curve, 1) == 40)
         try curve.set("scale", to: 0)
-        #expect(curve.map(127) == 40)
+        #expect(map(curve, 127) == 40)
     }
 
     @Test func neverTurnsNoteOnIntoNoteOff() throws {
-        var curve = VelocityCurve()
+        var curve = ProcessorNode(VelocityCurve())
         try curve.set("min", to: 1)
         try curve.set("scale", to: 0)
         let out = run(&curve, [on(60, velocity: 5), off(60)])
@@ -132,7 +138,7 @@ func off(_ note: UInt8, _ time: Double = 0, channel: UInt8 = 0) -> TimedMIDI {
 
 @Suite struct ControllerMapTests {
     @Test func remapsDropsAndFilters() throws {
-        var map = ControllerMap(routes: [.init(from: 1, to: 74), .init(from: 7, to: nil)])
+        var map = ProcessorNode(ControllerMap(routes: [.init(from: 1, to: 74), .init(from: 7, to: nil)]))
         func cc(_ controller: UInt8) -> TimedMIDI {
             TimedMIDI(time: 1, message: .controlChange(channel: 3, controller: controller, value: 50))
         }
@@ -144,7 +150,7 @@ func off(_ note: UInt8, _ time: Double = 0, channel: UInt8 = 0) -> TimedMIDI {
 
 @Suite struct ChordGeneratorTests {
     @Test func playsAndReleasesTheChord() throws {
-        var chord = ChordGenerator(intervals: [4, 7])
+        var chord = ProcessorNode(ChordGenerator(intervals: [4, 7]))
         var out = run(&chord, [on(60, 0.5)])
         #expect(out == [on(60, 0.5), on(64, 0.5), on(67, 0.5)])
         try chord.set("interval2", to: 9)
@@ -153,7 +159,7 @@ func off(_ note: UInt8, _ time: Double = 0, channel: UInt8 = 0) -> TimedMIDI {
     }
 
     @Test func skipsDuplicatesAndOutOfRange() {
-        var chord = ChordGenerator(intervals: [12, 12, 24])
+        var chord = ProcessorNode(ChordGenerator(intervals: [12, 12, 24]))
         #expect(run(&chord, [on(110)]) == [on(110), on(122)])
     }
 }

@@ -1,4 +1,5 @@
 import Hub
+import HubTestSupport
 import MIDICore
 import Plugins
 import RenderCore
@@ -10,12 +11,12 @@ import Testing
 @Suite struct LV2MIDIProcessorTests {
     static let plugins = InstalledPlugins()
 
-    static func processor(_ reference: String, values: [String: Float] = [:]) throws -> any MIDIProcessor {
+    static func processor(_ reference: String, values: [String: Float] = [:]) throws -> ProcessorNode {
         let descriptor = try plugins.descriptor(for: reference)
         #expect(descriptor.kind == .midiProcessor, "a MIDI effect is a MIDI processor node")
-        var processor = try #require(plugins.makeProcessor(descriptor))
-        for (name, value) in values { try processor.set(name, to: value) }
-        return processor
+        var node = ProcessorNode(try #require(plugins.makeProcessor(descriptor)))
+        for (name, value) in values { try node.set(name, to: value) }
+        return node
     }
 
     static let second = HostDuration(seconds: 1)

@@ -58,6 +58,7 @@ extension LV2NodeAllocationTests {
         var fifths = try #require(plugins.makeProcessor(try plugins.descriptor(for: "eg-fifths")))
         var output: [TimedMIDI] = []
         output.reserveCapacity(16)
+        let infos = fifths.parameterInfos, values: [String: Float] = [:]  // the node's values, as the graph keeps them
         func route(_ count: Int) {
             for index in 0..<count {
                 let time = HostTime.zero + HostDuration(seconds: 1 + Double(index) / 1_000)
@@ -65,7 +66,7 @@ extension LV2NodeAllocationTests {
                 output.removeAll(keepingCapacity: true)
                 fifths.process(TimedMIDI(time: time, message: index % 2 == 0 ? .noteOn(channel: 0, note: note, velocity: 90)
                                                                                   : .noteOff(channel: 0, note: note, velocity: 0)),
-                               into: &output)
+                               parameters: ParameterValues(infos, set: values), into: &output)
             }
         }
         route(64)  // warm-up, not counted

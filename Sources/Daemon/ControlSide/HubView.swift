@@ -31,8 +31,8 @@ struct HubView: @unchecked Sendable {
     /// Every node with its parameters' values now (`nodes.list`).
     func nodes() -> [NodeSummary] {
         var nodes = GraphSummaries.nodes(graph) { node in
-            if let infos = hub.processorParameters(node.id)?.infos {
-                return infos.map { GraphSummaries.summary($0, value: $0.clamp(node.parameters[$0.name] ?? $0.defaultValue)) }
+            if let values = hub.processorParameters(node.id) {
+                return values.infos.map { GraphSummaries.summary($0, value: values[Int($0.id)]) }
             }
             if let parameters = rendered?.parameters(of: node) {
                 return parameters.map { GraphSummaries.summary($0.info, value: $0.value) }

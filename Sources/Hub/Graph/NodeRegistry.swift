@@ -132,7 +132,7 @@ public struct NodeRegistry: Hashable, Sendable {
     /// - Thread: control (processors are instantiated to read theirs).
     public func parameters(of body: NodeBody) -> [ParameterInfo]? {
         switch body {
-        case .processor(let config): config.makeProcessor().parameters.infos
+        case .processor(let config): config.makeProcessor().parameterInfos
         case .unit(let descriptor): type(for: descriptor)?.parameters
         case .input: type(for: .audioInput)?.parameters
         case .source, .external, .output: nil

@@ -4,7 +4,7 @@ import RenderCore
 
 /// Plays the held notes one after another on the tempo grid. Held notes are consumed; other
 /// messages pass with their timestamps. Steps fall on multiples of `1 / rate` beats of the
-/// ``TempoClock`` passed to ``generate(from:to:clock:into:)``, so the arpeggio follows tempo changes.
+/// ``TempoClock`` passed to ``generate(from:to:clock:parameters:into:)``, so the arpeggio follows tempo changes.
 ///
 /// Parameters: `rate` (steps per beat), `pattern` (0 up, 1 down, 2 up-down, 3 as played),
 /// `octaves`, `gate` (note length as a fraction of a step).
@@ -14,12 +14,12 @@ public struct Arpeggiator: MIDIProcessor {
     public enum Pattern: Int, CaseIterable, Sendable { case up, down, upDown, asPlayed }
     public enum Parameter: Int { case rate, pattern, octaves, gate }
 
-    public var parameters = ParameterValues([
+    public let parameterInfos = [
         ParameterInfo(id: 0, name: "rate", range: 1...8, defaultValue: 2, unit: .count),
         ParameterInfo(id: 1, name: "pattern", range: 0...3, defaultValue: 0, unit: .generic),
         ParameterInfo(id: 2, name: "octaves", range: 1...4, defaultValue: 1, unit: .count),
         ParameterInfo(id: 3, name: "gate", range: 0.05...1, defaultValue: 0.5, unit: .generic),
-    ])
+    ]
 
     /// Held notes in the order they were pressed.
     private var held: [UInt8] = []
@@ -41,7 +41,7 @@ public struct Arpeggiator: MIDIProcessor {
         pendingOffs.reserveCapacity(16)
     }
 
-    public mutating func process(_ event: TimedMIDI, into output: inout [TimedMIDI]) {
+    public mutating func process(_ event: TimedMIDI, parameters: ParameterValues, into output: inout [TimedMIDI]) {
         switch event.message {
         case .noteOn(let channel, let note, let velocity) where velocity > 0:
             if held.isEmpty { runStart = event.time }
@@ -62,38 +62,39 @@ public struct Arpeggiator: MIDIProcessor {
 
     /// The next step falls on the new clock's grid, at or after `time` (a song started,
     /// sought or looped: its beats are not the old clock's).
-    public mutating func regrid(at time: HostTime, clock: TempoClock) {
+    public mutating func regrid(at time: HostTime, clock: TempoClock, parameters: ParameterValues) {
         guard let runStart else { return }
-        nextBeat = firstStep(atOrAfter: max(time, runStart), clock: clock)
+        nextBeat = firstStep(atOrAfter: max(time, runStart), clock: clock, parameters: parameters)
     }
 
     /// Steps on its own grid.
     public var generates: Bool { true }
 
-    public func nextGeneratedTime(clock: TempoClock) -> HostTime? {
+    public func nextGeneratedTime(clock: TempoClock, parameters: ParameterValues) -> HostTime? {
         let nextOff = pendingOffs.lazy.map(\.time).min()
-        guard !held.isEmpty, let beat = nextBeat ?? runStart.map({ firstStep(atOrAfter: $0, clock: clock) }) else { return nextOff }
+        guard !held.isEmpty,
+              let beat = nextBeat ?? runStart.map({ firstStep(atOrAfter: $0, clock: clock, parameters: parameters) }) else { return nextOff }
         return min(nextOff ?? .distantFuture, clock.time(atBeat: beat))
     }
 
     /// The beat of the first step on `clock`'s grid at or after `time`.
-    private func firstStep(atOrAfter time: HostTime, clock: TempoClock) -> Double {
+    private func firstStep(atOrAfter time: HostTime, clock: TempoClock, parameters: ParameterValues) -> Double {
         let rate = Double(parameters[Parameter.rate.rawValue].rounded())
         return (clock.beats(at: time) * rate - 1e-9).rounded(.up) / rate
     }
 
-    public mutating func generate(from start: HostTime, to end: HostTime, clock: TempoClock,
+    public mutating func generate(from start: HostTime, to end: HostTime, clock: TempoClock, parameters: ParameterValues,
                                   into output: inout [TimedMIDI]) {
         let rate = Double(parameters[Parameter.rate.rawValue].rounded())
         let gate = Double(parameters[Parameter.gate.rawValue])
         if let runStart, nextBeat == nil {
-            nextBeat = firstStep(atOrAfter: runStart, clock: clock)
+            nextBeat = firstStep(atOrAfter: runStart, clock: clock, parameters: parameters)
         }
         while let beat = nextBeat, !held.isEmpty {
             let time = clock.time(atBeat: beat)
             guard time < end else { break }
             flushOffs(endingBy: time, inclusive: true, into: &output)
-            rebuildSequence()
+            rebuildSequence(parameters)
             let note = sequence[stepIndex % sequence.count]
             let velocity = velocities[Int(note % 128)] == 0 ? 100 : velocities[Int(note % 128)]
             let stepTime = max(time, start)
@@ -123,7 +124,7 @@ public struct Arpeggiator: MIDIProcessor {
     }
 
     /// Fills `sequence` with the notes of one pattern cycle, without reallocating.
-    private mutating func rebuildSequence() {
+    private mutating func rebuildSequence(_ parameters: ParameterValues) {
         let octaves = Int(parameters[Parameter.octaves.rawValue].rounded())
         let pattern = Pattern(rawValue: Int(parameters[Parameter.pattern.rawValue].rounded())) ?? .up
         sequence.removeAll(keepingCapacity: true)

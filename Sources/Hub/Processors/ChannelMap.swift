@@ -5,23 +5,25 @@ import RenderCore
 ///
 /// - Thread: owner (the MIDI input thread, where the router runs it); a plain value.
 public struct ChannelMap: MIDIProcessor {
-    public var parameters = ParameterValues((0..<16).map {
-        ParameterInfo(id: UInt32($0), name: "ch\($0 + 1)", range: 0...16, defaultValue: Float($0 + 1), unit: .generic)
-    })
+    public let parameterInfos: [ParameterInfo]
     private var held = HeldNoteMap(fanout: 1)
 
     /// Every channel to itself.
     /// - Thread: any but render (the router makes it on the owner, `NodeRegistry` on control).
-    public init() {}
-
-    /// Passes only `channels` (1-based), each to its own channel.
-    /// - Thread: any but render (the router makes it on the owner, `NodeRegistry` on control).
-    public init(passing channels: Set<Int>) {
-        for index in 0..<16 where !channels.contains(index + 1) { parameters.set(id: index, to: 0) }
+    public init() {
+        self.init(passing: Set(1...16))
     }
 
-    public mutating func process(_ event: TimedMIDI, into output: inout [TimedMIDI]) {
-        let parameters = parameters
+    /// Passes only `channels` (1-based), each to its own channel: the others' `chN` default to 0.
+    /// - Thread: any but render (the router makes it on the owner, `NodeRegistry` on control).
+    public init(passing channels: Set<Int>) {
+        parameterInfos = (0..<16).map {
+            ParameterInfo(id: UInt32($0), name: "ch\($0 + 1)", range: 0...16,
+                          defaultValue: channels.contains($0 + 1) ? Float($0 + 1) : 0, unit: .generic)
+        }
+    }
+
+    public mutating func process(_ event: TimedMIDI, parameters: ParameterValues, into output: inout [TimedMIDI]) {
         func target(_ channel: UInt8) -> UInt8? {
             let mapped = Int(parameters[Int(channel & 0x0F)].rounded())
             return mapped == 0 ? nil : UInt8(mapped - 1)

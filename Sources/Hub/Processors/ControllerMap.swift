@@ -22,9 +22,9 @@ public struct ControllerMap: MIDIProcessor {
 
     private static let unmapped: Int16 = -2
     private static let dropped: Int16 = -1
-    public var parameters = ParameterValues([
+    public let parameterInfos = [
         ParameterInfo(id: 0, name: "pass unmapped", range: 0...1, defaultValue: 1, unit: .boolean),
-    ])
+    ]
     /// Per source controller: target 0…127, `dropped` or `unmapped`.
     private var table: [Int16]
 
@@ -35,7 +35,7 @@ public struct ControllerMap: MIDIProcessor {
         for route in routes { table[Int(route.from & 0x7F)] = route.to.map { Int16($0 & 0x7F) } ?? Self.dropped }
     }
 
-    public mutating func process(_ event: TimedMIDI, into output: inout [TimedMIDI]) {
+    public mutating func process(_ event: TimedMIDI, parameters: ParameterValues, into output: inout [TimedMIDI]) {
         guard case .controlChange(let channel, let controller, let value) = event.message else { return output.append(event) }
         switch table[Int(controller & 0x7F)] {
         case Self.unmapped:

@@ -26,7 +26,7 @@ public struct KeyZone: Hashable, Codable, Sendable {
 /// - Thread: owner (the MIDI input thread, where the router runs it); a plain value.
 public struct KeyZones: MIDIProcessor {
     private static let fields = 4
-    public var parameters: ParameterValues
+    public let parameterInfos: [ParameterInfo]
     public let zoneCount: Int
     private var held: HeldNoteMap
 
@@ -47,19 +47,19 @@ public struct KeyZones: MIDIProcessor {
                               defaultValue: Float(zone.transpose), unit: .semitones),
             ]
         }
-        parameters = ParameterValues(infos)
+        parameterInfos = infos
     }
 
-    private func zone(_ index: Int) -> (low: Int, high: Int, channel: Int, transpose: Int) {
+    private static func zone(_ index: Int, _ parameters: ParameterValues) -> (low: Int, high: Int, channel: Int, transpose: Int) {
         let base = index * Self.fields
         return (Int(parameters[base]), Int(parameters[base + 1]), Int(parameters[base + 2]), Int(parameters[base + 3]))
     }
 
-    public mutating func process(_ event: TimedMIDI, into output: inout [TimedMIDI]) {
-        let zones = self
+    public mutating func process(_ event: TimedMIDI, parameters: ParameterValues, into output: inout [TimedMIDI]) {
+        let zoneCount = zoneCount
         let handled = held.route(event, into: &output) { channel, note, emit in
-            for index in 0..<zones.zoneCount {
-                let zone = zones.zone(index)
+            for index in 0..<zoneCount {
+                let zone = Self.zone(index, parameters)
                 guard (zone.low...max(zone.low, zone.high)).contains(Int(note)),
                       let shifted = UInt8.midiData(Int(note) + zone.transpose) else { continue }
                 emit(zone.channel == 0 ? channel : UInt8(zone.channel - 1), shifted)
@@ -69,7 +69,7 @@ public struct KeyZones: MIDIProcessor {
         guard let channel = event.message.channel else { return output.append(event) }
         var sent: UInt16 = 0
         for index in 0..<zoneCount {
-            let zoneChannel = zone(index).channel
+            let zoneChannel = Self.zone(index, parameters).channel
             let target = zoneChannel == 0 ? channel : UInt8(zoneChannel - 1)
             guard sent & (1 << target) == 0 else { continue }
             sent |= 1 << target

@@ -46,13 +46,4 @@ public enum ProcessorConfig: Hashable, Codable, Sendable {
         case .arpeggiator: Arpeggiator()
         }
     }
-
-    /// A fresh processor with `values` applied by name.
-    /// - Throws: ``ParameterError`` for an unknown name or a non-finite value.
-    /// - Thread: any but render (the owner makes them when it installs a graph; it allocates).
-    public func makeProcessor(values: [String: Float]) throws(ParameterError) -> any MIDIProcessor {
-        var processor = makeProcessor()
-        for (name, value) in values.sorted(by: { $0.key < $1.key }) { try processor.set(name, to: value) }
-        return processor
-    }
 }

@@ -8,19 +8,19 @@ import RenderCore
 public struct VelocityCurve: MIDIProcessor {
     public enum Parameter: Int { case curve, scale, minimum, maximum }
 
-    public var parameters = ParameterValues([
+    public let parameterInfos = [
         ParameterInfo(id: 0, name: "curve", range: 0.25...4, defaultValue: 1, unit: .generic),
         ParameterInfo(id: 1, name: "scale", range: 0...4, defaultValue: 1, unit: .generic),
         ParameterInfo(id: 2, name: "min", range: 1...127, defaultValue: 1, unit: .generic),
         ParameterInfo(id: 3, name: "max", range: 1...127, defaultValue: 127, unit: .generic),
-    ])
+    ]
 
     /// The straight curve: every velocity as it came.
     /// - Thread: any but render (the router makes it on the owner, `NodeRegistry` on control).
     public init() {}
 
-    /// The output velocity for input velocity `velocity` (1…127).
-    public func map(_ velocity: UInt8) -> UInt8 {
+    /// The output velocity for input velocity `velocity` (1…127) with `parameters`.
+    public func map(_ velocity: UInt8, parameters: ParameterValues) -> UInt8 {
         let curve = parameters[Parameter.curve.rawValue], scale = parameters[Parameter.scale.rawValue]
         let low = parameters[Parameter.minimum.rawValue], high = max(low, parameters[Parameter.maximum.rawValue])
         let normalized = min(1, scale * Float(velocity) / 127)
@@ -28,9 +28,9 @@ public struct VelocityCurve: MIDIProcessor {
         return UInt8(min(high, max(low, shaped)))
     }
 
-    public mutating func process(_ event: TimedMIDI, into output: inout [TimedMIDI]) {
+    public mutating func process(_ event: TimedMIDI, parameters: ParameterValues, into output: inout [TimedMIDI]) {
         if case .noteOn(let channel, let note, let velocity) = event.message, velocity > 0 {
-            output.append(TimedMIDI(time: event.time, message: .noteOn(channel: channel, note: note, velocity: map(velocity))))
+            output.append(TimedMIDI(time: event.time, message: .noteOn(channel: channel, note: note, velocity: map(velocity, parameters: parameters))))
         } else {
             output.append(event)
         }

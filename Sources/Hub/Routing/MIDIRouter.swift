@@ -1,5 +1,6 @@
 
 import MIDICore
+import RenderCore
 
 /// Where the router hands MIDI that leaves the graph: an instrument or effect node (to the
 /// render ring) or an external node (to its ALSA port).
@@ -14,7 +15,9 @@ public protocol RouteSink {
 /// Routes live MIDI through the hub's graph: from the source nodes whose selector matches the
 /// sending port, through the MIDI processors (timestamps kept), to instruments and external
 /// nodes. Tracks what sounds where (`SoundingNotes`) so that an unplugged device, a removed
-/// node or a broken path is answered with exactly the right note-offs.
+/// node or a broken path is answered with exactly the right note-offs. A processor node's
+/// values live in the graph, where everything else reads them; the processor is handed them
+/// (`ParameterValues`) at each call.
 ///
 /// - Thread: owner (the MIDI input thread, the state's owner); a plain value inside `HubCore`.
 public struct MIDIRouter {
@@ -30,6 +33,8 @@ public struct MIDIRouter {
     private var compiled = CompiledRoutes(.empty)
     /// The processor of each processor node, by node index.
     private var processors: [(any MIDIProcessor)?] = []
+    /// The parameters of each processor node's processor, by node index (empty: no processor).
+    private var processorInfos: [[ParameterInfo]] = []
     /// The sounding-notes slot of each sink node (by node index) for the events a processor
     /// node generates on its own (the arpeggiator), by processor node index.
     private var generatorSlots: [[SoundingNotes.Slot?]] = []
@@ -100,7 +105,8 @@ public struct MIDIRouter {
         guard now > start else { return }
         for index in generators {
             var output = takeScratch(depth: 0)
-            processors[index]?.generate(from: start, to: now, clock: songClock ?? clock, into: &output)
+            let parameters = values(ofProcessorAt: index)
+            processors[index]?.generate(from: start, to: now, clock: songClock ?? clock, parameters: parameters, into: &output)
             for event in output { forward(event, from: index, slots: generatorSlots[index], depth: 1, into: &sink) }
             scratch[0] = output
         }
@@ -112,7 +118,7 @@ public struct MIDIRouter {
         let clock = songClock ?? self.clock
         var next: HostTime?
         for index in generators {
-            guard let time = processors[index]?.nextGeneratedTime(clock: clock) else { continue }
+            guard let time = processors[index]?.nextGeneratedTime(clock: clock, parameters: values(ofProcessorAt: index)) else { continue }
             if next.map({ time < $0 }) ?? true { next = time }
         }
         return next
@@ -123,7 +129,10 @@ public struct MIDIRouter {
     public mutating func followSong(_ song: TempoClock?, at time: HostTime) {
         songClock = song
         let from = max(time, generatedUntil ?? time)  // steps before it were generated already
-        for index in processors.indices { processors[index]?.regrid(at: from, clock: song ?? clock) }
+        for index in processors.indices {
+            let parameters = values(ofProcessorAt: index)
+            processors[index]?.regrid(at: from, clock: song ?? clock, parameters: parameters)
+        }
     }
 
     /// Silences everything `device` holds, at every node it fed (it was unplugged).
@@ -172,15 +181,22 @@ public struct MIDIRouter {
 
     /// The processor node `id`'s parameters with their current values (`nil`: not a processor).
     public func processorParameters(_ id: NodeID) -> ParameterValues? {
-        compiled.indexByID[id].flatMap { processors[$0]?.parameters }
+        compiled.indexByID[id].flatMap { processors[$0] == nil ? nil : values(ofProcessorAt: $0) }
     }
 
-    /// Sets a processor parameter by name (clamped to its range).
-    /// - Throws: `ParameterError.unknown` for a name the processor does not have.
+    /// The values of the processor node at `index` as the graph keeps them (no parameters for
+    /// a node that is no processor).
+    /// - Thread: owner (on the MIDI path: no allocation).
+    private func values(ofProcessorAt index: Int) -> ParameterValues {
+        ParameterValues(processorInfos[index], set: graph.nodes[index].parameters)
+    }
+
+    /// Sets a processor parameter by name, clamped to its range, in the graph (where its
+    /// processor reads it).
+    /// - Throws: `ParameterError` for a name the processor does not have or a value that is no number.
     public mutating func setProcessorParameter(_ id: NodeID, _ name: String, to value: Float) throws(ParameterError) {
         guard let index = compiled.indexByID[id], processors[index] != nil else { throw ParameterError.unknown(name, known: []) }
-        try processors[index]?.set(name, to: value)
-        recordParameter(name, of: id, value: value)
+        graph.setParameter(name, ofNodeAt: index, to: try values(ofProcessorAt: index).checked(name, value))
     }
 
     /// Keeps a value set at runtime in node `id`'s definition, so it is saved with the graph
@@ -216,6 +232,7 @@ public struct MIDIRouter {
         }
         compiled = prepared?.routes ?? CompiledRoutes(change.new)
         processors = compiled.nodes.map { kept[$0.id] }
+        processorInfos = processors.map { $0?.parameterInfos ?? [] }
         graph = change.new
         revision += 1
         sounding.compact()
@@ -239,7 +256,8 @@ public struct MIDIRouter {
             switch hop.kind {
             case .processor:
                 var output = takeScratch(depth: depth)
-                processors[hop.target]?.process(event, into: &output)
+                let parameters = values(ofProcessorAt: hop.target)
+                processors[hop.target]?.process(event, parameters: parameters, into: &output)
                 for produced in output { forward(produced, from: hop.target, slots: slots, depth: depth + 1, into: &sink) }
                 scratch[depth] = output
             case .sink:
