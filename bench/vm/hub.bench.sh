@@ -89,9 +89,10 @@ PY
 start_serve hub --no-audio --patch "$WORK/patch.yaml"
 hub_pid=${PEER_PIDS[hub]}
 # The relay waits, blocked in its read, until its runs: seq-probe's "link" path through it.
+# It runs at SCHED_FIFO 50, as the hub's MIDI input thread does.
 RELAY=$REPO/.build-bench/release/seq-relay
 [[ -x $RELAY ]] || fail "no seq-relay at $RELAY (fix: run bench/run-vm, which builds it)"
-start_peer relay "$RELAY"
+start_peer relay chrt -f 50 "$RELAY"
 wait_for_peer_line relay "$(peer_out relay)" "^ready "
 LINK_IN=seq-relay:0 LINK_OUT=seq-relay:1
 

@@ -14,6 +14,14 @@ THROUGHPUT_SECONDS=${THROUGHPUT_SECONDS:-10}
 BISECT_SECONDS=${BISECT_SECONDS:-3}
 BISECT_STEPS=${BISECT_STEPS:-5}
 
+# A paced run (1,000 events/s or fewer: the latency runs) runs the probe at SCHED_FIFO
+# PROBE_PRIORITY (the VM's tests run as root), above the hub's MIDI input thread (50, as
+# `midihub serve` asks for it as root) and every load a bench puts beside it: what it
+# measures is the path, not how long its own reading thread waited for a CPU that clients
+# listing nodes or sweeping parameters were using. A faster run keeps the normal policy: a
+# sender above the router, busy at 100,000 events/s, would starve the path it measures.
+PROBE_PRIORITY=${PROBE_PRIORITY:-60}
+
 # Runs seq-probe as clients PREFIX-tx/PREFIX-rx with ARGS; with "direct", subscribes tx
 # to rx by aconnect once the probe is ready; with "link", tx to the port LINK_IN and the
 # port LINK_OUT to rx (a path through other programs, such as two hosts' network programs);
@@ -27,7 +35,10 @@ run_probe() { # RUN PREFIX direct|link|hub ARGS...
     local run=$1 prefix=$2 path=$3
     shift 3
     step "$run: seq-probe $*"
-    start_peer "$run" "$PROBE" --name "$prefix" "$@"
+    local rate policy=()
+    rate=$(sed -nE 's/.*--rate ([0-9]+).*/\1/p' <<<"$*")
+    ((${rate:-1000} <= 1000)) && policy=(chrt -f "$PROBE_PRIORITY")
+    start_peer "$run" "${policy[@]}" "$PROBE" --name "$prefix" "$@"
     wait_for_peer_line "$run" "$(peer_out "$run")" "^ready "
     case $path in
         direct) aconnect "$prefix-tx:0" "$prefix-rx:0" || fail "aconnect $prefix-tx:0 $prefix-rx:0 failed" ;;

@@ -4,7 +4,7 @@
 # (CC 1 on a snd-virmidi keyboard, mapped to the parameter) once, on the address a surface
 # sends; a surface's own move is not echoed back to it; a packet that is not OSC, and an
 # address the patch lacks, are answered with `/error` and the hub goes on. Over TCP:
-# `oscsend osc.tcp://` (size-prefixed) sets the parameter; python-osc from PyPI (SLIP over
+# `oscsend osc.tcp://` (size-prefixed) sets the parameter and switches the scene; python-osc from PyPI (SLIP over
 # TCP) sets it by a pattern and reads it back with /dump on its connection, and a UDP
 # bundle timed 3 s ahead is held until its time. MIDI: `/midi m` plays out of the port
 # "midihub osc:osc" through the patch's transpose into aseqdump, `/midi/aseqdump m` goes
@@ -100,8 +100,11 @@ done
 step "over TCP: oscsend (size-prefixed); python-osc (SLIP) by a pattern, /dump on its connection; a bundle for later"
 doc_block docs/osc.md osc-tcp >"$WORK/tcp.sh"
 assert_file_has "$WORK/tcp.sh" "oscsend osc.tcp://127.0.0.1:9000 /node/up/semitones f 7" "the doc's TCP send"
-bash "$WORK/tcp.sh" || fail "the doc's oscsend over TCP failed"
+assert_file_has "$WORK/tcp.sh" "oscsend osc.tcp://127.0.0.1:9000 /scene s low" "the doc's TCP scene switch"
+head -n 1 "$WORK/tcp.sh" | bash || fail "the doc's oscsend over TCP failed"
 wait_for "semitones 7 (over TCP) in nodes.list" 10 semitones_are 7
+tail -n +2 "$WORK/tcp.sh" | bash || fail "the doc's scene switch over TCP failed"
+wait_for "semitones -5 (the scene's, switched over TCP) in nodes.list" 10 semitones_are -5
 /opt/pymidi-venv/bin/python - "$OSC_PORT" >"$WORK/python-osc.out" 2>&1 <<'PY' || fail "python-osc failed: $(cat "$WORK/python-osc.out")"
 import sys, time
 from pythonosc import osc_bundle_builder, osc_message_builder, tcp_client, udp_client

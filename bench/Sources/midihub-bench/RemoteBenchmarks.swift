@@ -21,6 +21,8 @@ extension BenchmarkRow {
         BenchmarkRow(name: "osc-bundle-frame-max", run: { try oscBundleFrame($0, statistic: "max") }),
         BenchmarkRow(name: "osc-move-p50", run: { try oscMove($0, percentile: "p50") }),
         BenchmarkRow(name: "osc-move-p99", run: { try oscMove($0, percentile: "p99") }),
+        BenchmarkRow(name: "osc-midi-p50", run: { try oscMIDI($0, percentile: "p50") }),
+        BenchmarkRow(name: "osc-midi-p99", run: { try oscMIDI($0, percentile: "p99") }),
         BenchmarkRow(name: "osc-hub-latency-p99-with-surfaces", run: oscHubLatencyWithSurfaces),
     ]
 
@@ -30,6 +32,21 @@ extension BenchmarkRow {
         try move(context, bench: "osc", run: "osc-move", percentile: percentile) { moves in
             "OSC parameter set → parameter-changed at a control client, \(percentile) (\(moves) moves 50 ms apart, UDP on loopback, VM)"
         }
+    }
+
+    /// A note from an OSC surface (`/midi m` over UDP) to the ALSA port the hub routes it to,
+    /// against the same notes from an ALSA client on the same route in the same daemon: the
+    /// control protocol carries no MIDI, so the hub's own hop is what OSC is measured against
+    /// (lower is better).
+    @Sendable static func oscMIDI(_ context: BenchmarkContext, percentile: String) throws -> BenchmarkResult {
+        let results = try HubResults.load(context, bench: "osc")
+        let osc = try results.run("osc-midi"), alsa = try results.run("hub-latency")
+        return BenchmarkResult(
+            title: "OSC /midi note → the ALSA port it is routed to, \(percentile) (\(Int(try osc.value("sent"))) note-ons at 1 kHz, "
+                + "UDP on loopback; lost: OSC \(Int(try osc.value("lost"))), ALSA \(Int(try alsa.value("lost"))); VM)",
+            unit: "µs", midihub: try osc.value("\(percentile)_us"),
+            anchorName: "the same from an ALSA client", anchor: try alsa.value("\(percentile)_us"),
+            lowerIsBetter: true)
     }
 
     /// The hub's p99 hop latency while OSC surfaces sweep a parameter, against the same daemon

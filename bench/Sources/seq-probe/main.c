@@ -12,8 +12,13 @@
 // Prints one line of key=value pairs:
 //   sent received lost overruns stalls seconds send_rate receive_rate p50_us p99_us max_us
 //
-// Usage: seq-probe [--count N] [--rate HZ] [--batch K] [--name PREFIX] [--timeout S]
+// With --osc PORT, tx sends each event instead as an OSC message `/midi m` in a UDP
+// datagram to 127.0.0.1:PORT (midihub serve --osc plays it out of its port "midihub osc"),
+// so the path measured starts at an OSC surface; rx is the same.
+//
+// Usage: seq-probe [--count N] [--rate HZ] [--batch K] [--name PREFIX] [--timeout S] [--osc PORT]
 #include <alsa/asoundlib.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -40,6 +45,7 @@ struct probe {
     long next;                   // the sequence number expected next
     long stalls;                 // times the path refused tx's events for a moment
     uint64_t last_arrival;
+    int osc;                     // a UDP socket connected to the OSC server, or -1
 };
 
 static uint64_t now_ns(void) {
@@ -75,6 +81,34 @@ static void encode(snd_seq_event_t *event, long code) {
 
 static long decode(const snd_seq_event_t *event) {
     return event->data.note.channel | (long)event->data.note.note << 4 | (long)(event->data.note.velocity - 1) << 11;
+}
+
+// Opens a UDP socket connected to the OSC server on 127.0.0.1:PORT.
+static int open_osc(int port) {
+    int socket_fd = socket(AF_INET, SOCK_DGRAM, 0);
+    struct sockaddr_in server = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+    server.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (socket_fd < 0 || connect(socket_fd, (struct sockaddr *)&server, sizeof server) < 0) die("OSC socket", 0);
+    return socket_fd;
+}
+
+// Sends EVENT (a note-on or a control change) as OSC's `/midi m`: the address, the type
+// tags, then the m argument's port byte, status and two data bytes.
+static void send_osc(const struct probe *probe, const snd_seq_event_t *event) {
+    unsigned char message[16] = "/midi\0\0\0,m\0\0";
+    if (event->type == SND_SEQ_EVENT_NOTEON) {
+        message[13] = 0x90 | event->data.note.channel;
+        message[14] = event->data.note.note;
+        message[15] = event->data.note.velocity;
+    } else {
+        message[13] = 0xB0 | event->data.control.channel;
+        message[14] = (unsigned char)event->data.control.param;
+        message[15] = (unsigned char)event->data.control.value;
+    }
+    while (send(probe->osc, message, sizeof message, 0) < 0) {
+        if (errno != ENOBUFS && errno != EAGAIN) die("OSC send", 0);
+        usleep(100);
+    }
 }
 
 static void *receive(void *argument) {
@@ -118,7 +152,8 @@ static void send_warmups(struct probe *probe, double timeout) {
             fprintf(stderr, "seq-probe: nothing reached the rx port within %.0f s (fix: connect the tx port's path to the rx port)\n", timeout);
             exit(1);
         }
-        snd_seq_event_output_direct(probe->tx, &event);
+        if (probe->osc >= 0) send_osc(probe, &event);
+        else snd_seq_event_output_direct(probe->tx, &event);
         usleep(20000);
     }
     usleep(300000); // let warm-ups still on the way arrive before the count starts
@@ -151,18 +186,20 @@ int main(int argc, char **argv) {
     long count = 5000, batch = 0;
     double rate = 1000, timeout = 60;
     const char *prefix = "hubbench";
+    int osc_port = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--count")) count = atol(argv[i + 1]);
         else if (!strcmp(argv[i], "--rate")) rate = atof(argv[i + 1]);
         else if (!strcmp(argv[i], "--batch")) batch = atol(argv[i + 1]);
         else if (!strcmp(argv[i], "--name")) prefix = argv[i + 1];
         else if (!strcmp(argv[i], "--timeout")) timeout = atof(argv[i + 1]);
-        else { fprintf(stderr, "seq-probe: unknown option '%s' (fix: --count, --rate, --batch, --name, --timeout)\n", argv[i]); return 2; }
+        else if (!strcmp(argv[i], "--osc")) osc_port = atoi(argv[i + 1]);
+        else { fprintf(stderr, "seq-probe: unknown option '%s' (fix: --count, --rate, --batch, --name, --timeout, --osc)\n", argv[i]); return 2; }
     }
     if (count < 1 || rate <= 0) { fprintf(stderr, "seq-probe: --count and --rate must be positive\n"); return 2; }
     if (batch < 1) batch = rate > 1000 ? (long)(rate / 1000) : 1;
 
-    struct probe probe = { .count = count };
+    struct probe probe = { .count = count, .osc = osc_port > 0 ? open_osc(osc_port) : -1 };
     probe.sent_at = calloc(PERIOD, sizeof *probe.sent_at);
     probe.latency = calloc(count, sizeof *probe.latency);
     if (!probe.sent_at || !probe.latency) die("out of memory", 0);
@@ -193,9 +230,10 @@ int main(int argc, char **argv) {
             long code = sent % PERIOD;
             encode(&event, code);
             atomic_store(&probe.sent_at[code], now_ns());
-            check("snd_seq_event_output", snd_seq_event_output(probe.tx, &event));
+            if (probe.osc >= 0) send_osc(&probe, &event);
+            else check("snd_seq_event_output", snd_seq_event_output(probe.tx, &event));
         }
-        drain(&probe);
+        if (probe.osc < 0) drain(&probe);
         last_send = now_ns();
     }
     // Wait for stragglers: until every event arrived, or nothing arrived for 2 s.
