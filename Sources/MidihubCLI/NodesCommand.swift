@@ -49,12 +49,18 @@ struct NodesCommand: ParsableCommand {
         }
     }
 
-    /// One line per parameter of `node`: name, value, unit and range.
+    /// One line per parameter of `node`: name, value, unit and range — or, for an
+    /// enumeration or a toggle, the value's name and the names it takes.
     static func printParameters(of node: NodeSummary) {
         func format(_ value: Double) -> String {
             value.rounded() == value && abs(value) < 1e9 ? String(Int(value)) : String(value)
         }
         for parameter in node.parameters {
+            if parameter.enumeration == true, let choices = parameter.choices {
+                let value = choices.first { $0.value == parameter.value }?.label ?? format(parameter.value)
+                print("    \(parameter.name) = \(value) (\(choices.map(\.label).joined(separator: ", ")))")
+                continue
+            }
             let range = parameter.min.flatMap { min in parameter.max.map { " (\(format(min))…\(format($0)))" } } ?? ""
             print("    \(parameter.name) = \(format(parameter.value)) \(parameter.unit)\(range)")
         }

@@ -138,8 +138,16 @@ public struct OSCAddressSpace: Sendable {
     private static func request(_ entry: Entry, _ arguments: [OSCArgument]) throws(OSCSurfaceError) -> OSCRequest? {
         switch entry.target {
         case .parameter(let node, let parameter, let normalized):
+            if case .string(let label)? = arguments.first, let choices = parameter.choices {
+                guard let choice = choices.first(where: { $0.label.caseInsensitiveCompare(label) == .orderedSame }) else {
+                    throw OSCSurfaceError("\(entry.address) has no choice '\(label)'",
+                                          fix: "send one of \(choices.map(\.label).joined(separator: ", ")), or a number")
+                }
+                return .setParameter(ParameterAssignment(node: node, parameter: parameter.name, value: choice.value))
+            }
             guard let number = arguments.first?.number else {
-                throw OSCSurfaceError("\(entry.address) takes a number", fix: "send it with one i, f, d, T or F argument")
+                throw OSCSurfaceError("\(entry.address) takes a number", fix: "send it with one i, f, d, T or F argument"
+                                      + (parameter.choices == nil ? "" : ", or the name of one of its choices with an s argument"))
             }
             var value = number
             if normalized {

@@ -102,7 +102,9 @@ extension PluginCatalog {
         let range = lower...(upper > lower ? upper : lower + 1)
         let info = ParameterInfo(id: UInt32(port.index), name: port.symbol, range: range, defaultValue: port.defaultValue ?? lower,
                                  unit: unit(port))
-        return ParameterInfo(id: info.id, name: info.name, range: range, defaultValue: info.clamp(info.defaultValue), unit: info.unit)
+        let choices = port.choices.map { ParameterChoice($0.label, $0.value * scale) }.filter { range.contains($0.value) }
+        return ParameterInfo(id: info.id, name: info.name, range: range, defaultValue: info.clamp(info.defaultValue), unit: info.unit,
+                             choices: choices, enumerates: port.properties.contains("enumeration") || port.properties.contains("toggle"))
     }
 
     /// The hub's unit for a port's: a toggle is a boolean; dB, Hz, ms, s, % and semitones as

@@ -47,7 +47,9 @@ public enum GraphSummaries {
     public static func summary(_ info: ParameterInfo, value: Float) -> ParameterSummary {
         ParameterSummary(id: Int(info.id), name: info.name, min: decimal(info.range.lowerBound),
                          max: decimal(info.range.upperBound), default: decimal(info.defaultValue),
-                         unit: info.unit.rawValue, value: decimal(value))
+                         unit: info.unit.rawValue, value: decimal(value),
+                         choices: info.choices.isEmpty ? nil : info.choices.map { .init(label: $0.label, value: decimal($0.value)) },
+                         enumeration: info.enumerates ? true : nil)
     }
 
     /// The double a reader expects for `value`: its shortest decimal (0.3, not

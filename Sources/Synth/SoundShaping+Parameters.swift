@@ -5,6 +5,14 @@ extension SoundShaping {
     static let lfoPitchCents: Float = 100
     static let lfoCutoffSemitones: Float = 24
 
+    /// The named values of the knobs that pick one of a few things: an oscillator's wave
+    /// (`preset`: the one the preset has), what the LFO moves.
+    static let choices: [String: [ParameterChoice]] = {
+        let waves = ["preset", "sine", "triangle", "saw", "square"].enumerated().map { ParameterChoice($1, Float($0)) }
+        let targets = ["pitch", "cutoff", "amplitude"].enumerated().map { ParameterChoice($1, Float($0)) }
+        return ["osc1 wave": waves, "osc2 wave": waves, "lfo target": targets]
+    }()
+
     /// The parameters, after the synth's first two (ids from `firstID`, in the order of
     /// `SynthNode.Parameter`). At their defaults every preset sounds as it is.
     /// - Thread: any.
@@ -17,7 +25,7 @@ extension SoundShaping {
             ("detune", 0...100, 0, .generic),
             ("vibrato", 0...100, 0, .generic),
             // Oscillators.
-            ("osc1 wave", 0...4, 0, .generic),  // 0 the preset's, 1 sine, 2 triangle, 3 saw, 4 square
+            ("osc1 wave", 0...4, 0, .generic),
             ("osc2 wave", 0...4, 0, .generic),
             ("osc mix", -1...1, 0, .generic),
             ("osc2 tune", -24...24, 0, .semitones),
@@ -41,12 +49,13 @@ extension SoundShaping {
             ("lfo sync", 0...1, 0, .boolean),
             ("lfo beats", 0.0625...16, 1, .beats),
             ("lfo depth", 0...1, 0, .generic),
-            ("lfo target", 0...2, 0, .generic),  // 0 pitch, 1 cutoff, 2 amplitude
+            ("lfo target", 0...2, 0, .generic),
             // Glide.
             ("glide", 0...5, 0, .seconds),
         ]
         return knobs.enumerated().map { index, knob in
-            ParameterInfo(id: firstID + UInt32(index), name: knob.0, range: knob.1, defaultValue: knob.2, unit: knob.3)
+            ParameterInfo(id: firstID + UInt32(index), name: knob.0, range: knob.1, defaultValue: knob.2, unit: knob.3,
+                          choices: choices[knob.0] ?? [])
         }
     }
 }

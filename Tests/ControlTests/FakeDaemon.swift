@@ -100,9 +100,10 @@ final class FakeDaemon: ControlHandler {
             guard let parameter = state.nodes[node].parameters.firstIndex(where: { $0.name == assignment.parameter })
             else { throw ControlError(.unknownParameter, "node '\(assignment.node)' has no parameter '\(assignment.parameter)'") }
             let info = state.nodes[node].parameters[parameter]
-            guard info.direction == .input, let min = info.min, let max = info.max, (min...max).contains(assignment.value)
-            else { throw ControlError(.invalidValue, "\(assignment.value) is outside \(info.name)'s range") }
-            state.nodes[node].parameters[parameter].value = assignment.value
+            let value = try assignment.number(among: info.choices)
+            guard info.direction == .input, let min = info.min, let max = info.max, (min...max).contains(value)
+            else { throw ControlError(.invalidValue, "\(value) is outside \(info.name)'s range") }
+            state.nodes[node].parameters[parameter].value = value
             return state.nodes[node].parameters[parameter]
         }
     }

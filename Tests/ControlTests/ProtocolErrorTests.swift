@@ -47,8 +47,11 @@ struct ProtocolErrorTests {
         let missing = try #require(try raw.exchange(#"{"id":1,"request":"connect","params":{"source":"20:0"}}"#))
         #expect(missing.errorCode == "bad-params")
         #expect(((missing["error"] as? [String: Any])?["message"] as? String)?.contains("params.destination") == true)
-        let wrongType = try raw.exchange(#"{"id":2,"request":"parameters.set","params":{"node":"lead","parameter":"gain","value":"loud"}}"#)
+        let wrongType = try raw.exchange(#"{"id":2,"request":"parameters.set","params":{"node":"lead","parameter":"gain","value":[1]}}"#)
         #expect(((wrongType?["error"] as? [String: Any])?["message"] as? String)?.contains("'params.value' should be a number") == true)
+        let noSuchChoice = try raw.exchange(#"{"id":3,"request":"parameters.set","params":{"node":"lead","parameter":"gain","value":"loud"}}"#)
+        #expect(noSuchChoice?.errorCode == "invalid-value")
+        #expect(((noSuchChoice?["error"] as? [String: Any])?["message"] as? String) == "parameter 'gain' of node 'lead' has no choice 'loud'")
         #expect(socket.daemon.state.withLock { $0.connections }.isEmpty)
     }
 

@@ -13,6 +13,21 @@ struct WireFormatTests {
             == #"{"id":2,"params":{"node":"lead","parameter":"cutoff","value":1200},"request":"parameters.set"}"# + "\n")
     }
 
+    @Test func aParameterIsSetByTheNameOfAChoice() throws {
+        let set = ControlRequest.setParameter(ParameterAssignment(node: "lead", parameter: "osc1 wave", choice: "saw"))
+        #expect(text(try set.encodedLine(id: 3))
+            == #"{"id":3,"params":{"node":"lead","parameter":"osc1 wave","value":"saw"},"request":"parameters.set"}"# + "\n")
+        let waves = ["preset", "sine", "triangle", "saw"].enumerated().map { ParameterSummary.Choice(label: $1, value: Double($0)) }
+        #expect(try ParameterAssignment(node: "lead", parameter: "osc1 wave", choice: "SAW").number(among: waves) == 3)
+        #expect(try ParameterAssignment(node: "lead", parameter: "osc1 wave", value: 2.5).number(among: waves) == 2.5)
+        let refusal = #expect(throws: ControlError.self) {
+            try ParameterAssignment(node: "lead", parameter: "osc1 wave", choice: "sawtooth").number(among: waves)
+        }
+        #expect(refusal?.message == "parameter 'osc1 wave' of node 'lead' has no choice 'sawtooth'")
+        #expect(refusal?.fix == "use one of preset, sine, triangle, saw, or a number")
+        #expect(throws: ControlError.self) { try ParameterAssignment(node: "lead", parameter: "gain", choice: "loud").number(among: nil) }
+    }
+
     @Test func everyRequestSurvivesARoundTrip() throws {
         let requests: [ControlRequest] = [
             .hello(Hello(client: "t")), .listPorts, .listConnections, .listNodes, .listNodeTypes,
@@ -22,6 +37,7 @@ struct WireFormatTests {
             .removeNode(NodeReference(node: "fluid")),
             .replaceNode(NodeReplacement(node: "lead", with: NodeSpec(type: "synth"))),
             .setParameter(ParameterAssignment(node: "lead", parameter: "gain", value: .infinity)),
+            .setParameter(ParameterAssignment(node: "lead", parameter: "osc1 wave", choice: "saw")),
             .loadPreset(PresetLoad(node: "piano", preset: "Mellow")), .savePreset(PresetSave(node: "amp", label: "Quiet room")),
             .loadPatch(PatchSource(path: "/p.yaml")), .listRules,
             .setRules(RuleList(rules: [RuleSummary(action: .disallow, source: "*", destination: #"app:"/FLUID.*/:*""#)])),

@@ -5,9 +5,14 @@ import RenderCore
 enum GraphFixtures {
     static let synth = RouterFixtures.synthDescriptor
     static let reverb = NodeDescriptor(kind: .effect, subtype: "rvb1", manufacturer: "mdhb", name: "Reverb", version: 0x10000)
+    /// A synth's oscillator waves, an enumeration (as the built-in synth's `osc1 wave`).
+    static let waves = ["preset", "sine", "triangle", "saw", "square"].enumerated().map { ParameterChoice($1, Float($0)) }
+
     static let registry = NodeRegistry([
         NodeType(descriptor: synth, parameters: [ParameterInfo(id: 0, name: "cutoff", range: 20...20000,
-                                                               defaultValue: 8000, unit: .hertz)],
+                                                               defaultValue: 8000, unit: .hertz),
+                                                 ParameterInfo(id: 1, name: "wave", range: 0...4, defaultValue: 0, unit: .generic,
+                                                               choices: waves)],
                  outputs: [OutputInfo(id: 0, name: "active voices", unit: .count)]),
         NodeType(descriptor: reverb, parameters: [ParameterInfo(id: 0, name: "mix", range: 0...1, defaultValue: 0.3,
                                                                 unit: .generic)]),

@@ -231,6 +231,22 @@ try:
     shot("3-slider-moved-second-375")
     ok("the second page shows the move")
 
+    # --- An enumeration's selector (the synth's osc1 wave), by name -----------------------
+    chip = element("param-synth-osc1 wave-saw")
+    chip.location_once_scrolled_into_view
+    chip.click()
+    wait_until("nodes.list shows osc1 wave = 3 (saw) after its saw chip",
+               lambda: parameter("synth", "osc1 wave") == 3, 60)
+    driver.switch_to.window(first)
+    wait_until("the first page lights its saw chip",
+               lambda: "on" in (element("param-synth-osc1 wave-saw").get_attribute("class") or "").split(), 60)
+    if "on" in (element("param-synth-osc1 wave-sine").get_attribute("class") or "").split():
+        fail("the first page lights sine as well as saw")
+    element("param-synth-osc1 wave-preset").click()
+    wait_until("nodes.list shows osc1 wave = 0 (preset) again", lambda: parameter("synth", "osc1 wave") == 0, 60)
+    driver.switch_to.window(second)
+    ok("the osc1 wave selector set saw by name (3 in nodes.list) and the other page lit it; preset set it back")
+
     # --- A trigger and a scene --------------------------------------------------------------
     element("trigger-panic").click()
     wait_until("the daemon fired panic", lambda: watcher.seen(r'"event":"trigger-fired".*"panic"'), 60)

@@ -8,7 +8,8 @@ import Testing
     let space = OSCAddressSpace(
         nodes: [NodeSummary.fixture(id: "synth", parameters: [
             ParameterSummary(id: 0, name: "volume", min: 0, max: 2, default: 1, unit: "generic", value: 1),
-            ParameterSummary(id: 1, name: "osc1 wave", min: 0, max: 3, default: 0, unit: "generic", value: 0),
+            ParameterSummary(id: 1, name: "osc1 wave", min: 0, max: 3, default: 0, unit: "generic", value: 0,
+                             choices: [.init(label: "sine", value: 1), .init(label: "saw", value: 3)], enumeration: true),
             ParameterSummary(id: 2, name: "voices", direction: .output, min: nil, max: nil, default: nil, unit: "count", value: 3),
         ]), NodeSummary.fixture(id: "piano", parameters: [
             ParameterSummary(id: 0, name: "volume", min: 0, max: 1, default: 1, unit: "generic", value: 0.5),
@@ -37,6 +38,14 @@ import Testing
             == [.setParameter(ParameterAssignment(node: "synth", parameter: "osc1 wave", value: 1.5))])
         #expect(try space.requests(for: OSCMessage("/node/synth/volume/norm", [.float(7)]))
             == [.setParameter(ParameterAssignment(node: "synth", parameter: "volume", value: 2))])
+    }
+
+    @Test func aParameterWithChoicesIsSetByName() throws {
+        #expect(try space.requests(for: OSCMessage("/node/synth/osc1_wave", [.string("Saw")]))
+            == [.setParameter(ParameterAssignment(node: "synth", parameter: "osc1 wave", value: 3))])
+        let refusal = #expect(throws: OSCSurfaceError.self) { try space.requests(for: OSCMessage("/node/synth/osc1_wave", [.string("square")])) }
+        #expect(refusal?.description.contains("/node/synth/osc1_wave has no choice 'square'") == true)
+        #expect(throws: OSCSurfaceError.self) { try space.requests(for: OSCMessage("/node/synth/volume", [.string("loud")])) }
     }
 
     @Test func aPatternAsksOfEveryAddressItMatches() throws {

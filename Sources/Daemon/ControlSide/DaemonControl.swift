@@ -83,8 +83,10 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
             // A moment still to come is now: the live ring delivers in order, so a value stamped
             // ahead would hold back every event behind it (hold the request until then instead).
             let moment = assignment.at.map { min(HostTime(nanoseconds: $0), HostTime.now()) }
-            let (info, value) = try daemon.setParameter(node: assignment.node, assignment.parameter, to: Float(assignment.value),
-                                                        at: moment)
+            let choices = assignment.choice == nil ? nil
+                : (try? view.node(assignment.node))?.parameters.first { $0.name == assignment.parameter }?.choices
+            let number = try assignment.number(among: choices)
+            let (info, value) = try daemon.setParameter(node: assignment.node, assignment.parameter, to: Float(number), at: moment)
             return GraphSummaries.summary(info, value: value)
         }
     }

@@ -189,6 +189,11 @@ extension PatchReader {
             var chosen: [Float] = []
             for item in list { chosen.append(try value(item, within: info)) }
             target.values = chosen
+        } else if target.steps == nil, info.enumerates, info.unit != .boolean {
+            // An enumeration steps through its choices (those within the range), never between them.
+            let (low, high) = (min(target.low, target.high), max(target.low, target.high))
+            let within = info.choices.map(\.value).filter { (low...high).contains($0) }.sorted()
+            if within.count >= 2 { target.values = target.low > target.high ? within.reversed() : within }
         }
         return target
     }
@@ -231,10 +236,23 @@ extension PatchReader {
     }
 
     func value(_ node: YAMLNode, within info: ParameterInfo) throws(PatchError) -> Float {
+        if let named = try choice(node, of: info) { return named }
         let value = Float(try number(node, "a value of '\(info.name)'"))
         guard info.range.contains(value) else {
             throw error(at: node, "\(node.scalar?.string ?? "") is outside '\(info.name)' \(info.range.lowerBound)…\(info.range.upperBound)",
                         fix: "write a value in that range")
+        }
+        return value
+    }
+
+    /// The value of the choice `node` names when it is not a number and `info` has choices
+    /// (`osc1 wave: saw`, `bypass: on`); nil for a number.
+    /// - Throws: `PatchError` naming the choices when none has that label.
+    func choice(_ node: YAMLNode, of info: ParameterInfo) throws(PatchError) -> Float? {
+        guard !info.choices.isEmpty, let text = node.scalar?.string, Double(text) == nil else { return nil }
+        guard let value = info.value(named: text) else {
+            throw error(at: node, "'\(info.name)' has no choice '\(text)'",
+                        fix: "use one of \(info.choices.map(\.label).joined(separator: ", ")), or a number")
         }
         return value
     }

@@ -122,9 +122,15 @@ extension PatchReader {
         var values: [String: Float] = [:]
         for (key, valueNode) in try mapping(node, "parameters") {
             let name = try string(key, "a parameter name")
-            let value = try number(valueNode, "parameter '\(name)'")
+            let info = known?.first { $0.name == name }
+            let value: Double
+            if let info, let named = try choice(valueNode, of: info) {
+                value = Double(named)
+            } else {
+                value = try number(valueNode, "parameter '\(name)'")
+            }
             if let known {
-                guard let info = known.first(where: { $0.name == name }) else {
+                guard let info else {
                     throw error(at: key, "node '\(id)' has no parameter '\(name)'",
                                 fix: known.isEmpty ? "remove it" : "use one of \(known.map(\.name).joined(separator: ", "))")
                 }

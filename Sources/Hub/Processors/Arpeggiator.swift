@@ -16,7 +16,8 @@ public struct Arpeggiator: MIDIProcessor {
 
     public let parameterInfos = [
         ParameterInfo(id: 0, name: "rate", range: 1...8, defaultValue: 2, unit: .count),
-        ParameterInfo(id: 1, name: "pattern", range: 0...3, defaultValue: 0, unit: .generic),
+        ParameterInfo(id: 1, name: "pattern", range: 0...3, defaultValue: 0, unit: .generic,
+                      choices: ["up", "down", "up-down", "as played"].enumerated().map { ParameterChoice($1, Float($0)) }),
         ParameterInfo(id: 2, name: "octaves", range: 1...4, defaultValue: 1, unit: .count),
         ParameterInfo(id: 3, name: "gate", range: 0.05...1, defaultValue: 0.5, unit: .generic),
     ]

@@ -251,6 +251,24 @@ function switchControl({ testid, title, min, max, value, send }) {
   return root;
 }
 
+/** The named values of an enumeration (the synth's waves, an LV2 port's enumeration) as chips, the current one lit. */
+function choiceControl({ testid, title, choices, value, send }) {
+  const row = el("div", { class: "chips" });
+  const root = el("div", { class: "ctl selector", "data-testid": testid }, el("div", { class: "ctl-title" }, title), row);
+  for (const choice of choices) {
+    row.append(el("button", {
+      class: "chip", "data-testid": `${testid}-${choice.label}`, "data-value": String(choice.value),
+      onclick: () => { root.setValue(choice.value); sendLatest(testid, () => send(choice)); },
+    }, choice.label));
+  }
+  root.setValue = (v) => {
+    root.dataset.value = String(v);
+    for (const chip of row.children) chip.classList.toggle("on", Number(chip.dataset.value) === v);
+  };
+  root.setValue(value);
+  return root;
+}
+
 /** A button acting while held: `press` on pointer down, `release` on up (touch and mouse alike). */
 function holdButton({ testid, title, classes, press, release }) {
   const button = el("button", { class: `pad ${classes || ""}`, "data-testid": testid }, el("span", { class: "led" }), title);
@@ -362,14 +380,23 @@ function makeWidget(w, testid) {
   let view;
   switch (w.kind) {
     case "slider":
-    case "knob":
+    case "knob": {
       if (!hasRange) break;
+      const target = findParameter(node, parameter);
+      if (target?.enumeration && target.choices && target.unit !== "boolean") {
+        view = choiceControl({
+          testid, title: w.title, choices: target.choices, value: w.value,
+          send: (choice) => request("widgets.set", { widget: name, value: choice.value }).then(answer),
+        });
+        break;
+      }
       view = continuousControl({
         kind: w.kind, testid, title: w.title, min: w.min, max: w.max, unit: w.unit, value: w.value,
         def: findParameter(node, parameter)?.default,
         send: (value) => request("widgets.set", { widget: name, value }).then(answer),
       });
       break;
+    }
     case "switch":
       if (!hasRange) break;
       view = switchControl({
@@ -458,7 +485,7 @@ function renderNodes() {
   if (!box.children.length) box.append(el("p", { class: "empty" }, "No node has parameters."));
 }
 
-/** One parameter: a slider (a switch for a boolean), its value, and a learn button. */
+/** One parameter: a slider (a switch for a boolean, a selector for an enumeration), its value, and a learn button. */
 function parameterRow(node, p) {
   const testid = `param-${node}-${p.name}`;
   const key = paramKey(node, p.name);
@@ -473,6 +500,8 @@ function parameterRow(node, p) {
   const send = (value) => request("parameters.set", { node, parameter: p.name, value }).then((r) => showValue(key, r.value));
   control = p.unit === "boolean"
     ? switchControl({ testid, title: p.name, min: p.min, max: p.max, value: p.value, send })
+    : p.enumeration && p.choices
+    ? choiceControl({ testid, title: p.name, choices: p.choices, value: p.value, send: (choice) => send(choice.label) })
     : continuousControl({ kind: "slider", testid, title: p.name, min: p.min, max: p.max, unit: p.unit, value: p.value, def: p.default, send });
   addView(key, control);
   const learn = el("button", {

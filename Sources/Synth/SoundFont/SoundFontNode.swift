@@ -115,7 +115,8 @@ public final class SoundFontNode: Node, @unchecked Sendable {
             ParameterInfo(id: Parameter.voiceLimit.rawValue, name: "voice limit", range: 1...Float(voiceCapacity),
                           defaultValue: Float(voiceCapacity), unit: .count),
             ParameterInfo(id: Parameter.interpolation.rawValue, name: "interpolation", range: 0...2,
-                          defaultValue: Float(SampleInterpolation.cubic.rawValue), unit: .generic),
+                          defaultValue: Float(SampleInterpolation.cubic.rawValue), unit: .generic,
+                          choices: [ParameterChoice("linear", 0), ParameterChoice("4-point", 1), ParameterChoice("6-point", 2)]),
         ] + SoundFontSoundKnobs.parameterInfos(firstID: Parameter.cutoff.rawValue)
     }
 

@@ -6,7 +6,7 @@
 # WebSockets — and: a page without the token (or with a wrong one) gets 401; a WebSocket from
 # a foreign Origin is refused; the Filter slider dragged to its left end in the first page
 # moves synth.brightness to −48 (nodes.list) and the second page shows it; the panic pad
-# fires panic; the chorus scene button switches the scene (the other page shows its Filter
+# fires panic; the synth's osc1 wave chips set it by name (saw: 3 in nodes.list, lit in the other page); the chorus scene button switches the scene (the other page shows its Filter
 # value); a song loaded and played from the page advances the position. The controller plays
 # A3 before and after the slider's move: the second note has far less sound above 2 kHz.
 # Screenshots of each state are kept in .build/vm-results/work/90-serve-remote-page/shots.
