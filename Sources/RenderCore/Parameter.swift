@@ -56,20 +56,6 @@ public struct ParameterInfo: Hashable, Sendable {
     public func value(named label: String) -> Float? {
         choices.first { $0.label.lowercased() == label.lowercased() }?.value
     }
-
-    /// The label of the choice whose value `value` is, if any.
-    public func label(of value: Float) -> String? {
-        choices.first { $0.value == value }?.label
-    }
-
-    /// For an enumeration, the choice nearest to `value` (a mapped knob between two
-    /// choices); else `value` itself.
-    @inlinable
-    public func nearestChoice(to value: Float) -> Float {
-        guard enumerates, var best = choices.first?.value else { return value }
-        for choice in choices where abs(choice.value - value) < abs(best - value) { best = choice.value }
-        return best
-    }
 }
 
 /// A named output value of a node (meters, voice count), read by labels.
