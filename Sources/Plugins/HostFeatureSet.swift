@@ -4,7 +4,7 @@ import RenderCore
 
 /// The features midihub hands one plugin instance (`HostFeatures.provided`): `urid:map` and
 /// `unmap`, `options` (the sample rate, the block lengths, the atom buffers' size),
-/// `buf-size:boundedBlockLength`, `log` and `worker:schedule`, as the null-terminated array
+/// `buf-size:boundedBlockLength` (and `fixedBlockLength`, `powerOf2BlockLength`), `log` and `worker:schedule`, as the null-terminated array
 /// `lilv_plugin_instantiate` takes. Everything it points at stays at its address until the
 /// set is freed, after the instance.
 ///
@@ -20,14 +20,16 @@ final class HostFeatureSet {
     private let logSink: UnsafeMutablePointer<MidihubLogSink>
     private let logger: PluginLog
 
-    /// The features for an instance rendering `format` with atom buffers of `sequenceSize`
-    /// bytes, mapping through `urids`, logging to `logger`, its work done by `worker`.
-    init(format: RenderFormat, sequenceSize: Int, urids: URIDMap, logger: PluginLog, worker: PluginWorker) {
+    /// The features for an instance rendering `format` (every block `format.maxFrames` long
+    /// when `fixedBlocks`) with atom buffers of `sequenceSize` bytes, mapping through `urids`,
+    /// logging to `logger`, its work done by `worker`.
+    init(format: RenderFormat, sequenceSize: Int, fixedBlocks: Bool, urids: URIDMap, logger: PluginLog, worker: PluginWorker) {
         self.logger = logger
         // The options' values: the rate as a float, the block lengths and the buffer size as ints.
         values = .allocate(byteCount: 5 * 4, alignment: 8)
         values.storeBytes(of: Float(format.sampleRate), toByteOffset: 0, as: Float.self)
-        for (slot, value) in [1, format.maxFrames, format.maxFrames, sequenceSize].enumerated() {
+        // A plugin that requires fixed blocks runs only whole ones (`LV2Node`): its minimum is the maximum.
+        for (slot, value) in [fixedBlocks ? format.maxFrames : 1, format.maxFrames, format.maxFrames, sequenceSize].enumerated() {
             values.storeBytes(of: Int32(value), toByteOffset: 4 * (slot + 1), as: Int32.self)
         }
         let floatType = urids.id(of: LV2Vocabulary.atomFloat), intType = urids.id(of: LV2Vocabulary.atomInt)
@@ -55,6 +57,8 @@ final class HostFeatureSet {
             (LV2Vocabulary.uridUnmap, UnsafeMutableRawPointer(urids.unmap)),
             (LV2Vocabulary.options, UnsafeMutableRawPointer(options)),
             (LV2Vocabulary.boundedBlockLength, nil),
+            (LV2Vocabulary.fixedBlockLength, nil),
+            (LV2Vocabulary.powerOf2BlockLength, nil),
             (LV2Vocabulary.log, UnsafeMutableRawPointer(log)),
             (LV2Vocabulary.workerSchedule, UnsafeMutableRawPointer(worker.schedule)),
         ]

@@ -8,6 +8,10 @@ public enum HostFeatures {
         "http://lv2plug.in/ns/ext/urid#unmap",
         "http://lv2plug.in/ns/ext/options#options",
         "http://lv2plug.in/ns/ext/buf-size#boundedBlockLength",
+        // Offered to the plugins that require them: such a plugin always runs the engine's
+        // whole block, which is a power of two unless the sound card's period is not.
+        "http://lv2plug.in/ns/ext/buf-size#fixedBlockLength",
+        "http://lv2plug.in/ns/ext/buf-size#powerOf2BlockLength",
         "http://lv2plug.in/ns/ext/log#log",
         "http://lv2plug.in/ns/ext/worker#schedule",
         "http://lv2plug.in/ns/ext/state#loadDefaultState",

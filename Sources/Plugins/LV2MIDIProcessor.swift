@@ -67,10 +67,16 @@ final class LV2MIDIEffect: @unchecked Sendable {
 
     /// Instantiates `plugin` (laid out as `layout`) and activates it; `nil` when it does not start.
     init?(name: String, plugin: OpaquePointer, layout: PluginCatalog.PortLayout, host: InstalledPlugins) {
+        guard !layout.fixedBlocks else {
+            host.report("LV2 plugin '\(name)' runs only fixed-length blocks, and a MIDI effect runs once per event; its node "
+                        + "passes no MIDI (fix: use another plugin)")
+            return nil
+        }
         let format = RenderFormat(sampleRate: Self.sampleRate, maxFrames: Self.maxFrames)
         let log = PluginLog(name: name, urids: host.urids, report: host.report)
         let worker = PluginWorker(synchronous: true)
-        let features = HostFeatureSet(format: format, sequenceSize: layout.atomBufferSize, urids: host.urids, logger: log, worker: worker)
+        let features = HostFeatureSet(format: format, sequenceSize: layout.atomBufferSize, fixedBlocks: false, urids: host.urids,
+                                      logger: log, worker: worker)
         (self.log, self.worker, self.features) = (log, worker, features)
         guard let made = host.withLoaded({ _ in lilv_plugin_instantiate(plugin, Self.sampleRate, features.features) }) else {
             host.report("LV2 plugin '\(name)' did not start; its node passes no MIDI (fix: try another plugin)")

@@ -149,13 +149,18 @@ public final class LV2Node: Node, @unchecked Sendable {
         release()
         let buffers = Buffers(layout: layout, frames: format.maxFrames)
         let worker = PluginWorker(synchronous: host.synchronousWork)
-        let features = HostFeatureSet(format: format, sequenceSize: layout.atomBufferSize, urids: host.urids, logger: log,
-                                      worker: worker)
-        let made = host.withLoaded { _ in lilv_plugin_instantiate(plugin, format.sampleRate, features.features) }
+        let features = HostFeatureSet(format: format, sequenceSize: layout.atomBufferSize, fixedBlocks: layout.fixedBlocks,
+                                      urids: host.urids, logger: log, worker: worker)
         self.buffers = buffers
         self.features = features
         self.worker = worker
         preparedFormat = format
+        if layout.powerOfTwoBlocks, format.maxFrames & (format.maxFrames - 1) != 0 {
+            host.report("LV2 plugin '\(descriptor.name)' runs only blocks of a power of two frames, and the engine's are "
+                        + "\(format.maxFrames); its node stays silent (fix: use a period of 64, 128, 256, 512 or 1024 frames)")
+            return
+        }
+        let made = host.withLoaded { _ in lilv_plugin_instantiate(plugin, format.sampleRate, features.features) }
         guard let made else {
             host.report("LV2 plugin '\(descriptor.name)' did not start at \(Int(format.sampleRate)) Hz; its node stays silent "
                         + "(fix: try another sample rate, or another plugin)")
@@ -178,19 +183,25 @@ public final class LV2Node: Node, @unchecked Sendable {
     }
 
     /// Renders the block: the plugin runs once for each stretch between parameter changes,
-    /// with that stretch's MIDI events at their frames.
+    /// with that stretch's MIDI events at their frames. A plugin that requires fixed blocks
+    /// runs once, over the engine's whole block (a shorter one — an offline render's last —
+    /// padded with silence), its parameter changes taking effect at the block's start.
     /// - Thread: render.
     public func process(_ context: ProcessContext) {
-        guard let instance, let buffers, let worker else { return }
+        guard let instance, let buffers, let worker, let format = preparedFormat else { return }
         let frames = context.frames, events = context.events, bus = context.bus
+        let whole = layout.fixedBlocks
+        if whole, frames < format.maxFrames { padInputs(bus, from: frames, to: format.maxFrames) }
         if layout.audioInputs.count == 1 {
-            for frame in 0..<frames { buffers.monoInput[frame] = (bus.left[frame] + bus.right[frame]) * 0.5 }
+            for frame in 0..<(whole ? format.maxFrames : frames) {
+                buffers.monoInput[frame] = (bus.left[frame] + bus.right[frame]) * 0.5
+            }
         }
         log.rendering = true
         var start = 0, index = 0
         while start < frames {
             var end = frames
-            for scan in index..<events.count where events[scan].kind == .parameter && Int(events[scan].frame) > start {
+            for scan in index..<events.count where !whole && events[scan].kind == .parameter && Int(events[scan].frame) > start {
                 end = min(Int(events[scan].frame), frames)
                 break
             }
@@ -203,7 +214,7 @@ public final class LV2Node: Node, @unchecked Sendable {
             while index < events.count {
                 let event = events[index], frame = Int(event.frame)
                 if event.kind == .parameter {
-                    guard frame <= start else { break }
+                    guard whole || frame <= start else { break }
                     apply(event)
                 } else {
                     guard frame < end else { break }
@@ -212,7 +223,7 @@ public final class LV2Node: Node, @unchecked Sendable {
                 index += 1
             }
             worker.deliverResponses()
-            run(instance, buffers, bus: bus, from: start, count: end - start)
+            run(instance, buffers, bus: bus, from: start, count: whole ? format.maxFrames : end - start)
             worker.endRun()
             start = end
         }
@@ -222,6 +233,15 @@ public final class LV2Node: Node, @unchecked Sendable {
         for (slot, port) in layout.controlOutputs.prefix(OutputValues.capacity).enumerated() {
             outputValues.store(controls[Int(port)], at: slot)
         }
+    }
+
+    /// Silence on the bus after a short block's `frames`, up to `maxFrames`: what a plugin
+    /// that runs whole blocks takes in there.
+    /// - Thread: render.
+    private func padInputs(_ bus: AudioBus, from frames: Int, to maxFrames: Int) {
+        for frame in frames..<maxFrames { bus.left[frame] = 0 }
+        guard bus.channelCount == 2 else { return }
+        for frame in frames..<maxFrames { bus.right[frame] = 0 }
     }
 
     /// Sets the control input `symbol` to a restored `value` (a float, double or int atom).

@@ -31,6 +31,8 @@ enum LV2Vocabulary {
     static let uridUnmap = "http://lv2plug.in/ns/ext/urid#unmap"
     static let options = "http://lv2plug.in/ns/ext/options#options"
     static let boundedBlockLength = "http://lv2plug.in/ns/ext/buf-size#boundedBlockLength"
+    static let fixedBlockLength = "http://lv2plug.in/ns/ext/buf-size#fixedBlockLength"
+    static let powerOf2BlockLength = "http://lv2plug.in/ns/ext/buf-size#powerOf2BlockLength"
     static let log = "http://lv2plug.in/ns/ext/log#log"
     static let workerSchedule = "http://lv2plug.in/ns/ext/worker#schedule"
     static let workerInterface = "http://lv2plug.in/ns/ext/worker#interface"

@@ -14,6 +14,9 @@ extension PluginCatalog {
         var controlInputsBySymbol: [String: UInt32] = [:]
         /// Whether the host loads the plugin's default state after instantiating it.
         var loadsDefaultState = false
+        /// Whether the plugin requires every `run()` to be the same length
+        /// (`buf-size:fixedBlockLength`), and that length a power of two (`powerOf2BlockLength`).
+        var fixedBlocks = false, powerOfTwoBlocks = false
         /// Atom inputs that take MIDI: the first gets the node's MIDI, the others empty sequences.
         var midiInputs: [UInt32] = []
         var otherAtomInputs: [UInt32] = [], atomOutputs: [UInt32] = []
@@ -53,7 +56,10 @@ extension PluginCatalog {
     func layout(of uri: String) -> PortLayout? {
         guard let plugin = handles[uri] else { return nil }
         var layout = PortLayout()
-        layout.loadsDefaultState = LilvText.uris(lilv_plugin_get_required_features(plugin)).contains(LV2Vocabulary.loadDefaultState)
+        let required = Set(LilvText.uris(lilv_plugin_get_required_features(plugin)))
+        layout.loadsDefaultState = required.contains(LV2Vocabulary.loadDefaultState)
+        layout.powerOfTwoBlocks = required.contains(LV2Vocabulary.powerOf2BlockLength)
+        layout.fixedBlocks = layout.powerOfTwoBlocks || required.contains(LV2Vocabulary.fixedBlockLength)
         layout.count = Int(lilv_plugin_get_num_ports(plugin))
         layout.defaults = [Float](repeating: 0, count: layout.count)
         let minimumSize = lilv_new_uri(world, LV2Vocabulary.minimumSize), position = lilv_new_uri(world, LV2Vocabulary.timePosition)
