@@ -225,8 +225,8 @@ let package = Package(
         .testTarget(name: "ControlTests", dependencies: ["Control", "TestSupport"]),
         .testTarget(name: "RemoteTests", dependencies: ["Remote", "Control", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: [
-            "Daemon", "Hub", "Control", "ALSA", "AudioHost", "MIDICore", "RenderCore", "RTPMIDI", "RtMidiBackend", "Sequencer", "SetupViews", "Transport",
-            "SoundFont", "Synth",
+            "Daemon", "Hub", "Control", "ALSA", "AudioHost", "MIDICore", "Plugins", "RenderCore", "RTPMIDI", "RtMidiBackend", "Sequencer",
+            "SetupViews", "Transport", "SoundFont", "Synth",
             "TestSupport", "HubTestSupport",
         ]),
         .testTarget(name: "AudioHostTests", dependencies: [

@@ -20,20 +20,17 @@ struct InstrumentChoice {
     /// The SoundFont the instrument plays and its path (nil for the built-in synth).
     let font: (file: SoundFont, path: String)?
 
-    /// Whether the font's file shrank or went while it played: what was cut off sounded as
-    /// silence (`SoundFontSampleData.fileChanged`).
-    var fontFileChanged: Bool { font?.file.sampleData.fileChanged ?? false }
-
     /// The fonts looked for when none is given, in order (Debian's General MIDI fonts).
     static let installedFonts = ["/usr/share/sounds/sf2/default-GM.sf2", "/usr/share/sounds/sf2/FluidR3_GM.sf2",
                                  "/usr/share/sounds/sf2/TimGM6mb.sf2"]
 
-    /// Reads the font or the preset bank.
+    /// Reads the font or the preset bank; an LV2 plugin's worker does its work at once when
+    /// rendering `offline` (so a render does not depend on a thread's timing).
     /// - Throws: `CLIError`: a bad font or bank, or no font for `--instrument soundfont`,
     ///   exits 2; an unreadable font file 1.
-    init(_ arguments: InstrumentArguments, presetBank: String?) throws {
+    init(_ arguments: InstrumentArguments, presetBank: String?, offline: Bool = false) throws {
         if case .plugin(let reference) = arguments.instrument {
-            instrument = try Self.plugin(reference)
+            instrument = try Self.plugin(reference, offline: offline)
             font = nil
             voiceCount = nil
         } else if let path = try Self.fontPath(arguments, presetBank: presetBank) {
@@ -55,10 +52,11 @@ struct InstrumentChoice {
         }
     }
 
-    /// The LV2 instrument `reference` names, logging to standard error.
+    /// The LV2 instrument `reference` names, logging to standard error, its worker's work
+    /// done at once when `offline`.
     /// - Throws: `CLIError` (exit 2): no such plugin, several, not an instrument, or one midihub cannot host.
-    static func plugin(_ reference: String) throws -> LV2Node {
-        let plugins = InstalledPlugins(report: { printError($0) })
+    static func plugin(_ reference: String, offline: Bool) throws -> LV2Node {
+        let plugins = InstalledPlugins(synchronousWork: offline, report: { printError($0) })
         let descriptor: NodeDescriptor
         do {
             descriptor = try plugins.descriptor(for: reference)

@@ -9,7 +9,7 @@ import Synth
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a MIDI file through a SoundFont or the built-in synth to a WAV file, offline.",
+        abstract: "Render a MIDI file through a SoundFont, the built-in synth or a patch's graph to a WAV file, offline.",
         discussion: """
             Renders as fast as the machine can (no sound card needed); an event at time t \
             sounds at frame round(t × sample rate). After the file's end the render goes on \
@@ -19,6 +19,12 @@ struct RenderCommand: ParsableCommand {
             The instrument is the SoundFont instrument playing an installed General MIDI \
             font (FluidR3_GM from fluid-soundfont-gm) unless --instrument synth or \
             --preset-bank picks the built-in synth.
+            With --patch, the song plays through the patch's graph as 'serve --patch' would \
+            play it from the transport: it enters at the source nodes that take \
+            'midihub:sequence', goes through the routes and MIDI processors, and what the first \
+            output device would play is written (LV2 plugins, built-in instruments and effects, \
+            their presets and parameter values as the patch sets them); other apps' ports and \
+            audio inputs are left out, said in one line.
             The audio goes to a hidden temporary file beside the output (.NAME.PID.partial), \
             which is synced and renamed to the output name only when the render is complete: \
             an error, Ctrl-C or SIGTERM removes it and leaves no file under the output name \
@@ -29,6 +35,7 @@ struct RenderCommand: ParsableCommand {
               midihub render sequences/little-song.song -o song.wav --sample-rate 96000 --format f32
               midihub render sequences/little-song.mid -o song.wav --soundfont /usr/share/sounds/sf2/FluidR3_GM.sf2
               midihub render sequences/little-song.mid -o song.wav --instrument synth
+              midihub render sequences/little-song.mid -o song.wav --patch patches/lv2-render.yaml
             """)
 
     @Argument(help: "The sequence to render: a Standard MIDI File or a text sequence (.song).")
@@ -49,6 +56,9 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Instrument")
     var instrument: InstrumentArguments
 
+    @Option(help: "Play the song through this patch's graph (YAML) instead of one instrument.")
+    var patch: String?
+
     @Option(help: "Frames per render block (16…4096).")
     var blockSize: Int = 512
 
@@ -59,12 +69,20 @@ struct RenderCommand: ParsableCommand {
         guard (16...4096).contains(blockSize) else {
             throw ValidationError("--block-size \(blockSize) is out of range (fix: use 16…4096)")
         }
+        let instrumentOptions = [(instrument.instrument != nil, "--instrument"), (instrument.soundfont != nil, "--soundfont"),
+                                 (presetBank != nil, "--preset-bank")].filter(\.0).map(\.1)
+        if patch != nil, let first = instrumentOptions.first {
+            throw ValidationError("--patch plays the patch's own instruments, so \(first) does not go with it "
+                                  + "(fix: drop \(first), or drop --patch)")
+        }
     }
 
     func run() throws {
         let sequence = try SequenceFile.load(path: file)
-        let instrument = try InstrumentChoice(instrument, presetBank: presetBank)
-        let schedule = RenderSchedule(file: sequence, sampleRate: Double(sampleRate))
+        let setup = try patch.map { try RenderSetup(patch: $0, song: sequence, sampleRate: sampleRate, blockSize: blockSize) }
+            ?? RenderSetup(try InstrumentChoice(instrument, presetBank: presetBank, offline: true), song: sequence,
+                          sampleRate: sampleRate)
+        let schedule = setup.schedule
         let longest = WAVFileWriter.maximumFrames(format: format)
         guard schedule.endFrame.index <= longest else {
             // Checked before a byte is rendered: huge delta times would otherwise fill the disk first.
@@ -74,8 +92,8 @@ struct RenderCommand: ParsableCommand {
                            fix: "check the file's delta times and tempo ('midihub info \(file)'), or render at a lower rate",
                            exitCode: CLIError.badInput)
         }
-        let graph = instrument.graph
-        let renderer = OfflineRenderer(schedule: schedule, nodes: graph.nodes, wiring: graph.wiring, blockSize: blockSize,
+        let renderer = OfflineRenderer(schedule: schedule, nodes: setup.nodes, ids: setup.ids, wiring: setup.wiring,
+                                       blockSize: blockSize,
                                        tail: .untilSilent(threshold: format.silence, maximum: RenderTail.longestSeconds))
         var writer: WAVFileWriter
         do {
@@ -92,7 +110,7 @@ struct RenderCommand: ParsableCommand {
                 if let signal = SignalTrap.caught { throw RenderInterrupted(signal: signal) }
                 progress.show(fraction)
             }
-            if let font = instrument.font, instrument.fontFileChanged {
+            if let font = setup.font, setup.fontFileChanged {
                 // What the file lost played as silence: a wrong render is not written.
                 throw CLIError("the SoundFont \(font.path) changed on disk while rendering; \(output) was not written",
                                fix: "render again once the font file stays as it is")

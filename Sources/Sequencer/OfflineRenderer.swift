@@ -49,10 +49,12 @@ public final class OfflineRenderer {
     /// - Parameters:
     ///   - nodes: the graph (instrument first, then effects), prepared here for the
     ///     schedule's rate and `blockSize`.
+    ///   - ids: the id the schedule's events address each node by (`RenderEvent.node`);
+    ///     `nil`: their indices.
     ///   - wiring: how the nodes take audio from each other; `nil`: one chain.
     /// - Thread: control.
-    public init(schedule: RenderSchedule, nodes: [any Node], wiring: AudioWiring? = nil, blockSize: Int = 512,
-                tail: RenderTail = .fixed(seconds: 2)) {
+    public init(schedule: RenderSchedule, nodes: [any Node], ids: [UInt16]? = nil, wiring: AudioWiring? = nil,
+                blockSize: Int = 512, tail: RenderTail = .fixed(seconds: 2)) {
         self.schedule = schedule
         self.blockSize = min(max(blockSize, RenderFormat.blockSizes.lowerBound), RenderFormat.blockSizes.upperBound)
         self.tail = tail
@@ -62,7 +64,7 @@ public final class OfflineRenderer {
         }
         cursor = ScheduleCursor(schedule: schedule)
         engine = RenderEngine(maxEventsPerBlock: blockEventCapacity)
-        engine.install(RenderProgram(nodes: nodes, wiring: wiring,
+        engine.install(RenderProgram(nodes: nodes, ids: ids, wiring: wiring,
                                      format: RenderFormat(sampleRate: schedule.sampleRate, maxFrames: self.blockSize)))
         output = AudioBuffer(channels: 2, capacity: self.blockSize)
         blockEvents = .allocate(capacity: blockEventCapacity)

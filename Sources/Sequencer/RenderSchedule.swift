@@ -29,16 +29,25 @@ public struct RenderSchedule: Sendable {
     /// - Thread: any.
     public init(file: MIDIFile, sampleRate: Double) {
         self.sampleRate = sampleRate
-        let tempoMap = TempoMap(file: file), timeBase = Self.timeBase(sampleRate)
-        self.tempoMap = tempoMap
+        tempoMap = TempoMap(file: file)
+        let laidOut = Self.messages(of: file, sampleRate: sampleRate)
+        entries = laidOut.messages.compactMap { timed in RenderEvent(timed.message).map { Entry(frame: timed.frame, event: $0) } }
+        endFrame = max(laidOut.endFrame, entries.last?.frame ?? 0)
+    }
+
+    /// Every MIDI message of `file` at its exact frame, in playback order, and the frame of
+    /// the file's end: what `init(file:sampleRate:)` lays out, for a caller that routes the
+    /// messages before they become render events (`render --patch`).
+    /// - Thread: any.
+    public static func messages(of file: MIDIFile, sampleRate: Double)
+        -> (messages: [(frame: FramePosition, message: MIDIMessage)], endFrame: FramePosition) {
+        let tempoMap = TempoMap(file: file), timeBase = timeBase(sampleRate)
         func frame(atTick tick: Tick) -> FramePosition { timeBase.nearestFrame(after: tempoMap.duration(at: tick)) }
-        var entries: [Entry] = []
-        for merged in file.mergedEvents() {
-            guard case .midi(let message) = merged.event.kind, let event = RenderEvent(message) else { continue }
-            entries.append(Entry(frame: frame(atTick: merged.event.tick), event: event))
+        let messages = file.mergedEvents().compactMap { merged -> (frame: FramePosition, message: MIDIMessage)? in
+            guard case .midi(let message) = merged.event.kind else { return nil }
+            return (frame(atTick: merged.event.tick), message)
         }
-        self.entries = entries
-        endFrame = max(frame(atTick: file.durationTicks), entries.last?.frame ?? 0)
+        return (messages, frame(atTick: file.durationTicks))
     }
 
     /// A schedule of events already on the sample clock (tests, benchmarks, live capture).

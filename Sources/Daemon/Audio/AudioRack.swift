@@ -100,9 +100,7 @@ final class AudioRack {
             started.insert(node.id)
             for (name, value) in node.parameters { setParameter(node.id, name, to: value) }
         }
-        var warnings = compiled.unheard.map { id in
-            "node '\(id)' is not heard: its audio reaches no output (fix: add a route such as '\(id) -> out')"
-        }
+        var warnings = compiled.unheardWarnings
         guard !driver.isRunning else { return warnings }
         if case .denied(let warning) = try driver.start(engine: engine) { warnings.append(warning) }
         return warnings
@@ -156,7 +154,7 @@ final class AudioRack {
     /// - Returns: the value set (clamped), or `nil` when the node or parameter is unknown.
     @discardableResult
     func setParameter(_ id: NodeID, _ name: String, to value: Float, at time: HostTime? = nil) -> Float? {
-        guard let renderID = layout.renderIDs[id], let info = layout.instances[id]?.parameters.first(where: { $0.name == name }) else { return nil }
+        guard let (renderID, info) = layout.parameter(name, of: id) else { return nil }
         let clamped = info.clamp(value)
         send(.parameter(node: renderID, id: info.id, value: clamped), at: time)
         return clamped

@@ -99,6 +99,14 @@ struct RackLayout: @unchecked Sendable {
                             retiredFeeds: feeds.filter { next.feeds[$0.key] == nil }.map(\.value), openedFeeds: opened)
     }
 
+    /// Unit `id`'s render id and its parameter `name`, or `nil` when the installed program
+    /// does not render it or it has no such parameter.
+    /// - Thread: any.
+    func parameter(_ name: String, of id: NodeID) -> (renderID: UInt16, info: ParameterInfo)? {
+        guard let renderID = renderIDs[id], let info = instances[id]?.parameters.first(where: { $0.name == name }) else { return nil }
+        return (renderID, info)
+    }
+
     /// A new render node for a unit or an audio input, or `nil` (not a render node, or a
     /// type the catalog cannot make).
     private static func makeNode(_ body: NodeBody?, catalog: NodeCatalog) -> (any Node)? {
@@ -131,6 +139,11 @@ struct CompiledRack: @unchecked Sendable {
     let retiredFeeds: [RackLayout.Feed]
     /// The sound cards opened for it: stopped when it is dropped.
     let openedFeeds: [RackLayout.Feed]
+
+    /// One line for each node no output hears, with the route that would make it heard.
+    var unheardWarnings: [String] {
+        unheard.map { id in "node '\(id)' is not heard: its audio reaches no output (fix: add a route such as '\(id) -> out')" }
+    }
 
     /// Stops `feeds`' writers on a worker: a writer in a device stall takes up to a second to
     /// end, which MIDI must not wait for.

@@ -1,4 +1,5 @@
 import MIDICore
+import RenderCore
 
 /// A MIDI message with the time it takes effect on the hub's clock
 /// (the same clock as live arrival timestamps and the ``TempoClock``).
@@ -26,6 +27,13 @@ public struct TempoClock: Hashable, Sendable {
     public init(beatsPerMinute: Double, origin: HostTime = .zero) {
         self.beatsPerMinute = beatsPerMinute
         self.origin = origin
+    }
+
+    /// The beats of a song's timeline `host` from `time` (where the song is at `host.beat`),
+    /// which generating processors follow while it plays; `nil` when the timeline does not play.
+    public init?(following host: HostSync, at time: HostTime) {
+        guard host.transport == .playing else { return nil }
+        self.init(beatsPerMinute: host.tempo, origin: time - HostDuration(seconds: host.beat * 60 / host.tempo))
     }
 
     public var secondsPerBeat: Double { 60 / beatsPerMinute }

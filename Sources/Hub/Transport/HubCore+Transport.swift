@@ -161,9 +161,7 @@ extension HubCore {
         let points = transport.player.takeTimeline()
         for point in points {
             let time = clock.monotonic(point.time)
-            let host = point.host
-            transport.songClocks.append((time, host.transport == .playing
-                ? TempoClock(beatsPerMinute: host.tempo, origin: time - HostDuration(seconds: host.beat * 60 / host.tempo)) : nil))
+            transport.songClocks.append((time, TempoClock(following: point.host, at: time)))
         }
         var effects: [HubEffect] = points.isEmpty ? [] : [.timeline(points)]
         if !events.isEmpty { effects.append(.schedule(events)) }
