@@ -1,20 +1,61 @@
 internal import CLilv
+import Glibc
 import RenderCore
 
-/// A plugin's saved sound restored into its instance: its default state (`state:state` in
-/// its bundle, which `state:loadDefaultState` asks the host to load) — the values of its
-/// control ports, and the plugin's own state (a sampler's sample file).
-/// - Thread: control (before the instance runs).
+/// A plugin's own state — what its state interface saves beside its control values (a
+/// sampler's sample file) — restored into its instance and read from it: its bundle's default
+/// state (`state:loadDefaultState`), the state a node carries (`NodeDescriptor.pluginState`:
+/// a preset's, a saved daemon's), and the running instance's, as lilv's Turtle text. lilv
+/// gives the plugin `state:mapPath`, `makePath` and `freePath` in `save` and `restore`.
 extension LV2Node {
+    /// The subject of a node's own state in its Turtle text.
+    static let stateSubject = "urn:midihub:plugin-state"
+
     /// Restores the state `subject` names (the plugin's URI: its default state) into
     /// `instance`, with `features`; false when there is none.
+    /// - Thread: control (before the instance runs).
     func restoreState(of subject: String, into instance: UnsafeMutablePointer<LilvInstance>,
                       features: UnsafePointer<UnsafePointer<LV2_Feature>?>) -> Bool {
-        let state: OpaquePointer? = host.withLoaded { loaded in
-            let node = lilv_new_uri(loaded.catalog.world, subject)
+        restore(into: instance, features: features) { world in
+            let node = lilv_new_uri(world, subject)
             defer { lilv_node_free(node) }
-            return lilv_state_new_from_world(loaded.catalog.world, host.urids.map, node)
+            return lilv_state_new_from_world(world, host.urids.map, node)
         }
+    }
+
+    /// Restores the state in `text` (lilv's Turtle, as `ownState` gives it) into `instance`;
+    /// false when lilv cannot read it.
+    /// - Thread: control (before the instance runs).
+    func restoreState(text: String, into instance: UnsafeMutablePointer<LilvInstance>,
+                      features: UnsafePointer<UnsafePointer<LV2_Feature>?>) -> Bool {
+        restore(into: instance, features: features) { world in lilv_state_new_from_string(world, host.urids.map, text) }
+    }
+
+    /// The plugin's own state, read from its running instance (the LV2 state extension lets
+    /// `save` run beside `run()`), as lilv's Turtle text — the files it names linked into
+    /// `files` (and those it makes there), when given; `nil` when the plugin keeps no state of
+    /// its own or did not start.
+    /// - Thread: control (or the state writer's queue).
+    public func ownState(files: String? = nil) -> String? {
+        guard let instance, let features else { return nil }
+        return host.withLoaded { loaded in
+            guard let state = lilv_state_new_from_instance(plugin, instance, host.urids.map, nil, files, files, files, nil, nil,
+                                                           UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue),
+                                                           features.features) else { return nil }
+            defer { lilv_state_free(state) }
+            guard lilv_state_get_num_properties(state) > 0,
+                  let text = lilv_state_to_string(loaded.catalog.world, host.urids.map, host.urids.unmap, state, Self.stateSubject, nil)
+            else { return nil }
+            defer { lilv_free(text) }
+            return String(cString: text)
+        }
+    }
+
+    /// Restores the state `make` reads from lilv's world into `instance`; the control values
+    /// it holds go to the node's ports.
+    private func restore(into instance: UnsafeMutablePointer<LilvInstance>, features: UnsafePointer<UnsafePointer<LV2_Feature>?>,
+                         _ make: (OpaquePointer) -> OpaquePointer?) -> Bool {
+        let state: OpaquePointer? = host.withLoaded { loaded in make(loaded.catalog.world) }
         guard let state else { return false }
         defer { lilv_state_free(state) }
         lilv_state_restore(state, instance, { symbol, context, value, size, type in

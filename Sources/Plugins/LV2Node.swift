@@ -178,6 +178,10 @@ public final class LV2Node: Node, @unchecked Sendable {
         if let uri = descriptor.plugin?.uri, layout.loadsDefaultState {
             _ = restoreState(of: uri, into: made, features: features.features)
         }
+        if let text = descriptor.pluginState, !restoreState(text: text, into: made, features: features.features) {
+            host.report("LV2 plugin '\(descriptor.name)': its saved state could not be read; it starts with its default state "
+                        + "(fix: load a preset, or set its values again)")
+        }
         lilv_instance_activate(made)
         instance = made
     }

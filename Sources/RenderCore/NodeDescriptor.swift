@@ -67,15 +67,21 @@ public struct NodeDescriptor: Hashable, Sendable {
     public var version: UInt32
     /// The LV2 plugin a plugin node hosts (`nil` for the built-in types).
     public var plugin: PluginIdentity?
+    /// A plugin node's own state (beyond its control values, which are its parameters: a
+    /// sampler's sample file) as lilv writes a state in Turtle, which a new instance restores
+    /// before it first runs; `nil`: the plugin's default state. Part of what the node is: a
+    /// node given another state is a new instance.
+    public var pluginState: String?
 
     public init(kind: NodeKind, subtype: FourCharCode, manufacturer: FourCharCode, name: String, version: UInt32,
-                plugin: PluginIdentity? = nil) {
+                plugin: PluginIdentity? = nil, pluginState: String? = nil) {
         self.kind = kind
         self.subtype = subtype
         self.manufacturer = manufacturer
         self.name = name
         self.version = version
         self.plugin = plugin
+        self.pluginState = pluginState
     }
 }
 

@@ -2,7 +2,7 @@ import RenderCore
 
 extension HubGraph {
     /// The graph with each LV2 plugin node's descriptor read again from `registry`'s plugins
-    /// (a saved state keeps a plugin's URI, not its ports); a plugin that is no longer
+    /// (a saved state keeps a plugin's URI and its own state, not its ports); a plugin that is no longer
     /// installed, or no longer hostable, keeps its node, with no parameters, and is named in
     /// `refusals` (its node stays silent).
     /// - Thread: control (may read the plugins' bundles).
@@ -12,7 +12,9 @@ extension HubGraph {
         for index in graph.nodes.indices {
             guard case .unit(let descriptor) = graph.nodes[index].body, let plugin = descriptor.plugin else { continue }
             do {
-                graph.nodes[index].body = .unit(try registry.plugin(plugin.uri))
+                var resolved = try registry.plugin(plugin.uri)
+                resolved.pluginState = descriptor.pluginState
+                graph.nodes[index].body = .unit(resolved)
             } catch {
                 refusals.append(PluginRefusal("node '\(graph.nodes[index].id)': \(error.problem)", fix: error.fix))
             }

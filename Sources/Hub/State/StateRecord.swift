@@ -28,6 +28,8 @@ struct StateRecord: Codable {
         var version: UInt32
         /// An LV2 plugin node's plugin URI (its parameters are read again from the plugin at start).
         var plugin: String?
+        /// An LV2 plugin node's own state (lilv's Turtle), when it keeps one.
+        var pluginState: String?
     }
 
     var format: Int
@@ -76,7 +78,7 @@ struct StateRecord: Codable {
             record.descriptor = DescriptorRecord(kind: descriptor.kind.rawValue, subtype: descriptor.subtype.description,
                                                  manufacturer: descriptor.manufacturer.description,
                                                  name: descriptor.name, version: descriptor.version,
-                                                 plugin: descriptor.plugin?.uri)
+                                                 plugin: descriptor.plugin?.uri, pluginState: descriptor.pluginState)
         case .external(let external):
             record.type = "external"
             record.port = external.port.description
@@ -150,7 +152,7 @@ struct StateRecord: Codable {
             // A plugin's parameters are not kept: `HubGraph.resolvingPlugins` reads them again.
             let plugin = d.plugin.map { PluginIdentity(uri: $0, parameters: [], outputs: []) }
             return .unit(NodeDescriptor(kind: kind, subtype: subtype, manufacturer: manufacturer, name: d.name, version: d.version,
-                                        plugin: plugin))
+                                        plugin: plugin, pluginState: d.pluginState))
         case "external":
             let clock: ExternalNode.ClockLink? = record.followsClock == true ? .follow : record.clock == true ? .send : nil
             return .external(ExternalNode(port: try selector(), role: record.role ?? .instrument, clock: clock,
