@@ -129,7 +129,6 @@ public final class HubDaemon: @unchecked Sendable {
         self.log = log
         self.systemd = systemd
         let store = StateStore(path: options.statePath)
-        stateWriter = StateWriter(store: store, log: log)
         patchFile = PatchFileWatch(path: options.patchPath)
         jack = JackBridge(log: log, clientName: options.clientName)
         network = NetworkSessions(log: log, allowList: options.allowList)
@@ -178,6 +177,8 @@ public final class HubDaemon: @unchecked Sendable {
             throw DaemonError.badSetup(error.description)
         }
         view = Published(HubView(hub: core.snapshot, ports: PortCatalog(), rendered: nil, receivers: [:], format: nil, rack: nil))
+        let pluginFiles = ((options.statePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("plugin-files")
+        stateWriter = StateWriter(store: store, log: log, plugins: PluginStateCapture(view: view, filesFolder: pluginFiles))
     }
 
     /// Takes the control socket (its requests held), the web remote's port (`--remote`) and

@@ -52,6 +52,21 @@ public final class InstalledPlugins: PluginDirectory, @unchecked Sendable {
         return try result.get()
     }
 
+    public func presetState(of descriptor: NodeDescriptor, preset: String) throws(PluginRefusal) -> String? {
+        guard let uri = descriptor.plugin?.uri else {
+            throw PluginRefusal("node type '\(descriptor.name)' is no LV2 plugin: it has no presets", fix: "set its parameters instead")
+        }
+        let result: Result<String?, PluginRefusal> = withLoaded { loaded in
+            do throws(PluginRefusal) {
+                return .success(try loaded.catalog.presetState(of: uri, preset: preset, map: urids.map, unmap: urids.unmap,
+                                                               subject: LV2Node.stateSubject))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
     public func presetValues(of descriptor: NodeDescriptor, preset: String) throws(PluginRefusal) -> [String: Float] {
         guard let uri = descriptor.plugin?.uri else {
             throw PluginRefusal("node type '\(descriptor.name)' is no LV2 plugin: it has no presets", fix: "set its parameters instead")

@@ -1,4 +1,5 @@
 import Foundation
+import Hub
 import Plugins
 import RenderCore
 import Testing
@@ -69,5 +70,47 @@ import Testing
         #expect(sine[600...].contains { abs($0) > 0.1 })
         let unreadable = try sampler(state: "this is no Turtle")
         #expect(note(unreadable)[..<600] == click[..<600], "a state lilv cannot read leaves the default one")
+    }
+}
+
+/// A preset that holds a plugin's own state: saved from a node whose sampler plays a tone,
+/// found by its label, given to a patch's node with `preset:`, kept through the daemon's
+/// state file (`HubState`'s record) with the plugin's URI.
+@Suite struct PluginOwnStatePresetTests {
+    @Test func aPresetsOwnStateReachesAPatchNodeAndTheStateFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("midihub-state-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tone = try LV2NodeStateTests.tone(seconds: 0.2)
+        defer { try? FileManager.default.removeItem(at: tone) }
+        let plugins = InstalledPlugins(searchPath: "\(folder.path):/usr/lib/lv2", synchronousWork: true)
+        var descriptor = try plugins.descriptor(for: "eg-sampler")
+        let clickState = try #require(LV2NodeStateTests.plugins.makeNode(descriptor).flatMap { node in
+            node.prepare(format: RenderFormat(sampleRate: 48_000, maxFrames: 512))
+            return node.ownState()
+        })
+        descriptor.pluginState = clickState.replacingOccurrences(of: "/usr/lib/lv2/eg-sampler.lv2/click.wav", with: tone.path)
+        let node = try #require(plugins.makeNode(descriptor))
+        node.prepare(format: RenderFormat(sampleRate: 48_000, maxFrames: 512))
+        _ = try node.savePreset(label: "Tone", values: [:], in: folder.path)
+
+        descriptor.pluginState = nil
+        #expect(try plugins.presetState(of: descriptor, preset: "tone")?.contains(tone.path) == true)
+        #expect(try plugins.presetState(of: try plugins.descriptor(for: "mda JX10"), preset: "Brass Section") == nil,
+                "a preset of control values only")
+
+        let registry = NodeRegistry().with(plugins: plugins)
+        let patch = try Patch.parse(yaml: "nodes: { sampler: { plugin: eg-sampler, preset: Tone } }", file: "<patch>", registry: registry)
+        guard case .unit(let given)? = patch.graph.node("sampler")?.body else { Issue.record("no sampler node"); return }
+        #expect(given.pluginState?.contains(tone.path) == true)
+
+        var state = HubState.defaults
+        state.graph = patch.graph
+        let reread = try HubState(decoding: try state.encoded(), path: "<state>")
+        let (resolved, refusals) = reread.graph.resolvingPlugins(with: registry)
+        guard case .unit(let restored)? = resolved.node("sampler")?.body else { Issue.record("no sampler node after the state file"); return }
+        #expect(refusals.isEmpty)
+        #expect(restored.pluginState == given.pluginState)
+        #expect(restored.plugin?.uri == "http://lv2plug.in/plugins/eg-sampler")
     }
 }

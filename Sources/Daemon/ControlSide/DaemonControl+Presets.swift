@@ -11,17 +11,31 @@ import RenderCore
 extension DaemonControl {
     /// `presets.load`: reads the preset's values here and sets them on the owner in one turn,
     /// each at the same frame (held notes go on sounding); values outside a parameter's range
-    /// are clamped to it, ports that are no parameter left out.
+    /// are clamped to it, ports that are no parameter left out. A preset that holds some of
+    /// the plugin's own state (a sampler's sample) gives the node a new instance restoring it,
+    /// prepared here and crossfaded in as any replaced node is (its notes end).
     func loadPreset(_ load: PresetLoad) throws -> NodeSummary {
         let descriptor = try pluginDescriptor(of: load.node)
-        let preset: [String: Float]
+        let preset: [String: Float], ownState: String?
         do throws(PluginRefusal) {
             preset = try daemon.registry.presetValues(of: descriptor, preset: load.preset)
+            ownState = try daemon.registry.presetState(of: descriptor, preset: load.preset)
         } catch {
             throw ControlError(.invalidValue, error.problem, fix: error.fix)
         }
         let parameters = descriptor.plugin?.parameters ?? []
         let values = parameters.compactMap { info in preset[info.name].map { (info.name, info.clamp($0)) } }
+        if let ownState {
+            var restoring = descriptor
+            restoring.pluginState = ownState
+            let kept = daemon.view.value.graph.node(load.node)?.parameters ?? [:]
+            try durably {
+                try daemon.applyGraphEdit(.replace(load.node, with: .unit(restoring),
+                                                   parameters: kept.merging(values) { _, preset in preset }))
+                daemon.log.info("node \(load.node): preset '\(load.preset)' loaded with the plugin's own state (\(values.count) values)")
+            }
+            return try daemon.view.value.node(load.node)
+        }
         try durably {
             try daemon.perform { [self] in
                 let time = HostTime.now()

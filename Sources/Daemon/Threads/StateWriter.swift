@@ -13,6 +13,8 @@ import Synchronization
 final class StateWriter: Sendable {
     let store: StateStore
     private let log: DaemonLog
+    /// What the running plugins keep of their own, read into the state as it is written.
+    private let plugins: PluginStateCapture?
     /// The newest state not yet taken by the writer.
     private let pending = Mailbox<HubState>()
     /// Whether a write is queued that will take `pending`.
@@ -22,9 +24,10 @@ final class StateWriter: Sendable {
     static let coalescing = DispatchTimeInterval.milliseconds(100)
 
     /// - Thread: control (main, while the daemon starts).
-    init(store: StateStore, log: DaemonLog) {
+    init(store: StateStore, log: DaemonLog, plugins: PluginStateCapture? = nil) {
         self.store = store
         self.log = log
+        self.plugins = plugins
     }
 
     /// Hands `state` to the writer (replacing a state it has not written yet) and returns at once.
@@ -46,7 +49,7 @@ final class StateWriter: Sendable {
         queued.store(false, ordering: .releasing)
         guard let state = pending.take() else { return }
         do {
-            try store.save(state)
+            try store.save(plugins?.apply(to: state) ?? state)
         } catch {
             log.warning("cannot save the state: \(error)")
         }

@@ -22,3 +22,15 @@ extension HubGraph {
         return (graph, refusals)
     }
 }
+
+extension HubGraph {
+    /// Gives the plugin node `id` `text` as its own state (`NodeDescriptor.pluginState`);
+    /// nothing for another node.
+    /// - Thread: any (a plain value's).
+    public mutating func setPluginState(_ text: String?, of id: NodeID) {
+        guard let index = nodes.firstIndex(where: { $0.id == id }), case .unit(var descriptor) = nodes[index].body,
+              descriptor.plugin != nil else { return }
+        descriptor.pluginState = text
+        nodes[index].body = .unit(descriptor)
+    }
+}

@@ -34,6 +34,10 @@ public protocol PluginDirectory: AnyObject, Sendable {
     /// the plugin `descriptor` hosts, by port symbol.
     /// - Throws: a `PluginRefusal` naming the presets there are.
     func presetValues(of descriptor: NodeDescriptor, preset: String) throws(PluginRefusal) -> [String: Float]
+    /// The preset's state as lilv's Turtle text when it holds some of the plugin's own beside
+    /// control values (`NodeDescriptor.pluginState`); `nil` when it holds control values only.
+    /// - Throws: a `PluginRefusal` naming the presets there are.
+    func presetState(of descriptor: NodeDescriptor, preset: String) throws(PluginRefusal) -> String?
     /// The MIDI processor that runs the plugin `descriptor` hosts, a MIDI effect (kind
     /// `midiProcessor`), or `nil` when it is no plugin of this system.
     /// - Thread: control (it instantiates the plugin; the owner only on a rebase).
@@ -88,6 +92,15 @@ public struct NodeRegistry: Hashable, Sendable {
             throw PluginRefusal("LV2 plugins are not available here", fix: "use a built-in instrument or effect")
         }
         return try plugins.presetValues(of: descriptor, preset: preset)
+    }
+
+    /// The preset's own state, through `plugins` (`PluginDirectory.presetState`).
+    /// - Throws: a `PluginRefusal` (also when no plugins are available here).
+    public func presetState(of descriptor: NodeDescriptor, preset: String) throws(PluginRefusal) -> String? {
+        guard let plugins else {
+            throw PluginRefusal("LV2 plugins are not available here", fix: "use a built-in instrument or effect")
+        }
+        return try plugins.presetState(of: descriptor, preset: preset)
     }
 
     /// The descriptor of the plugin `reference` names, through `plugins`.

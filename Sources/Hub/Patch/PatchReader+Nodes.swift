@@ -47,9 +47,9 @@ extension PatchReader {
             body = .input(try string(value, "a capture device name"))
         case "plugin":
             allowed.append("preset")
-            let descriptor = try plugin(value)
+            var descriptor = try plugin(value)
+            if let preset = fields["preset"] { (presetValues, descriptor.pluginState) = try self.preset(preset, of: descriptor) }
             body = .unit(descriptor)
-            if let preset = fields["preset"] { presetValues = try self.preset(preset, of: descriptor) }
         default:
             body = .unit(try unit(kind: kind, value))
         }
@@ -78,11 +78,12 @@ extension PatchReader {
         }
     }
 
-    /// A plugin node's `preset:`: its control values, which its `parameters:` then override.
-    private func preset(_ value: YAMLNode, of descriptor: NodeDescriptor) throws(PatchError) -> [String: Float] {
+    /// A plugin node's `preset:`: its control values, which its `parameters:` then override,
+    /// and the plugin's own state when the preset holds some (a sampler's sample).
+    private func preset(_ value: YAMLNode, of descriptor: NodeDescriptor) throws(PatchError) -> ([String: Float], String?) {
         let name = try string(value, "a preset's label or URI")
         do {
-            return try registry.presetValues(of: descriptor, preset: name)
+            return (try registry.presetValues(of: descriptor, preset: name), try registry.presetState(of: descriptor, preset: name))
         } catch {
             throw self.error(at: value, error.problem, fix: error.fix)
         }
