@@ -9,7 +9,9 @@
 # them); the `midihub preset` examples (docs/plugins.md and `preset --help`) list the
 # EPiano's presets, load Mellow while notes sound (no underrun) and save the sound as a
 # preset that lilv's lv2info lists and that loads back by its label; a plugin midihub cannot
-# host is refused in one line and the daemon goes on.
+# host is refused in one line and the daemon goes on; eg-sampler's preset "Tone" (a sample
+# file in the plugin's own state) loads into the added sampler, the state file keeps it, and a
+# daemon restarted from that state has the plugin save the same sample again at its stop.
 # timeout: 300
 
 source "$REPO/Tests/Integration/synth-audio.sh"
@@ -43,6 +45,29 @@ scenes:
 YAML
 # The Mellow preset's values, as a patch's `preset:` gives them to a node (read offline).
 printf '%s\n' 'nodes:' '  piano: { plugin: MDA ePiano, preset: Mellow }' >"$WORK/mellow.yaml"
+
+# eg-sampler's preset "Tone" (in this test's ~/.lv2): the plugin's own state, naming a sample file.
+python3 - "$WORK/tone.wav" <<'PY' || fail "cannot write the tone"
+import math, struct, sys, wave
+with wave.open(sys.argv[1], "wb") as out:
+    out.setnchannels(1); out.setsampwidth(2); out.setframerate(48000)
+    out.writeframes(b"".join(struct.pack("<h", int(12000 * math.sin(2 * math.pi * 440 * i / 48000))) for i in range(4800)))
+PY
+mkdir -p "$HOME/.lv2/eg-sampler-tone.preset.lv2"
+cat >"$HOME/.lv2/eg-sampler-tone.preset.lv2/manifest.ttl" <<'TTL'
+@prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+@prefix pset: <http://lv2plug.in/ns/ext/presets#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+<tone.ttl> a pset:Preset ; lv2:appliesTo <http://lv2plug.in/plugins/eg-sampler> ; rdfs:seeAlso <tone.ttl> .
+TTL
+cat >"$HOME/.lv2/eg-sampler-tone.preset.lv2/tone.ttl" <<TTL
+@prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+@prefix pset: <http://lv2plug.in/ns/ext/presets#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix state: <http://lv2plug.in/ns/ext/state#> .
+<> a pset:Preset ; lv2:appliesTo <http://lv2plug.in/plugins/eg-sampler> ; rdfs:label "Tone" ;
+    state:state [ <http://lv2plug.in/plugins/eg-sampler#sample> <file://$WORK/tone.wav> ] .
+TTL
 
 start_loopback_recording rec "$WORK/recorded.wav" 290
 wait_for_loopback_capture
@@ -133,8 +158,31 @@ midihub preset piano "soft keys" >/dev/null || fail "loading the saved preset by
 [[ $(piano_values) == "$(<"$WORK/mellow.json")" ]] || fail "the saved preset gives other values than the sound it saved"
 midihub preset piano Bright >/dev/null || fail "loading the Bright preset failed"
 
+step "eg-sampler's own state: a preset naming a sample loads into the node, is kept in the state, and is back after a restart"
+sampler_state() { jq -r '.nodes[] | select(.id == "sampler") | .descriptor.pluginState // ""' "$SERVE_STATE"; }
+sampler_state >"$WORK/sampler-before" || fail "the state file is no JSON"
+assert_file_lacks "$WORK/sampler-before" "tone.wav" "the sampler's state before the preset"
+midihub preset sampler Tone >"$WORK/tone.out" || fail "loading the Tone preset into the sampler failed"
+assert_file_has "$WORK/tone.out" "^sampler: preset 'Tone' loaded$" "the preset load says so"
+wait_for "the state file keeps the sampler's sample" 10 bash -c "jq -r '.nodes[] | select(.id == \"sampler\") | .descriptor.pluginState // \"\"' '$SERVE_STATE' | grep -q '$WORK/tone.wav'"
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
+# Restarted from the state alone: what it saves at its stop is read from the plugin running
+# again (a plugin that had not restored the tone would save its default click.wav).
+start_serve again --device hw:Loopback,0,0 --period 512 --buffer 2048
+wait_for_peer_line again "$(peer_err again)" "midihub: audio: playing to hw:Loopback,0,0" 60
+midihub nodes --json | jq -e '.[] | select(.id == "sampler" and .plugin == "http://lv2plug.in/plugins/eg-sampler")' >/dev/null \
+    || fail "the restarted daemon has no sampler node"
+# A value set while it runs: the state is written, each plugin's own state read from it.
+control_requests '{"id":3,"request":"parameters.set","params":{"node":"piano","parameter":"env_decay","value":0.3}}' >"$WORK/set.json"
+assert_eq true "$(jq -r 'select(.id == 3) | .ok' "$WORK/set.json")" "parameters.set on the restarted daemon"
+wait_for "the restarted daemon saves its state" 10 bash -c "jq -e '.nodes[] | select(.id == \"piano\") | .parameters.env_decay > 0.29 and .parameters.env_decay < 0.31' '$SERVE_STATE' >/dev/null"
+stop_peer again
+assert_eq 0 "$PEER_STATUS" "the restarted daemon's exit status after SIGINT"
+sampler_state >"$WORK/sampler-after" || fail "the state file is no JSON"
+assert_file_has "$WORK/sampler-after" "$WORK/tone.wav" "the sampler's state as the restarted plugin saves it"
+assert_file_lacks "$WORK/sampler-after" "click.wav" "the sampler's state as the restarted plugin saves it"
+assert_file_lacks "$(peer_err again)" "saved state could not be read" "the restarted daemon's log"
 
 step "the recording has the three notes, as far apart as they were played"
 sound_segments "$WORK/recorded.wav" 0.3 >"$WORK/segments.txt"
