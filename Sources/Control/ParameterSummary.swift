@@ -28,6 +28,9 @@ public struct ParameterSummary: Hashable, Sendable, Codable {
     /// `true` when the value is always one of `choices` (an enumeration, a toggle: a remote
     /// offers a selector); absent when it is not.
     public var enumeration: Bool?
+    /// For an LV2 plugin's file property (unit `path`, eg-sampler's `sample`), the file just
+    /// set; absent otherwise.
+    public var file: String?
 
     /// A named value.
     public struct Choice: Hashable, Sendable, Codable {
@@ -42,7 +45,7 @@ public struct ParameterSummary: Hashable, Sendable, Codable {
 
     public init(
         id: Int, name: String, direction: Direction = .input, min: Double?, max: Double?,
-        default: Double?, unit: String, value: Double, choices: [Choice]? = nil, enumeration: Bool? = nil
+        default: Double?, unit: String, value: Double, choices: [Choice]? = nil, enumeration: Bool? = nil, file: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -54,11 +57,13 @@ public struct ParameterSummary: Hashable, Sendable, Codable {
         self.value = value
         self.choices = choices
         self.enumeration = enumeration
+        self.file = file
     }
 }
 
 /// `parameters.set`: give one input parameter of one node a value — a number, or the label
-/// of one of its choices (`"value":"saw"`).
+/// of one of its choices (`"value":"saw"`), or, for an LV2 plugin's file property, the
+/// file's path.
 ///
 /// - Thread: any (a plain value).
 public struct ParameterAssignment: Hashable, Sendable, Codable {
@@ -68,7 +73,7 @@ public struct ParameterAssignment: Hashable, Sendable, Codable {
     public var parameter: String
     /// The number (0 when `choice` names the value).
     public var value: Double
-    /// The label of the choice to set, when the value was given by name.
+    /// The label of the choice to set (or a file property's path), when the value was given as text.
     public var choice: String?
     /// When it takes effect, in nanoseconds of the system's monotonic clock
     /// (`CLOCK_MONOTONIC`, as the daemon reads it): a built-in node's value lands on that

@@ -27,6 +27,10 @@ enum PluginTables {
             ?? "can host: every feature it requires is provided")
         lines.append("ports:")
         lines += info.ports.map { "  " + describe($0) }
+        if !info.files.isEmpty {
+            lines.append("files:")
+            lines += info.files.map { "  \($0.name): a file's path (\($0.uri))" }
+        }
         lines.append("presets: " + (info.presets.isEmpty ? "none" : "\(info.presets.count)"))
         lines += info.presets.map { "  \($0.label)  \($0.uri)" }
         return lines.joined(separator: "\n")

@@ -56,6 +56,20 @@ struct AtomSequence {
         return true
     }
 
+    /// Appends the atom of `count` bytes (header and body) at `atom` at `frame` to the
+    /// sequence in `buffer`; false when it does not fit (nothing written).
+    /// - Thread: any (the buffer's).
+    func append(atom: UnsafeRawPointer, count: Int, at frame: Int64, to buffer: UnsafeMutableRawPointer) -> Bool {
+        if buffer.load(fromByteOffset: 4, as: UInt32.self) != sequence { begin(buffer) }
+        let size = Int(buffer.load(as: UInt32.self))
+        let offset = 8 + size, length = 8 + (count + 7) & ~7
+        guard count >= 8, offset + length <= capacity else { return false }
+        buffer.storeBytes(of: frame, toByteOffset: offset, as: Int64.self)
+        (buffer + offset + 8).copyMemory(from: atom, byteCount: count)
+        buffer.storeBytes(of: UInt32(size + length), toByteOffset: 0, as: UInt32.self)
+        return true
+    }
+
     /// The MIDI events of the sequence a plugin wrote in `buffer`, in order, each with its
     /// frame (never negative) and bytes; a size that runs past the buffer ends the reading.
     /// - Thread: any (the buffer's).

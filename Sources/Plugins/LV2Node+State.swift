@@ -24,11 +24,14 @@ extension LV2Node {
     }
 
     /// Restores the state in `text` (lilv's Turtle, as `ownState` gives it) into `instance`;
-    /// false when lilv cannot read it.
+    /// false when lilv cannot read it. The text's subject is declared a state once more
+    /// (lilv reads the first `pset:Preset` it finds, and dereferences nothing when there is
+    /// none: a state file edited by hand would crash the daemon).
     /// - Thread: control (before the instance runs).
     func restoreState(text: String, into instance: UnsafeMutablePointer<LilvInstance>,
                       features: UnsafePointer<UnsafePointer<LV2_Feature>?>) -> Bool {
-        restore(into: instance, features: features) { world in lilv_state_new_from_string(world, host.urids.map, text) }
+        let typed = text + "\n<\(Self.stateSubject)> a <http://lv2plug.in/ns/ext/presets#Preset> .\n"
+        return restore(into: instance, features: features) { world in lilv_state_new_from_string(world, host.urids.map, typed) }
     }
 
     /// The plugin's own state, read from its running instance (the LV2 state extension lets

@@ -34,6 +34,10 @@ public final class LV2Node: Node, @unchecked Sendable {
     /// Events (MIDI, time positions) that did not fit into an atom buffer: counted on the
     /// render thread, never blocking, and logged when the instance is released.
     private var droppedEvents = 0
+    /// `patch:Set` messages on their way from the control side to the next block's start
+    /// (`setFile`), and the render thread's room to take one out.
+    let messages = ByteRing(capacity: 16_384, maximumMessage: PluginFileLimits.messageBytes)
+    private let message = UnsafeMutableRawPointer.allocate(byteCount: PluginFileLimits.messageBytes, alignment: 8)
 
     /// The memory the ports are connected to, for one format's largest block.
     private struct Buffers {
@@ -47,6 +51,8 @@ public final class LV2Node: Node, @unchecked Sendable {
         var atomOutputs: [UnsafeMutableRawPointer]
         /// Those of the inputs' buffers that take `time:Position`.
         var time: [UnsafeMutableRawPointer]
+        /// The first input's buffer that takes `patch:Message`s (a file property's `patch:Set`).
+        var patch: UnsafeMutableRawPointer?
 
         init(layout: PluginCatalog.PortLayout, frames: Int) {
             func samples() -> UnsafeMutablePointer<Float> {
@@ -65,9 +71,11 @@ public final class LV2Node: Node, @unchecked Sendable {
             atomInputs = layout.midiInputs.dropFirst().map { _ in atoms() } + layout.otherAtomInputs.map { _ in atoms() }
             atomOutputs = layout.atomOutputs.map { _ in atoms() }
             let inputs = Array(layout.midiInputs.dropFirst() + layout.otherAtomInputs)
-            time = layout.timeInputs.compactMap { [midi, atomInputs] port in
+            let buffer = { [midi, atomInputs] (port: UInt32) -> UnsafeMutableRawPointer? in
                 port == layout.midiInputs.first ? midi : inputs.firstIndex(of: port).map { atomInputs[$0] }
             }
+            time = layout.timeInputs.compactMap(buffer)
+            patch = layout.patchInputs.first.flatMap(buffer)
         }
 
         func free() {
@@ -101,7 +109,7 @@ public final class LV2Node: Node, @unchecked Sendable {
 
     deinit {
         let parts = Parts(instance: instance, buffers: buffers, features: features, worker: worker, controls: controls,
-                          host: host, droppedReport: droppedReport)
+                          message: message, host: host, droppedReport: droppedReport)
         Self.releaser.async { parts.release() }
     }
 
@@ -112,6 +120,7 @@ public final class LV2Node: Node, @unchecked Sendable {
         let features: HostFeatureSet?
         let worker: PluginWorker?
         let controls: UnsafeMutablePointer<Float>
+        let message: UnsafeMutableRawPointer
         /// Keeps lilv's world, where the plugin's library is loaded, until the instance is freed.
         let host: InstalledPlugins
         let droppedReport: String?
@@ -125,6 +134,7 @@ public final class LV2Node: Node, @unchecked Sendable {
             }
             buffers?.free()
             controls.deallocate()
+            message.deallocate()
             withExtendedLifetime(features) {}
         }
     }
@@ -214,6 +224,7 @@ public final class LV2Node: Node, @unchecked Sendable {
                 for buffer in buffers.time where !position.append(context.host, to: buffer, capacity: layout.atomBufferSize) {
                     droppedEvents += 1
                 }
+                deliverMessages(to: buffers.patch)
             }
             while index < events.count {
                 let event = events[index], frame = Int(event.frame)
@@ -236,6 +247,17 @@ public final class LV2Node: Node, @unchecked Sendable {
         mix(buffers, into: bus, frames: frames)
         for (slot, port) in layout.controlOutputs.prefix(OutputValues.capacity).enumerated() {
             outputValues.store(controls[Int(port)], at: slot)
+        }
+    }
+
+    /// The `patch:Set`s waiting (`setFile`), at frame 0 of the patch input's sequence.
+    /// - Thread: render.
+    private func deliverMessages(to buffer: UnsafeMutableRawPointer?) {
+        while let count = messages.read(into: message) {
+            guard let buffer, atoms.append(atom: message, count: count, at: 0, to: buffer) else {
+                droppedEvents += 1
+                continue
+            }
         }
     }
 

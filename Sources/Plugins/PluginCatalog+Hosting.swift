@@ -22,6 +22,8 @@ extension PluginCatalog {
         var otherAtomInputs: [UInt32] = [], atomOutputs: [UInt32] = []
         /// Atom inputs that take the transport's `time:Position`.
         var timeInputs: [UInt32] = []
+        /// Atom inputs that take `patch:Message`s (a file property's `patch:Set`).
+        var patchInputs: [UInt32] = []
         var cvInputs: [UInt32] = [], cvOutputs: [UInt32] = []
         /// Each port's default value (control inputs; 0 for the rest).
         var defaults: [Float] = []
@@ -48,8 +50,26 @@ extension PluginCatalog {
         let parameters = ports.filter { $0.type == .control && $0.direction == .input }.map(Self.parameter)
         let outputs = ports.filter { $0.type == .control && $0.direction == .output }.prefix(OutputValues.capacity)
             .enumerated().map { OutputInfo(id: UInt32($0.offset), name: $0.element.symbol, unit: Self.unit($0.element)) }
-        let identity = PluginIdentity(uri: summary.uri, parameters: parameters, outputs: outputs)
+        let identity = PluginIdentity(uri: summary.uri, parameters: parameters, outputs: outputs,
+                                      files: Self.fileProperties(of: plugin, world: world))
         return .plugin(identity, kind: kind, name: summary.name)
+    }
+
+    /// The files the plugin takes by `patch:Set`: its `patch:writable` properties whose
+    /// range is `atom:Path`, each named by its label (else the end of its URI).
+    static func fileProperties(of plugin: OpaquePointer, world: OpaquePointer) -> [PluginFileProperty] {
+        let writable = lilv_new_uri(world, LV2Vocabulary.patchWritable), range = lilv_new_uri(world, LV2Vocabulary.range)
+        let path = lilv_new_uri(world, LV2Vocabulary.atomPath), label = lilv_new_uri(world, LV2Vocabulary.label)
+        defer { [writable, range, path, label].forEach { lilv_node_free($0) } }
+        let properties = LilvText.copies(lilv_plugin_get_value(plugin, writable))
+        defer { properties.forEach { lilv_node_free($0) } }
+        return properties.compactMap { property in
+            guard lilv_world_ask(world, property, range, path), let uri = LilvText.string(property) else { return nil }
+            let named = lilv_world_get(world, property, label, nil)
+            defer { named.map { lilv_node_free($0) } }
+            let fallback = String(uri.split(whereSeparator: { $0 == "#" || $0 == "/" }).last ?? Substring(uri))
+            return PluginFileProperty(uri: uri, name: LilvText.string(named) ?? fallback)
+        }
     }
 
     /// How the plugin `uri`'s ports are connected.
@@ -63,7 +83,8 @@ extension PluginCatalog {
         layout.count = Int(lilv_plugin_get_num_ports(plugin))
         layout.defaults = [Float](repeating: 0, count: layout.count)
         let minimumSize = lilv_new_uri(world, LV2Vocabulary.minimumSize), position = lilv_new_uri(world, LV2Vocabulary.timePosition)
-        defer { [minimumSize, position].forEach { lilv_node_free($0) } }
+        let patchMessage = lilv_new_uri(world, LV2Vocabulary.patchMessage)
+        defer { [minimumSize, position, patchMessage].forEach { lilv_node_free($0) } }
         for index in 0..<UInt32(layout.count) {
             guard let port = lilv_plugin_get_port_by_index(plugin, index) else { continue }
             let input = lilv_port_is_a(plugin, port, terms.inputPort)
@@ -81,6 +102,7 @@ extension PluginCatalog {
                     lilv_port_supports_event(plugin, port, terms.midiEvent)
                         ? layout.midiInputs.append(index) : layout.otherAtomInputs.append(index)
                     if lilv_port_supports_event(plugin, port, position) { layout.timeInputs.append(index) }
+                    if lilv_port_supports_event(plugin, port, patchMessage) { layout.patchInputs.append(index) }
                 } else {
                     layout.atomOutputs.append(index)
                 }

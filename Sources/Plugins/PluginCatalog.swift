@@ -90,6 +90,7 @@ public final class PluginCatalog {
             lilv_plugin_get_port_by_index(plugin, index).map { Self.port($0, index: Int(index), of: plugin, terms: terms, world: world) }
         }
         return PluginInfo(plugin: summary, ports: ports, presets: Self.presets(of: plugin, terms: terms, world: world),
-                          optionalFeatures: LilvText.uris(lilv_plugin_get_optional_features(plugin)).sorted().map(LV2Vocabulary.shortName))
+                          optionalFeatures: LilvText.uris(lilv_plugin_get_optional_features(plugin)).sorted().map(LV2Vocabulary.shortName),
+                          files: Self.fileProperties(of: plugin, world: world).map { .init(name: $0.name, uri: $0.uri) })
     }
 }

@@ -77,4 +77,12 @@ public struct PluginInfo: Codable, Equatable, Sendable {
     public var presets: [PluginPreset]
     /// The features it can use when the host offers them.
     public var optionalFeatures: [String]
+    /// The files it takes by `patch:Set` (eg-sampler's sample), set by name with `parameters.set`.
+    public var files: [PluginFile]
+
+    /// A file property (`PluginFileProperty`) as listed.
+    public struct PluginFile: Codable, Equatable, Sendable {
+        public var name: String
+        public var uri: String
+    }
 }

@@ -96,16 +96,34 @@ public final class PluginIdentity: Hashable, Sendable {
     public let parameters: [ParameterInfo]
     /// Its control outputs, by port index (`OutputInfo.id`).
     public let outputs: [OutputInfo]
+    /// The files it takes by `patch:Set` (`patch:writable` properties whose range is
+    /// `atom:Path`: eg-sampler's sample), set by name like a parameter.
+    public let files: [PluginFileProperty]
 
-    public init(uri: String, parameters: [ParameterInfo], outputs: [OutputInfo]) {
+    public init(uri: String, parameters: [ParameterInfo], outputs: [OutputInfo], files: [PluginFileProperty] = []) {
         self.uri = uri
         self.parameters = parameters
         self.outputs = outputs
+        self.files = files
     }
 
     public static func == (lhs: PluginIdentity, rhs: PluginIdentity) -> Bool { lhs.uri == rhs.uri }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(uri) }
+}
+
+/// A file an LV2 plugin takes by `patch:Set` (a `patch:writable` property whose range is
+/// `atom:Path`): its property URI and the name it is set by (its label).
+///
+/// - Thread: any (a plain value).
+public struct PluginFileProperty: Hashable, Sendable {
+    public let uri: String
+    public let name: String
+
+    public init(uri: String, name: String) {
+        self.uri = uri
+        self.name = name
+    }
 }
 
 extension NodeDescriptor {

@@ -79,7 +79,8 @@ final class DaemonControl: ControlHandler, @unchecked Sendable {
     }
 
     func setParameter(_ assignment: ParameterAssignment) throws -> ParameterSummary {
-        try daemon.perform { [self] in
+        if let file = try setFile(assignment) { return file }
+        return try daemon.perform { [self] in
             // A moment still to come is now: the live ring delivers in order, so a value stamped
             // ahead would hold back every event behind it (hold the request until then instead).
             let moment = assignment.at.map { min(HostTime(nanoseconds: $0), HostTime.now()) }

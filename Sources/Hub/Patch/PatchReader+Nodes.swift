@@ -1,3 +1,4 @@
+import Foundation
 import RenderCore
 import Yams
 
@@ -16,7 +17,7 @@ extension PatchReader {
                         "node '\(id)' needs exactly one of \(Self.bodyKeys.joined(separator: ", "))",
                         fix: "write e.g. `processor: transpose` or `instrument: Synth`")
         }
-        let body: NodeBody
+        var body: NodeBody
         var allowed = [kind, "parameters"]
         var presetValues: [String: Float] = [:]
         switch kind {
@@ -54,6 +55,15 @@ extension PatchReader {
             body = .unit(try unit(kind: kind, value))
         }
         try expectKeys(fields, allowed)
+        if case .unit(var descriptor) = body, let plugin = descriptor.plugin, let given = fields["parameters"],
+           let state = try fileState(given, of: plugin, node: id) {
+            guard descriptor.pluginState == nil else {
+                throw error(at: given, "node '\(id)' takes its files from its preset and from `parameters:`",
+                            fix: "give them in one place: drop the files from `parameters:`, or the preset")
+            }
+            descriptor.pluginState = state
+            body = .unit(descriptor)
+        }
         let parameters = try fields["parameters"].map { node throws(PatchError) in try self.parameters(node, of: body, id: id) }
         return GraphNode(id: id, body: body, parameters: presetValues.merging(parameters ?? [:]) { _, own in own })
     }
@@ -121,8 +131,10 @@ extension PatchReader {
     private func parameters(_ node: YAMLNode, of body: NodeBody, id: NodeID) throws(PatchError) -> [String: Float] {
         let known = registry.parameters(of: body)
         var values: [String: Float] = [:]
+        let files = if case .unit(let descriptor) = body { descriptor.plugin?.files.map(\.name) ?? [] } else { [String]() }
         for (key, valueNode) in try mapping(node, "parameters") {
             let name = try string(key, "a parameter name")
+            if files.contains(name) { continue }  // a plugin's file (`fileState`)
             let info = known?.first { $0.name == name }
             let value: Double
             if let info, let named = try choice(valueNode, of: info) {
@@ -132,8 +144,9 @@ extension PatchReader {
             }
             if let known {
                 guard let info else {
+                    let names = known.map(\.name) + files
                     throw error(at: key, "node '\(id)' has no parameter '\(name)'",
-                                fix: known.isEmpty ? "remove it" : "use one of \(known.map(\.name).joined(separator: ", "))")
+                                fix: names.isEmpty ? "remove it" : "use one of \(names.joined(separator: ", "))")
                 }
                 guard info.range.contains(Float(value)) else {
                     throw error(at: valueNode, "parameter '\(name)' = \(valueNode.scalar?.string ?? "") is outside "
@@ -144,6 +157,28 @@ extension PatchReader {
             values[name] = Float(value)
         }
         return values
+    }
+
+    /// The plugin's own state naming the files a plugin node's `parameters:` give
+    /// (`sample: kick.wav`, relative to the patch's folder), as lilv reads a state in Turtle;
+    /// nil when they give none.
+    private func fileState(_ node: YAMLNode, of plugin: PluginIdentity, node id: NodeID) throws(PatchError) -> String? {
+        let files = plugin.files
+        var properties: [String] = []
+        for (key, valueNode) in try mapping(node, "parameters") {
+            let name = try string(key, "a parameter name")
+            guard let file = files.first(where: { $0.name == name }) else { continue }
+            let path = try existingFile(valueNode, "a file", of: "node '\(id)' parameter '\(name)'",
+                                        fix: "give a file that exists, relative to this patch's folder")
+            properties.append("<\(file.uri)> <\(URL(fileURLWithPath: path).absoluteString)>")
+        }
+        guard !properties.isEmpty else { return nil }
+        return """
+            <urn:midihub:plugin-state> a <http://lv2plug.in/ns/ext/presets#Preset> ;
+                <http://lv2plug.in/ns/lv2core#appliesTo> <\(plugin.uri)> ;
+                <http://lv2plug.in/ns/ext/state#state> [ \(properties.joined(separator: " ; ")) ] .
+
+            """
     }
 
     private static func withArticle(_ word: String) -> String {
