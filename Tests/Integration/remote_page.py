@@ -232,12 +232,15 @@ try:
     ok("the second page shows the move")
 
     # --- An enumeration's selector (the synth's osc1 wave), by name -----------------------
+    # The synth has widgets, so its panel starts closed: open it, as a finger on its title does.
+    element("node-synth").find_element(By.TAG_NAME, "summary").click()
     chip = element("param-synth-osc1 wave-saw")
     chip.location_once_scrolled_into_view
     chip.click()
     wait_until("nodes.list shows osc1 wave = 3 (saw) after its saw chip",
                lambda: parameter("synth", "osc1 wave") == 3, 60)
     driver.switch_to.window(first)
+    element("node-synth").find_element(By.TAG_NAME, "summary").click()
     wait_until("the first page lights its saw chip",
                lambda: "on" in (element("param-synth-osc1 wave-saw").get_attribute("class") or "").split(), 60)
     if "on" in (element("param-synth-osc1 wave-sine").get_attribute("class") or "").split():

@@ -9,7 +9,8 @@
 # them); the `midihub preset` examples (docs/plugins.md and `preset --help`) list the
 # EPiano's presets, load Mellow while notes sound (no underrun) and save the sound as a
 # preset that lilv's lv2info lists and that loads back by its label; a plugin midihub cannot
-# host is refused in one line and the daemon goes on; eg-sampler's preset "Tone" (a sample
+# host is refused in one line and the daemon goes on; eg-sampler's sample set by
+# parameters.set while it plays reaches the state file; its preset "Tone" (a sample
 # file in the plugin's own state) loads into the added sampler, the state file keeps it, and a
 # daemon restarted from that state has the plugin save the same sample again at its stop.
 # timeout: 300
@@ -162,6 +163,11 @@ step "eg-sampler's own state: a preset naming a sample loads into the node, is k
 sampler_state() { jq -r '.nodes[] | select(.id == "sampler") | .descriptor.pluginState // ""' "$SERVE_STATE"; }
 sampler_state >"$WORK/sampler-before" || fail "the state file is no JSON"
 assert_file_lacks "$WORK/sampler-before" "tone.wav" "the sampler's state before the preset"
+# Its file property set while it plays: the plugin loads it, the state file then names it.
+cp "$WORK/tone.wav" "$WORK/second-tone.wav"
+control_requests "{\"id\":4,\"request\":\"parameters.set\",\"params\":{\"node\":\"sampler\",\"parameter\":\"sample\",\"value\":\"$WORK/second-tone.wav\"}}" >"$WORK/file.json"
+assert_eq "path $WORK/second-tone.wav" "$(jq -r 'select(.id == 4) | "\(.result.unit) \(.result.file)"' "$WORK/file.json")" "parameters.set of the sampler's sample"
+wait_for "the state file names the sample set" 15 bash -c "jq -r '.nodes[] | select(.id == \"sampler\") | .descriptor.pluginState // \"\"' '$SERVE_STATE' | grep -q 'second-tone.wav'"
 midihub preset sampler Tone >"$WORK/tone.out" || fail "loading the Tone preset into the sampler failed"
 assert_file_has "$WORK/tone.out" "^sampler: preset 'Tone' loaded$" "the preset load says so"
 wait_for "the state file keeps the sampler's sample" 10 bash -c "jq -r '.nodes[] | select(.id == \"sampler\") | .descriptor.pluginState // \"\"' '$SERVE_STATE' | grep -q '$WORK/tone.wav'"
