@@ -3,7 +3,7 @@
 # boot — seq-probe's tx port → rx port directly subscribed (`aconnect`), and tx →
 # `midihub serve --no-audio` → rx (an external node) — for hop latency (paced at
 # 1 kHz; the hub's also while a control client sets a parameter 200 times a second, each
-# set saved with the state), throughput (offered at 100,000 events/s for 10 s), the highest rate each path
+# set saved with the state, and while one adds and removes an LV2 MIDI effect), throughput (offered at 100,000 events/s for 10 s), the highest rate each path
 # carries without loss (bisected over short runs), plus the daemon's RSS around the
 # throughput run, and the hop latency again while a second external node's program
 # (arecordmidi) is stopped with SIGSTOP and gets the same notes. The hop latency and the
@@ -13,11 +13,11 @@
 # settings and bisection.
 # Writes $WORK/hub.results, one line per run:
 #   RUN key=value...   (seq-probe's keys; RUN is direct-latency, hub-latency, relay-latency,
-#                       hub-latency-loaded, hub-latency-stalled,
+#                       hub-latency-loaded, hub-latency-plugins, hub-latency-stalled,
 #                       direct-throughput, hub-throughput, and PATH-lossless-RATE for
 #                       each bisection step; plus "hub-rss before_kb= after_kb=" and
 #                       "PATH-lossless rate= seconds= tried=RATE:LOST,...", and
-#                       "parameter-load sets= rate=", and "relay events= writes= overflows=")
+#                       "parameter-load sets= rate=", "plugin-load loads=", and "relay events= writes= overflows=")
 # Settings: LATENCY_EVENTS (5000), THROUGHPUT_RATE (100000), THROUGHPUT_SECONDS (10),
 # BISECT_SECONDS (3), BISECT_STEPS (5), from .build-bench/vm-settings.env (bench/run-vm
 # writes it from its environment).
@@ -107,6 +107,37 @@ stop_peer load TERM
 sets=$(sed -n 's/^sets=\([0-9]*\).*/\1/p' "$(peer_out load)")
 lists=$(sed -n 's/^sets=.* lists=//p' "$(peer_out load)")
 echo "parameter-load sets=${sets:-0} rate=$PARAMETER_RATE lists=${lists:-0} listers=$LIST_CLIENTS" | tee -a "$RESULTS_FILE"
+# Plugins loading beside the MIDI path: a control client adds an LV2 MIDI effect (x42's
+# MIDI Note Transpose, instantiated on the control side; the first add also reads every
+# installed LV2 bundle) and removes it again, as fast as it is answered, until killed.
+cat >"$WORK/plugin-load.py" <<'PY'
+import json, signal, socket, sys
+loads = 0
+def stop(*_):
+    print(f"loads={loads}", flush=True)
+    sys.exit(0)
+signal.signal(signal.SIGTERM, stop)
+client = socket.socket(socket.AF_UNIX)
+client.connect(sys.argv[1])
+answers = client.makefile("r")
+def ask(number, request, params):
+    client.sendall((json.dumps({"id": number, "request": request, "params": params}) + "\n").encode())
+    while True:
+        answer = json.loads(answers.readline())
+        if answer.get("id") == number:
+            if not answer.get("ok"): sys.exit(f"{request} failed: {answer}")
+            return
+print("ready", flush=True)
+while True:
+    ask(2 * loads + 1, "nodes.add", {"type": "plugin", "plugin": "MIDI Note Transpose", "id": "loaded"})
+    ask(2 * loads + 2, "nodes.remove", {"node": "loaded"})
+    loads += 1
+PY
+start_peer plugins python3 -u "$WORK/plugin-load.py" "$SERVE_SOCKET"
+wait_for_peer_line plugins "$(peer_out plugins)" "^ready$"
+run_probe hub-latency-plugins hubbench hub --count "$LATENCY_EVENTS" --rate 1000
+stop_peer plugins TERM
+echo "plugin-load loads=$(sed -n 's/^loads=//p' "$(peer_out plugins)")" | tee -a "$RESULTS_FILE"
 # A second receiver that stops reading: arecordmidi (recording System Announce, which stays
 # quiet) stopped with SIGSTOP; the external node "stalled" plays to it.
 start_peer stalled arecordmidi -p 0:1 "$WORK/stalled.mid"

@@ -8,6 +8,7 @@ extension BenchmarkRow {
         BenchmarkRow(name: "hub-latency-p50", run: { try hubLatency($0, percentile: "p50") }),
         BenchmarkRow(name: "hub-latency-p99", run: { try hubLatency($0, percentile: "p99") }),
         BenchmarkRow(name: "hub-latency-p99-under-control-load", run: hubLatencyUnderLoad),
+        BenchmarkRow(name: "hub-latency-p99-while-plugins-load", run: hubLatencyWhilePluginsLoad),
         BenchmarkRow(name: "hub-latency-p99-beside-a-stalled-receiver", run: hubLatencyBesideStalledReceiver),
         BenchmarkRow(name: "hub-throughput", run: hubThroughput),
         BenchmarkRow(name: "hub-lossless-rate", run: hubLosslessRate),
@@ -129,6 +130,21 @@ extension BenchmarkRow {
                 + "\(Int(try load.value("rate"))) parameters/s, each saved (\(Int(try load.value("lists"))) lists and "
                 + "\(Int(try load.value("sets"))) sets during the run, VM)",
             unit: "µs", midihub: try loaded.value("p99_us"),
+            anchorName: "the hub idle", anchor: try idle.value("p99_us"),
+            lowerIsBetter: true)
+    }
+
+    /// The hub's p99 hop latency while a control client adds and removes an LV2 MIDI effect
+    /// as fast as it is answered (each instantiated on the control side; the first add reads
+    /// every installed bundle), against the same daemon idle in the same boot (lower is
+    /// better; issue 39's goal: the hop as it is idle).
+    @Sendable static func hubLatencyWhilePluginsLoad(_ context: BenchmarkContext) throws -> BenchmarkResult {
+        let results = try HubResults.load(context)
+        let loading = try results.run("hub-latency-plugins"), idle = try results.run("hub-latency")
+        return BenchmarkResult(
+            title: "hub hop latency p99 while a client adds and removes an LV2 MIDI effect (x42 MIDI Note Transpose, "
+                + "\(Int(try results.run("plugin-load").value("loads"))) loads during the run; lost \(Int(try loading.value("lost"))), VM)",
+            unit: "µs", midihub: try loading.value("p99_us"),
             anchorName: "the hub idle", anchor: try idle.value("p99_us"),
             lowerIsBetter: true)
     }
