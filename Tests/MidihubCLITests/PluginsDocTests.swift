@@ -10,9 +10,7 @@ import Testing
 
     /// The block of docs/plugins.md marked for `test`.
     static func block(_ test: String) throws -> DocumentBlock {
-        let blocks = try Repository.blocks(testedBy: testFile).filter { $0.marker?.hasSuffix(" " + test) == true }
-        try #require(blocks.count == 1, "docs/plugins.md has no block marked for \(test)")
-        return blocks[0]
+        try PluginDocBlocks.block(test, of: testFile)
     }
 
     static var path: String {
@@ -30,9 +28,7 @@ import Testing
     }
 
     @Test func theExamplePatchIsThePatchFile() throws {
-        let block = try Self.block("theExamplePatchIsThePatchFile")
-        let file = try Repository.text("patches/lv2-epiano.yaml")
-        #expect(file.contains(block.text), "\(block) shows patches/lv2-epiano.yaml's nodes and routes as they are")
+        try PluginDocBlocks.expect(try Self.block("theExamplePatchIsThePatchFile"), isPatch: "patches/lv2-epiano.yaml")
     }
 
     @Test func aSongRendersThroughAnLV2Instrument() throws {
