@@ -4,7 +4,8 @@ import RenderCore
 
 /// The features midihub hands one plugin instance (`HostFeatures.provided`): `urid:map` and
 /// `unmap`, `options` (the sample rate, the block lengths, the atom buffers' size),
-/// `buf-size:boundedBlockLength` (and `fixedBlockLength`, `powerOf2BlockLength`), `log` and `worker:schedule`, as the null-terminated array
+/// `buf-size:boundedBlockLength` (and `fixedBlockLength`, `powerOf2BlockLength`), `log`, `worker:schedule` and
+/// `state:mapPath`, `makePath`, `freePath`, as the null-terminated array
 /// `lilv_plugin_instantiate` takes. Everything it points at stays at its address until the
 /// set is freed, after the instance.
 ///
@@ -19,12 +20,16 @@ final class HostFeatureSet {
     private let log: UnsafeMutablePointer<LV2_Log_Log>
     private let logSink: UnsafeMutablePointer<MidihubLogSink>
     private let logger: PluginLog
+    /// `state:mapPath`, `makePath` and `freePath` for the running instance.
+    let paths: StatePaths
 
     /// The features for an instance rendering `format` (every block `format.maxFrames` long
     /// when `fixedBlocks`) with atom buffers of `sequenceSize` bytes, mapping through `urids`,
     /// logging to `logger`, its work done by `worker`.
-    init(format: RenderFormat, sequenceSize: Int, fixedBlocks: Bool, urids: URIDMap, logger: PluginLog, worker: PluginWorker) {
+    init(format: RenderFormat, sequenceSize: Int, fixedBlocks: Bool, urids: URIDMap, logger: PluginLog, worker: PluginWorker,
+         paths: StatePaths) {
         self.logger = logger
+        self.paths = paths
         // The options' values: the rate as a float, the block lengths and the buffer size as ints.
         values = .allocate(byteCount: 5 * 4, alignment: 8)
         values.storeBytes(of: Float(format.sampleRate), toByteOffset: 0, as: Float.self)
@@ -61,6 +66,9 @@ final class HostFeatureSet {
             (LV2Vocabulary.powerOf2BlockLength, nil),
             (LV2Vocabulary.log, UnsafeMutableRawPointer(log)),
             (LV2Vocabulary.workerSchedule, UnsafeMutableRawPointer(worker.schedule)),
+            (LV2Vocabulary.stateMapPath, UnsafeMutableRawPointer(paths.mapPath)),
+            (LV2Vocabulary.stateMakePath, UnsafeMutableRawPointer(paths.makePath)),
+            (LV2Vocabulary.stateFreePath, UnsafeMutableRawPointer(paths.freePath)),
         ]
         uris = data.map { strdup($0.0) }
         entries = .allocate(capacity: data.count)

@@ -15,6 +15,9 @@ public enum HostFeatures {
         "http://lv2plug.in/ns/ext/log#log",
         "http://lv2plug.in/ns/ext/worker#schedule",
         "http://lv2plug.in/ns/ext/state#loadDefaultState",
+        "http://lv2plug.in/ns/ext/state#mapPath",
+        "http://lv2plug.in/ns/ext/state#makePath",
+        "http://lv2plug.in/ns/ext/state#freePath",
         // Properties of the host more than services: midihub runs plugins live, from a
         // realtime thread, with separate input and output buffers.
         "http://lv2plug.in/ns/lv2core#isLive",

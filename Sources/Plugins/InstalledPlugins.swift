@@ -24,6 +24,14 @@ public final class InstalledPlugins: PluginDirectory, @unchecked Sendable {
     /// Whether a plugin's worker does its work at once, inside `schedule_work` (rendering
     /// offline), rather than on a thread of its own (live).
     let synchronousWork: Bool
+    /// Where each instance's own folder for the files it makes while it runs goes
+    /// (`StatePaths`): a folder of this process's under the temporary directory.
+    let scratchFolder = (NSTemporaryDirectory() as NSString).appendingPathComponent("midihub-plugin-files-\(getpid())")
+
+    /// A new folder for one instance's files (`state:makePath`), not made until it makes one.
+    func instanceFolder() -> String {
+        (scratchFolder as NSString).appendingPathComponent(UUID().uuidString)
+    }
 
     /// The plugins on `LV2_PATH` (or in the folders of `searchPath`), logging to `report`;
     /// `synchronousWork` for offline rendering.

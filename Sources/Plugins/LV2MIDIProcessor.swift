@@ -76,7 +76,7 @@ final class LV2MIDIEffect: @unchecked Sendable {
         let log = PluginLog(name: name, urids: host.urids, report: host.report)
         let worker = PluginWorker(synchronous: true)
         let features = HostFeatureSet(format: format, sequenceSize: layout.atomBufferSize, fixedBlocks: false, urids: host.urids,
-                                      logger: log, worker: worker)
+                                      logger: log, worker: worker, paths: StatePaths(folder: host.instanceFolder()))
         (self.log, self.worker, self.features) = (log, worker, features)
         guard let made = host.withLoaded({ _ in lilv_plugin_instantiate(plugin, Self.sampleRate, features.features) }) else {
             host.report("LV2 plugin '\(name)' did not start; its node passes no MIDI (fix: try another plugin)")

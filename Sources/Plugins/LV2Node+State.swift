@@ -36,13 +36,13 @@ extension LV2Node {
 
     /// The plugin's own state, read from its running instance (the LV2 state extension lets
     /// `save` run beside `run()`), as lilv's Turtle text — the files it names linked into
-    /// `files` (and those it makes there), when given; `nil` when the plugin keeps no state of
-    /// its own or did not start.
+    /// `files`, those it made while running (`StatePaths`) copied there, when given; `nil`
+    /// when the plugin keeps no state of its own or did not start.
     /// - Thread: control (or the state writer's queue).
     public func ownState(files: String? = nil) -> String? {
         guard let instance, let features else { return nil }
         return host.withLoaded { loaded in
-            guard let state = lilv_state_new_from_instance(plugin, instance, host.urids.map, nil, files, files, files, nil, nil,
+            guard let state = lilv_state_new_from_instance(plugin, instance, host.urids.map, features.paths.folder, files, files, files, nil, nil,
                                                            UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue),
                                                            features.features) else { return nil }
             defer { lilv_state_free(state) }

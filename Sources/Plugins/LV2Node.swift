@@ -160,7 +160,7 @@ public final class LV2Node: Node, @unchecked Sendable {
         let buffers = Buffers(layout: layout, frames: format.maxFrames)
         let worker = PluginWorker(synchronous: host.synchronousWork)
         let features = HostFeatureSet(format: format, sequenceSize: layout.atomBufferSize, fixedBlocks: layout.fixedBlocks,
-                                      urids: host.urids, logger: log, worker: worker)
+                                      urids: host.urids, logger: log, worker: worker, paths: StatePaths(folder: host.instanceFolder()))
         self.buffers = buffers
         self.features = features
         self.worker = worker

@@ -58,6 +58,9 @@ enum LV2Vocabulary {
     static let atomObject = "http://lv2plug.in/ns/ext/atom#Object"
     static let timePosition = "http://lv2plug.in/ns/ext/time#Position"
     static let loadDefaultState = "http://lv2plug.in/ns/ext/state#loadDefaultState"
+    static let stateMapPath = "http://lv2plug.in/ns/ext/state#mapPath"
+    static let stateMakePath = "http://lv2plug.in/ns/ext/state#makePath"
+    static let stateFreePath = "http://lv2plug.in/ns/ext/state#freePath"
     static let atomSequence = "http://lv2plug.in/ns/ext/atom#Sequence"
     static let atomChunk = "http://lv2plug.in/ns/ext/atom#Chunk"
 

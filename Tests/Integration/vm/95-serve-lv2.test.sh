@@ -177,8 +177,13 @@ assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
 # again (a plugin that had not restored the tone would save its default click.wav).
 start_serve again --device hw:Loopback,0,0 --period 512 --buffer 2048
 wait_for_peer_line again "$(peer_err again)" "midihub: audio: playing to hw:Loopback,0,0" 60
-midihub nodes --json | jq -e '.[] | select(.id == "sampler" and .plugin == "http://lv2plug.in/plugins/eg-sampler")' >/dev/null \
+midihub nodes --json >"$WORK/restarted.json" || fail "midihub nodes --json failed after the restart"
+jq -e '.[] | select(.id == "sampler" and .plugin == "http://lv2plug.in/plugins/eg-sampler")' "$WORK/restarted.json" >/dev/null \
     || fail "the restarted daemon has no sampler node"
+jq -e '.[] | select(.id == "amp") | .parameters[] | select(.name == "gain") | .value > -12.5 and .value < -11.5' "$WORK/restarted.json" \
+    >/dev/null || fail "eg-amp's gain, set by CC 7 before the restart, is not -12 dB after it"
+midihub preset piano >"$WORK/presets-after.txt" || fail "listing the piano's presets after the restart failed"
+assert_file_has "$WORK/presets-after.txt" "^Soft keys  file://" "the preset saved before the restart"
 # A value set while it runs: the state is written, each plugin's own state read from it.
 control_requests '{"id":3,"request":"parameters.set","params":{"node":"piano","parameter":"env_decay","value":0.3}}' >"$WORK/set.json"
 assert_eq true "$(jq -r 'select(.id == 3) | .ok' "$WORK/set.json")" "parameters.set on the restarted daemon"
