@@ -247,7 +247,9 @@ try:
         fail("the first page lights sine as well as saw")
     element("param-synth-osc1 wave-preset").click()
     wait_until("nodes.list shows osc1 wave = 0 (preset) again", lambda: parameter("synth", "osc1 wave") == 0, 60)
+    driver.execute_script("window.scrollTo(0, 0)")
     driver.switch_to.window(second)
+    driver.execute_script("window.scrollTo(0, 0)")  # back to the top, where the pads are (scrolled down to the synth's panel)
     ok("the osc1 wave selector set saw by name (3 in nodes.list) and the other page lit it; preset set it back")
 
     # --- A trigger and a scene --------------------------------------------------------------
