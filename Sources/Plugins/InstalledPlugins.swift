@@ -1,3 +1,4 @@
+internal import CLilv
 import Foundation
 import Hub
 import RenderCore
@@ -154,6 +155,18 @@ public final class InstalledPlugins: PluginDirectory, @unchecked Sendable {
 
     /// Runs `body` with the catalog (read now if it was not yet), under the lock: lilv's
     /// world is not shared between threads.
+    /// Deactivates and frees `instance` under the world's lock: freeing the last instance of
+    /// a library closes it, which changes lilv's list of loaded libraries, as instantiating
+    /// another plugin on another thread does — unguarded, one thread's new instance could get
+    /// a library the other had just unloaded.
+    /// - Thread: any (the release queue, or control).
+    func free(_ instance: UnsafeMutablePointer<LilvInstance>) {
+        withLoaded { _ in
+            lilv_instance_deactivate(instance)
+            lilv_instance_free(instance)
+        }
+    }
+
     func withLoaded<Value>(_ body: (inout Loaded) -> Value) -> Value {
         loaded.withLock { loaded in
             if loaded == nil { loaded = Loaded(catalog: PluginCatalog(searchPath: searchPath)) }

@@ -133,8 +133,7 @@ final class LV2MIDIEffect: @unchecked Sendable {
         func release() {
             if let droppedReport { host.report(droppedReport) }
             worker.stop()
-            lilv_instance_deactivate(instance)
-            lilv_instance_free(instance)
+            host.free(instance)
             controls.deallocate()
             atoms.forEach { $0.deallocate() }
             cv.deallocate()

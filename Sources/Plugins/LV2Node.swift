@@ -128,10 +128,7 @@ public final class LV2Node: Node, @unchecked Sendable {
         func release() {
             if let droppedReport { host.report(droppedReport) }
             worker?.stop()
-            if let instance {
-                lilv_instance_deactivate(instance)
-                lilv_instance_free(instance)
-            }
+            if let instance { host.free(instance) }
             buffers?.free()
             controls.deallocate()
             message.deallocate()
@@ -364,10 +361,7 @@ public final class LV2Node: Node, @unchecked Sendable {
             droppedEvents = 0
         }
         worker?.stop()
-        if let instance {
-            lilv_instance_deactivate(instance)
-            lilv_instance_free(instance)
-        }
+        if let instance { host.free(instance) }
         instance = nil
         buffers?.free()
         buffers = nil
