@@ -24,15 +24,14 @@ extension LV2Node {
     /// preset is found by its label from then on; saving a label again replaces it.
     /// - Throws: `PluginRefusal` when the instance did not start or the bundle cannot be written.
     public func savePreset(label: String, values: [String: Float], in directory: String) throws(PluginRefusal) -> SavedPreset {
-        guard let instance, let features else {
-            throw PluginRefusal("LV2 plugin '\(descriptor.name)' did not start, so it has no sound to save",
-                                fix: "check the daemon's log for why it did not start")
-        }
+        let notStarted = "it did not start"
         let bundle = (directory as NSString).appendingPathComponent(Self.bundleName(plugin: descriptor.name, label: label))
         var ports = PortValues(floatType: host.urids.id(of: LV2Vocabulary.atomFloat),
                                values: layout.controlInputsBySymbol.map { symbol, index in (symbol, values[symbol] ?? controls[Int(index)]) })
         defer { ports.storage.deallocate() }
         let failure: String? = host.withLoaded { loaded in
+            // Read under the lock `prepare` and `release` change them under.
+            guard let instance, let features else { return notStarted }
             let world = loaded.catalog.world
             let state = withUnsafeMutablePointer(to: &ports) { context in
                 lilv_state_new_from_instance(plugin, instance, host.urids.map, nil, nil, nil, bundle, { symbol, context, size, type in
@@ -55,6 +54,10 @@ extension LV2Node {
             }
             lilv_world_load_bundle(world, bundleURI)
             return nil
+        }
+        if failure == notStarted {
+            throw PluginRefusal("LV2 plugin '\(descriptor.name)' did not start, so it has no sound to save",
+                                fix: "check the daemon's log for why it did not start")
         }
         if let failure {
             throw PluginRefusal("the preset '\(label)' of '\(descriptor.name)' was not saved: \(failure)",

@@ -40,8 +40,9 @@ extension LV2Node {
     /// when the plugin keeps no state of its own or did not start.
     /// - Thread: control (or the state writer's queue).
     public func ownState(files: String? = nil) -> String? {
-        guard let instance, let features else { return nil }
-        return host.withLoaded { loaded in
+        host.withLoaded { loaded in
+            // Read under the lock `prepare` and `release` change them under.
+            guard let instance, let features else { return nil }
             guard let state = lilv_state_new_from_instance(plugin, instance, host.urids.map, features.paths.folder, files, files, files, nil, nil,
                                                            UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue),
                                                            features.features) else { return nil }

@@ -149,8 +149,10 @@ public final class LV2Node: Node, @unchecked Sendable {
     /// - Thread: control.
     public func prepare(format: RenderFormat) {
         if let instance, preparedFormat == format {
-            lilv_instance_deactivate(instance)
-            lilv_instance_activate(instance)
+            host.withLoaded { _ in  // not beside a `save` (`ownState`, `savePreset`): LV2's instantiation class
+                lilv_instance_deactivate(instance)
+                lilv_instance_activate(instance)
+            }
             return
         }
         release()
@@ -159,7 +161,7 @@ public final class LV2Node: Node, @unchecked Sendable {
         let features = HostFeatureSet(format: format, sequenceSize: layout.atomBufferSize, fixedBlocks: layout.fixedBlocks,
                                       urids: host.urids, logger: log, worker: worker, paths: StatePaths(folder: host.instanceFolder()))
         self.buffers = buffers
-        self.features = features
+        host.withLoaded { _ in self.features = features }  // `ownState` reads it under the lock
         self.worker = worker
         preparedFormat = format
         if layout.powerOfTwoBlocks, format.maxFrames & (format.maxFrames - 1) != 0 {
@@ -189,8 +191,10 @@ public final class LV2Node: Node, @unchecked Sendable {
             host.report("LV2 plugin '\(descriptor.name)': its saved state could not be read; it starts with its default state "
                         + "(fix: load a preset, or set its values again)")
         }
-        lilv_instance_activate(made)
-        instance = made
+        host.withLoaded { _ in
+            lilv_instance_activate(made)
+            instance = made  // `ownState` and `savePreset` read it under the lock
+        }
     }
 
     /// Renders the block: the plugin runs once for each stretch between parameter changes,
@@ -361,11 +365,16 @@ public final class LV2Node: Node, @unchecked Sendable {
             droppedEvents = 0
         }
         worker?.stop()
-        if let instance { host.free(instance) }
-        instance = nil
+        // Taken out under the lock `ownState` and `savePreset` read them under; the features
+        // outlive the instance they were given to.
+        let (old, oldFeatures) = host.withLoaded { _ in
+            defer { (instance, features) = (nil, nil) }
+            return (instance, features)
+        }
+        if let old { host.free(old) }
+        withExtendedLifetime(oldFeatures) {}
         buffers?.free()
         buffers = nil
-        features = nil
         worker = nil
     }
 }
