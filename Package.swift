@@ -3,7 +3,7 @@ import PackageDescription
 
 // Module layout and import rules: see docs/architecture.md.
 // Only `ALSA` imports `CALSA`; only `RtMidiBackend` imports `CRtMidi`; only `SoundFont` imports `CVorbis`;
-// only `NetworkMIDI` imports `CAvahi`; only `Plugins` imports `CLilv`;
+// only `NetworkMIDI` imports `CAvahi`; only `Plugins` imports `CLilv` and `CPluginChild`;
 // only `VoiceLanes` imports `CCPUFeatures`; only `Synth` imports `VoiceLanesAVX2`.
 // `SynthKernels` imports nothing.
 // `MIDICore`, `RenderCore` and `Synth` import no I/O module. Only `Remote` imports Hummingbird; only `Remote` and `NetworkMIDI` import SwiftNIO (`NetworkMIDI` only NIOCore's addresses).
@@ -76,7 +76,10 @@ let package = Package(
         // The LV2 plugins installed on the system (lilv): what each is, its ports, presets
         // and required features, read off the MIDI and render threads; and each hosted as a
         // render node (`LV2Node`) with the host features it needs.
-        .target(name: "Plugins", dependencies: ["CLilv", "Hub", "RenderCore"], swiftSettings: dspOptimized),
+        .target(name: "Plugins", dependencies: ["CLilv", "CPluginChild", "Hub", "RenderCore"], swiftSettings: dspOptimized),
+        // What an isolated plugin node needs of Linux that Swift cannot call: futexes on
+        // shared memory, spawning its child with fixed descriptors, a pidfd. Only `Plugins` imports it.
+        .target(name: "CPluginChild"),
 
         // RTP-MIDI (RFC 6295) and Apple's session protocol: packets, the recovery journal,
         // its sender and the receiver's repair, the sessions' logic (`SessionHost`). Pure

@@ -33,6 +33,10 @@ public enum NodeGoneReason: String, Hashable, Sendable, Codable {
     case removed
     case deviceUnplugged = "device-unplugged"
     case overloaded
+    /// An isolated plugin node's process ended on a signal (`signal` names it) or exited.
+    case crashed
+    /// An isolated plugin node's process stopped answering and was killed.
+    case hung
 }
 
 /// How important a log line is.
@@ -47,6 +51,7 @@ public enum LogLevel: String, Hashable, Sendable, Codable {
 ///     {"event":"connected","connection":{"source":"20:0","destination":"node:lead"}}
 ///     {"event":"parameter-changed","node":"lead","parameter":"cutoff","value":1200}
 ///     {"event":"node-gone","node":"fluid","reason":"device-unplugged"}
+///     {"event":"node-gone","node":"fx","reason":"crashed","signal":"SIGSEGV"}
 ///     {"event":"mapping-learned","mapping":{…MappingSummary…}}
 ///     {"event":"learn-ended","reason":"timed-out"}
 ///     {"event":"scene-changed","scene":"chorus"}
@@ -67,7 +72,8 @@ public enum ControlEvent: Hashable, Sendable {
     case connected(ConnectionSummary)
     case disconnected(ConnectionSummary)
     case parameterChanged(node: String, parameter: String, value: Double)
-    case nodeGone(node: String, reason: NodeGoneReason)
+    /// `signal`: the signal an isolated plugin's process ended on (`SIGSEGV`), for `crashed`.
+    case nodeGone(node: String, reason: NodeGoneReason, signal: String? = nil)
     case mappingLearned(MappingSummary)
     case learnEnded(reason: LearnEnding)
     case sceneChanged(scene: String)
@@ -114,7 +120,7 @@ public enum ControlEvent: Hashable, Sendable {
 extension ControlEvent: Codable {
     private enum CodingKeys: String, CodingKey {
         case event, port, connection, node, parameter, value, reason, level, message, count, mapping, scene, trigger, transport
-        case version, pid
+        case version, pid, signal
     }
 
     public init(from decoder: any Decoder) throws {
@@ -136,7 +142,8 @@ extension ControlEvent: Codable {
         case .nodeGone:
             self = .nodeGone(
                 node: try container.decode(String.self, forKey: .node),
-                reason: try container.decode(NodeGoneReason.self, forKey: .reason))
+                reason: try container.decode(NodeGoneReason.self, forKey: .reason),
+                signal: try container.decodeIfPresent(String.self, forKey: .signal))
         case .mappingLearned:
             self = .mappingLearned(try container.decode(MappingSummary.self, forKey: .mapping))
         case .learnEnded:
@@ -182,9 +189,10 @@ extension ControlEvent: Codable {
             try container.encode(node, forKey: .node)
             try container.encode(parameter, forKey: .parameter)
             try container.encode(value, forKey: .value)
-        case .nodeGone(let node, let reason):
+        case .nodeGone(let node, let reason, let signal):
             try container.encode(node, forKey: .node)
             try container.encode(reason, forKey: .reason)
+            try container.encodeIfPresent(signal, forKey: .signal)
         case .mappingLearned(let mapping):
             try container.encode(mapping, forKey: .mapping)
         case .learnEnded(let reason):

@@ -2,6 +2,7 @@ import AudioHost
 import Control
 import Hub
 import MIDICore
+import Plugins
 import Remote
 import RTPMIDI
 
@@ -35,12 +36,15 @@ public struct DaemonOptions: Sendable {
     public var osc: ListenAddress?
     /// The networks OSC and RTP-MIDI invitations may come from (`serve --allow`).
     public var allowList: PeerAllowList
+    /// Whether plugin nodes run in processes of their own (`serve --isolate-plugins`, a
+    /// node's `isolate:`), and how (docs/plugins.md, "Isolated plugins").
+    public var pluginIsolation: PluginIsolation
 
     public init(patchPath: String? = nil, device: String? = nil, statePath: String = StateStore.defaultPath(),
                 audio: Bool = true, presetBank: String? = nil, soundFont: String? = nil,
                 driverOptions: AudioDriverOptions = AudioDriverOptions(), socket: ControlSocketPath = .resolve(),
                 clientName: String = "midihub", receiverTimeout: HostDuration = 60, remote: ListenAddress? = nil,
-                osc: ListenAddress? = nil, allowList: PeerAllowList = .everyone) {
+                osc: ListenAddress? = nil, allowList: PeerAllowList = .everyone, pluginIsolation: PluginIsolation = PluginIsolation()) {
         self.patchPath = patchPath
         self.device = device
         self.statePath = statePath
@@ -54,5 +58,6 @@ public struct DaemonOptions: Sendable {
         self.remote = remote
         self.osc = osc
         self.allowList = allowList
+        self.pluginIsolation = pluginIsolation
     }
 }

@@ -133,7 +133,7 @@ public final class HubDaemon: @unchecked Sendable {
         jack = JackBridge(log: log, clientName: options.clientName)
         network = NetworkSessions(log: log, allowList: options.allowList)
         osc = OSCService(fixed: options.osc, socket: options.socket, allowList: options.allowList, log: log)
-        plugins = InstalledPlugins(report: { [log] line in log.warning(line) })
+        plugins = InstalledPlugins(isolation: options.pluginIsolation, report: { [log] line in log.warning(line) })
         registry = NodeTypes.registry.with(plugins: plugins)
         catalog = options.audio ? Self.loadCatalog(options, plugins: plugins, log: log) : nil
         let setup = try Self.initialSetup(options, soundFont: catalog?.font, registry: registry, store: store, log: log)
@@ -207,6 +207,7 @@ public final class HubDaemon: @unchecked Sendable {
             throw error
         }
         log.attach { [weak server] in server?.publish($0) }
+        publishPluginChildEnds()
         startAudioIfNeeded()
         _ = jack.start()
         refreshPorts()

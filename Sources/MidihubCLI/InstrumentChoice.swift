@@ -55,7 +55,7 @@ struct InstrumentChoice {
     /// The LV2 instrument `reference` names, logging to standard error, its worker's work
     /// done at once when `offline`.
     /// - Throws: `CLIError` (exit 2): no such plugin, several, not an instrument, or one midihub cannot host.
-    static func plugin(_ reference: String, offline: Bool) throws -> LV2Node {
+    static func plugin(_ reference: String, offline: Bool) throws -> any PluginNode {
         let plugins = InstalledPlugins(synchronousWork: offline, report: { printError($0) })
         let descriptor: NodeDescriptor
         do {

@@ -33,7 +33,7 @@ public struct Midihub: ParsableCommand {
             InfoCommand.self, ConvertCommand.self, RenderCommand.self, SynthCommand.self, SoundFontCommand.self,
             ServeCommand.self, NodesCommand.self, GraphCommand.self, RulesCommand.self, MappingsCommand.self, LearnCommand.self,
             SceneCommand.self, TriggerCommand.self, WidgetsCommand.self, PatchCommand.self, RemoteCommand.self,
-            NetworkCommand.self, PluginsCommand.self, PresetCommand.self, OSCCommand.self,
+            NetworkCommand.self, PluginsCommand.self, PresetCommand.self, OSCCommand.self, PluginChildCommand.self,
         ]
     )
 

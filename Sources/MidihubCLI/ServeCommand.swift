@@ -4,6 +4,7 @@ import AudioHost
 import Control
 import Daemon
 import Foundation
+import Plugins
 import Glibc
 import Hub
 import MIDICore
@@ -76,6 +77,10 @@ struct ServeCommand: ParsableCommand {
             transform: { text in try PeerAllowList.Network(parsing: text) })
     var allow: [PeerAllowList.Network] = []
 
+    @Flag(help: ArgumentHelp("Run every LV2 plugin node in a process of its own, restarted when it crashes or hangs, unless "
+            + "its patch says `isolate: false` (docs/plugins.md)."))
+    var isolatePlugins = false
+
     @OptionGroup(title: "Audio output")
     var audio: AudioOutputArguments
 
@@ -100,7 +105,7 @@ struct ServeCommand: ParsableCommand {
             patchPath: patch, device: audio.device, statePath: state ?? StateStore.defaultPath(), audio: !noAudio,
             presetBank: audio.presetBank, soundFont: noAudio ? nil : try InstrumentChoice.fontPath(instrument, presetBank: audio.presetBank),
             driverOptions: audio.driverOptions, receiverTimeout: HostDuration(seconds: receiverTimeout), remote: remote,
-            osc: osc, allowList: PeerAllowList(networks: allow))
+            osc: osc, allowList: PeerAllowList(networks: allow), pluginIsolation: PluginIsolation(byDefault: isolatePlugins))
         let daemon: HubDaemon
         do {
             daemon = try HubDaemon(options: options, log: log, systemd: systemd)

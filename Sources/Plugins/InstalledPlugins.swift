@@ -17,7 +17,16 @@ public final class InstalledPlugins: PluginDirectory, @unchecked Sendable {
     }
 
     private let searchPath: String?
+    /// The one bundle folder read instead of the search path (an isolated plugin's child).
+    private let bundle: String?
     private let loaded = Mutex<Loaded?>(nil)
+    /// Whether and how plugin nodes run in child processes of their own.
+    public let isolation: PluginIsolation
+    /// Where isolated nodes tell of their children's ends and restarts (the daemon publishes
+    /// them); set once the daemon's log is up.
+    private let childEvents = Mutex<(@Sendable (IsolatedPluginNode, PluginChildEvent) -> Void)?>(nil)
+    /// The render thread's share of each block that isolated nodes may wait for, together.
+    let blockBudget = IsolationBudget()
     /// The URIDs every plugin of the process shares.
     let urids = URIDMap()
     /// Where plugins' log lines go.
@@ -36,10 +45,33 @@ public final class InstalledPlugins: PluginDirectory, @unchecked Sendable {
 
     /// The plugins on `LV2_PATH` (or in the folders of `searchPath`), logging to `report`;
     /// `synchronousWork` for offline rendering.
-    public init(searchPath: String? = nil, synchronousWork: Bool = false, report: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(searchPath: String? = nil, synchronousWork: Bool = false, isolation: PluginIsolation = PluginIsolation(),
+                report: @escaping @Sendable (String) -> Void = { _ in }) {
         self.searchPath = searchPath
+        bundle = nil
         self.synchronousWork = synchronousWork
+        self.isolation = isolation
         self.report = report
+    }
+
+    /// The plugins of the one bundle in the folder `bundle`: an isolated plugin's child.
+    init(bundle: String, synchronousWork: Bool, report: @escaping @Sendable (String) -> Void) {
+        searchPath = nil
+        self.bundle = bundle
+        self.synchronousWork = synchronousWork
+        isolation = PluginIsolation()
+        self.report = report
+    }
+
+    /// Sends the isolated nodes' news (a child gone, restarted, given up) to `handler`.
+    /// - Thread: control.
+    public func onChildEvent(_ handler: @escaping @Sendable (IsolatedPluginNode, PluginChildEvent) -> Void) {
+        childEvents.withLock { $0 = handler }
+    }
+
+    /// - Thread: an isolated node's watcher.
+    func tell(_ node: IsolatedPluginNode, _ event: PluginChildEvent) {
+        childEvents.withLock { $0 }?(node, event)
     }
 
     public func descriptor(for reference: String) throws(PluginRefusal) -> NodeDescriptor {
@@ -93,14 +125,32 @@ public final class InstalledPlugins: PluginDirectory, @unchecked Sendable {
 
     /// A new, unprepared node hosting the plugin `descriptor` names (instantiated when
     /// prepared), or nil when it is no plugin of this system.
-    public func makeNode(_ descriptor: NodeDescriptor) -> LV2Node? {
+    /// A node isolated (`NodeDescriptor.isolated`, else `isolation.byDefault`) runs the
+    /// plugin in a child process (`IsolatedPluginNode`).
+    public func makeNode(_ descriptor: NodeDescriptor) -> (any PluginNode)? {
         guard let uri = descriptor.plugin?.uri else { return nil }
-        let found: (plugin: OpaquePointer, layout: PluginCatalog.PortLayout)? = withLoaded { loaded in
+        let found: (plugin: OpaquePointer, layout: PluginCatalog.PortLayout, bundle: String?)? = withLoaded { loaded in
             guard let plugin = loaded.catalog.handles[uri], let layout = loaded.catalog.layout(of: uri) else { return nil }
-            return (plugin, layout)
+            return (plugin, layout, loaded.catalog.bundleFolder(of: plugin))
         }
         guard let found else { return nil }
+        if descriptor.isolated ?? isolation.byDefault, let bundle = found.bundle {
+            return IsolatedPluginNode(descriptor: descriptor, bundle: bundle, layout: found.layout, host: self)
+        }
         return LV2Node(descriptor: descriptor, plugin: found.plugin, layout: found.layout, host: self)
+    }
+
+    /// An in-process node for the plugin `descriptor` names, isolated or not (the child's own).
+    func makeInProcessNode(_ descriptor: NodeDescriptor) -> LV2Node? {
+        var inProcess = descriptor
+        inProcess.isolated = false
+        return makeNode(inProcess) as? LV2Node
+    }
+
+    /// Reads the preset bundle a child saved into this process's catalog too, so that its
+    /// label finds it here.
+    func loadBundle(_ folder: String) {
+        withLoaded { loaded in loaded.catalog.loadBundle(folder) }
     }
 
     /// The MIDI processor running the MIDI effect `descriptor` hosts (`LV2MIDIProcessor`),
@@ -132,10 +182,10 @@ public final class InstalledPlugins: PluginDirectory, @unchecked Sendable {
             throw PluginRefusal("cannot make the preset folder \(directory): \(error.localizedDescription)",
                                 fix: "make it yourself, or put a folder you can write to first on LV2_PATH")
         }
-        if let node = running as? LV2Node, node.instance != nil {
+        if let node = running as? any PluginNode, node.isRunning {
             return try node.savePreset(label: label, values: values, in: directory)
         }
-        guard let node = makeNode(descriptor) else {
+        guard let node = makeInProcessNode(descriptor) else {
             throw PluginRefusal("'\(descriptor.name)' is no LV2 plugin of this system", fix: "run 'midihub plugins' to see them")
         }
         node.prepare(format: RenderFormat(sampleRate: 48_000, maxFrames: 512))
@@ -169,7 +219,7 @@ public final class InstalledPlugins: PluginDirectory, @unchecked Sendable {
 
     func withLoaded<Value>(_ body: (inout Loaded) -> Value) -> Value {
         loaded.withLock { loaded in
-            if loaded == nil { loaded = Loaded(catalog: PluginCatalog(searchPath: searchPath)) }
+            if loaded == nil { loaded = Loaded(catalog: bundle.map(PluginCatalog.init(bundle:)) ?? PluginCatalog(searchPath: searchPath)) }
             return body(&loaded!)
         }
     }

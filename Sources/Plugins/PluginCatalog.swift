@@ -21,14 +21,32 @@ public final class PluginCatalog {
 
     /// Reads every installed bundle, or those in the folders of `searchPath` (as `LV2_PATH`
     /// gives them: folders separated by `:`).
-    public init(searchPath: String? = nil) {
-        world = lilv_world_new()
+    public convenience init(searchPath: String? = nil) {
+        let world = lilv_world_new()!
         if let searchPath {
             let path = lilv_new_string(world, searchPath)
             lilv_world_set_option(world, LILV_OPTION_LV2_PATH, path)
             lilv_node_free(path)
         }
         lilv_world_load_all(world)
+        self.init(world: world)
+    }
+
+    /// Reads the one bundle in the folder `bundle` (and LV2's own specifications): what an
+    /// isolated plugin's child process reads, not every installed bundle.
+    convenience init(bundle: String) {
+        let world = lilv_world_new()!
+        lilv_world_load_specifications(world)
+        lilv_world_load_plugin_classes(world)
+        let uri = lilv_new_file_uri(world, nil, bundle.hasSuffix("/") ? bundle : bundle + "/")
+        lilv_world_load_bundle(world, uri)
+        lilv_node_free(uri)
+        self.init(world: world)
+    }
+
+    /// Reads the plugins of `world`, whose bundles are loaded.
+    private init(world: OpaquePointer) {
+        self.world = world
         terms = Terms(world)
         var summaries: [PluginSummary] = []
         var handles: [String: OpaquePointer] = [:]
@@ -50,6 +68,22 @@ public final class PluginCatalog {
         plugins = summaries.sorted { ($0.name.lowercased(), $0.uri) < ($1.name.lowercased(), $1.uri) }
         self.handles = handles
         self.unreadable = unreadable
+    }
+
+    /// The folder of the bundle `plugin` is in, or nil when it is no local folder.
+    func bundleFolder(of plugin: OpaquePointer) -> String? {
+        guard let uri = lilv_plugin_get_bundle_uri(plugin), let text = lilv_node_as_uri(uri),
+              let path = lilv_file_uri_parse(text, nil) else { return nil }
+        defer { lilv_free(path) }
+        return String(cString: path)
+    }
+
+    /// Reads the bundle in `folder` (again: a preset saved there since).
+    func loadBundle(_ folder: String) {
+        let uri = lilv_new_file_uri(world, nil, folder.hasSuffix("/") ? folder : folder + "/")
+        defer { lilv_node_free(uri) }
+        lilv_world_unload_bundle(world, uri)
+        lilv_world_load_bundle(world, uri)
     }
 
     deinit {

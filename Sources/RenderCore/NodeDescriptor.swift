@@ -72,9 +72,13 @@ public struct NodeDescriptor: Hashable, Sendable {
     /// before it first runs; `nil`: the plugin's default state. Part of what the node is: a
     /// node given another state is a new instance.
     public var pluginState: String?
+    /// Whether a plugin node runs its plugin in a child process of its own (`isolate:`,
+    /// docs/plugins.md): `nil` takes the daemon's default. Part of what the node is, like
+    /// `pluginState`.
+    public var isolated: Bool?
 
     public init(kind: NodeKind, subtype: FourCharCode, manufacturer: FourCharCode, name: String, version: UInt32,
-                plugin: PluginIdentity? = nil, pluginState: String? = nil) {
+                plugin: PluginIdentity? = nil, pluginState: String? = nil, isolated: Bool? = nil) {
         self.kind = kind
         self.subtype = subtype
         self.manufacturer = manufacturer
@@ -82,6 +86,7 @@ public struct NodeDescriptor: Hashable, Sendable {
         self.version = version
         self.plugin = plugin
         self.pluginState = pluginState
+        self.isolated = isolated
     }
 }
 

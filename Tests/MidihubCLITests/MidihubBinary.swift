@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The real `midihub` executable that `swift test` built beside the test bundle, run as a
@@ -15,17 +16,7 @@ struct MidihubBinary {
         .appendingPathComponent("../..").standardizedFileURL
 
     /// `midihub` in the folder of the running test bundle (`.build/debug/`).
-    static var path: String {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = bundle.deletingLastPathComponent()
-        // The bundle may be a directory (`….xctest/…`) or a plain file next to the products.
-        while folder.path != "/" && folder.lastPathComponent.hasSuffix(".xctest") == false
-            && !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("midihub").path) {
-            folder.deleteLastPathComponent()
-        }
-        if folder.lastPathComponent.hasSuffix(".xctest") { folder.deleteLastPathComponent() }
-        return folder.appendingPathComponent("midihub").path
-    }
+    static var path: String { BuiltMidihub.path }
 
     /// Runs the binary in `directory` (default: the repository root). A run that takes longer
     /// than `deadline` seconds is killed and recorded as a failure: no test waits forever.

@@ -10,7 +10,7 @@ import Testing
 @Suite struct FixedBlockTests {
     let uri = "urn:midihub:fixture:blocks"
 
-    func run(_ node: LV2Node, frames: Int, capacity: Int, input: Float, events: [RenderEvent] = []) -> [Float] {
+    func run(_ node: any Node, frames: Int, capacity: Int, input: Float, events: [RenderEvent] = []) -> [Float] {
         let bus = AudioBuffer(channels: 2, capacity: capacity)
         bus.left.update(repeating: input, count: capacity)
         bus.right.update(repeating: input, count: capacity)

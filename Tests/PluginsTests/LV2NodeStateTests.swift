@@ -14,7 +14,7 @@ import Testing
     func sampler(state: String? = nil) throws -> LV2Node {
         var descriptor = try Self.plugins.descriptor(for: "http://lv2plug.in/plugins/eg-sampler")
         descriptor.pluginState = state
-        let node = try #require(Self.plugins.makeNode(descriptor))
+        let node = try #require(Self.plugins.makeNode(descriptor) as? LV2Node)
         node.prepare(format: format)
         return node
     }

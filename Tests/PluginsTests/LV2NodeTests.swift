@@ -15,13 +15,13 @@ import TestSupport
     /// A node for `reference`, prepared for `format`.
     func node(_ reference: String) throws -> LV2Node {
         let descriptor = try Self.plugins.descriptor(for: reference)
-        let node = try #require(Self.plugins.makeNode(descriptor))
+        let node = try #require(Self.plugins.makeNode(descriptor) as? LV2Node)
         node.prepare(format: format)
         return node
     }
 
     /// One block of `frames` through `node`, the bus starting at `input` on both sides.
-    func render(_ node: LV2Node, frames: Int = 512, input: Float = 0, events: [RenderEvent] = []) -> (left: [Float], right: [Float]) {
+    func render(_ node: any Node, frames: Int = 512, input: Float = 0, events: [RenderEvent] = []) -> (left: [Float], right: [Float]) {
         let bus = AudioBuffer(channels: 2, capacity: frames)
         bus.left.update(repeating: input, count: frames)
         bus.right.update(repeating: input, count: frames)

@@ -32,7 +32,7 @@ final class PluginStateCapture: Sendable {
         var state = state
         for node in state.graph.nodes {
             guard case .unit(let descriptor) = node.body, descriptor.plugin != nil else { continue }
-            if let instance = running[node.id] as? LV2Node {
+            if let instance = running[node.id] as? any PluginNode {
                 let files = (filesFolder as NSString).appendingPathComponent(node.id)
                 try? FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
                 guard let text = instance.ownState(files: files) else { continue }

@@ -21,7 +21,7 @@ extension DaemonControl {
         guard let path = assignment.choice, let node = view.graph.node(assignment.node), case .unit(let descriptor) = node.body,
               let files = descriptor.plugin?.files, let index = files.firstIndex(where: { $0.name == assignment.parameter })
         else { return nil }
-        guard let running = view.rack?.instances[assignment.node] as? LV2Node else {
+        guard let running = view.rack?.instances[assignment.node] as? any PluginNode else {
             throw ControlError(.failed, "node '\(assignment.node)' does not play now, so its file '\(assignment.parameter)' cannot be set",
                                fix: "set it once the audio runs ('midihub nodes' shows the node)")
         }

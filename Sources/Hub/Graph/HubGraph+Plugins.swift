@@ -14,6 +14,7 @@ extension HubGraph {
             do {
                 var resolved = try registry.plugin(plugin.uri)
                 resolved.pluginState = descriptor.pluginState
+                resolved.isolated = descriptor.isolated
                 graph.nodes[index].body = .unit(resolved)
             } catch {
                 refusals.append(PluginRefusal("node '\(graph.nodes[index].id)': \(error.problem)", fix: error.fix))

@@ -47,8 +47,14 @@ extension PatchReader {
         case "input":
             body = .input(try string(value, "a capture device name"))
         case "plugin":
-            allowed.append("preset")
+            allowed += ["preset", "isolate"]
             var descriptor = try plugin(value)
+            if let isolate = fields["isolate"] {
+                guard let value = isolate.bool else {
+                    throw error(at: isolate, "`isolate:` is true or false", fix: "write `isolate: true` to run the plugin in a process of its own")
+                }
+                descriptor.isolated = value
+            }
             if let preset = fields["preset"] { (presetValues, descriptor.pluginState) = try self.preset(preset, of: descriptor) }
             body = .unit(descriptor)
         default:

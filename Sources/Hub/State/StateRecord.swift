@@ -30,6 +30,8 @@ struct StateRecord: Codable {
         var plugin: String?
         /// An LV2 plugin node's own state (lilv's Turtle), when it keeps one.
         var pluginState: String?
+        /// An LV2 plugin node's `isolate:` when the patch gave one.
+        var isolated: Bool?
     }
 
     var format: Int
@@ -78,7 +80,8 @@ struct StateRecord: Codable {
             record.descriptor = DescriptorRecord(kind: descriptor.kind.rawValue, subtype: descriptor.subtype.description,
                                                  manufacturer: descriptor.manufacturer.description,
                                                  name: descriptor.name, version: descriptor.version,
-                                                 plugin: descriptor.plugin?.uri, pluginState: descriptor.pluginState)
+                                                 plugin: descriptor.plugin?.uri, pluginState: descriptor.pluginState,
+                                                 isolated: descriptor.isolated)
         case .external(let external):
             record.type = "external"
             record.port = external.port.description
@@ -152,7 +155,7 @@ struct StateRecord: Codable {
             // A plugin's parameters are not kept: `HubGraph.resolvingPlugins` reads them again.
             let plugin = d.plugin.map { PluginIdentity(uri: $0, parameters: [], outputs: []) }
             return .unit(NodeDescriptor(kind: kind, subtype: subtype, manufacturer: manufacturer, name: d.name, version: d.version,
-                                        plugin: plugin, pluginState: d.pluginState))
+                                        plugin: plugin, pluginState: d.pluginState, isolated: d.isolated))
         case "external":
             let clock: ExternalNode.ClockLink? = record.followsClock == true ? .follow : record.clock == true ? .send : nil
             return .external(ExternalNode(port: try selector(), role: record.role ?? .instrument, clock: clock,
