@@ -15,8 +15,9 @@ struct PluginChildCommand: ParsableCommand {
 
     func run() throws {
         let status = PluginChildHost.run(parent: getppid()) {
-            // As high as the daemon's render thread, whose blocks it renders; a refusal changes nothing.
-            _ = PCMRealtimePriority.requestForCurrentThread()
+            // Just below the daemon's render thread, whose blocks it renders (a plugin that spins
+            // then never takes a core the render thread waits for); a refusal changes nothing.
+            _ = PCMRealtimePriority.requestForCurrentThread(priority: PCMRealtimePriority.defaultPriority - 1)
         }
         throw ExitCode(status)
     }

@@ -171,6 +171,22 @@ import Testing
         #expect(host.told.events.withLock { $0 }.isEmpty, "late is not gone: the child runs on")
     }
 
+    @Test func theDocsPatchRunsItsPluginInAChild() throws {
+        // docs/plugins.md's example, as written.
+        let blocks = try Repository.blocks(testedBy: "Tests/PluginsTests/IsolatedPluginTests.swift")
+            .filter { $0.marker?.hasSuffix(" theDocsPatchRunsItsPluginInAChild") == true }
+        try #require(blocks.count == 1, "docs/plugins.md marks no example for this test")
+        let host = Host(searchPath: "/usr/lib/lv2", isolation: Self.isolation(deadlineShare: 2_000))
+        let patch = try Patch.parse(yaml: blocks[0].text, file: blocks[0].description, registry: NodeRegistry().with(plugins: host.plugins))
+        guard case .unit(let descriptor)? = patch.graph.node("piano")?.body else { Issue.record("no piano unit"); return }
+        #expect(descriptor.isolated == true)
+        let node = try #require(host.plugins.makeNode(descriptor) as? IsolatedPluginNode, "an isolated node")
+        node.prepare(format: RenderFormat(sampleRate: 48_000, maxFrames: 256))
+        #expect(node.childProcess.map { kill($0, 0) == 0 } == true, "its plugin runs in a child process")
+        let played = block(node, input: 0, events: [RenderEvent(frame: 0, kind: .noteOn, channel: 0, data1: 60, data2: 100)])
+        #expect(played.contains { abs($0) > 0.001 }, "the isolated EPiano plays")
+    }
+
     @Test func theOwnStateAndFilesGoThroughTheChild() throws {
         let host = Host(searchPath: "/usr/lib/lv2")
         let node = try host.node("http://lv2plug.in/plugins/eg-sampler")

@@ -78,3 +78,31 @@ extension LV2NodeAllocationTests {
         #expect(output.count == 2, "each event and its fifth")
     }
 }
+
+extension LV2NodeAllocationTests {
+    /// An isolated node's render side — the copies into the shared region, the futex wake and
+    /// wait, the copies back — allocates nothing either.
+    @Test func renderingThousandsOfBlocksThroughAnIsolatedNodeAllocatesNothing() throws {
+        let plugins = InstalledPlugins(isolation: IsolatedPluginTests.isolation())
+        let node = try #require(plugins.makeNode(try plugins.descriptor(for: "mda JX10")) as? IsolatedPluginNode)
+        node.prepare(format: RenderFormat(sampleRate: 48_000, maxFrames: 64))
+        let events = [RenderEvent.noteOn(channel: 0, note: 60, velocity: 100, frame: 3), RenderEvent.noteOff(channel: 0, note: 60, frame: 40)]
+        let bus = AudioBuffer(channels: 2, capacity: 64)
+        var host = HostSync()
+        func render(_ count: Int) {
+            for _ in 0..<count {
+                events.withUnsafeBufferPointer { events in
+                    node.process(ProcessContext(frames: 64, events: events, bus: bus.bus, host: host))
+                }
+                host.samplePosition += 64
+            }
+        }
+        render(64)
+        let counted = AllocationCounter.session {
+            AllocationCounter.watchCurrentThread()
+            render(2_000)
+        }
+        #expect(counted == 0, "\(counted) allocations while the isolated JX10 rendered 2,000 blocks")
+        #expect(node.silentBlockCount == 0, "its child answered every block")
+    }
+}

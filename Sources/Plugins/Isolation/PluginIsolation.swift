@@ -1,3 +1,5 @@
+import Foundation
+
 /// Whether and how plugin nodes run in child processes of their own (docs/plugins.md,
 /// "Isolated plugins"): `serve --isolate-plugins` and a node's `isolate:`.
 /// - Thread: any (a plain value).
@@ -13,13 +15,21 @@ public struct PluginIsolation: Sendable {
     /// How many times in a row a child that ended soon after it started is started again.
     public var maximumRestarts: Int
 
-    public init(byDefault: Bool = false, executable: String = "/proc/self/exe", deadlineShare: Double = 0.5,
+    public init(byDefault: Bool = false, executable: String = PluginIsolation.ownExecutable, deadlineShare: Double = 0.5,
                 hangSeconds: Double = 0.5, maximumRestarts: Int = 5) {
         self.byDefault = byDefault
         self.executable = executable
         self.deadlineShare = deadlineShare
         self.hangSeconds = hangSeconds
         self.maximumRestarts = maximumRestarts
+    }
+}
+
+extension PluginIsolation {
+    /// This process's executable, by its path (so that the child is `midihub plugin-child` in
+    /// `ps`, not `exe`).
+    public static var ownExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "/proc/self/exe"
     }
 }
 

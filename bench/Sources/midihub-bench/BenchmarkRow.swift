@@ -26,6 +26,7 @@ struct BenchmarkRow: Sendable {
         BenchmarkRow(name: "lv2-effect-vs-lv2apply", run: lv2EffectVersusLv2apply),
         BenchmarkRow(name: "lv2-render-jx10", run: lv2RenderJX10),
         BenchmarkRow(name: "lv2-graph-block-p999", run: lv2GraphBlock),
+        BenchmarkRow(name: "lv2-isolated-graph-block-p999", run: isolatedGraphBlock),
     ]
 }
 

@@ -125,6 +125,33 @@ extension BenchmarkRow {
                                lowerIsBetter: true)
     }
 
+    /// The same 8 LV2 nodes, each isolated (its plugin in a `midihub plugin-child` process of
+    /// its own, the release binary), against the 8 in this process: what isolation adds to the
+    /// render thread's p99.9 block at 64 frames, the blocks a child missed its deadline in said.
+    @Sendable static func isolatedGraphBlock(_ context: BenchmarkContext) throws -> BenchmarkResult {
+        let midihub = try Renderers.find(in: context).midihub.path
+        let chain = ["mda JX10", effectURI, "eg-amp", "http://drobilla.net/plugins/fomp/reverb"]
+        func nodes(_ plugins: InstalledPlugins) throws -> [any Node] {
+            try (chain + chain).map { name in
+                guard let node = plugins.makeNode(try plugins.descriptor(for: name)) else {
+                    throw BenchmarkError(description: "no LV2 plugin '\(name)' (fix: scripts/install-deps installs mda-lv2, swh-lv2, fomp)")
+                }
+                return node
+            }
+        }
+        let isolatedPlugins = InstalledPlugins(isolation: PluginIsolation(byDefault: true, executable: midihub))
+        let isolated = try nodes(isolatedPlugins), inProcess = try nodes(InstalledPlugins())
+        let wiring = AudioWiring(inputs: [[], [0], [1], [2], [], [4], [5], [6]], toOutput: [3, 7])
+        let format = RenderFormat(sampleRate: 48_000, maxFrames: 64)
+        let ours = p999BlockSeconds(RenderProgram(nodes: isolated, wiring: wiring, format: format), instruments: [0, 4])
+        let late = isolated.compactMap { ($0 as? IsolatedPluginNode)?.silentBlockCount }.reduce(0, +)
+        let anchor = p999BlockSeconds(RenderProgram(nodes: inProcess, wiring: wiring, format: format), instruments: [0, 4])
+        return BenchmarkResult(title: "render thread p99.9 of a 64-frame block, the 8 LV2 nodes above isolated (8 processes; "
+                                   + "\(late) node-blocks past the deadline of 20,500 × 8)",
+                               unit: "µs", midihub: ours * 1e6, anchorName: "the same 8 in the daemon's process", anchor: anchor * 1e6,
+                               lowerIsBetter: true)
+    }
+
     /// Holds a 4-note chord on each of `instruments`, then the 99.9th percentile of a
     /// block's wall time over 20,000 blocks (after 500 not counted).
     private static func p999BlockSeconds(_ program: RenderProgram, instruments: [Int]) -> Double {
