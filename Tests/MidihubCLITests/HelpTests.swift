@@ -15,7 +15,8 @@ import Testing
 
     /// The root and every subcommand, with the name of its golden file.
     static let commands: [(name: String, type: any ParsableCommand.Type)] =
-        [("midihub", Midihub.self)] + Midihub.configuration.subcommands.map { ($0.configuration.commandName!, $0) }
+        [("midihub", Midihub.self)] + Midihub.configuration.subcommands.filter { $0.configuration.shouldDisplay }
+            .map { ($0.configuration.commandName!, $0) }
 
     @Test(arguments: commands.map(\.name))
     func helpMatchesTheGoldenText(_ name: String) throws {

@@ -64,6 +64,25 @@ import Testing
         }
     }
 
+    /// The doc's patch with its plugin node isolated (docs/plugins.md, "Isolated plugins"):
+    /// the EPiano renders in a `midihub plugin-child` process, and the file is the same, sample
+    /// for sample, as the render in one process (offline, the render waits for every block).
+    @Test func anIsolatedPluginNodeRendersAsInProcess() throws {
+        let patch = try String(contentsOf: MidihubBinary.repository.appendingPathComponent("patches/lv2-render.yaml"), encoding: .utf8)
+        let isolated = patch.replacingOccurrences(of: "plugin: MDA ePiano,", with: "plugin: MDA ePiano, isolate: true,")
+        #expect(isolated != patch)
+        let scratch = try Self.scratch(["isolated.yaml": isolated])
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        for (patch, output) in [("isolated.yaml", "isolated.wav"), ("patches/lv2-render.yaml", "one.wav")] {
+            let run = try MidihubBinary.run(["render", "sequences/little-song.mid", "--patch", patch, "-o", output], in: scratch)
+            #expect(run.status == 0, "\(patch): \(run.standardError)")
+        }
+        let (isolatedSound, inProcess) = (try Self.left(scratch.appendingPathComponent("isolated.wav")),
+                                          try Self.left(scratch.appendingPathComponent("one.wav")))
+        #expect(isolatedSound.contains { abs(Int($0)) > 1000 }, "the isolated EPiano sounds")
+        #expect(isolatedSound == inProcess)
+    }
+
     @Test func aPatchWhoseSourcesTakeNoSongIsRefusedInOneLine() throws {
         let scratch = try Self.scratch(["keys.yaml": """
             nodes:

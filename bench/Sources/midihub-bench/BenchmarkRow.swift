@@ -27,6 +27,7 @@ struct BenchmarkRow: Sendable {
         BenchmarkRow(name: "lv2-render-jx10", run: lv2RenderJX10),
         BenchmarkRow(name: "lv2-graph-block-p999", run: lv2GraphBlock),
         BenchmarkRow(name: "lv2-isolated-graph-block-p999", run: isolatedGraphBlock),
+        BenchmarkRow(name: "lv2-isolated-key-to-sound", run: isolatedKeyToSound),
     ]
 }
 

@@ -182,3 +182,59 @@ extension BenchmarkRow {
         return times[times.count * 999 / 1000]
     }
 }
+
+extension BenchmarkRow {
+    /// Key to sound through an isolated instrument: 200 notes at random frames (0.25–0.3 s
+    /// apart) into mda EPiano at 64-frame blocks, isolated (the release binary's `plugin-child`,
+    /// the live deadline of half a block) and in this process; each note's latency is the frames
+    /// from its event to the first sample above -60 dBFS. The goal is the same block: a child
+    /// that misses a deadline leaves its block silent, which moves the onset a block or more.
+    @Sendable static func isolatedKeyToSound(_ context: BenchmarkContext) throws -> BenchmarkResult {
+        let midihub = try Renderers.find(in: context).midihub.path
+        let isolated = try keyToSoundFrames(InstalledPlugins(isolation: PluginIsolation(byDefault: true, executable: midihub)))
+        let inProcess = try keyToSoundFrames(InstalledPlugins())
+        func summary(_ frames: [Int]) -> String {
+            let sorted = frames.sorted()
+            return "median \(sorted[sorted.count / 2]), max \(sorted.last!)"
+        }
+        return BenchmarkResult(title: "key to sound through mda EPiano isolated, 200 notes at 64-frame blocks, max frames "
+                                   + "(isolated \(summary(isolated.latencies)), \(isolated.silent) blocks late; in-process \(summary(inProcess.latencies)))",
+                               unit: "frames", midihub: Double(isolated.latencies.max()!), anchorName: "the same in-process",
+                               anchor: Double(inProcess.latencies.max()!), lowerIsBetter: true)
+    }
+
+    /// Each note's frames from its event to its sound through mda EPiano made by `plugins`,
+    /// and the blocks an isolated node left silent.
+    private static func keyToSoundFrames(_ plugins: InstalledPlugins) throws -> (latencies: [Int], silent: Int) {
+        guard let node = plugins.makeNode(try plugins.descriptor(for: "http://drobilla.net/plugins/mda/EPiano")) else {
+            throw BenchmarkError(description: "no mda EPiano (fix: scripts/install-deps installs mda-lv2)")
+        }
+        node.prepare(format: RenderFormat(sampleRate: 48_000, maxFrames: 64))
+        var random = SplitMix64(state: 40)
+        let starts = (0..<200).reduce(into: [Int]()) { frames, _ in
+            frames.append((frames.last ?? 0) + 12_000 + Int(random.next() % 2_400))
+        }
+        let length = starts.last! + 12_000
+        var output = [Float](repeating: 0, count: length)
+        let bus = AudioBuffer(channels: 2, capacity: 64)
+        var next = 0
+        for block in stride(from: 0, to: length, by: 64) {
+            var events: [RenderEvent] = []
+            while next < starts.count, starts[next] < block + 64 {
+                events.append(.noteOn(channel: 0, note: UInt8(48 + next % 24), velocity: 100, frame: UInt32(starts[next] - block)))
+                next += 1
+            }
+            bus.left.update(repeating: 0, count: 64)
+            bus.right.update(repeating: 0, count: 64)
+            events.withUnsafeBufferPointer { events in
+                node.process(ProcessContext(frames: 64, events: events, bus: bus.bus,
+                                            host: HostSync(samplePosition: Int64(block), sampleRate: 48_000, transport: .playing)))
+            }
+            for frame in 0..<min(64, length - block) { output[block + frame] = bus.left[frame] }
+        }
+        let latencies = starts.map { start in
+            (start..<min(start + 9_600, length)).first { abs(output[$0]) > 0.001 }.map { $0 - start } ?? 9_600
+        }
+        return (latencies, (node as? IsolatedPluginNode)?.silentBlockCount ?? 0)
+    }
+}
