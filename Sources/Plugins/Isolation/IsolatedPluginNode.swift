@@ -34,6 +34,11 @@ public final class IsolatedPluginNode: PluginNode, @unchecked Sendable {
     /// and the child generation it was sent to.
     private var sequence: UInt32 = 0, pending = false, generation: UInt32 = 0
 
+    /// How long the render thread looks for the child's answer before it sleeps on the futex:
+    /// 30 µs where the child has a core of its own to answer on, none on one core (where the
+    /// looking would only keep the child from running).
+    static let spinNanoseconds: Int64 = ProcessInfo.processInfo.activeProcessorCount > 1 ? 30_000 : 0
+
     /// The most events one block hands the child (more are counted as dropped).
     static let eventCapacity = 2048
 
@@ -176,6 +181,12 @@ public final class IsolatedPluginNode: PluginNode, @unchecked Sendable {
     /// Whether the child answered block `sequence` by `deadline` (none: while it lives).
     /// - Thread: render.
     private func waitForAnswer(_ region: IsolationRegion, watcher: PluginChildWatcher, deadline: Int64?) -> Bool {
+        // Most plugins answer within a few microseconds of waking: looked for before sleeping,
+        // which would add a wake-up of this thread to the child's.
+        let spinUntil = midihub_monotonic_nanoseconds() + Self.spinNanoseconds
+        while midihub_monotonic_nanoseconds() < spinUntil {
+            if midihub_load_acquire(region.response) == sequence { return true }
+        }
         while true {
             let answered = midihub_load_acquire(region.response)
             if answered == sequence { return true }
