@@ -183,7 +183,7 @@ public final class IsolatedPluginNode: PluginNode, @unchecked Sendable {
     private func waitForAnswer(_ region: IsolationRegion, watcher: PluginChildWatcher, deadline: Int64?) -> Bool {
         // Most plugins answer within a few microseconds of waking: looked for before sleeping,
         // which would add a wake-up of this thread to the child's.
-        let spinUntil = midihub_monotonic_nanoseconds() + Self.spinNanoseconds
+        let spinUntil = min(midihub_monotonic_nanoseconds() + Self.spinNanoseconds, deadline ?? .max)
         while midihub_monotonic_nanoseconds() < spinUntil {
             if midihub_load_acquire(region.response) == sequence { return true }
         }
