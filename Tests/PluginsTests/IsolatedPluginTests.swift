@@ -187,6 +187,17 @@ import Testing
         #expect(played.contains { abs($0) > 0.001 }, "the isolated EPiano plays")
     }
 
+    @Test func aPresetSavedFromAnIsolatedNodeIsFoundByItsLabel() throws {
+        let folder = try PluginPresetSaveTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let host = Host(searchPath: "\(folder):/usr/lib/lv2")
+        let amp = try host.plugins.descriptor(for: "eg-amp")
+        let node = try host.node("eg-amp")
+        let saved = try host.plugins.savePreset(of: amp, label: "Quiet Room", values: ["gain": -7.5], running: node)
+        #expect(saved.bundle == folder + "/Simple_Amplifier_Quiet_Room.preset.lv2", "written by the child, where lilv finds it")
+        #expect(try host.plugins.presetValues(of: amp, preset: "quiet room") == ["gain": -7.5], "found at once, by its label")
+    }
+
     @Test func theOwnStateAndFilesGoThroughTheChild() throws {
         let host = Host(searchPath: "/usr/lib/lv2")
         let node = try host.node("http://lv2plug.in/plugins/eg-sampler")

@@ -28,6 +28,7 @@ struct BenchmarkRow: Sendable {
         BenchmarkRow(name: "lv2-graph-block-p999", run: lv2GraphBlock),
         BenchmarkRow(name: "lv2-isolated-graph-block-p999", run: isolatedGraphBlock),
         BenchmarkRow(name: "lv2-isolated-key-to-sound", run: isolatedKeyToSound),
+        BenchmarkRow(name: "lv2-isolated-restart", run: isolatedRestart),
     ]
 }
 
