@@ -187,6 +187,26 @@ import Testing
         #expect(played.contains { abs($0) > 0.001 }, "the isolated EPiano plays")
     }
 
+    /// A child dies with the thread that started it (`PR_SET_PDEATHSIG`): prepared on a thread
+    /// that then ends, as the control side's come and go, it must live on.
+    @Test func aChildOutlivesTheThreadThatPreparedIt() throws {
+        let host = Host()
+        var descriptor = try host.plugins.descriptor(for: Self.fault)
+        descriptor.isolated = true
+        let node = try #require(host.plugins.makeNode(descriptor) as? IsolatedPluginNode)
+        let prepared = DispatchSemaphore(value: 0)
+        let preparing = Thread {
+            node.prepare(format: RenderFormat(sampleRate: 48_000, maxFrames: 256))
+            prepared.signal()
+        }
+        preparing.start()
+        prepared.wait()
+        usleep(300_000)  // the thread has ended
+        #expect(host.told.events.withLock { $0 }.isEmpty, "no child ended")
+        #expect(node.childProcess.map { kill($0, 0) == 0 } == true)
+        #expect(block(node, input: 1).allSatisfy { $0 == 1 })
+    }
+
     @Test func aPresetSavedFromAnIsolatedNodeIsFoundByItsLabel() throws {
         let folder = try PluginPresetSaveTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

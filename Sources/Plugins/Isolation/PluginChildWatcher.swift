@@ -55,20 +55,29 @@ final class PluginChildWatcher: @unchecked Sendable {
 
     var childProcess: Int32? { child.withLock { $0?.pid } }
 
-    /// Starts the first child and, when it runs, the watching; the reason when it did not start.
+    /// Starts the first child and, when it runs, the watching; the reason when it did not
+    /// start. Every child is started from the watching thread, which lives as long as the node:
+    /// a child dies with the thread that started it (`PR_SET_PDEATHSIG` follows the thread), and
+    /// the control side's threads come and go.
     /// - Thread: control.
     func startFirst() -> PluginRefusal? {
-        let started = startChild()
-        if case .refused(let refusal) = started { return refusal }
+        let first = Mutex<Start?>(nil), started = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
+            defer { watched.signal() }
+            let start = startChild()
+            first.withLock { $0 = start }
+            started.signal()
+            if case .refused = start { return }
             watch()
-            watched.signal()
         }
         thread.name = "midihub-plugin-watch"
         thread.start()
         watching = thread
-        if case .ended(let refusal) = started { return refusal }
-        return nil
+        started.wait()
+        switch first.withLock({ $0 }) {
+        case .refused(let refusal)?, .ended(let refusal)?: return refusal
+        case .running?, nil: return nil
+        }
     }
 
     /// How a child's start went: it runs; it refused the plugin (it loads no better when
