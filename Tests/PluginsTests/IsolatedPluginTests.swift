@@ -161,13 +161,21 @@ import Testing
             + "it started; its node stays silent (fix: remove the node, or load it with another preset or plugin)"))
     }
 
-    @Test func aLateChildIsSilentForThatBlockOnly() throws {
-        // A deadline no child can meet (a billionth of the block): every block is silent and counted.
-        let host = Host(isolation: Self.isolation(deadlineShare: 1e-9))
+    @Test func aLateChildLeavesItsBlockSilentAndRunsOn() throws {
+        // A deadline of 20 blocks (107 ms), and a child stopped (SIGSTOP) past it for one block:
+        // that block is silent and counted, and once it runs again (SIGCONT, well inside the
+        // hang time) the node plays on with the same child — late is not gone.
+        let host = Host(isolation: Self.isolation(deadlineShare: 20))
         let node = try #require(try host.node(Self.fault) as? IsolatedPluginNode)
-        let silent = block(node, input: 1)
-        #expect(silent.allSatisfy { $0 == 0 })
-        #expect(node.silentBlockCount >= 1)
+        let child = try #require(node.childProcess)
+        #expect(block(node, input: 1).allSatisfy { $0 == 1 })
+        kill(child, SIGSTOP)
+        #expect(block(node, input: 1, position: 256).allSatisfy { $0 == 0 }, "the late block is silent")
+        #expect(node.silentBlockCount == 1)
+        kill(child, SIGCONT)
+        usleep(100_000)
+        #expect(block(node, input: 1, position: 512).allSatisfy { $0 == 1 }, "the next block plays")
+        #expect(node.childProcess == child)
         #expect(host.told.events.withLock { $0 }.isEmpty, "late is not gone: the child runs on")
     }
 

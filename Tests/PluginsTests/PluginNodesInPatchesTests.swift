@@ -81,13 +81,16 @@ import Testing
         #expect(refusal("nodes:\n  x: { plugin: no-such-plugin }\n").hasPrefix("<patch>:2:16: no LV2 plugin 'no-such-plugin' is installed"))
         #expect(refusal("nodes:\n  amp: { plugin: eg-amp, parameters: { gain: 99 } }\n").contains("gain"))
         #expect(refusal("nodes:\n  amp: { plugin: eg-amp }\n") == "parsed")
+        #expect(refusal("nodes:\n  amp: { plugin: eg-amp, isolate: maybe }\n") == "<patch>:2:35: `isolate:` is true or false "
+            + "(fix: write `isolate: true` to run the plugin in a process of its own)")
+        #expect(refusal("nodes:\n  s: { instrument: midihub synth, isolate: true }\n") != "parsed", "only plugin nodes are isolated")
         let noPlugins = (try? Patch.parse(yaml: "nodes:\n  amp: { plugin: eg-amp }\n", file: "<patch>", registry: NodeRegistry()))
         #expect(noPlugins == nil, "a registry without plugins refuses them")
     }
 
     @Test func aSavedStateKeepsAPluginNodeByURIAndReadsItAgain() throws {
-        let patch = try Patch.parse(yaml: "nodes:\n  amp: { plugin: eg-amp, parameters: { gain: -6 } }\n", file: "<patch>",
-                                    registry: Self.registry)
+        let patch = try Patch.parse(yaml: "nodes:\n  amp: { plugin: eg-amp, isolate: true, parameters: { gain: -6 } }\n",
+                                    file: "<patch>", registry: Self.registry)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-state-\(getpid())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = StateStore(path: folder.appendingPathComponent("state.json").path)
@@ -98,6 +101,8 @@ import Testing
         let (graph, refusals) = restored.graph.resolvingPlugins(with: Self.registry)
         #expect(refusals.isEmpty)
         #expect(graph == patch.graph, "the same node, its parameters read from the plugin again, its value kept")
+        guard case .unit(let descriptor)? = graph.node("amp")?.body else { Issue.record("no amp unit"); return }
+        #expect(descriptor.isolated == true, "its `isolate:` kept")
         #expect(Self.registry.parameters(of: try #require(graph.node("amp")).body)?.first?.name == "gain")
         let (_, gone) = restored.graph.resolvingPlugins(with: NodeRegistry())
         #expect(gone.map(\.problem) == ["node 'amp': LV2 plugins are not available here"])
