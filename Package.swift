@@ -3,7 +3,7 @@ import PackageDescription
 
 // Module layout and import rules: see docs/architecture.md.
 // Only `ALSA` imports `CALSA`; only `RtMidiBackend` imports `CRtMidi`; only `SoundFont` imports `CVorbis`;
-// only `NetworkMIDI` imports `CAvahi`; only `Plugins` imports `CLilv` and `CPluginChild`;
+// only `NetworkMIDI` imports `CAvahi`; only `AudioHost` imports `CJack`; only `Plugins` imports `CLilv` and `CPluginChild`;
 // only `VoiceLanes` imports `CCPUFeatures`; only `Synth` imports `VoiceLanesAVX2`.
 // `SynthKernels` imports nothing.
 // `MIDICore`, `RenderCore` and `Synth` import no I/O module. Only `Remote` imports Hummingbird; only `Remote` and `NetworkMIDI` import SwiftNIO (`NetworkMIDI` only NIOCore's addresses).
@@ -69,6 +69,8 @@ let package = Package(
         .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
         // lilv (liblilv-dev): the LV2 plugins installed. Only `Plugins` imports it.
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
+        // libjack (libjack-jackd2-dev): the hub's audio as a JACK client. Only `AudioHost` imports it.
+        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
 
         // MIDI 1.0 model, byte-stream parser/encoder, SMF, tempo map, text format. No C, no I/O.
         .target(name: "MIDICore"),
@@ -154,7 +156,7 @@ let package = Package(
         .target(name: "Control"),
 
         // Live audio: the render thread that plays an engine to ALSA PCM, with live input.
-        .target(name: "AudioHost", dependencies: ["ALSA", "RenderCore", "Sequencer", "MIDICore"]),
+        .target(name: "AudioHost", dependencies: ["ALSA", "CJack", "RenderCore", "Sequencer", "MIDICore"]),
 
         // What the CLI and the daemon show of a setup, the same words with or without a daemon:
         // the graph, mappings, scenes, triggers and widgets as the control protocol's values,
@@ -221,7 +223,9 @@ let package = Package(
         .testTarget(name: "ALSATests", dependencies: ["ALSA", "TestSupport"]),
         .testTarget(name: "HubTests", dependencies: ["Hub", "HubTestSupport", "Transport"]),
         .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Hub", "HubTestSupport", "MIDICore", "RenderCore", "TestSupport", "AllocationCounter"]),
-        .testTarget(name: "RtMidiBackendTests", dependencies: ["RtMidiBackend", "MIDICore", "CJackTestEnvironment", "TestSupport"]),
+        .testTarget(name: "RtMidiBackendTests", dependencies: [
+            "RtMidiBackend", "MIDICore", "CJackTestEnvironment", "TestSupport", "ALSA", "AllocationCounter", "AudioHost", "RenderCore", "Sequencer", "Synth", "SoundMeasures",
+        ]),
         // Test support: the JACK server name, set in the environment before main.
         .target(name: "CJackTestEnvironment", path: "Tests/CJackTestEnvironment"),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "TestSupport"]),

@@ -1,4 +1,5 @@
-/// Why a PCM device could not be opened, configured or written.
+/// Why a PCM device (or the JACK server, when the hub plays into JACK) could not be
+/// opened, configured or written.
 ///
 /// Each case reads as one line that names the device, the failing ALSA call with
 /// its `snd_strerror` text (from ``ALSAError``), and the fix. On the render thread
@@ -26,6 +27,10 @@ public enum PCMError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownSampleFormat(String)
     /// Any other failing ALSA call.
     case alsa(ALSAError)
+    /// No JACK client could be opened: `reason` says why (no server running, refused).
+    case jackUnavailable(reason: String)
+    /// The JACK server stopped, or shut midihub's client down, while it played.
+    case jackStopped(reason: String)
 
     public var description: String {
         switch self {
@@ -59,6 +64,10 @@ public enum PCMError: Error, Equatable, Sendable, CustomStringConvertible {
                 + " (or s16, s24, s32, float)"
         case let .alsa(cause):
             cause.description
+        case let .jackUnavailable(reason):
+            "no JACK audio: \(reason) (fix: start jackd or your session manager, or serve with --audio alsa)"
+        case let .jackStopped(reason):
+            "the JACK server stopped or dropped midihub (\(reason)); MIDI goes on, the sound comes back when a server runs again"
         }
     }
 

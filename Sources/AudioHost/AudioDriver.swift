@@ -1,10 +1,13 @@
 import ALSA
 import Dispatch
+import Glibc
 import MIDICore
 import RenderCore
 import Sequencer
 
-/// Plays a `RenderEngine` live to an ALSA PCM device from its own render thread.
+/// Plays a `RenderEngine` live to an ALSA PCM device from its own render thread, or into
+/// JACK as a JACK client (`AudioTarget.jack`: JACK's process thread renders, one JACK period
+/// a block, and JACK's clock paces it; see `JackAudioClient`).
 ///
 /// Each period the render thread takes the live events that arrived through `live`
 /// (delivered one period after arrival, at their exact offset: constant latency), the
@@ -26,7 +29,10 @@ import Sequencer
 /// - Thread: control for `init`, `start`, `stop`; `live` from one producer thread;
 ///   `isRunning` and `counters` from any thread.
 public final class AudioDriver: @unchecked Sendable {
-    /// What the device accepted.
+    /// Where the sound goes.
+    public let target: AudioTarget
+    /// What the device accepted (in JACK: the server's rate and period, two channels, and
+    /// the output ports' playback latency as the buffer).
     public let settings: PCMSettings
     public let options: AudioDriverOptions
     /// Frames per engine block: the device period (at most `RenderFormat.blockSizes`' upper bound).
@@ -38,20 +44,46 @@ public final class AudioDriver: @unchecked Sendable {
     /// What the render thread plays, for an `AudioRecorder` while one records.
     public let tap = AudioTap()
 
-    private let device: PCMDevice
+    /// The device or the JACK client the sound goes to.
+    private enum Sink {
+        case pcm(PCMDevice)
+        case jack(JackAudioClient, destination: String)
+    }
+
+    private let sink: Sink
     private let state = DriverState()
     private var engine: RenderEngine?
     private var voiceMeter: VoiceMeter?
     private var loop: RenderLoop?
     private var thread: JoinableThread?
+    /// Why a JACK client could not be activated (`start`).
+    private var activationFailure: PCMError?
 
     /// Opens and configures the playback device `device` (`default`, `hw:1,0`, `plughw:…`).
     /// - Throws: `PCMError` naming the device and the fix (unknown, busy, refused settings).
     /// - Thread: control.
-    public init(device name: String, options: AudioDriverOptions = AudioDriverOptions()) throws(PCMError) {
+    public convenience init(device name: String, options: AudioDriverOptions = AudioDriverOptions()) throws(PCMError) {
+        try self.init(target: .alsa(device: name), options: options)
+    }
+
+    /// Opens `target`: the ALSA device, configured as `options.pcm` asks, or a JACK client
+    /// (which takes the server's rate and period; `options.pcm` does not apply).
+    /// - Throws: `PCMError` naming the device or the JACK server, and the fix.
+    /// - Thread: control.
+    public init(target: AudioTarget, options: AudioDriverOptions = AudioDriverOptions()) throws(PCMError) {
+        self.target = target
         self.options = options
-        device = try PCMDevice(name: name, configuration: options.pcm, alsaConfiguration: options.alsaConfiguration)
-        settings = device.settings
+        switch target {
+        case .alsa(let name):
+            let device = try PCMDevice(name: name, configuration: options.pcm, alsaConfiguration: options.alsaConfiguration)
+            sink = .pcm(device)
+            settings = device.settings
+        case .jack(let clientName, let destination):
+            let client = try JackAudioClient(clientName: clientName)
+            sink = .jack(client, destination: destination)
+            settings = PCMSettings(deviceName: "jack:\(client.name)", format: .float32LE, sampleRate: client.sampleRate, channels: 2,
+                                   periodFrames: client.periodFrames, bufferFrames: 2 * client.periodFrames)
+        }
         blockFrames = min(settings.periodFrames, RenderFormat.blockSizes.upperBound)
         live = LiveInput(capacity: options.liveEventCapacity)
     }
@@ -79,12 +111,29 @@ public final class AudioDriver: @unchecked Sendable {
     @discardableResult
     public func start(engine: RenderEngine, schedule: RenderSchedule? = nil,
                       voiceMeter: VoiceMeter? = nil) throws(RenderThreadError) -> PCMRealtimePriority? {
-        precondition(thread == nil, "AudioDriver.start called twice")
-        let loop = RenderLoop(device: device, engine: engine, live: live, sequenced: sequenced, tap: tap, state: state, schedule: schedule,
-                              blockFrames: blockFrames, options: options)
+        precondition(thread == nil && loop == nil, "AudioDriver.start called twice")
+        let loop = RenderLoop(engine: engine, live: live, sequenced: sequenced, tap: tap, state: state, schedule: schedule,
+                              sampleRate: settings.sampleRate, channels: settings.channels, blockFrames: blockFrames, options: options)
         self.engine = engine
         self.voiceMeter = voiceMeter
         self.loop = loop
+        let device: PCMDevice
+        switch sink {
+        case .pcm(let pcm):
+            device = pcm
+        case .jack(let client, let destination):
+            // JACK's process thread renders, at the priority the server gives its clients.
+            state.running.store(true, ordering: .releasing)
+            do throws(PCMError) {
+                try client.activate(loop: loop, state: state)
+                client.connect(to: destination)
+            } catch {
+                // Not running, and `failure` says why: the same as a device that failed at once.
+                activationFailure = error
+                state.running.store(false, ordering: .releasing)
+            }
+            return nil
+        }
         let started = DispatchSemaphore(value: 0)
         let priority = PriorityResult()
         let wantsRealtime = options.realtimePriority
@@ -96,7 +145,7 @@ public final class AudioDriver: @unchecked Sendable {
                     if case .granted = priority.value { loop.watchOverruns() }
                 }
                 started.signal()
-                loop.run()
+                loop.run(on: device)
             }
         } catch {
             state.running.store(false, ordering: .releasing)
@@ -128,7 +177,9 @@ public final class AudioDriver: @unchecked Sendable {
     /// or after a normal end.
     /// - Thread: control.
     public var failure: PCMError? {
-        isRunning ? nil : loop?.failure
+        if isRunning { return nil }
+        if case .jack(let client, _) = sink, client.serverGone { return .jackStopped(reason: client.stopReason) }
+        return activationFailure ?? loop?.failure
     }
 
     /// The tempo `HostSync` reports to nodes while playing live (quarter notes per minute;
@@ -146,10 +197,25 @@ public final class AudioDriver: @unchecked Sendable {
     /// - Thread: any.
     public var counters: AudioDriverCounters {
         AudioDriverCounters(framesRendered: state.framesRendered.load(ordering: .relaxed),
-                            underruns: device.statistics.underruns,
+                            underruns: underruns,
                             droppedEvents: state.droppedEvents.load(ordering: .relaxed) + live.droppedCount + sequenced.droppedCount
                                 + (engine?.droppedEvents ?? 0),
                             activeVoices: voiceMeter?.voices ?? 0)
+    }
+
+    /// Underruns the device recovered from; in JACK, the xruns the server reported.
+    private var underruns: Int {
+        switch sink {
+        case .pcm(let device): device.statistics.underruns
+        case .jack(let client, _): client.xruns.load(ordering: .relaxed)
+        }
+    }
+
+    /// The ports the JACK client's output is connected to (empty on ALSA).
+    /// - Thread: control.
+    public func jackConnections() -> [String] {
+        guard case .jack(let client, let destination) = sink else { return [] }
+        return client.connect(to: destination)
     }
 
     /// Ends playback: a short fade (`options.fadeOutSeconds`), All Sound Off on every
@@ -160,9 +226,18 @@ public final class AudioDriver: @unchecked Sendable {
     /// - Thread: control.
     public func stop() throws(PCMError) {
         state.stopRequested.store(true, ordering: .releasing)
-        thread?.join()
-        thread = nil
-        device.close()
+        switch sink {
+        case .pcm(let device):
+            thread?.join()
+            thread = nil
+            device.close()
+        case .jack(let client, _):
+            // The process callback fades out and then clears `running`; a server that went
+            // calls it no more.
+            let deadline = HostTime.now() + HostDuration(seconds: options.fadeOutSeconds + 1)
+            while isRunning, !client.serverGone, HostTime.now() < deadline { usleep(1000) }
+            client.close()
+        }
         if let failure = loop?.failure {
             loop = nil
             throw failure

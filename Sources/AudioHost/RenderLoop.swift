@@ -3,27 +3,30 @@ import ALSA
 import RenderCore
 import Sequencer
 
-/// The render thread's work: per period, gather the block's events (a schedule's and the
-/// transport's at their exact frame, live ones one block after arrival), render them through the
-/// engine's program, and write the block to the device, whose blocking write paces it.
+/// The render thread's work: per block, gather the block's events (a schedule's and the
+/// transport's at their exact frame, live ones one block after arrival) and render them
+/// through the engine's program. Two ways to be driven: `run(on:)` writes each block to an
+/// ALSA PCM device, whose blocking write paces it; `render(left:right:frames:)` fills a
+/// JACK period's port buffers from JACK's process callback, which JACK's clock paces.
 ///
 /// Owns everything it touches in the loop (preallocated on control in `init`); shares
-/// only `DriverState` atomics. Nothing in `run`'s loop allocates, locks or calls the
-/// system, except the PCM write (and, once, the drop from realtime priority when the
+/// only `DriverState` atomics. Nothing in a block allocates, locks or calls the system,
+/// except the PCM write (and, once, the drop from realtime priority when the
 /// `OverrunWatchdog` fires).
 ///
-/// - Thread: render for `run`; `init` on control; `failure` is read on control
-///   after the thread was joined.
+/// - Thread: render for `run(on:)` and `render(left:right:frames:)`; `init` on control;
+///   `failure` is read on control after the thread was joined.
 final class RenderLoop: @unchecked Sendable {
     private enum Phase: Equatable {
         case playing
         /// Fading out after a stop request: frames left until silence.
         case fading(remaining: Int)
-        /// Faded out: one more block carries All Sound Off, then the device drains.
+        /// Faded out: one more block carries All Sound Off, then playback is over.
         case silencing
+        /// Over: nothing more is rendered.
+        case over
     }
 
-    private let device: PCMDevice
     private let engine: RenderEngine
     private let live: LiveInput
     private let sequenced: SequencedInput
@@ -34,11 +37,14 @@ final class RenderLoop: @unchecked Sendable {
     private var cursor: ScheduleCursor?
     /// Frame where playback ends by itself (a sequence's end plus its tail); nil: live.
     private let endFrame: FramePosition?
+    /// The most frames one block renders (a JACK period longer than that is rendered in parts).
     private let blockFrames: Int
     private let fadeFrames: Int
     private let sampleRate: Double
     private let output: AudioBuffer
+    /// A PCM device's block, interleaved (`run(on:)`).
     private let interleaved: UnsafeMutablePointer<Float>
+    private let channels: Int
     private let events: UnsafeMutablePointer<RenderEvent>
     private let eventCapacity: Int
     private var position = FramePosition.zero
@@ -52,26 +58,26 @@ final class RenderLoop: @unchecked Sendable {
     private(set) var failure: PCMError?
 
     /// - Thread: control (allocates).
-    init(device: PCMDevice, engine: RenderEngine, live: LiveInput, sequenced: SequencedInput, tap: AudioTap, state: DriverState,
-         schedule: RenderSchedule?, blockFrames: Int, options: AudioDriverOptions) {
-        self.device = device
+    init(engine: RenderEngine, live: LiveInput, sequenced: SequencedInput, tap: AudioTap, state: DriverState,
+         schedule: RenderSchedule?, sampleRate: Int, channels: Int, blockFrames: Int, options: AudioDriverOptions) {
         self.engine = engine
         self.live = live
         self.sequenced = sequenced
         self.tap = tap
         self.state = state
         self.blockFrames = blockFrames
-        sampleRate = Double(device.settings.sampleRate)
-        timing = LiveEventTiming(sampleRate: device.settings.sampleRate)
-        liveHost = HostSync(sampleRate: sampleRate, transport: .playing)
+        self.sampleRate = Double(sampleRate)
+        timing = LiveEventTiming(sampleRate: sampleRate)
+        liveHost = HostSync(sampleRate: self.sampleRate, transport: .playing)
         cursor = schedule.map(ScheduleCursor.init(schedule:))
-        endFrame = schedule.map { $0.endFrame + Int64(options.tailSeconds * Double(device.settings.sampleRate)) }
-        fadeFrames = max(1, Int(options.fadeOutSeconds * sampleRate))
+        endFrame = schedule.map { $0.endFrame + Int64(options.tailSeconds * Double(sampleRate)) }
+        fadeFrames = max(1, Int(options.fadeOutSeconds * self.sampleRate))
         output = AudioBuffer(channels: 2, capacity: blockFrames)
-        interleaved = .allocate(capacity: blockFrames * device.settings.channels)
+        self.channels = channels
+        interleaved = .allocate(capacity: blockFrames * channels)
         eventCapacity = max(options.maxEventsPerBlock, 16)  // room for All Sound Off on 16 channels
         events = .allocate(capacity: eventCapacity)
-        watchdog = OverrunWatchdog(blockFrames: blockFrames, sampleRate: device.settings.sampleRate)
+        watchdog = OverrunWatchdog(blockFrames: blockFrames, sampleRate: sampleRate)
     }
 
     deinit {
@@ -86,51 +92,75 @@ final class RenderLoop: @unchecked Sendable {
         watchdog.arm()
     }
 
-    /// Plays until the sequence ends, a stop request has faded out, or the device fails;
-    /// then drains the device (not after a failure).
+    /// Plays to `device` until the sequence ends, a stop request has faded out, or the
+    /// device fails; then drains the device (not after a failure).
     /// - Thread: render.
-    func run() {
+    func run(on device: PCMDevice) {
         defer { state.running.store(false, ordering: .releasing) }
         do {
-            while try renderAndWriteBlock() {}
+            while renderBlock(frames: blockFrames) {
+                interleave()
+                try device.write(frames: UnsafeBufferPointer(start: interleaved, count: blockFrames * channels))
+            }
             try device.drain()
         } catch {
             failure = error
         }
     }
 
-    /// One period. Returns false once playback is over.
-    private func renderAndWriteBlock() throws(PCMError) -> Bool {
+    /// Fills one JACK period: `frames` frames of the left and right ports' buffers, in
+    /// blocks of at most `blockFrames`. Once playback is over (a stop faded out, the
+    /// sequence ended) it writes silence and clears `DriverState.running`.
+    /// - Thread: render (JACK's process thread).
+    func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
+        var done = 0
+        while done < frames {
+            let count = min(blockFrames, frames - done)
+            guard renderBlock(frames: count) else {
+                (left + done).update(repeating: 0, count: frames - done)
+                (right + done).update(repeating: 0, count: frames - done)
+                state.running.store(false, ordering: .releasing)
+                return
+            }
+            (left + done).update(from: output.left, count: count)
+            (right + done).update(from: output.right, count: count)
+            done += count
+        }
+    }
+
+    /// Renders the next `frames` (at most `blockFrames`) into `output`. Returns false, with
+    /// nothing rendered, once playback is over.
+    private func renderBlock(frames: Int) -> Bool {
         if phase == .playing {
             if state.stopRequested.load(ordering: .acquiring) {
                 phase = .fading(remaining: fadeFrames)
             } else if let endFrame, position >= endFrame {
-                return false
+                phase = .over
             }
         }
+        guard phase != .over else { return false }
         let blockStart = HostTime.now()
-        var count = cursor?.events(from: position, frames: blockFrames, into: events, capacity: eventCapacity) ?? 0
-        var dropped = sequencedTiming.collect(from: sequenced, start: position, frames: blockFrames,
+        var count = cursor?.events(from: position, frames: frames, into: events, capacity: eventCapacity) ?? 0
+        var dropped = sequencedTiming.collect(from: sequenced, start: position, frames: frames,
                                               into: events, count: &count, capacity: eventCapacity)
-        dropped += timing.collect(from: live.ring, blockStart: blockStart, frames: blockFrames,
+        dropped += timing.collect(from: live.ring, blockStart: blockStart, frames: frames,
                                      into: events, count: &count, capacity: eventCapacity)
         if phase == .silencing { dropped += appendAllSoundOff(count: &count) }
         if dropped > 0 { state.droppedEvents.add(dropped, ordering: .relaxed) }
 
         let host = hostSync()
-        engine.render(frames: blockFrames, bus: output.bus, host: host,
+        engine.render(frames: frames, bus: output.bus, host: host,
                       sequenced: UnsafeBufferPointer(start: events, count: count))
-        liveHost = host.advanced(by: blockFrames)
-        applyFade()
-        tap.push(output: output.bus, of: engine, frames: blockFrames)
-        interleave()
+        liveHost = host.advanced(by: frames)
+        applyFade(frames: frames)
+        tap.push(output: output.bus, of: engine, frames: frames)
         if watchdog.record(rendering: HostTime.now() - blockStart) {
             state.realtimeDropped.store(PCMRealtimePriority.dropForCurrentThread(), ordering: .releasing)
         }
-        try device.write(frames: UnsafeBufferPointer(start: interleaved, count: blockFrames * device.settings.channels))
-        position += Int64(blockFrames)
+        position += Int64(frames)
         state.framesRendered.store(position.index, ordering: .relaxed)
-        return advancePhase()
+        advancePhase(frames: frames)
+        return true
     }
 
     /// The schedule's timeline, the transport's song's while one plays, or the live one at
@@ -149,32 +179,31 @@ final class RenderLoop: @unchecked Sendable {
     }
 
     /// Ramps the block down while fading; silence once the fade is over.
-    private func applyFade() {
+    private func applyFade(frames: Int) {
         switch phase {
-        case .playing:
+        case .playing, .over:
             return
         case .fading(let remaining):
             let step = 1 / Float(fadeFrames)
-            for i in 0..<blockFrames {
+            for i in 0..<frames {
                 let gain = max(0, Float(remaining - i) * step)
                 output.left[i] *= gain
                 output.right[i] *= gain
             }
         case .silencing:
-            output.bus.clear(frames: blockFrames)
+            output.bus.clear(frames: frames)
         }
     }
 
-    /// Moves the fade on by one block. Returns false after the silencing block.
-    private func advancePhase() -> Bool {
+    /// Moves the fade on by one block; the silencing block is the last.
+    private func advancePhase(frames: Int) {
         switch phase {
-        case .playing:
-            return true
+        case .playing, .over:
+            return
         case .fading(let remaining):
-            phase = remaining > blockFrames ? .fading(remaining: remaining - blockFrames) : .silencing
-            return true
+            phase = remaining > frames ? .fading(remaining: remaining - frames) : .silencing
         case .silencing:
-            return false
+            phase = .over
         }
     }
 
@@ -195,7 +224,6 @@ final class RenderLoop: @unchecked Sendable {
     /// Stereo bus → the device's interleaved channels: mono gets the average, channels
     /// past the second get silence.
     private func interleave() {
-        let channels = device.settings.channels
         if channels == 1 {
             for i in 0..<blockFrames { interleaved[i] = 0.5 * (output.left[i] + output.right[i]) }
             return

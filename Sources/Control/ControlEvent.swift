@@ -37,6 +37,9 @@ public enum NodeGoneReason: String, Hashable, Sendable, Codable {
     case crashed
     /// An isolated plugin node's process stopped answering and was killed.
     case hung
+    /// The JACK server the hub played into stopped or dropped it: its output nodes are
+    /// silent until a server runs again (docs/jack.md).
+    case jackStopped = "jack-stopped"
 }
 
 /// How important a log line is.

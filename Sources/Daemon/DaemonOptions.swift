@@ -18,6 +18,8 @@ public struct DaemonOptions: Sendable {
     public var statePath: String
     /// Run MIDI-only: no render engine, no PCM.
     public var audio: Bool
+    /// ALSA, JACK, or JACK when a server runs (`serve --audio`).
+    public var audioBackend: AudioBackendChoice
     /// Preset folder override for the synth.
     public var presetBank: String?
     /// The SoundFont the SoundFont instruments play; with one, the embedded default plays
@@ -41,7 +43,7 @@ public struct DaemonOptions: Sendable {
     public var pluginIsolation: PluginIsolation
 
     public init(patchPath: String? = nil, device: String? = nil, statePath: String = StateStore.defaultPath(),
-                audio: Bool = true, presetBank: String? = nil, soundFont: String? = nil,
+                audio: Bool = true, audioBackend: AudioBackendChoice = .alsa, presetBank: String? = nil, soundFont: String? = nil,
                 driverOptions: AudioDriverOptions = AudioDriverOptions(), socket: ControlSocketPath = .resolve(),
                 clientName: String = "midihub", receiverTimeout: HostDuration = 60, remote: ListenAddress? = nil,
                 osc: ListenAddress? = nil, allowList: PeerAllowList = .everyone, pluginIsolation: PluginIsolation = PluginIsolation()) {
@@ -49,6 +51,7 @@ public struct DaemonOptions: Sendable {
         self.device = device
         self.statePath = statePath
         self.audio = audio
+        self.audioBackend = audioBackend
         self.presetBank = presetBank
         self.soundFont = soundFont
         self.driverOptions = driverOptions

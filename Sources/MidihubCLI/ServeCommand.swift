@@ -16,7 +16,7 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Run the hub: route MIDI between devices, apps and the built-in synth.",
         // Written out: past a length, the generated usage shortens to "midihub serve <options>".
-        usage: "midihub serve [--patch <patch>] [--state <state>] [--no-audio] [--receiver-timeout <seconds>] "
+        usage: "midihub serve [--patch <patch>] [--state <state>] [--no-audio] [--audio <system>] [--receiver-timeout <seconds>] "
             + "[--remote <[address:]port>] [--osc <[address:]port>] [--allow <network> ...] [--device <device>] [--period <period>] [--buffer <buffer>] "
             + "[--sample-rate <sample-rate>] [--preset-bank <preset-bank>] [--instrument <name>] [--soundfont <soundfont>]",
         discussion: """
@@ -34,7 +34,9 @@ struct ServeCommand: ParsableCommand {
             it also serves the web remote, the hub in a browser (docs/remote.md): 'midihub remote' \
             prints the URL to open, with its token. With --osc, it takes OSC from control surfaces \
             (docs/osc.md). With --allow, OSC and RTP-MIDI invitations come only from those \
-            networks and this machine.
+            networks and this machine. With --audio jack, the graph plays into JACK as the \
+            JACK client 'midihub' (ports 'left' and 'right'), rendered in JACK's process \
+            callback; --audio auto chooses JACK when a server runs (docs/jack.md).
 
             Examples:
               midihub serve
@@ -44,6 +46,7 @@ struct ServeCommand: ParsableCommand {
               midihub serve --remote 0.0.0.0:8080
               midihub serve --osc 9000
               midihub serve --osc 0.0.0.0:9000 --allow 192.168.1.0/24
+              midihub serve --audio jack
             """
     )
 
@@ -55,6 +58,12 @@ struct ServeCommand: ParsableCommand {
 
     @Flag(help: "Run MIDI-only: no synth, no PCM device.")
     var noAudio = false
+
+    @Option(name: .customLong("audio"), help: ArgumentHelp(
+        "Where the sound goes: 'alsa' (the PCM device: --device, else the first output node's), 'jack' (a JACK client, "
+            + "its ports connected to the system's playback), or 'auto' (JACK when a server runs, else ALSA).",
+        valueName: "system"))
+    var audioSystem: AudioBackendChoice = .alsa
 
     @Option(help: ArgumentHelp(
         "Seconds another program's port may take no MIDI while MIDI waits for it; then the hub gives up on it "
@@ -102,7 +111,7 @@ struct ServeCommand: ParsableCommand {
             systemd = nil
         }
         let options = DaemonOptions(
-            patchPath: patch, device: audio.device, statePath: state ?? StateStore.defaultPath(), audio: !noAudio,
+            patchPath: patch, device: audio.device, statePath: state ?? StateStore.defaultPath(), audio: !noAudio, audioBackend: audioSystem,
             presetBank: audio.presetBank, soundFont: noAudio ? nil : try InstrumentChoice.fontPath(instrument, presetBank: audio.presetBank),
             driverOptions: audio.driverOptions, receiverTimeout: HostDuration(seconds: receiverTimeout), remote: remote,
             osc: osc, allowList: PeerAllowList(networks: allow), pluginIsolation: PluginIsolation(byDefault: isolatePlugins))
@@ -133,6 +142,8 @@ struct ServeCommand: ParsableCommand {
         Glibc.exit(0)
     }
 }
+
+extension AudioBackendChoice: ExpressibleByArgument {}
 
 extension ListenAddress: ExpressibleByArgument {
     public init?(argument: String) {

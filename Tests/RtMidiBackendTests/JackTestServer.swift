@@ -55,7 +55,7 @@ struct JackTestServer {
 
     /// Connects two ports by their JACK names with `jack_connect`.
     func connect(_ source: String, _ destination: String) throws {
-        let status = try Self.run("jack_connect", [source, destination])
+        let status = try Self.runTool("jack_connect", [source, destination])
         guard status == 0 else {
             throw Failure(description: "jack_connect \(source) \(destination) exited with \(status)")
         }
@@ -66,14 +66,14 @@ struct JackTestServer {
             guard process.isRunning else {
                 throw Failure(description: "jackd -n \(name) -d dummy exited with \(process.terminationStatus) at start")
             }
-            if try Self.run("jack_lsp", []) == 0 { return }
+            if try Self.runTool("jack_lsp", []) == 0 { return }
             usleep(50_000)
         }
         stop()
         throw Failure(description: "jackd -n \(name) did not answer jack_lsp within 10 s")
     }
 
-    private static func run(_ toolName: String, _ arguments: [String]) throws -> Int32 {
+    static func runTool(_ toolName: String, _ arguments: [String]) throws -> Int32 {
         let process = Process()
         process.executableURL = try tool(toolName)
         process.arguments = arguments

@@ -1,6 +1,7 @@
 import MIDICore
 import ALSA
 import AudioHost
+import Control
 import Dispatch
 
 /// The sound card's life in the daemon. It is opened when the graph first has nodes that
@@ -18,9 +19,9 @@ extension HubDaemon {
     /// - Thread: control (main, at start, before the owner runs).
     func startAudioIfNeeded() {
         guard audio == nil, graphNeedsAudio else { return }
-        let device = mainAudioDevice
-        adoptFirstAudio(Result { () throws(PCMError) in try AudioDriver(device: device, options: options.driverOptions) },
-                        device: device)
+        let target = mainAudioTarget
+        adoptFirstAudio(Result { () throws(PCMError) in try AudioDriver(target: target, options: options.driverOptions) },
+                        target: target)
     }
 
     /// The same once the daemon runs (a graph edit added the first audio node): the device
@@ -29,14 +30,16 @@ extension HubDaemon {
     func startAudioLater() {
         guard audio == nil, !openingAudio, graphNeedsAudio else { return }
         openingAudio = true
-        let device = mainAudioDevice, options = options.driverOptions
+        let backend = options.audioBackend, device = mainAudioDevice, clientName = options.clientName, options = options.driverOptions
         slowWork.enter()
         DispatchQueue.global().async { [self] in
             defer { slowWork.leave() }
-            let opened = Result { () throws(PCMError) in try AudioDriver(device: device, options: options) }
+            let (target, choice) = backend.target(device: device, clientName: clientName)
+            if let choice { log.info(choice) }
+            let opened = Result { () throws(PCMError) in try AudioDriver(target: target, options: options) }
             try? perform { [self] in
                 openingAudio = false
-                adoptFirstAudio(opened, device: device)
+                adoptFirstAudio(opened, target: target)
             }
         }
     }
@@ -55,18 +58,48 @@ extension HubDaemon {
         }.first ?? "default"
     }
 
+    /// The main output's target as `serve --audio` says (`auto` asks the JACK server and
+    /// logs its choice).
+    private var mainAudioTarget: AudioTarget {
+        let (target, choice) = options.audioBackend.target(device: mainAudioDevice, clientName: options.clientName)
+        if let choice { log.info(choice) }
+        return target
+    }
+
     /// Plays the graph on the opened device (unless an edit took its audio nodes away
     /// meanwhile: the device is closed again), or logs why there is no audio.
-    private func adoptFirstAudio(_ opened: Result<AudioDriver, PCMError>, device: String) {
+    private func adoptFirstAudio(_ opened: Result<AudioDriver, PCMError>, target: AudioTarget) {
         guard audio == nil, graphNeedsAudio, let catalog else { return }
         do {
             let rack = AudioRack(driver: try opened.get(), catalog: catalog)
             rack.driver.tempo = core.snapshot.tempo
             for warning in try rack.install(core.snapshot.graph, stopped: []) { log.warning(warning) }
             audio = rack
-            log.info("audio: playing to \(device) (\(rack.driver.settings))")
+            logPlaying(rack.driver)
         } catch {
             log.warning("no audio, running MIDI-only: \(error)")
+        }
+    }
+
+    /// `node-gone` for each output node of the graph: what they played to went away.
+    private func publishOutputsGone(reason: NodeGoneReason) {
+        for node in core.snapshot.graph.nodes {
+            if case .output = node.body { log.publish(.nodeGone(node: node.id.description, reason: reason)) }
+        }
+    }
+
+    /// The line that says where the sound goes: the device and its settings; in JACK, the
+    /// client's ports and what they are connected to.
+    private func logPlaying(_ driver: AudioDriver) {
+        switch driver.target {
+        case .alsa(let device):
+            log.info("audio: playing to \(device) (\(driver.settings))")
+        case .jack:
+            let client = driver.settings.deviceName.dropFirst("jack:".count)
+            let connected = driver.jackConnections()
+            log.info("audio: playing into JACK as \(client):left and \(client):right (\(driver.settings.sampleRate) Hz, "
+                     + "\(driver.settings.periodFrames) frames a period), connected to "
+                     + (connected.isEmpty ? "nothing (no port matched; connect them with jack_connect)" : connected.joined(separator: ", ")))
         }
     }
 
@@ -88,14 +121,15 @@ extension HubDaemon {
         } else {
             let cause = audio.driver.failure.map(\.description) ?? "the render thread ended"
             log.error("audio stopped: \(cause); opening the device again")
+            if case .jackStopped = audio.driver.failure { publishOutputsGone(reason: .jackStopped) }
         }
         audio.releaseDevice()
         reopeningAudio = true
-        let device = audio.driver.settings.deviceName, options = audio.driver.options
+        let target = audio.driver.target, options = audio.driver.options
         slowWork.enter()
         DispatchQueue.global().async { [self] in
             defer { slowWork.leave() }
-            let opened = Result { () throws(PCMError) in try AudioDriver(device: device, options: options) }
+            let opened = Result { () throws(PCMError) in try AudioDriver(target: target, options: options) }
             try? perform { [self] in adoptReopenedAudio(opened) }
         }
     }
@@ -134,7 +168,7 @@ extension HubDaemon {
             if let warning = try audio.adopt(try opened.get()) { log.warning(warning) }
             audioRetryDue = nil
             lastAudioReopenFailure = nil
-            log.info("audio: playing to \(audio.driver.settings)")
+            logPlaying(audio.driver)
         } catch {
             audioRetryDue = HostTime.now() + Self.audioRetryInterval
             let failure = "\(error)"

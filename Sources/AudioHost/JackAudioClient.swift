@@ -1,0 +1,192 @@
+import ALSA
+import CJack
+import Glibc
+import Synchronization
+
+/// The hub's sound as a JACK client: two output ports, `left` and `right`, filled in
+/// JACK's process callback by a `RenderLoop` (one JACK period a block, rendered in parts
+/// when the period is longer than the engine's largest block). JACK's clock paces the
+/// graph; JACK's process thread is the render thread, at the priority the server gives it.
+///
+/// The server stopping (or dropping the client) clears `DriverState.running` and is told
+/// by `serverGone`; a client whose server went is never closed (libjack aborts on closing
+/// it) but left for the process's end. Xruns the server reports are counted.
+///
+/// - Thread: control for `init`, `activate`, `connect`, `close`; `process` on JACK's
+///   process thread; `xruns` and `serverGone` from any thread.
+final class JackAudioClient: @unchecked Sendable {
+    private let client: OpaquePointer
+    private let left: OpaquePointer
+    private let right: OpaquePointer
+    /// The server's name for this client (JACK may add a suffix to a taken name).
+    let name: String
+    let sampleRate: Int
+    /// Frames in a JACK period when the client opened.
+    let periodFrames: Int
+    /// Xruns the server reported since the client opened.
+    let xruns = Atomic<Int>(0)
+    private let gone = Atomic<Bool>(false)
+    /// Why the server let the client go (written once in the shutdown callback, before `gone`).
+    private var goneReason = ""
+    private var loop: RenderLoop?
+    private var state: DriverState?
+    private var active = false
+    private var closed = false
+    /// Clients whose server went: kept for the process's life (the server's threads may
+    /// still hold them; libjack aborts on closing them).
+    private static let abandoned = Mutex<[JackAudioClient]>([])
+
+    /// JACK's type name for audio ports (`JACK_DEFAULT_AUDIO_TYPE`).
+    static let audioType = "32 bit float mono audio"
+
+    /// Opens the client `clientName` (never starting a server) and registers its ports.
+    /// - Throws: `PCMError.jackUnavailable` naming why.
+    /// - Thread: control.
+    init(clientName: String) throws(PCMError) {
+        var status = jack_status_t(0)
+        guard let client = midihub_jack_audio_open(clientName, &status) else {
+            throw .jackUnavailable(reason: Self.reason(forStatus: status.rawValue))
+        }
+        let output = UInt(JackPortIsOutput.rawValue)
+        guard let left = jack_port_register(client, "left", Self.audioType, output, 0),
+              let right = jack_port_register(client, "right", Self.audioType, output, 0) else {
+            jack_client_close(client)
+            throw .jackUnavailable(reason: "the JACK server refused midihub's output ports")
+        }
+        self.client = client
+        self.left = left
+        self.right = right
+        name = String(cString: jack_get_client_name(client))
+        sampleRate = Int(jack_get_sample_rate(client))
+        periodFrames = Int(jack_get_buffer_size(client))
+    }
+
+    /// Whether the server stopped or dropped the client.
+    /// - Thread: any.
+    var serverGone: Bool { gone.load(ordering: .acquiring) }
+
+    /// Why the server let the client go; read once `serverGone`.
+    /// - Thread: any, after `serverGone` was seen true.
+    var stopReason: String { goneReason }
+
+    /// Starts rendering: JACK calls the process callback each period from now on.
+    /// - Throws: `PCMError.jackUnavailable` when the server refuses to activate the client.
+    /// - Thread: control (once).
+    func activate(loop: RenderLoop, state: DriverState) throws(PCMError) {
+        self.loop = loop
+        self.state = state
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        jack_set_process_callback(client, { frames, argument in
+            Unmanaged<JackAudioClient>.fromOpaque(argument!).takeUnretainedValue().process(frames: Int(frames))
+            return 0
+        }, me)
+        jack_set_xrun_callback(client, { argument in
+            Unmanaged<JackAudioClient>.fromOpaque(argument!).takeUnretainedValue().xruns.add(1, ordering: .relaxed)
+            return 0
+        }, me)
+        jack_on_info_shutdown(client, { _, reason, argument in
+            let me = Unmanaged<JackAudioClient>.fromOpaque(argument!).takeUnretainedValue()
+            me.goneReason = reason.map { String(cString: $0) } ?? "no reason given"
+            me.gone.store(true, ordering: .releasing)
+            me.state?.running.store(false, ordering: .releasing)
+        }, me)
+        guard jack_activate(client) == 0 else {
+            throw .jackUnavailable(reason: "the JACK server would not activate midihub's client")
+        }
+        active = true
+    }
+
+    /// One period: the loop renders into the two ports' buffers (silence once it is over).
+    /// - Thread: render (JACK's process thread).
+    private func process(frames: Int) {
+        guard let leftBuffer = jack_port_get_buffer(left, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self),
+              let rightBuffer = jack_port_get_buffer(right, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self)
+        else { return }
+        guard let loop, state?.running.load(ordering: .relaxed) == true else {
+            leftBuffer.update(repeating: 0, count: frames)
+            rightBuffer.update(repeating: 0, count: frames)
+            return
+        }
+        loop.render(left: leftBuffer, right: rightBuffer, frames: frames)
+    }
+
+    /// Connects `left` and `right` to `destination`'s ports (see `AudioTarget.jack`): the
+    /// first two matching input ports, one each (one port: both to it).
+    /// - Returns: the full names of the ports connected to, in order; empty when none matched.
+    /// - Thread: control, after `activate`.
+    @discardableResult
+    func connect(to destination: String) -> [String] {
+        let targets: [String]
+        if destination.hasPrefix("jack:") {
+            targets = ports(matching: Self.regex(forGlob: String(destination.dropFirst(5))),
+                            flags: UInt(JackPortIsInput.rawValue))
+        } else {
+            targets = ports(matching: nil, flags: UInt(JackPortIsInput.rawValue | JackPortIsPhysical.rawValue))
+        }
+        guard let first = targets.first else { return [] }
+        let second = targets.count > 1 ? targets[1] : first
+        let own = [jack_port_name(left), jack_port_name(right)].map { String(cString: $0!) }
+        jack_connect(client, own[0], first)
+        jack_connect(client, own[1], second)
+        return first == second ? [first] : [first, second]
+    }
+
+    /// The full names of the audio ports with `flags` whose names match `pattern` (a
+    /// regular expression; nil: all), in the server's order.
+    private func ports(matching pattern: String?, flags: UInt) -> [String] {
+        guard let list = jack_get_ports(client, pattern, Self.audioType, flags) else { return [] }
+        defer { jack_free(list) }
+        var names: [String] = []
+        var index = 0
+        while let name = list[index] {
+            names.append(String(cString: name))
+            index += 1
+        }
+        return names
+    }
+
+    /// A glob (`*` any run, `?` one character) as an anchored POSIX extended regex.
+    static func regex(forGlob glob: String) -> String {
+        var pattern = "^"
+        for character in glob {
+            switch character {
+            case "*": pattern += ".*"
+            case "?": pattern += "."
+            case ".", "[", "]", "(", ")", "{", "}", "+", "^", "$", "|", "\\": pattern += "\\" + String(character)
+            default: pattern.append(character)
+            }
+        }
+        return pattern + "$"
+    }
+
+    /// Stops the process callback and closes the client; a client whose server went is
+    /// left as it is (see the type's note). Calling it again does nothing.
+    /// - Thread: control.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        guard !serverGone else {
+            Self.abandoned.withLock { $0.append(self) }
+            return
+        }
+        if active { jack_deactivate(client) }
+        jack_client_close(client)
+    }
+
+    deinit {
+        guard !closed, !serverGone else { return }  // gone: leaked, never closed
+        if active { jack_deactivate(client) }
+        jack_client_close(client)
+    }
+
+    // `jack_status_t` bits, from <jack/types.h>.
+    private static let serverFailed: UInt32 = 0x10
+    private static let versionError: UInt32 = 0x400
+
+    /// libjack's status bits as the reason for `PCMError.jackUnavailable`.
+    static func reason(forStatus status: UInt32) -> String {
+        if status & serverFailed != 0 { return "no JACK server running" }
+        if status & versionError != 0 { return "the JACK server speaks another protocol version than this libjack" }
+        return "the JACK server refused a client (status 0x\(String(status, radix: 16)))"
+    }
+}
