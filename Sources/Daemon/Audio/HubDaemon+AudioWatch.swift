@@ -144,8 +144,14 @@ extension HubDaemon {
         audio.lastUnderrunCheck = now
         let total = audio.driver.counters.underruns
         guard total > audio.reportedUnderruns else { return }
-        log.warning("audio: \(total - audio.reportedUnderruns) underruns on \(audio.driver.settings.deviceName) (the render thread "
-                    + "fell behind the device; \(total) since it opened); the sound goes on")
+        let new = total - audio.reportedUnderruns, device = audio.driver.settings.deviceName
+        if case .jack = audio.driver.target {
+            log.warning("audio: \(new) xruns in JACK (a client, maybe \(device.dropFirst("jack:".count)), was late for its period; \(total) "
+                        + "since it joined); the sound goes on")
+        } else {
+            log.warning("audio: \(new) underruns on \(device) (the render thread fell behind the device; \(total) since it opened); "
+                        + "the sound goes on")
+        }
         audio.reportedUnderruns = total
     }
 

@@ -1,0 +1,91 @@
+# Issue 41, kernel test: the hub's sound in JACK (docs/jack.md). jackd runs its ALSA driver
+# on snd-aloop's hw:Loopback,0,0 (a real card driver, not the dummy), recorded from
+# hw:Loopback,1,0; `midihub serve --audio jack` is a JACK client whose left and right ports
+# the patch's `output: default` connects to system:playback_1 and _2. A snd-virmidi
+# keyboard plays the built-in synth's flute A4: it is in the recording at 440 Hz. Then
+# jackd is killed: one log line says so, `node-gone` comes for the output with
+# `jack-stopped`, and MIDI still reaches aseqdump; jackd started again, the hub rejoins on
+# its own (connected again) and a second A4 is recorded.
+# timeout: 240
+
+source "$REPO/Tests/Integration/synth-audio.sh"
+source "$REPO/Tests/Integration/serve.sh"
+source "$REPO/Tests/Integration/serve-audio.sh"
+source "$REPO/Tests/Integration/serve-hotplug.sh"
+export JACK_NO_START_SERVER=1 JACK_NO_AUDIO_RESERVATION=1  # no D-Bus in the VM
+load_modules snd-aloop
+start_controller_and_dump
+
+cat >"$WORK/jack.yaml" <<'YAML'
+nodes:
+  keys: { source: hardware:* }
+  synth: { instrument: midihub synth }
+  out: { output: default }
+  dump: { external: '"aseqdump"' }
+routes:
+  - keys -> synth
+  - keys -> dump
+  - synth -> out
+rules:
+  - connect hardware:* -> "midihub:in"
+YAML
+
+# jackd on the loopback's playback side, at the rate and format the recording holds it to;
+# periods as large as the other audio tests' (the VM is emulated), and a client timeout
+# long enough for the VM's stalls.
+start_jackd_on_loopback() { # NAME
+    start_peer "$1" jackd --no-realtime -t 10000 -d alsa -d hw:Loopback,0,0 -P -r 48000 -p 1024 -n 3
+    wait_for "jackd answers" 60 jack_lsp
+}
+# Waits until the hub's JACK ports feed both playback ports. Its audio client is named
+# `midihub`, or `midihub-NN` when the JACK MIDI ports' clients took that name first (as
+# they do when a server comes back): the name its last "playing into JACK" line says.
+wait_for_hub_in_jack() {
+    local client
+    client=$(grep -o 'playing into JACK as [^:]*' "$(peer_err hub)" | tail -n 1 | cut -d' ' -f5)
+    poll_until 60 bash -c "jack_lsp -c $client:left | grep -qx '   system:playback_1' && jack_lsp -c $client:right | grep -qx '   system:playback_2'" \
+        || fail "$client's ports do not feed system:playback_1/2; jack_lsp -c: $(jack_lsp -c | tr '\n' ' ')"
+}
+
+start_loopback_recording rec "$WORK/recorded.wav" 120
+wait_for_loopback_capture
+start_jackd_on_loopback jackd
+start_serve hub --audio jack --patch "$WORK/jack.yaml" --preset-bank "$REPO/patches/presets"
+hub=$(client_number midihub)
+wait_for_peer_line hub "$(peer_err hub)" "midihub: audio: playing into JACK as midihub:left and midihub:right \(48000 Hz, 1024 frames a period\), connected to system:playback_1, system:playback_2" 60
+wait_for_hub_in_jack
+start_peer events bash -c "{ echo '{\"id\":1,\"request\":\"subscribe\",\"params\":{\"events\":[\"node-gone\"]}}'; sleep 200; } \
+    | socat -t 200 - UNIX-CONNECT:$SERVE_SOCKET"
+wait_for_line "$(peer_out events)" '"ok":true'
+
+step "the keyboard's A4 through JACK into the card"
+wait_for_controller_route "the rule"
+play_flute_a4 "$card"
+wait_for_line "$dump" "^ *$hub:1 +Note off +0, note 69"
+
+step "jackd killed: one line, node-gone, MIDI goes on"
+stop_peer jackd KILL
+wait_for_peer_line hub "$(peer_err hub)" "midihub: error: audio stopped: the JACK server stopped or dropped midihub \(.*\); MIDI goes on" 30
+wait_for_line "$(peer_out events)" '^\{"event":"node-gone","node":"out","reason":"jack-stopped"\}$' 30
+amidi -p "hw:$card,0" -S '90 3C 64 80 3C 00' || fail "amidi -S failed"
+wait_for_line "$dump" "^ *$hub:1 +Note on +0, note 60, velocity 100$"
+sleep 6  # a retry of the audio (every 5 s) finds no server
+assert_eq 1 "$(grep -c 'audio stopped' "$(peer_err hub)")" "lines saying the audio stopped"
+
+step "jackd back: the hub rejoins and plays again"
+start_jackd_on_loopback jackd2
+wait_for_line_count "$(peer_err hub)" "midihub: audio: playing into JACK as midihub(-[0-9]+)?:left" 2 60
+wait_for_hub_in_jack
+play_flute_a4 "$card"
+sleep 1
+stop_peer hub
+assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
+stop_peer jackd2 KILL  # jackd takes SIGINT slowly under emulation; its exit is not what is tested
+stop_peer rec
+
+step "both A4s are in the recording"
+sound_segments "$WORK/recorded.wav" 1 >"$WORK/segments.txt"
+mapfile -t segments <"$WORK/segments.txt"
+assert_eq 2 "${#segments[@]}" "sounds recorded (two A4s): $(tr '\n' ';' <"$WORK/segments.txt")"
+assert_segment_a4 "$WORK/recorded.wav" ${segments[0]} first-a4
+assert_segment_a4 "$WORK/recorded.wav" ${segments[1]} second-a4
