@@ -37,6 +37,7 @@ sed -E 's/ \| .*//; s/ +# .*//; s/ +$//' "$WORK/examples.raw" \
     | awk '$2 == "connect" || $2 == "disconnect" || !seen[$0]++' >"$WORK/examples.all"
 while read -r line; do
     read -ra words <<<"$line"
+    [[ $line == *" --audio jack"* ]] && continue  # 98-serve-jack-audio runs it, with a JACK server on a card
     [[ $OFFLINE == *" ${words[1]} "* && ! ($line =~ ^midihub\ widgets\ (set|press|release)\ ) || $ELSEWHERE == *" ${words[1]} "* ]] \
         || echo "$line"
 done <"$WORK/examples.all" >"$WORK/examples"
