@@ -211,6 +211,29 @@ public final class AudioDriver: @unchecked Sendable {
         }
     }
 
+    /// JACK's transport as last changed; nil on ALSA.
+    /// - Thread: any.
+    public var jackTransport: JackTransportReading? {
+        guard case .jack(let client, _) = sink else { return nil }
+        return client.transport
+    }
+
+    /// Makes the hub JACK's timebase master or lets go of it (docs/jack.md#jack-transport);
+    /// false on ALSA or when JACK refused.
+    /// - Thread: control.
+    @discardableResult
+    public func leadJackTransport(_ leading: Bool) -> Bool {
+        guard case .jack(let client, _) = sink else { return false }
+        return client.lead(leading)
+    }
+
+    /// Moves JACK's transport to `seconds`, rolling or stopped (nothing on ALSA).
+    /// - Thread: control.
+    public func moveJackTransport(rolling: Bool, seconds: Double) {
+        guard case .jack(let client, _) = sink else { return }
+        client.moveTransport(rolling: rolling, seconds: seconds)
+    }
+
     /// The ports the JACK client's output is connected to (empty on ALSA).
     /// - Thread: control.
     public func jackConnections() -> [String] {

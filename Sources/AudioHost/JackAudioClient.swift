@@ -28,6 +28,15 @@ final class JackAudioClient: @unchecked Sendable {
     private let gone = Atomic<Bool>(false)
     /// Why the server let the client go (written once in the shutdown callback, before `gone`).
     private var goneReason = ""
+    /// JACK's transport as the process thread last saw it change (`transport`).
+    private let transportRolling = Atomic<Bool>(false)
+    private let transportFrame = Atomic<Int64>(0)
+    /// Counts the transport's changes: started, stopped, located (a frame not where the last
+    /// period's end put it).
+    private let transportChanges = Atomic<Int>(0)
+    /// The process thread's own: the last period's transport.
+    private var lastRolling = false
+    private var lastFrame: Int64 = -1
     private var loop: RenderLoop?
     private var state: DriverState?
     private var active = false
@@ -99,6 +108,7 @@ final class JackAudioClient: @unchecked Sendable {
     /// One period: the loop renders into the two ports' buffers (silence once it is over).
     /// - Thread: render (JACK's process thread).
     private func process(frames: Int) {
+        noteTransport(frames: frames)
         guard let leftBuffer = jack_port_get_buffer(left, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self),
               let rightBuffer = jack_port_get_buffer(right, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self)
         else { return }
@@ -108,6 +118,71 @@ final class JackAudioClient: @unchecked Sendable {
             return
         }
         loop.render(left: leftBuffer, right: rightBuffer, frames: frames)
+    }
+
+    /// Makes the hub JACK's timebase master (`true`: its tempo, bars and beats are what
+    /// JACK's transport reports; the song's while one plays) or lets go of it.
+    /// - Returns: false when JACK refused.
+    /// - Thread: control, after `activate`.
+    @discardableResult
+    func lead(_ leading: Bool) -> Bool {
+        guard leading else { return jack_release_timebase(client) == 0 }
+        return jack_set_timebase_callback(client, 0, { _, _, position, _, argument in
+            guard let position else { return }
+            Unmanaged<JackAudioClient>.fromOpaque(argument!).takeUnretainedValue().fillTimebase(position)
+        }, Unmanaged.passUnretained(self).toOpaque()) == 0
+    }
+
+    /// Moves JACK's transport: to `seconds`, rolling or stopped (the hub leads it).
+    /// - Thread: control.
+    func moveTransport(rolling: Bool, seconds: Double) {
+        jack_transport_locate(client, jack_nframes_t(max(0, seconds) * Double(sampleRate)))
+        if rolling { jack_transport_start(client) } else { jack_transport_stop(client) }
+    }
+
+    /// Ticks to a beat in the timebase JACK is given.
+    static let ticksPerBeat = 1920.0
+
+    /// JACK's position in bars, beats and ticks from the timeline the hub rendered last.
+    /// - Thread: render (JACK's process thread, after `process`).
+    private func fillTimebase(_ position: UnsafeMutablePointer<jack_position_t>) {
+        guard let host = loop?.lastHost else { return }
+        let beatType = Double(host.timeSignatureDenominator), quartersPerBeat = 4 / beatType
+        let inBar = max(0, host.beat - host.barStartBeat) / quartersPerBeat
+        position.pointee.valid = JackPositionBBT
+        position.pointee.bar = Int32(host.bar)
+        position.pointee.beat = Int32(inBar) + 1
+        position.pointee.tick = Int32((inBar - inBar.rounded(.down)) * Self.ticksPerBeat)
+        position.pointee.bar_start_tick = Double(host.bar - 1) * Double(host.timeSignatureNumerator) * Self.ticksPerBeat
+        position.pointee.beats_per_bar = Float(host.timeSignatureNumerator)
+        position.pointee.beat_type = Float(beatType)
+        position.pointee.ticks_per_beat = Self.ticksPerBeat
+        position.pointee.beats_per_minute = host.tempo / quartersPerBeat
+    }
+
+    /// Reads JACK's transport for this period and publishes it when it changed.
+    /// - Thread: render (JACK's process thread).
+    private func noteTransport(frames: Int) {
+        var position = jack_position_t()
+        let rolling = jack_transport_query(client, &position) == JackTransportRolling
+        let frame = Int64(position.frame)
+        let expected = lastRolling ? lastFrame + Int64(frames) : lastFrame
+        defer { (lastRolling, lastFrame) = (rolling, frame) }
+        guard rolling != lastRolling || frame != expected else { return }
+        transportRolling.store(rolling, ordering: .relaxed)
+        transportFrame.store(frame, ordering: .relaxed)
+        transportChanges.add(1, ordering: .releasing)
+    }
+
+    /// JACK's transport as last changed, and how many changes the process thread has seen.
+    /// - Thread: any.
+    var transport: JackTransportReading {
+        while true {
+            let changes = transportChanges.load(ordering: .acquiring)
+            let reading = JackTransportReading(changes: changes, rolling: transportRolling.load(ordering: .relaxed),
+                                               seconds: Double(transportFrame.load(ordering: .relaxed)) / Double(sampleRate))
+            if transportChanges.load(ordering: .acquiring) == changes { return reading }
+        }
     }
 
     /// Connects `left` and `right` to `destination`'s ports (see `AudioTarget.jack`): the
@@ -188,5 +263,23 @@ final class JackAudioClient: @unchecked Sendable {
         if status & serverFailed != 0 { return "no JACK server running" }
         if status & versionError != 0 { return "the JACK server speaks another protocol version than this libjack" }
         return "the JACK server refused a client (status 0x\(String(status, radix: 16)))"
+    }
+}
+
+/// JACK's transport as the hub's audio client saw it last change (docs/jack.md, "JACK transport").
+///
+/// - Thread: any (a plain value).
+public struct JackTransportReading: Sendable, Equatable {
+    /// How many changes (starts, stops, locates) the client has seen: a new reading when it grows.
+    public var changes: Int
+    /// Whether JACK's transport rolls.
+    public var rolling: Bool
+    /// Its position, in seconds from its start (its frame at the server's rate).
+    public var seconds: Double
+
+    public init(changes: Int, rolling: Bool, seconds: Double) {
+        self.changes = changes
+        self.rolling = rolling
+        self.seconds = seconds
     }
 }

@@ -52,6 +52,8 @@ final class RenderLoop: @unchecked Sendable {
     /// transport's song says while one plays (`songPlays`).
     private var liveHost: HostSync
     private var songPlays = false
+    /// The timeline of the block rendered last (what JACK's timebase callback reports).
+    private(set) var lastHost = HostSync()
     private var phase = Phase.playing
     private var watchdog: OverrunWatchdog
     /// Why playback ended early (device gone, write failed); read after join.
@@ -149,6 +151,7 @@ final class RenderLoop: @unchecked Sendable {
         if dropped > 0 { state.droppedEvents.add(dropped, ordering: .relaxed) }
 
         let host = hostSync()
+        lastHost = host
         engine.render(frames: frames, bus: output.bus, host: host,
                       sequenced: UnsafeBufferPointer(start: events, count: count))
         liveHost = host.advanced(by: frames)

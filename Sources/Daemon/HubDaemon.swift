@@ -465,7 +465,7 @@ public final class HubDaemon: @unchecked Sendable {
                 log.info("loaded patch \(path)")
                 return HubState(graph: patch.graph, rules: patch.rules, tempo: patch.tempo, mappings: patch.mappings,
                                 scenes: patch.scenes, triggers: patch.triggers, widgets: patch.widgets,
-                                network: patch.network)
+                                network: patch.network, jackTransport: patch.jackTransport)
             } catch {
                 throw DaemonError.badSetup(error.description)
             }

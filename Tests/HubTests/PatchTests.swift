@@ -314,3 +314,19 @@ extension PatchTests {
         #expect(error(both).hasPrefix("\(folder)/verse.yaml:4:20: scene 'bridge' both loads a patch and sets values"), "\(error(both))")
     }
 }
+
+extension PatchTests {
+    @Test func transportFollowAndLeadAreReadAndKeptInTheStateAndOtherWordsAreRefused() throws {
+        let patch = try parse("transport: follow\nnodes:\n  out: { output: default }\n")
+        #expect(patch.jackTransport == .follow)
+        #expect(try parse("nodes:\n  out: { output: default }\n").jackTransport == nil)
+        let store = StateStore(path: temporaryDirectory() + "/state.json")
+        try store.save(HubState(graph: patch.graph, jackTransport: patch.jackTransport))
+        #expect(try store.load()?.jackTransport == .follow)
+        #expect(try parse("transport: lead\n").jackTransport == .lead)
+        let master = error("transport: master\n")
+        #expect(master?.description == "test.yaml:1:12: transport 'master' is not a way to go with JACK's transport "
+            + "(fix: write `transport: follow` (JACK's transport moves the hub's song) or `transport: lead` (the hub's moves "
+            + "JACK's), or leave it out)", "\(String(describing: master))")
+    }
+}

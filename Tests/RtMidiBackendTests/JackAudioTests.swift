@@ -1,6 +1,7 @@
 import ALSA
 import AllocationCounter
 import AudioHost
+import Daemon
 import Foundation
 import Glibc
 import RenderCore
@@ -111,6 +112,68 @@ extension JackMIDITests {
         }
     }
 
+    /// The hub's transport moves JACK's, and as timebase master it gives JACK's clients its
+    /// bars and beats: `jack_showtime` (a real JACK client) sees it roll, with a BBT position.
+    @Test func leadingJacksTransportRollsItWithTheHubsBarsAndBeats() throws {
+        try withJackServer { _ in
+            let (driver, _) = try synthInJack(client: "hub-lead", destination: "default")
+            defer { try? driver.stop() }
+            // Another client (jack_transport) locates JACK's transport: the hub's client reads it.
+            try Self.jackTransport("locate 384000")
+            try driver.waitUntil({ driver.jackTransport?.seconds == 8 },
+                                 message: "the hub's client did not see JACK's transport at 8 s: \(String(describing: driver.jackTransport))")
+            #expect(driver.jackTransport?.rolling == false)
+            #expect(driver.leadJackTransport(true))
+            driver.moveJackTransport(rolling: true, seconds: 2)
+            let rolling = try Self.showtimeLine { $0.contains("state: Rolling") }
+            let line = try #require(rolling, "jack_showtime never saw JACK's transport roll")
+            #expect(line.contains("BBT:"), "no bars and beats from the hub: \(line)")
+            let frame = try #require(line.split(separator: " ").dropFirst(2).first.flatMap { Int($0) }, "\(line)")
+            #expect(frame >= 96_000, "JACK's transport was not moved to 2 s: \(line)")
+            driver.moveJackTransport(rolling: false, seconds: 0)
+            #expect(try Self.showtimeLine { $0.contains("state: Stopped") } != nil, "jack_showtime never saw it stop")
+            // The hub's live timeline reads back through JACK: JACK's transport gives its frame.
+            #expect(driver.jackTransport?.rolling == false)
+        }
+    }
+
+    /// Runs `jack_transport` with `command` on its input.
+    static func jackTransport(_ command: String) throws {
+        let process = Process()
+        process.executableURL = try JackTestServer.tool("jack_transport")
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data((command + "\n").utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    /// The first line `jack_showtime` prints that `matches`, looking for at most 10 s (a
+    /// deadline, not a timing check: a client's start takes long on a busy machine).
+    static func showtimeLine(_ matches: (String) -> Bool) throws -> String? {
+        for _ in 0..<20 {
+            if let line = try showtime().last(where: matches) { return line }
+        }
+        return nil
+    }
+
+    /// What `jack_showtime` prints in half a second.
+    static func showtime() throws -> [String] {
+        let process = Process()
+        process.executableURL = try JackTestServer.tool("stdbuf")  // line by line: it is killed, not ended
+        process.arguments = ["-oL", try JackTestServer.tool("jack_showtime").path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        usleep(500_000)
+        kill(process.processIdentifier, SIGKILL)  // it ignores SIGTERM
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.split(separator: "\n").map(String.init)
+    }
+
     /// The ports `jack_lsp` lists.
     static func jackPorts() throws -> [String] {
         let process = Process()
@@ -186,5 +249,20 @@ extension AudioDriver {
     func waitUntil(_ condition: () -> Bool, message: String) throws {
         for _ in 0..<1000 where !condition() { usleep(10_000) }
         guard condition() else { throw JackTestServer.Failure(description: message) }
+    }
+}
+
+/// `serve --audio`'s choice (docs/jack.md): `auto` plays into JACK while a server answers,
+/// else to the ALSA device, saying which in one line; `jack` and `alsa` ask nothing.
+extension JackMIDITests {
+    @Test func audioAutoChoosesJackWhileAServerRunsAndALSAOtherwise() throws {
+        let (withServer, said) = try withJackServer { _ in AudioBackendChoice.auto.target(device: "default", clientName: "midihub") }
+        #expect(withServer == .jack(client: "midihub", destination: "default"))
+        #expect(said == "audio: --audio auto: a JACK server runs, playing into JACK")
+        let (without, saidWithout) = AudioBackendChoice.auto.target(device: "hw:1,0", clientName: "midihub")
+        #expect(without == .alsa(device: "hw:1,0"))
+        #expect(saidWithout == "audio: --audio auto: no JACK server, playing to the ALSA device hw:1,0")
+        #expect(AudioBackendChoice.jack.target(device: "jack:system:*", clientName: "hub") == (.jack(client: "hub", destination: "jack:system:*"), nil))
+        #expect(AudioBackendChoice.alsa.target(device: "hw:1,0", clientName: "hub") == (.alsa(device: "hw:1,0"), nil))
     }
 }

@@ -16,7 +16,7 @@ public enum AudioBackendChoice: String, Sendable, CaseIterable {
     /// The target for the graph's main output `device` (the first output node's `output:`
     /// or `serve --device`), with the line to log when `auto` chose.
     /// - Thread: control (a probe of the JACK server takes a few milliseconds).
-    func target(device: String, clientName: String) -> (target: AudioTarget, choice: String?) {
+    public func target(device: String, clientName: String) -> (target: AudioTarget, choice: String?) {
         switch self {
         case .alsa:
             return (.alsa(device: device), nil)

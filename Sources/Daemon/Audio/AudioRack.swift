@@ -37,6 +37,10 @@ final class AudioRack {
     /// The device's underruns the daemon has logged, and when it last looked (`reportUnderruns`).
     var reportedUnderruns = 0
     var lastUnderrunCheck = HostTime.distantPast
+    /// The changes of JACK's transport the core was told of (`passJackTransport`).
+    var seenJackTransportChanges = 0
+    /// Whether the hub is JACK's timebase master (`transport: lead`, `leadJackTransport`).
+    var leadsJackTransport = false
 
     init(driver: AudioDriver, catalog: NodeCatalog) {
         self.driver = driver
@@ -137,6 +141,8 @@ final class AudioRack {
         driver.tempo = tempo
         reportedRealtimeDrop = false
         reportedUnderruns = 0
+        seenJackTransportChanges = 0
+        leadsJackTransport = false
         if driver.renderFormat != format {
             let program = layout.program
             engine.install(RenderProgram(nodes: program.nodes, ids: program.ids, wiring: program.wiring,

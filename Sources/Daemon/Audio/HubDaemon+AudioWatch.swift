@@ -75,9 +75,22 @@ extension HubDaemon {
             rack.driver.tempo = core.snapshot.tempo
             for warning in try rack.install(core.snapshot.graph, stopped: []) { log.warning(warning) }
             audio = rack
+            audioRetryDue = nil
+            lastAudioReopenFailure = nil
             logPlaying(rack.driver)
         } catch {
-            log.warning("no audio, running MIDI-only: \(error)")
+            guard case .jack = target, case .jackUnavailable? = error as? PCMError else {
+                log.warning("no audio, running MIDI-only: \(error)")
+                return
+            }
+            // No JACK server yet (a session manager starts it later): MIDI goes on, and the
+            // hub joins one when it runs.
+            audioRetryDue = HostTime.now() + Self.audioRetryInterval
+            let failure = "\(error)"
+            guard failure != lastAudioReopenFailure else { return }
+            lastAudioReopenFailure = failure
+            log.warning("\(failure); MIDI goes on, and the sound starts when a JACK server runs "
+                        + "(looking every \(Int(Self.audioRetryInterval.seconds)) s)")
         }
     }
 
@@ -109,12 +122,23 @@ extension HubDaemon {
     /// - Thread: owner (the MIDI input thread).
     func watchAudio() {
         reportSoundFontChange()
-        guard let audio else { return }
+        guard let audio else {
+            // `--audio jack` before a JACK server runs: try again when due.
+            if let due = audioRetryDue, HostTime.now() >= due, !openingAudio {
+                audioRetryDue = nil
+                startAudioLater()
+            }
+            return
+        }
         if audio.driver.realtimeDropped, !audio.reportedRealtimeDrop {
             audio.reportedRealtimeDrop = true
             log.warning(audio.driver.realtimeDroppedWarning)
         }
-        if audio.driver.isRunning { reportUnderruns(of: audio) }
+        if audio.driver.isRunning {
+            reportUnderruns(of: audio)
+            passJackTransport(of: audio)
+            takeJackTimebase(for: audio)
+        }
         guard !audio.driver.isRunning, !reopeningAudio else { return }
         if let due = audioRetryDue {
             guard HostTime.now() >= due else { return }
@@ -132,6 +156,37 @@ extension HubDaemon {
             let opened = Result { () throws(PCMError) in try AudioDriver(target: target, options: options) }
             try? perform { [self] in adoptReopenedAudio(opened) }
         }
+    }
+
+    /// Tells the core of JACK's transport when it changed (started, stopped, located); the
+    /// patch's `transport: follow` makes the song go with it (docs/jack.md#jack-transport).
+    /// - Thread: owner (the MIDI input thread).
+    private func passJackTransport(of audio: AudioRack) {
+        guard let reading = audio.driver.jackTransport, reading.changes != audio.seenJackTransportChanges else { return }
+        audio.seenJackTransportChanges = reading.changes
+        let (clock, timing) = transportClock()
+        feed(.jackTransport(rolling: reading.rolling, seconds: reading.seconds, clock), timing: timing)
+    }
+
+    /// Becomes JACK's timebase master while the patch says `transport: lead` (and lets go
+    /// of it when a patch no longer does), saying so once.
+    /// - Thread: owner (the MIDI input thread).
+    private func takeJackTimebase(for audio: AudioRack) {
+        let leads = core.jackTransport == .lead
+        guard leads != audio.leadsJackTransport, case .jack = audio.driver.target else { return }
+        audio.leadsJackTransport = leads
+        guard audio.driver.leadJackTransport(leads) else {
+            log.warning("JACK refused to make midihub its timebase master; JACK's transport keeps its own tempo and bars")
+            return
+        }
+        if leads { log.info("transport: leading JACK's transport (midihub is its timebase master)") }
+    }
+
+    /// Moves JACK's transport where the hub's went (`transport: lead`).
+    /// - Thread: owner.
+    func leadJackTransport(to status: TransportStatus) {
+        guard core.jackTransport == .lead, let audio, audio.leadsJackTransport else { return }
+        audio.driver.moveJackTransport(rolling: status.state == "playing", seconds: status.seconds)
     }
 
     /// One line a second at most while the device underruns (the render thread fell behind

@@ -146,7 +146,7 @@ extension HubDaemon {
                 guard let audio, audio.renderedTime != nil else { continue }
                 for point in points { audio.scheduleTimeline(point.host, at: point.time) }
             case .transportChanged:
-                publishTransport()
+                leadJackTransport(to: publishTransport())
             case .writeTake(let file, let name, let saying):
                 writeTake(file, named: name, saying: saying)
             case .learnEnded(let timedOut):

@@ -78,6 +78,7 @@ extension HubCore {
         ports.reconciler.rules = patch.rules
         startMappings(patch.mappings)
         network = patch.network
+        jackTransport = patch.jackTransport
         return effects + [.network(network)] + reconciled() + [.save(state)]
     }
 

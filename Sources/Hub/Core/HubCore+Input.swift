@@ -63,6 +63,8 @@ extension HubCore {
             mappings.showValues(from: sources)
         case .transport(let command, let clock):
             effects += try transport(command, clock: clock)
+        case .jackTransport(let rolling, let seconds, let clock):
+            effects += followJackTransport(rolling: rolling, seconds: seconds, clock: clock)
         }
     }
 

@@ -56,6 +56,8 @@ public struct HubCore {
     var widgets: [Widget]
     /// The RTP-MIDI sessions the daemon keeps (`HubEffect.network` hands them to the shell).
     var network: NetworkSettings
+    /// How the transport goes with JACK's (`transport: follow`); nil: on its own.
+    public internal(set) var jackTransport: JackTransportMode?
     /// The transport: the song, the playlist, the clock it follows, the take.
     @usableFromInline var transport = HubTransport()
     /// The node types built-in nodes are checked against (their parameters).
@@ -86,6 +88,7 @@ public struct HubCore {
         triggers = state.triggers
         widgets = state.widgets
         network = state.network
+        jackTransport = state.jackTransport
         self.registry = registry
         self.sequencePort = sequencePort
         startMappings(state.mappings)
@@ -101,7 +104,7 @@ public struct HubCore {
     var state: HubState {
         HubState(graph: router.graph, rules: ports.reconciler.rules, runtimeEdits: ports.reconciler.runtimeEdits,
                  tempo: router.clock.beatsPerMinute, mappings: mappings.mappings, scenes: scenes, triggers: triggers,
-                 widgets: widgets, network: network)
+                 widgets: widgets, network: network, jackTransport: jackTransport)
     }
 
     /// Whether `id` names the transport (no node of the graph has that name).

@@ -78,4 +78,7 @@ public enum HubInput {
     case showValues(from: Set<NodeID>)
     /// Move the transport.
     case transport(TransportInput, TransportClock)
+    /// JACK's transport changed (started, stopped, located): it `rolling` at `seconds` from
+    /// its start. Followed with the patch's `transport: follow` (docs/jack.md#jack-transport).
+    case jackTransport(rolling: Bool, seconds: Double, TransportClock)
 }

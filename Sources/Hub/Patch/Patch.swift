@@ -27,6 +27,8 @@ public struct Patch: Hashable, Sendable {
     /// The RTP-MIDI sessions the daemon keeps (docs/network.md) and where it takes OSC (`osc:`,
     /// docs/osc.md); `.none` when the patch has neither.
     public var network: NetworkSettings
+    /// How the hub's transport goes with JACK's (`transport: follow`); nil: on its own.
+    public var jackTransport: JackTransportMode?
 
     /// Tempos a patch or the control socket may set.
     public static let tempoRange: ClosedRange<Double> = 20...400
@@ -48,7 +50,7 @@ public struct Patch: Hashable, Sendable {
 
     public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], tempo: Double = Patch.defaultTempo,
                 mappings: [Mapping] = [], scenes: [Scene] = [], triggers: [Trigger] = [], widgets: [Widget] = [],
-                network: NetworkSettings = .none) {
+                network: NetworkSettings = .none, jackTransport: JackTransportMode? = nil) {
         self.graph = graph
         self.rules = rules
         self.tempo = tempo
@@ -57,11 +59,12 @@ public struct Patch: Hashable, Sendable {
         self.triggers = triggers
         self.widgets = widgets
         self.network = network
+        self.jackTransport = jackTransport
     }
 
     /// The top-level keys a patch may have.
     static let knownKeys = ["version", "name", "description", "tempo", "nodes", "routes", "rules", "mappings", "scenes", "triggers",
-                             "widgets", "pads", "network", "osc"]
+                             "widgets", "pads", "network", "osc", "transport"]
 
     /// The largest patch file read: 1 MiB (a patch of a thousand nodes is under 100 KB; a
     /// megabyte of YAML parses in a fraction of a second).

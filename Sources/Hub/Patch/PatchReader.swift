@@ -16,6 +16,7 @@ struct PatchReader {
         var rules: [ConnectionRule] = []
         var tempo = Patch.defaultTempo
         var network = NetworkSettings.none
+        var jackTransport: JackTransportMode?
         var mappingsNode: YAMLNode?, scenesNode: YAMLNode?, triggersNode: YAMLNode?, widgetsNode: YAMLNode?, padsNode: YAMLNode?
         for (key, value) in top {
             switch try string(key, "a top-level key") {
@@ -67,6 +68,14 @@ struct PatchReader {
                 network = try self.network(value).with(osc: network.osc)
             case "osc":
                 network.osc = try osc(value)
+            case "transport":
+                let text = try string(value, "transport")
+                guard let mode = JackTransportMode(rawValue: text) else {
+                    throw error(at: value, "transport '\(text)' is not a way to go with JACK's transport",
+                                fix: "write `transport: follow` (JACK's transport moves the hub's song) or `transport: lead` "
+                                    + "(the hub's moves JACK's), or leave it out")
+                }
+                jackTransport = mode
             case let name:
                 throw error(at: key, "unknown top-level key '\(name)'",
                             fix: "use \(Patch.knownKeys.joined(separator: ", "))")
@@ -85,7 +94,8 @@ struct PatchReader {
         } ?? []
         do {
             return Patch(graph: try HubGraph(nodes: nodes, routes: routes.map(\.0)), rules: rules, tempo: tempo,
-                         mappings: mappings, scenes: scenes, triggers: triggers, widgets: widgets, network: network)
+                         mappings: mappings, scenes: scenes, triggers: triggers, widgets: widgets, network: network,
+                         jackTransport: jackTransport)
         } catch {
             throw self.error(at: position(of: error, nodes: nodeMarks, routes: routes), error.reason, fix: error.fix)
         }

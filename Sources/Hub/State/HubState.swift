@@ -20,10 +20,13 @@ public struct HubState: Hashable, Sendable {
     public var widgets: [Widget]
     /// The RTP-MIDI sessions the daemon keeps: the patch's `network:` and the peers invited since.
     public var network: NetworkSettings
+    /// The patch's `transport:` (docs/jack.md#jack-transport).
+    public var jackTransport: JackTransportMode?
 
     public init(graph: HubGraph = .empty, rules: [ConnectionRule] = [], runtimeEdits: [RuntimeEdit] = [],
                 tempo: Double = Patch.defaultTempo, mappings: [Mapping] = [], scenes: [Scene] = [],
-                triggers: [Trigger] = [], widgets: [Widget] = [], network: NetworkSettings = .none) {
+                triggers: [Trigger] = [], widgets: [Widget] = [], network: NetworkSettings = .none,
+                jackTransport: JackTransportMode? = nil) {
         self.graph = graph
         self.rules = rules
         self.runtimeEdits = runtimeEdits
@@ -33,6 +36,7 @@ public struct HubState: Hashable, Sendable {
         self.triggers = triggers
         self.widgets = widgets
         self.network = network
+        self.jackTransport = jackTransport
     }
 
     /// Nothing: what the daemon starts with when there is no usable state.

@@ -51,6 +51,8 @@ struct StateRecord: Codable {
     var widgets: [Widget]?
     /// Absent in files written before network sessions were saved, or without any: none.
     var network: NetworkSettings?
+    /// Absent without the patch's `transport:`.
+    var jackTransport: JackTransportMode?
 
     init(_ state: HubState) {
         format = HubState.formatVersion
@@ -64,6 +66,7 @@ struct StateRecord: Codable {
         triggers = state.triggers.isEmpty ? nil : state.triggers
         widgets = state.widgets.isEmpty ? nil : state.widgets
         network = state.network == .none ? nil : state.network
+        jackTransport = state.jackTransport
     }
 
     private static func record(_ node: GraphNode) -> NodeRecord {
@@ -124,7 +127,8 @@ struct StateRecord: Codable {
         do {
             return HubState(graph: try HubGraph(nodes: graphNodes, routes: routes), rules: connectionRules,
                             runtimeEdits: runtimeEdits, tempo: tempo, mappings: mappings ?? [], scenes: scenes ?? [],
-                            triggers: triggers ?? [], widgets: widgets ?? [], network: network ?? .none)
+                            triggers: triggers ?? [], widgets: widgets ?? [], network: network ?? .none,
+                            jackTransport: jackTransport)
         } catch {
             throw RecordError(description: "graph: \(error.reason)")
         }

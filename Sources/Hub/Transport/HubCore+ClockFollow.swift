@@ -71,30 +71,51 @@ extension HubCore {
     /// Carries out the master's word: play from a pulse, stop at one, or move to one.
     mutating func follow(_ cue: ClockFollower.Cue, jump: Bool, clock: TransportClock) -> [HubEffect] {
         guard let song = transport.player.song else { return [] }
+        func tick(_ pulse: Int) -> Tick { Tick(UInt64(max(pulse, 0)) &* UInt64(song.tempoMap.ticksPerQuarter), over: 24) }
+        switch cue {
+        case .play(let pulse, _):
+            defer { transport.lastClockSteer = .distantPast }
+            return followMaster(.play(from: tick(pulse), dropFirst: jump || transport.player.state == .playing), clock: clock)
+        case .stop(let pulse, let timedOut):
+            let warning = HubEffect.warning("transport: the clock of '\(clockLeader?.id ?? "")' stopped coming; stopped "
+                + "(fix: check the master's cable and its clock output)")
+            return followMaster(.stop(at: tick(pulse)), clock: clock, warning: timedOut ? warning : nil)
+        case .locate(let pulse):
+            return followMaster(.locate(tick(pulse)), clock: clock)
+        }
+    }
+
+    /// What a master (a MIDI clock, JACK's transport) tells the song to do.
+    enum MasterMove {
+        /// Play from the tick (what was handed out and not played dropped first when `dropFirst`).
+        case play(from: Tick, dropFirst: Bool)
+        /// Stop there, where playing resumes.
+        case stop(at: Tick)
+        /// Move there while stopped (nothing while playing).
+        case locate(Tick)
+    }
+
+    /// Does what a master says on `clock`, with `warning` said after it.
+    mutating func followMaster(_ move: MasterMove, clock: TransportClock, warning: HubEffect? = nil) -> [HubEffect] {
+        if case .locate = move, transport.player.state == .playing { return [] }
         let at = clock.actionTime
         transport.lastClock = clock.now
         notePlayed(until: clock.now, clock: clock)
         transport.onAudioClock = clock.onAudio
-        func tick(_ pulse: Int) -> Tick { Tick(UInt64(max(pulse, 0)) &* UInt64(song.tempoMap.ticksPerQuarter), over: 24) }
         var effects: [HubEffect] = []
-        switch cue {
-        case .play(let pulse, _):
-            if jump || transport.player.state == .playing { effects.append(dropScheduled()) }
-            effects += scheduled(transport.player.seek(to: tick(pulse), at: at), clock: clock)
+        switch move {
+        case .play(let tick, let dropFirst):
+            if dropFirst { effects.append(dropScheduled()) }
+            effects += scheduled(transport.player.seek(to: tick, at: at), clock: clock)
             effects += scheduled(transport.player.play(at: at) ?? [], clock: clock)
-            transport.lastClockSteer = .distantPast
-        case .stop(let pulse, let timedOut):
+        case .stop(let tick):
             effects.append(dropScheduled())
             effects += scheduled(transport.player.pause(at: at), clock: clock)
-            effects += scheduled(transport.player.seek(to: tick(pulse), at: at), clock: clock)
-            if timedOut {
-                effects.append(.warning("transport: the clock of '\(clockLeader?.id ?? "")' stopped coming; stopped "
-                    + "(fix: check the master's cable and its clock output)"))
-            }
-        case .locate(let pulse):
-            guard transport.player.state != .playing else { return [] }
-            effects += scheduled(transport.player.seek(to: tick(pulse), at: at), clock: clock)
+            effects += scheduled(transport.player.seek(to: tick, at: at), clock: clock)
+        case .locate(let tick):
+            effects += scheduled(transport.player.seek(to: tick, at: at), clock: clock)
         }
+        if let warning { effects.append(warning) }
         refreshTriggerLights(at: clock.monotonic(clock.now))
         return effects + [.transportChanged]
     }

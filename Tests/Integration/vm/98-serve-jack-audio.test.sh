@@ -5,7 +5,10 @@
 # keyboard plays the built-in synth's flute A4: it is in the recording at 440 Hz. Then
 # jackd is killed: one log line says so, `node-gone` comes for the output with
 # `jack-stopped`, and MIDI still reaches aseqdump; jackd started again, the hub rejoins on
-# its own (connected again) and a second A4 is recorded.
+# its own (connected again) and a second A4 is recorded. Last, `serve --help`'s JACK example
+# runs as written before a server does: one line says it waits, and it joins jackd once it
+# is started. Between them, the patch's `transport: follow`: jack_transport locates, starts
+# and stops JACK's transport, and the hub's song goes with it.
 # timeout: 240
 
 source "$REPO/Tests/Integration/synth-audio.sh"
@@ -76,18 +79,48 @@ wait_for_line_count "$(peer_err hub)" "midihub: audio: playing into JACK as midi
 wait_for_hub_in_jack
 play_flute_a4 "$card"
 sleep 1
+stop_peer rec  # the song below is not part of the recording
+
+step "JACK's transport locates, starts and stops the hub's song (the patch's transport: follow)"
+midihub transport load "$REPO/sequences/little-song.mid" >/dev/null || fail "midihub transport load failed"
+# Runs docs/jack.md's jack_transport commands one by one (each as its own jack_transport).
+doc_block docs/jack.md jack-transport-commands >"$WORK/transport.doc"
+mapfile -t transport_commands <"$WORK/transport.doc"
+assert_eq "locate 384000|play|stop" "$(IFS='|'; echo "${transport_commands[*]}")" "docs/jack.md's jack_transport commands"
+song_is() { midihub transport --json | jq -e "$1" >/dev/null; }
+printf '%s\n' "${transport_commands[0]}" | jack_transport >/dev/null || fail "jack_transport ${transport_commands[0]} failed"
+wait_for "the song stopped at 5:1, 0:08.0" 30 song_is '.state != "playing" and .position == "5:1" and .seconds > 7.99 and .seconds < 8.01'
+printf '%s\n' "${transport_commands[1]}" | jack_transport >/dev/null || fail "jack_transport ${transport_commands[1]} failed"
+wait_for "the song playing on from 0:08.0" 30 song_is '.state == "playing" and .seconds > 8.2'
+printf '%s\n' "${transport_commands[2]}" | jack_transport >/dev/null || fail "jack_transport ${transport_commands[2]} failed"
+wait_for "the song stopped past 0:08.0" 30 song_is '.state != "playing" and .seconds > 8.2'
+
+step "transport: lead — the hub's transport rolls JACK's, with its bars and beats (jack_showtime)"
+sed 's/^transport: follow /transport: lead   /' "$WORK/jack.yaml" >"$WORK/lead.yaml"
+midihub patch load "$WORK/lead.yaml" >/dev/null || fail "midihub patch load lead.yaml failed"
+wait_for_peer_line hub "$(peer_err hub)" "midihub: transport: leading JACK's transport \(midihub is its timebase master\)" 30
+# jack_showtime prints JACK's transport until killed (it ignores SIGTERM).
+midihub transport seek 9 >/dev/null && midihub transport play >/dev/null || fail "midihub transport play failed"
+wait_for "JACK's transport rolling in bar 9" 30 bash -c "timeout -s KILL 1 stdbuf -oL jack_showtime | grep -Eq 'state: Rolling.*BBT: +9[|]'"
+midihub transport stop >/dev/null || fail "midihub transport stop failed"
+wait_for "JACK's transport stopped" 30 bash -c "timeout -s KILL 1 stdbuf -oL jack_showtime | tail -n 1 | grep -q 'state: Stopped'"
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
-stop_peer rec
 
-step "serve --help's JACK example, as written, plays into JACK"
+step "serve --help's JACK example, as written, started before a JACK server: it joins one when it runs"
+stop_peer jackd2 KILL  # jackd takes SIGINT slowly under emulation; its exit is not what is tested
 example=$(midihub serve --help | awk '/^ *Examples:/ { on = 1; next } on && /^ +midihub / { sub(/^ +/, ""); print }' | grep -e '--audio jack')
 [[ -n $example ]] || fail "midihub serve --help has no --audio jack example"
 start_peer example bash -c "cd \"\$REPO\" && exec $example"
+doc_block docs/jack.md jack-waiting-line >"$WORK/waiting.doc"
+poll_until 60 grep -qF -f "$WORK/waiting.doc" "$(peer_err example)" \
+    || fail "no line '$(cat "$WORK/waiting.doc")'; log: $(cat "$(peer_err example)")"
+start_jackd_on_loopback jackd3
 wait_for_peer_line example "$(peer_err example)" "midihub: audio: playing into JACK as midihub(-[0-9]+)?:left and midihub(-[0-9]+)?:right .*, connected to system:playback_1, system:playback_2$" 60
+assert_eq 1 "$(grep -cF -f "$WORK/waiting.doc" "$(peer_err example)")" "lines saying the hub waits for JACK"
 stop_peer example
 assert_eq 0 "$PEER_STATUS" "'$example' after Ctrl-C"
-stop_peer jackd2 KILL  # jackd takes SIGINT slowly under emulation; its exit is not what is tested
+stop_peer jackd3 KILL
 
 step "both A4s are in the recording"
 sound_segments "$WORK/recorded.wav" 1 >"$WORK/segments.txt"
