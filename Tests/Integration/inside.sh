@@ -49,6 +49,10 @@ run_test() {
     # Until they are gone: a killed client still dying would hold its sequencer client
     # number when the next test starts (CI saw fluidsynth get 129 instead of 128).
     for _ in {1..100}; do pgrep -g "$group" >/dev/null || break; sleep 0.1; done
+    # And until the sequencer has let their clients go: a client's number is free once its
+    # last descriptor is closed, which may be after its process is gone (CI saw fluidsynth
+    # get 129 again with the wait above). Clients from 128 on are programs', not the kernel's.
+    for _ in {1..100}; do grep -qE '^Client +(12[89]|1[3-9][0-9]) :' /proc/asound/seq/clients 2>/dev/null || break; sleep 0.1; done
     [[ $status == 124 ]] && echo "FAIL: timed out after ${limit}s" >>"$log"
     return "$status"
 }
