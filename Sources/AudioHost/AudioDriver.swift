@@ -32,7 +32,7 @@ public final class AudioDriver: @unchecked Sendable {
     /// Where the sound goes.
     public let target: AudioTarget
     /// What the device accepted (in JACK: the server's rate and period, two channels, and
-    /// the output ports' playback latency as the buffer).
+    /// two periods as the buffer).
     public let settings: PCMSettings
     public let options: AudioDriverOptions
     /// Frames per engine block: the device period (at most `RenderFormat.blockSizes`' upper bound).
@@ -56,8 +56,8 @@ public final class AudioDriver: @unchecked Sendable {
     private var voiceMeter: VoiceMeter?
     private var loop: RenderLoop?
     private var thread: JoinableThread?
-    /// Why a JACK client could not be activated (`start`).
-    private var activationFailure: PCMError?
+    /// The ports the JACK client's output was connected to when it opened (empty on ALSA).
+    public private(set) var jackConnections: [String] = []
 
     /// Opens and configures the playback device `device` (`default`, `hw:1,0`, `plughw:…`).
     /// - Throws: `PCMError` naming the device and the fix (unknown, busy, refused settings).
@@ -67,7 +67,9 @@ public final class AudioDriver: @unchecked Sendable {
     }
 
     /// Opens `target`: the ALSA device, configured as `options.pcm` asks, or a JACK client
-    /// (which takes the server's rate and period; `options.pcm` does not apply).
+    /// (which takes the server's rate and period; `options.pcm` does not apply), activated
+    /// and connected here (silent until `start`): the server's round trips are made on the
+    /// thread that opens the driver, not the one that starts it.
     /// - Throws: `PCMError` naming the device or the JACK server, and the fix.
     /// - Thread: control.
     public init(target: AudioTarget, options: AudioDriverOptions = AudioDriverOptions()) throws(PCMError) {
@@ -86,6 +88,15 @@ public final class AudioDriver: @unchecked Sendable {
         }
         blockFrames = min(settings.periodFrames, RenderFormat.blockSizes.upperBound)
         live = LiveInput(capacity: options.liveEventCapacity)
+        if case .jack(let client, let destination) = sink {
+            do throws(PCMError) {
+                try client.activate(state: state)
+            } catch {
+                client.close()
+                throw error
+            }
+            jackConnections = client.connect(to: destination)
+        }
     }
 
     deinit {
@@ -121,17 +132,9 @@ public final class AudioDriver: @unchecked Sendable {
         switch sink {
         case .pcm(let pcm):
             device = pcm
-        case .jack(let client, let destination):
+        case .jack(let client, _):
             // JACK's process thread renders, at the priority the server gives its clients.
-            state.running.store(true, ordering: .releasing)
-            do throws(PCMError) {
-                try client.activate(loop: loop, state: state)
-                client.connect(to: destination)
-            } catch {
-                // Not running, and `failure` says why: the same as a device that failed at once.
-                activationFailure = error
-                state.running.store(false, ordering: .releasing)
-            }
+            client.play(loop)
             return nil
         }
         let started = DispatchSemaphore(value: 0)
@@ -179,7 +182,7 @@ public final class AudioDriver: @unchecked Sendable {
     public var failure: PCMError? {
         if isRunning { return nil }
         if case .jack(let client, _) = sink, client.serverGone { return .jackStopped(reason: client.stopReason) }
-        return activationFailure ?? loop?.failure
+        return loop?.failure
     }
 
     /// The tempo `HostSync` reports to nodes while playing live (quarter notes per minute;
@@ -232,13 +235,6 @@ public final class AudioDriver: @unchecked Sendable {
     public func moveJackTransport(rolling: Bool, seconds: Double) {
         guard case .jack(let client, _) = sink else { return }
         client.moveTransport(rolling: rolling, seconds: seconds)
-    }
-
-    /// The ports the JACK client's output is connected to (empty on ALSA).
-    /// - Thread: control.
-    public func jackConnections() -> [String] {
-        guard case .jack(let client, let destination) = sink else { return [] }
-        return client.connect(to: destination)
     }
 
     /// Ends playback: a short fade (`options.fadeOutSeconds`), All Sound Off on every

@@ -12,7 +12,11 @@ import Synchronization
 /// by `serverGone`; a client whose server went is never closed (libjack aborts on closing
 /// it) but left for the process's end. Xruns the server reports are counted.
 ///
-/// - Thread: control for `init`, `activate`, `connect`, `close`; `process` on JACK's
+/// The client is activated and connected as it is opened (round trips to the server, on the
+/// thread that opens it: a worker once the daemon runs); until `play` hands it a loop, its
+/// ports play silence.
+///
+/// - Thread: control for `init`, `activate`, `connect`, `play`, `close`; `process` on JACK's
 ///   process thread; `xruns` and `serverGone` from any thread.
 final class JackAudioClient: @unchecked Sendable {
     private let client: OpaquePointer
@@ -78,11 +82,11 @@ final class JackAudioClient: @unchecked Sendable {
     /// - Thread: any, after `serverGone` was seen true.
     var stopReason: String { goneReason }
 
-    /// Starts rendering: JACK calls the process callback each period from now on.
+    /// Starts the process callback (silence until `play`); the server stopping clears
+    /// `state.running`.
     /// - Throws: `PCMError.jackUnavailable` when the server refuses to activate the client.
     /// - Thread: control (once).
-    func activate(loop: RenderLoop, state: DriverState) throws(PCMError) {
-        self.loop = loop
+    func activate(state: DriverState) throws(PCMError) {
         self.state = state
         let me = Unmanaged.passUnretained(self).toOpaque()
         jack_set_process_callback(client, { frames, argument in
@@ -105,14 +109,23 @@ final class JackAudioClient: @unchecked Sendable {
         active = true
     }
 
-    /// One period: the loop renders into the two ports' buffers (silence once it is over).
+    /// Renders `loop` from the next period on: stored before `state.running` is set, which
+    /// the process thread reads first.
+    /// - Thread: control (once, after `activate`).
+    func play(_ loop: RenderLoop) {
+        self.loop = loop
+        state?.running.store(true, ordering: .releasing)
+    }
+
+    /// One period: the loop renders into the two ports' buffers (silence before `play` and
+    /// once it is over).
     /// - Thread: render (JACK's process thread).
     private func process(frames: Int) {
         noteTransport(frames: frames)
         guard let leftBuffer = jack_port_get_buffer(left, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self),
               let rightBuffer = jack_port_get_buffer(right, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self)
         else { return }
-        guard let loop, state?.running.load(ordering: .relaxed) == true else {
+        guard state?.running.load(ordering: .acquiring) == true, let loop else {
             leftBuffer.update(repeating: 0, count: frames)
             rightBuffer.update(repeating: 0, count: frames)
             return

@@ -53,12 +53,12 @@ extension JackMIDITests {
     @Test func thePortsConnectToThePlaybackTheDestinationNames() throws {
         try withJackServer { _ in
             let (driver, _) = try synthInJack(client: "hub-out", destination: "default")
-            #expect(driver.jackConnections() == ["system:playback_1", "system:playback_2"])
+            #expect(driver.jackConnections == ["system:playback_1", "system:playback_2"])
             let (second, _) = try synthInJack(client: "hub-two", destination: "jack:hub-out:*")
             // hub-out's ports are outputs, not inputs: nothing matches, and nothing is connected.
-            #expect(second.jackConnections() == [])
+            #expect(second.jackConnections == [])
             let (third, _) = try synthInJack(client: "hub-three", destination: "jack:system:playback_2")
-            #expect(third.jackConnections() == ["system:playback_2"])
+            #expect(third.jackConnections == ["system:playback_2"])
             for each in [driver, second, third] { try each.stop() }
             #expect(!driver.isRunning)
             let ports = try Self.jackPorts()

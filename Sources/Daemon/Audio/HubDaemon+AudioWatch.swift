@@ -109,7 +109,7 @@ extension HubDaemon {
             log.info("audio: playing to \(device) (\(driver.settings))")
         case .jack:
             let client = driver.settings.deviceName.dropFirst("jack:".count)
-            let connected = driver.jackConnections()
+            let connected = driver.jackConnections
             log.info("audio: playing into JACK as \(client):left and \(client):right (\(driver.settings.sampleRate) Hz, "
                      + "\(driver.settings.periodFrames) frames a period), connected to "
                      + (connected.isEmpty ? "nothing (no port matched; connect them with jack_connect)" : connected.joined(separator: ", ")))
@@ -169,17 +169,23 @@ extension HubDaemon {
     }
 
     /// Becomes JACK's timebase master while the patch says `transport: lead` (and lets go
-    /// of it when a patch no longer does), saying so once.
+    /// of it when a patch no longer does), saying so once. Taking or releasing the timebase
+    /// is a round trip to the server: a worker makes it, MIDI does not wait.
     /// - Thread: owner (the MIDI input thread).
     private func takeJackTimebase(for audio: AudioRack) {
         let leads = core.jackTransport == .lead
         guard leads != audio.leadsJackTransport, case .jack = audio.driver.target else { return }
         audio.leadsJackTransport = leads
-        guard audio.driver.leadJackTransport(leads) else {
-            log.warning("JACK refused to make midihub its timebase master; JACK's transport keeps its own tempo and bars")
-            return
+        let driver = audio.driver, log = log
+        slowWork.enter()
+        DispatchQueue.global().async { [slowWork] in
+            defer { slowWork.leave() }
+            guard driver.leadJackTransport(leads) else {
+                log.warning("JACK refused to make midihub its timebase master; JACK's transport keeps its own tempo and bars")
+                return
+            }
+            if leads { log.info("transport: leading JACK's transport (midihub is its timebase master)") }
         }
-        if leads { log.info("transport: leading JACK's transport (midihub is its timebase master)") }
     }
 
     /// Moves JACK's transport where the hub's went (`transport: lead`).

@@ -56,7 +56,7 @@ public struct HubCore {
     var widgets: [Widget]
     /// The RTP-MIDI sessions the daemon keeps (`HubEffect.network` hands them to the shell).
     var network: NetworkSettings
-    /// How the transport goes with JACK's (`transport: follow`); nil: on its own.
+    /// How the transport goes with JACK's (`transport: follow` or `lead`); nil: on its own.
     public internal(set) var jackTransport: JackTransportMode?
     /// The transport: the song, the playlist, the clock it follows, the take.
     @usableFromInline var transport = HubTransport()

@@ -27,7 +27,7 @@ public struct Patch: Hashable, Sendable {
     /// The RTP-MIDI sessions the daemon keeps (docs/network.md) and where it takes OSC (`osc:`,
     /// docs/osc.md); `.none` when the patch has neither.
     public var network: NetworkSettings
-    /// How the hub's transport goes with JACK's (`transport: follow`); nil: on its own.
+    /// How the hub's transport goes with JACK's (`transport: follow` or `lead`); nil: on its own.
     public var jackTransport: JackTransportMode?
 
     /// Tempos a patch or the control socket may set.
