@@ -43,12 +43,12 @@ import Testing
         #expect(effects == [.connect(Connection(back.address, F.hubIn.address))])
     }
 
-    @Test func anotherDeviceAtTheSameAddressIsTheOldOneLeaving() {
+    @Test func anotherDeviceAtTheSameAddressIsTheOldOneLeavingAndTheNewOneAppearing() {
         // A card unplugged and another plugged in between two listings, given the same client number.
         var core = PortsCore()
         let other = F.port(24, 0, "microKEY-25", "microKEY-25 MIDI 1", .hardware, .duplex, usbPath: "usb-1-3")
         let effects = core.portsChanged(from: [F.hubIn, F.launchkey], to: [F.hubIn, other], at: 1)
-        #expect(effects == [.portLeft(F.launchkey)])
+        #expect(effects == [.portLeft(F.launchkey), .portAppeared(other)])
     }
 
     @Test func aConnectionMadeByHandIsKeptAndFollowsTheDeviceToItsNewNumber() {

@@ -13,6 +13,7 @@ public struct PortsCore: Sendable {
     public enum Effect: Hashable, Sendable {
         /// A port left, or another device took its address: release the notes it held.
         case portLeft(PortDescriptor)
+        /// A port appeared, also at the address of one that left since the last listing.
         case portAppeared(PortDescriptor)
         /// A connection made (`connected`) or broken by hand, kept as a runtime edit: save it.
         case handEditKept(source: PortDescriptor, destination: PortDescriptor, connected: Bool)
@@ -40,16 +41,18 @@ public struct PortsCore: Sendable {
     }
 
     /// The port list changed from `before` to `after` (read once per batch of announcements):
-    /// the ports that left, those that appeared, and the rules due `settleDelay` later.
+    /// the ports that left, those that appeared, and the rules due `settleDelay` later. A port
+    /// whose address another device (or the same card, torn down and bound again) holds by the
+    /// next listing has left, and the new one has appeared.
     public mutating func portsChanged(from before: [PortDescriptor], to after: [PortDescriptor], at time: HostTime) -> [Effect] {
         let now = Dictionary(after.map { ($0.address, $0.identity) }, uniquingKeysWith: { first, _ in first })
-        let known = Set(before.map(\.address))
+        let known = Dictionary(before.map { ($0.address, $0.identity) }, uniquingKeysWith: { first, _ in first })
         var effects: [Effect] = []
         for gone in before where now[gone.address] != gone.identity {
             pendingEdits.removeAll { $0.connection.source == gone.address || $0.connection.destination == gone.address }
             effects.append(.portLeft(gone))
         }
-        for new in after where !known.contains(new.address) { effects.append(.portAppeared(new)) }
+        for new in after where known[new.address] != new.identity { effects.append(.portAppeared(new)) }
         if before != after { settleDue = time + Self.settleDelay }
         return effects
     }
