@@ -20,11 +20,13 @@ public struct AudioDriverOptions: Sendable {
     public var realtimePriority: Bool
     /// Frames rendered after a sequence's end so releases and reverb ring out.
     public var tailSeconds: Double
+    /// In JACK: the nodes that take other apps' sound through the client's input ports.
+    public var jackInputs: JackAudioInputs?
 
     /// - Thread: any.
     public init(pcm: PCMConfiguration = PCMConfiguration(), alsaConfiguration: String? = nil,
                 fadeOutSeconds: Double = 0.05, liveEventCapacity: Int = 4096, maxEventsPerBlock: Int = 8192,
-                realtimePriority: Bool = true, tailSeconds: Double = 1.5) {
+                realtimePriority: Bool = true, tailSeconds: Double = 1.5, jackInputs: JackAudioInputs? = nil) {
         self.pcm = pcm
         self.alsaConfiguration = alsaConfiguration
         self.fadeOutSeconds = fadeOutSeconds
@@ -32,6 +34,7 @@ public struct AudioDriverOptions: Sendable {
         self.maxEventsPerBlock = maxEventsPerBlock
         self.realtimePriority = realtimePriority
         self.tailSeconds = tailSeconds
+        self.jackInputs = jackInputs
     }
 }
 

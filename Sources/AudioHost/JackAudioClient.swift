@@ -48,14 +48,20 @@ final class JackAudioClient: @unchecked Sendable {
     /// Clients whose server went: kept for the process's life (the server's threads may
     /// still hold them; libjack aborts on closing them).
     private static let abandoned = Mutex<[JackAudioClient]>([])
+    /// Other apps' sound into the graph through this client's input ports.
+    private let inputs: JackAudioInputs?
+    /// This client among all the process has opened (from 1): which client a node's ports are on.
+    let generation: Int
+    private static let opened = Atomic<Int>(0)
 
     /// JACK's type name for audio ports (`JACK_DEFAULT_AUDIO_TYPE`).
     static let audioType = "32 bit float mono audio"
 
-    /// Opens the client `clientName` (never starting a server) and registers its ports.
+    /// Opens the client `clientName` (never starting a server) and registers its ports;
+    /// `inputs` are the nodes that take other apps' sound through it.
     /// - Throws: `PCMError.jackUnavailable` naming why.
     /// - Thread: control.
-    init(clientName: String) throws(PCMError) {
+    init(clientName: String, inputs: JackAudioInputs? = nil) throws(PCMError) {
         var status = jack_status_t(0)
         guard let client = midihub_jack_audio_open(clientName, &status) else {
             throw .jackUnavailable(reason: Self.reason(forStatus: status.rawValue))
@@ -69,6 +75,8 @@ final class JackAudioClient: @unchecked Sendable {
         self.client = client
         self.left = left
         self.right = right
+        self.inputs = inputs
+        generation = Self.opened.add(1, ordering: .relaxed).newValue
         name = String(cString: jack_get_client_name(client))
         sampleRate = Int(jack_get_sample_rate(client))
         periodFrames = Int(jack_get_buffer_size(client))
@@ -103,10 +111,15 @@ final class JackAudioClient: @unchecked Sendable {
             me.gone.store(true, ordering: .releasing)
             me.state?.running.store(false, ordering: .releasing)
         }, me)
+        jack_set_port_registration_callback(client, { _, _, argument in
+            let me = Unmanaged<JackAudioClient>.fromOpaque(argument!).takeUnretainedValue()
+            me.inputs?.portsChanged(on: me)
+        }, me)
         guard jack_activate(client) == 0 else {
             throw .jackUnavailable(reason: "the JACK server would not activate midihub's client")
         }
         active = true
+        inputs?.adopt(self)
     }
 
     /// Renders `loop` from the next period on: stored before `state.running` is set, which
@@ -122,6 +135,7 @@ final class JackAudioClient: @unchecked Sendable {
     /// - Thread: render (JACK's process thread).
     private func process(frames: Int) {
         noteTransport(frames: frames)
+        inputs?.beginPeriod(frames: frames, generation: generation)
         guard let leftBuffer = jack_port_get_buffer(left, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self),
               let rightBuffer = jack_port_get_buffer(right, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self)
         else { return }
@@ -219,6 +233,54 @@ final class JackAudioClient: @unchecked Sendable {
         return first == second ? [first] : [first, second]
     }
 
+    /// A node's two input ports, `NAME-left` and `NAME-right`.
+    /// - Thread: any (a plain value).
+    struct InputPorts {
+        var left: OpaquePointer
+        var right: OpaquePointer
+        var leftName: String
+        var rightName: String
+    }
+
+    /// Registers the input ports `NAME-left` and `NAME-right`; nil when JACK refuses (a name taken).
+    /// - Thread: control (not JACK's threads).
+    func registerInputs(named name: String) -> InputPorts? {
+        guard let left = registerInput(name + "-left") else { return nil }
+        guard let right = registerInput(name + "-right") else {
+            jack_port_unregister(client, left)
+            return nil
+        }
+        return InputPorts(left: left, right: right, leftName: String(cString: jack_port_name(left)),
+                          rightName: String(cString: jack_port_name(right)))
+    }
+
+    /// Registers the input port `name`. A server slow to answer (a loaded machine) can make
+    /// libjack give up on a registration the server then makes: a port of this client by
+    /// that name is taken as the one asked for.
+    private func registerInput(_ name: String) -> OpaquePointer? {
+        if let port = jack_port_register(client, name, Self.audioType, UInt(JackPortIsInput.rawValue), 0) { return port }
+        guard let port = jack_port_by_name(client, self.name + ":" + name), jack_port_is_mine(client, port) != 0 else { return nil }
+        return port
+    }
+
+    /// Takes a port registered by `registerInputs` off the client.
+    /// - Thread: control.
+    func unregister(_ port: OpaquePointer) {
+        jack_port_unregister(client, port)
+    }
+
+    /// The full names of every JACK audio output port.
+    /// - Thread: control.
+    func outputPorts() -> [String] {
+        ports(matching: nil, flags: UInt(JackPortIsOutput.rawValue))
+    }
+
+    /// Connects the port `source` to `destination` (full names); nothing when they already are.
+    /// - Thread: control.
+    func connect(_ source: String, to destination: String) {
+        jack_connect(client, source, destination)
+    }
+
     /// The full names of the audio ports with `flags` whose names match `pattern` (a
     /// regular expression; nil: all), in the server's order.
     private func ports(matching pattern: String?, flags: UInt) -> [String] {
@@ -253,6 +315,7 @@ final class JackAudioClient: @unchecked Sendable {
     func close() {
         guard !closed else { return }
         closed = true
+        inputs?.release(self)
         guard !serverGone else {
             Self.abandoned.withLock { $0.append(self) }
             return

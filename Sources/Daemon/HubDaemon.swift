@@ -124,8 +124,8 @@ public final class HubDaemon: @unchecked Sendable {
     /// saved state, else the embedded default.
     /// - Throws: `DaemonError` (bad patch, no sequencer).
     /// - Thread: control (main, while the daemon starts or stops).
-    public init(options: DaemonOptions, log: DaemonLog = DaemonLog(), systemd: SystemdNotifier? = nil) throws {
-        self.options = options
+    public init(options given: DaemonOptions, log: DaemonLog = DaemonLog(), systemd: SystemdNotifier? = nil) throws {
+        var options = given
         self.log = log
         self.systemd = systemd
         let store = StateStore(path: options.statePath)
@@ -136,6 +136,8 @@ public final class HubDaemon: @unchecked Sendable {
         plugins = InstalledPlugins(isolation: options.pluginIsolation, report: { [log] line in log.warning(line) })
         registry = NodeTypes.registry.with(plugins: plugins)
         catalog = options.audio ? Self.loadCatalog(options, plugins: plugins, log: log) : nil
+        options.driverOptions.jackInputs = catalog?.jackInputs  // other apps' sound through the hub's JACK client
+        self.options = options
         let setup = try Self.initialSetup(options, soundFont: catalog?.font, registry: registry, store: store, log: log)
         if let catalog, catalog.font == nil {
             for node in setup.graph.nodes {

@@ -330,3 +330,40 @@ extension PatchTests {
             + "JACK's), or leave it out)", "\(String(describing: master))")
     }
 }
+
+extension PatchTests {
+    /// An external instrument's `audio:` (docs/patch-format.md): its sound comes back into the
+    /// graph, goes through effects to an output, takes an audio input's gain, and is kept.
+    @Test func anExternalInstrumentsAudioComesBackIntoTheGraphAndIsKept() throws {
+        let patch = try parse("""
+            nodes:
+              fluid: { external: '"FLUID Synth*"', audio: "jack:fluidsynth:*", parameters: { gain: -6 } }
+              room: { effect: Reverb }
+              out: { output: default }
+            routes:
+              - fluid -> room
+              - room -> out
+            """)
+        guard case .external(let fluid)? = patch.graph.node("fluid")?.body else { Issue.record("no external node"); return }
+        #expect(fluid.audio == "jack:fluidsynth:*" && fluid.playsIntoGraph)
+        let routes = patch.graph.audioRoutes
+        #expect(routes.nodes == ["fluid", "room"])
+        #expect(routes.inputs["room"] == ["fluid"] && routes.toOutput == ["room"])
+        #expect(patch.graph.node("fluid")?.parameters == ["gain": -6])
+        let store = StateStore(path: temporaryDirectory() + "/state.json")
+        try store.save(HubState(graph: patch.graph))
+        #expect(try store.load()?.graph.node("fluid") == patch.graph.node("fluid"))
+        // Without `audio:` the app's sound goes elsewhere: the graph renders nothing of it.
+        #expect(try parse("nodes:\n  fluid: { external: '\"FLUID Synth*\"' }\n").graph.audioRoutes.nodes.isEmpty)
+    }
+
+    @Test func anExternalNodesAudioIsRefusedOnAProcessorABadJackSelectorAndNotJack() {
+        #expect(error("nodes:\n  p: { external: midish, role: processor, audio: \"jack:x:*\" }\n")?.description
+            == "test.yaml:2:50: `audio:` is an instrument's sound, and this node is a processor "
+            + "(fix: drop `audio:`, or make it `role: instrument`)")
+        #expect(error("nodes:\n  f: { external: fluid, audio: \"jack:/x(/\" }\n")?.description.contains("invalid regular expression") == true)
+        #expect(error("nodes:\n  f: { external: fluid, audio: hw:1 }\n")?.description
+            == "test.yaml:2:32: `audio:` names JACK audio ports, and 'hw:1' is not one "
+            + "(fix: write e.g. `audio: \"jack:fluidsynth:*\"`; a sound card's input is an `input:` node)")
+    }
+}

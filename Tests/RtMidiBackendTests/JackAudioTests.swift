@@ -20,9 +20,10 @@ extension JackMIDITests {
 
     /// A driver playing the built-in synth (and `more` after it) into JACK as `client`, its
     /// ports connected to `destination`.
-    private func synthInJack(client: String, destination: String, more: [any Node] = []) throws -> (AudioDriver, RenderEngine) {
+    private func synthInJack(client: String, destination: String, more: [any Node] = [],
+                             inputs: JackAudioInputs? = nil) throws -> (AudioDriver, RenderEngine) {
         let driver = try AudioDriver(target: .jack(client: client, destination: destination),
-                                     options: AudioDriverOptions(realtimePriority: false))
+                                     options: AudioDriverOptions(realtimePriority: false, jackInputs: inputs))
         let engine = RenderEngine()
         engine.install(RenderProgram(nodes: [SynthNode(bank: try PresetBankLoader.load(directory: Self.presetFolder))] + more,
                                      format: driver.renderFormat))
@@ -84,16 +85,23 @@ extension JackMIDITests {
         }
     }
 
-    /// JACK's process thread renders the graph without allocating: counted over 500
-    /// periods from the 100th, while live notes stream in. With one allocation put in the
+    /// JACK's process thread renders the graph without allocating — the synth, and a node
+    /// reading other apps' sound from the client's input ports — counted over 500 periods
+    /// from the 100th, while live notes stream in. With one allocation put in the
     /// window (`allocating`), the count sees it: a counter blind to JACK's thread would not pass.
     @Test(arguments: [false, true])
     func jacksProcessThreadRendersWithoutAllocating(allocating: Bool) throws {
         try withJackServer { _ in
             let window = AllocationWindow(from: 100, periods: 500, allocatesOnce: allocating)
+            // Another app's sound too: a node reading the input ports JACK's dummy capture feeds.
+            let inputs = JackAudioInputs()
+            let capture = JackInputNode(name: "app", source: "jack:system:capture_*", matches: { $0.hasPrefix("system:capture_") },
+                                        host: inputs, report: { Issue.record("reported: \($0)") })
             var notes = 0
             let counted = try AllocationCounter.session {
-                let (driver, _) = try synthInJack(client: "hub-alloc", destination: "default", more: [window])
+                let (driver, _) = try synthInJack(client: "hub-alloc", destination: "default", more: [capture, window], inputs: inputs)
+                try driver.waitUntil({ (try? Self.jackPorts())?.contains("hub-alloc:app-left") == true },
+                                     message: "the input node's ports were not registered")
                 try driver.waitUntil({
                     let note = UInt8(40 + notes % 40)
                     driver.live.push(.noteOn(channel: 0, note: note, velocity: 90))
@@ -174,10 +182,11 @@ extension JackMIDITests {
         return text.split(separator: "\n").map(String.init)
     }
 
-    /// The ports `jack_lsp` lists.
-    static func jackPorts() throws -> [String] {
+    /// The lines `jack_lsp` prints with `arguments` (none: the ports).
+    static func jackPorts(_ arguments: [String] = []) throws -> [String] {
         let process = Process()
         process.executableURL = try JackTestServer.tool("jack_lsp")
+        process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
@@ -247,7 +256,10 @@ private final class AllocationWindow: Node, @unchecked Sendable {
 extension AudioDriver {
     /// Polls `condition` for at most 10 s (a deadline, not a timing check).
     func waitUntil(_ condition: () -> Bool, message: String) throws {
-        for _ in 0..<1000 where !condition() { usleep(10_000) }
+        for _ in 0..<1000 {
+            if condition() { return }
+            usleep(10_000)
+        }
         guard condition() else { throw JackTestServer.Failure(description: message) }
     }
 }

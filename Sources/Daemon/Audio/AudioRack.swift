@@ -100,11 +100,15 @@ final class AudioRack {
         CompiledRack.stop(compiled.retiredFeeds)
         started = started.filter { layout.renderIDs[$0] != nil }
         if recordedNode != nil { record(recordedNode) }
+        var warnings = compiled.unheardWarnings
         for node in compiled.graph.nodes where layout.renderIDs[node.id] != nil && !started.contains(node.id) {
             started.insert(node.id)
             for (name, value) in node.parameters { setParameter(node.id, name, to: value) }
+            if case .alsa = driver.target, let input = layout.instances[node.id] as? JackInputNode {
+                warnings.append("node '\(node.id)' takes its sound from JACK ('\(input.source)'), and the hub plays to ALSA: "
+                                + "it is silent (fix: serve --audio jack, or name a capture device in its audio:)")
+            }
         }
-        var warnings = compiled.unheardWarnings
         guard !driver.isRunning else { return warnings }
         if case .denied(let warning) = try driver.start(engine: engine) { warnings.append(warning) }
         return warnings

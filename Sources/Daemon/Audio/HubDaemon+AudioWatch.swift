@@ -47,7 +47,7 @@ extension HubDaemon {
     /// Whether the graph has nodes that make or take sound, and audio is wanted.
     private var graphNeedsAudio: Bool {
         catalog != nil && core.snapshot.graph.nodes.contains { node in
-            switch node.body { case .unit, .input: true; default: false }
+            switch node.body { case .unit, .input: true; case .external(let external): external.playsIntoGraph; default: false }
         }
     }
 

@@ -24,6 +24,8 @@ public struct NodeCatalog: Sendable {
     let plugins: InstalledPlugins?
     /// Where audio inputs and outputs report a device that fails or comes back (the daemon's log).
     let report: @Sendable (String) -> Void
+    /// The external instruments whose sound comes back from JACK, served by the hub's JACK client.
+    public let jackInputs = JackAudioInputs()
 
     public init(bank: PresetBank, font: SoundFont? = nil, plugins: InstalledPlugins? = nil,
                 report: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -55,6 +57,15 @@ public struct NodeCatalog: Sendable {
     /// A new, unprepared audio input capturing from `device` (it starts when prepared).
     func makeInput(device: String) -> AudioInputNode {
         AudioInputNode(device: device, report: report)
+    }
+
+    /// A new, unprepared node that plays an external instrument's sound into the graph from
+    /// the JACK audio outputs its `audio:` selector matches.
+    func makeExternalInput(named name: NodeID, audio: String, selector: PortSelector) -> JackInputNode {
+        JackInputNode(name: name, source: audio, matches: { fullName in
+            selector.matches(PortDescriptor(address: PortAddress(client: 0, port: 0), clientName: "jack", portName: fullName,
+                                            portClass: .app, direction: .output))
+        }, host: jackInputs, report: report)
     }
 
     /// A sound card to play to beside the main one (its writer thread opens it).

@@ -56,7 +56,7 @@ struct RackLayout: @unchecked Sendable {
         for id in routes.nodes {
             let kept = next.instances[id]
             let body = graph.node(id)?.body
-            guard let instance = kept ?? offered.node(id, body: body) ?? Self.makeNode(body, catalog: catalog) else { continue }
+            guard let instance = kept ?? offered.node(id, body: body) ?? Self.makeNode(id, body, catalog: catalog) else { continue }
             let renderID = kept.flatMap { _ in renderIDs[id] } ?? freeRenderID(taken: Set(ids))
             next.instances[id] = instance
             newIDs[id] = renderID
@@ -107,12 +107,16 @@ struct RackLayout: @unchecked Sendable {
         return (renderID, info)
     }
 
-    /// A new render node for a unit or an audio input, or `nil` (not a render node, or a
-    /// type the catalog cannot make).
-    private static func makeNode(_ body: NodeBody?, catalog: NodeCatalog) -> (any Node)? {
+    /// A new render node for a unit, an audio input or an external instrument whose sound
+    /// comes back, or `nil` (not a render node, or a type the catalog cannot make).
+    private static func makeNode(_ id: NodeID, _ body: NodeBody?, catalog: NodeCatalog) -> (any Node)? {
         switch body {
         case .unit(let descriptor)?: catalog.makeNode(descriptor)
         case .input(let device)?: catalog.makeInput(device: device)
+        case .external(let external)? where external.playsIntoGraph:
+            external.audio.flatMap { audio in
+                (try? PortSelector(parsing: audio)).map { catalog.makeExternalInput(named: id, audio: audio, selector: $0) }
+            }
         default: nil
         }
     }

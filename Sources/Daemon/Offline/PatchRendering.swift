@@ -45,7 +45,10 @@ public struct PatchRendering {
                                        + "and a route from it (docs/transport.md)")
         }
         var routes = graph.audioRoutes
-        let inputs = Set(graph.nodes.filter { if case .input = $0.body { true } else { false } }.map(\.id))
+        // Audio inputs and other apps' sound have nothing to play offline.
+        let inputs = Set(graph.nodes.filter {
+            switch $0.body { case .input, .external: true; default: false }
+        }.map(\.id))
         routes.nodes.removeAll { inputs.contains($0) }
         routes.otherOutputs = []
         let compiled = RackLayout().compile(graph, stopped: [], routes: routes, offered: PreparedNodes(), catalog: catalog,

@@ -37,13 +37,21 @@ public struct ExternalNode: Hashable, Sendable {
     /// send the clock, to line up with a device that sounds late or early.
     public var clock: ClockLink?
     public var clockOffset: Double
+    /// Where an instrument's sound comes back into the graph (`audio:`): `jack:CLIENT:PORT`,
+    /// a selector on JACK's audio output ports (`jack:fluidsynth:*`); `nil`: its sound goes elsewhere.
+    public var audio: String?
 
-    public init(port: PortSelector, role: Role = .instrument, clock: ClockLink? = nil, clockOffset: Double = 0) {
+    public init(port: PortSelector, role: Role = .instrument, clock: ClockLink? = nil, clockOffset: Double = 0,
+                audio: String? = nil) {
         self.port = port
         self.role = role
         self.clock = clock
         self.clockOffset = clockOffset
+        self.audio = audio
     }
+
+    /// Whether its sound comes back into the graph: an instrument with `audio`.
+    public var playsIntoGraph: Bool { role == .instrument && audio != nil }
 
     /// Whether MIDI from `sender` is what this node sends back: the node is a processor and
     /// `sender` is a sending port of the client its selector names (any of its ports).
@@ -92,6 +100,17 @@ public enum NodeBody: Hashable, Sendable {
         }
     }
 
+    /// Whether the graph renders the node's sound: an instrument, effect or generator unit
+    /// (not an LV2 MIDI effect), an audio input, an external instrument whose `audio:` comes back.
+    public var rendersAudio: Bool {
+        switch self {
+        case .unit(let descriptor): descriptor.kind != .midiProcessor
+        case .input: true
+        case .external(let node): node.playsIntoGraph
+        case .source, .processor, .output: false
+        }
+    }
+
     /// Whether the router runs the node as a MIDI processor: a built-in processor, or a unit
     /// of kind `midiProcessor` (an LV2 MIDI effect).
     public var isMIDIProcessor: Bool {
@@ -122,7 +141,7 @@ public enum NodeBody: Hashable, Sendable {
     public var output: Signal? {
         switch self {
         case .source, .processor: .midi
-        case .external(let node): node.role == .processor ? .midi : nil
+        case .external(let node): node.role == .processor ? .midi : node.playsIntoGraph ? .audio : nil
         case .output: nil
         case .input: .audio
         case .unit(let descriptor): descriptor.kind == .midiProcessor ? .midi : .audio

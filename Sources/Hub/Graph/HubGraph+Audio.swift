@@ -64,9 +64,7 @@ extension HubGraph {
     /// to no other node is heard, as if routed to the default output.
     /// - Thread: any.
     public var audioRoutes: AudioRoutes {
-        let units = topologicalOrder.filter { id in
-            switch node(id)?.body { case .unit(let descriptor)?: descriptor.kind != .midiProcessor; case .input?: true; default: false }
-        }
+        let units = topologicalOrder.filter { node($0)?.body.rendersAudio == true }
         let unitSet = Set(units)
         let outputNodes = nodes.compactMap { node -> (id: NodeID, device: String)? in
             if case .output(let device) = node.body { (node.id, device) } else { nil }

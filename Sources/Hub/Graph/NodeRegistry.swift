@@ -132,11 +132,13 @@ public struct NodeRegistry: Hashable, Sendable {
         }
     }
 
-    /// The values a graph node's body publishes (registered units and audio inputs).
+    /// The values a graph node's body publishes (registered units, audio inputs, and external
+    /// instruments whose sound comes back: an audio input's).
     public func outputs(of body: NodeBody) -> [OutputInfo] {
         switch body {
         case .unit(let descriptor): type(for: descriptor)?.outputs ?? []
         case .input: type(for: .audioInput)?.outputs ?? []
+        case .external(let node) where node.playsIntoGraph: type(for: .audioInput)?.outputs ?? []
         case .processor, .source, .external, .output: []
         }
     }
@@ -148,6 +150,7 @@ public struct NodeRegistry: Hashable, Sendable {
         case .processor(let config): config.makeProcessor().parameterInfos
         case .unit(let descriptor): type(for: descriptor)?.parameters
         case .input: type(for: .audioInput)?.parameters
+        case .external(let node) where node.playsIntoGraph: type(for: .audioInput)?.parameters
         case .source, .external, .output: nil
         }
     }

@@ -28,7 +28,7 @@ extension PatchReader {
             allowed += Self.extraKeys(config)
             body = .processor(config)
         case "external":
-            allowed += ["role", "clock", "clock offset"]
+            allowed += ["role", "clock", "clock offset", "audio"]
             var role = ExternalNode.Role.instrument
             if let roleNode = fields["role"] {
                 guard let parsed = ExternalNode.Role(rawValue: try string(roleNode, "a role")) else {
@@ -41,7 +41,8 @@ extension PatchReader {
             if let node = fields["clock offset"], !(-100...100).contains(offset) {
                 throw error(at: node, "clock offset \(node.scalar?.string ?? "") ms is outside -100…100", fix: "write the milliseconds to move the clock, e.g. -5")
             }
-            body = .external(ExternalNode(port: try selector(value), role: role, clock: clock, clockOffset: offset))
+            let audio = try fields["audio"].map { node throws(PatchError) in try externalAudio(node, role: role) }
+            body = .external(ExternalNode(port: try selector(value), role: role, clock: clock, clockOffset: offset, audio: audio))
         case "output":
             body = .output(try string(value, "an audio device name"))
         case "input":
@@ -72,6 +73,21 @@ extension PatchReader {
         }
         let parameters = try fields["parameters"].map { node throws(PatchError) in try self.parameters(node, of: body, id: id) }
         return GraphNode(id: id, body: body, parameters: presetValues.merging(parameters ?? [:]) { _, own in own })
+    }
+
+    /// An external instrument's `audio:`: a selector on JACK's audio ports (`jack:CLIENT:PORT`).
+    private func externalAudio(_ node: YAMLNode, role: ExternalNode.Role) throws(PatchError) -> String {
+        guard role == .instrument else {
+            throw error(at: node, "`audio:` is an instrument's sound, and this node is a processor",
+                        fix: "drop `audio:`, or make it `role: instrument`")
+        }
+        let text = try string(node, "JACK audio ports (jack:CLIENT:PORT)")
+        guard text.hasPrefix("jack:") else {
+            throw error(at: node, "`audio:` names JACK audio ports, and '\(text)' is not one",
+                        fix: "write e.g. `audio: \"jack:fluidsynth:*\"`; a sound card's input is an `input:` node")
+        }
+        _ = try selector(node)
+        return text
     }
 
     /// An external node's `clock`: `send` (or `true`) or `follow`; `false` for none.

@@ -16,6 +16,8 @@ struct StateRecord: Codable {
         var clockOffset: Double?
         /// Whether the transport follows an external node's clock.
         var followsClock: Bool?
+        /// An external instrument's `audio:` (where its sound comes back into the graph).
+        var audio: String?
         var device: String?
         var parameters: [String: Float]
     }
@@ -89,6 +91,7 @@ struct StateRecord: Codable {
             record.type = "external"
             record.port = external.port.description
             record.role = external.role
+            record.audio = external.audio
             switch external.clock {
             case .send:
                 record.clock = true
@@ -163,7 +166,7 @@ struct StateRecord: Codable {
         case "external":
             let clock: ExternalNode.ClockLink? = record.followsClock == true ? .follow : record.clock == true ? .send : nil
             return .external(ExternalNode(port: try selector(), role: record.role ?? .instrument, clock: clock,
-                                          clockOffset: record.clockOffset ?? 0))
+                                          clockOffset: record.clockOffset ?? 0, audio: record.audio))
         case "output", "input":
             guard let device = record.device else { throw missing("device") }
             return record.type == "input" ? .input(device) : .output(device)

@@ -1,0 +1,119 @@
+import CJack
+import Dispatch
+import Synchronization
+
+/// Other apps' sound into the graph through the hub's JACK client: for each `JackInputNode`
+/// (an external instrument whose `audio:` names JACK ports), a pair of input ports on the
+/// client, `NODE-left` and `NODE-right`, connected from the JACK audio outputs its selector
+/// matches — when the node is made, when the hub joins a server (again), and whenever JACK's
+/// ports change (an app started after the hub).
+///
+/// The server's round trips are made on a serial queue of its own, never on the thread that
+/// makes a node (the MIDI thread may) nor on JACK's threads. JACK's process thread tells
+/// the period here (`beginPeriod`), where each node reads its ports' buffers.
+///
+/// - Thread: control for `add`, `adopt`, `release`; the queue for the server's round trips;
+///   render (JACK's process thread) for `beginPeriod` and what the nodes read of it.
+public final class JackAudioInputs: @unchecked Sendable {
+    /// Where the round trips to the server are made, one at a time.
+    private let queue = DispatchQueue(label: "midihub-jack-inputs")
+    /// The queue's own: the client the ports are registered on, and the nodes to serve.
+    private var client: JackAudioClient?
+    private var nodes: [ObjectIdentifier: Weak] = [:]
+
+    /// The process thread's own: the current period's frames, a count of periods, and the
+    /// generation of the client whose process thread runs (nodes bound to another read nothing).
+    private(set) var periodFrames = 0
+    private(set) var periods = 0
+    private(set) var generation = 0
+
+    private struct Weak {
+        weak var node: JackInputNode?
+    }
+
+    public init() {}
+
+    /// Serves `node` from now on: its ports are registered and connected on the current
+    /// client, if any (later, on the queue).
+    /// - Thread: any.
+    func add(_ node: JackInputNode) {
+        queue.async { [self] in
+            nodes[ObjectIdentifier(node)] = Weak(node: node)
+            if let client, !client.serverGone { bind(node, to: client) }
+        }
+    }
+
+    /// `node` is going: its ports leave the client.
+    /// - Thread: any (its deinit).
+    func remove(_ binding: JackInputNode.Binding, id: ObjectIdentifier) {
+        queue.async { [self] in
+            nodes[id] = nil
+            guard let client, !client.serverGone, binding.generation.load(ordering: .acquiring) == client.generation else { return }
+            binding.unbind()?.forEach(client.unregister)
+        }
+    }
+
+    /// The hub's client joined a server: every node's ports are registered on it and connected.
+    /// - Thread: control (the driver's opening, after the client is active).
+    func adopt(_ client: JackAudioClient) {
+        queue.async { [self] in
+            self.client = client
+            nodes = nodes.filter { $0.value.node != nil }
+            for entry in nodes.values { if let node = entry.node { bind(node, to: client) } }
+        }
+    }
+
+    /// The client is closing: the nodes stop reading its ports. Waits for the queue, so that
+    /// nothing is asked of the client once it is closed.
+    /// - Thread: control.
+    func release(_ client: JackAudioClient) {
+        queue.sync {
+            guard self.client === client else { return }
+            self.client = nil
+            for entry in nodes.values { _ = entry.node?.binding.unbind() }
+        }
+    }
+
+    /// JACK's ports changed (from its notification thread): connect the nodes again.
+    /// - Thread: any.
+    func portsChanged(on client: JackAudioClient) {
+        queue.async { [self] in
+            guard self.client === client, !client.serverGone else { return }
+            for entry in nodes.values { if let node = entry.node { connect(node, on: client) } }
+        }
+    }
+
+    /// A new period of `frames` on the process thread of the client of `generation`.
+    /// - Thread: render (JACK's process thread).
+    func beginPeriod(frames: Int, generation: Int) {
+        periodFrames = frames
+        periods &+= 1
+        self.generation = generation
+    }
+
+    /// Registers `node`'s ports on `client` (once per client) and connects them.
+    /// - Thread: the queue.
+    private func bind(_ node: JackInputNode, to client: JackAudioClient) {
+        if node.binding.generation.load(ordering: .acquiring) != client.generation {
+            guard let ports = client.registerInputs(named: node.portName) else {
+                node.report("audio from '\(node.source)': JACK refused the ports \(client.name):\(node.portName)-left and -right; "
+                            + "the node is silent (fix: rename the node, or restart the hub)")
+                return
+            }
+            node.binding.bind(ports, generation: client.generation)
+        }
+        connect(node, on: client)
+    }
+
+    /// Connects the JACK audio outputs `node`'s selector matches to its ports: the first to
+    /// `-left`, the second to `-right` (one: to both).
+    /// - Thread: the queue.
+    private func connect(_ node: JackInputNode, on client: JackAudioClient) {
+        guard node.binding.generation.load(ordering: .acquiring) == client.generation,
+              let own = node.binding.portNames else { return }
+        let sources = client.outputPorts().filter { !$0.hasPrefix(client.name + ":") && node.matches($0) }
+        guard let first = sources.first else { return }
+        client.connect(first, to: own.left)
+        client.connect(sources.count > 1 ? sources[1] : first, to: own.right)
+    }
+}

@@ -1,0 +1,86 @@
+import AudioHost
+import Foundation
+import Glibc
+import RenderCore
+import SoundMeasures
+import Testing
+
+/// Another app's sound into the graph (docs/jack.md, "Other apps' sound"): a `JackInputNode`
+/// takes what a real JACK client (`jack_metro`, started after the hub) plays, through input
+/// ports on the hub's client, and the hub's output carries it — recorded by `jack_rec`.
+extension JackMIDITests {
+    @Test func anAppsSoundComesIntoTheGraphThroughTheHubsJackInputs() throws {
+        try withJackServer { _ in
+            let inputs = JackAudioInputs()
+            let driver = try AudioDriver(target: .jack(client: "hub-in", destination: "default"),
+                                         options: AudioDriverOptions(realtimePriority: false, jackInputs: inputs))
+            defer { try? driver.stop() }
+            let app = JackInputNode(name: "metro", source: "jack:beeper:*", matches: { $0.hasPrefix("beeper:") }, host: inputs,
+                                    report: { Issue.record("reported: \($0)") })
+            let engine = RenderEngine()
+            engine.install(RenderProgram(nodes: [app], format: driver.renderFormat))
+            try driver.start(engine: engine)
+            // The app starts after the hub: its port appearing is what connects it.
+            let beeper = try Self.startTool("jack_metro", ["-n", "beeper", "-b", "60", "-f", "660", "-D", "950", "-A", "0.5"])
+            defer { beeper.stop() }
+            try driver.waitUntil({ ((try? Self.jackConnections(of: "hub-in:metro-left")) ?? []).contains("beeper:60_bpm") },
+                                 message: "beeper:60_bpm never got connected to hub-in:metro-left: "
+                                     + "\((try? Self.jackConnections(of: "hub-in:metro-left")) ?? [])")
+            #expect(try Self.jackConnections(of: "hub-in:metro-right") == ["beeper:60_bpm"], "one app port: to both inputs")
+            let recording = FileManager.default.temporaryDirectory.appendingPathComponent("midihub-jackin-\(getpid()).wav")
+            defer { try? FileManager.default.removeItem(at: recording) }
+            let status = try JackTestServer.runTool("jack_rec", ["-f", recording.path, "-d", "2", "-b", "16", "hub-in:left", "hub-in:right"])
+            #expect(status == 0, "jack_rec exited with \(status)")
+            let beep = Self.longestSoundingRun(try Self.leftChannel(ofWAV: recording))
+            #expect(beep.count > 12_000, "the longest beep the hub's output carried: \(beep.count) frames")
+            let measured = NoteMeasures.period(of: Array(beep.dropFirst(1_000).prefix(9_600)), rate: 48_000)
+            let period = try #require(measured, "no clear pitch in the beep")
+            #expect(abs(48_000 / period - 660) < 3, "the beep's pitch at the hub's output: \(48_000 / period) Hz")
+            #expect(app.outputValues.load(AudioInputNode.Output.level.rawValue) > -20, "the node's level")
+        }
+    }
+
+    /// The longest run of `samples` without 10 ms of silence in it.
+    static func longestSoundingRun(_ samples: [Double]) -> ArraySlice<Double> {
+        var best = samples[0..<0], start: Int?, quiet = 0
+        for (index, sample) in samples.enumerated() {
+            if abs(sample) > 0.01 {
+                if start == nil { start = index }
+                quiet = 0
+            } else if let first = start {
+                quiet += 1
+                if quiet > 480 {
+                    if index - quiet - first > best.count { best = samples[first...(index - quiet)] }
+                    start = nil
+                }
+            }
+        }
+        if let first = start, samples.count - quiet - first > best.count { best = samples[first..<(samples.count - quiet)] }
+        return best
+    }
+
+    /// The ports `port` is connected to, as `jack_lsp -c` lists them.
+    static func jackConnections(of port: String) throws -> [String] {
+        let lines = try jackPorts(["-c"])
+        guard let at = lines.firstIndex(of: port) else { return [] }
+        return lines[(at + 1)...].prefix { $0.hasPrefix(" ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Starts a JACK program that makes no MIDI port (`JackPeer.start` waits for one), and
+    /// waits until its client's ports are listed.
+    static func startTool(_ tool: String, _ arguments: [String]) throws -> JackPeer {
+        let process = Process()
+        process.executableURL = try JackTestServer.tool(tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let peer = JackPeer(process: process, log: FileManager.default.temporaryDirectory.appendingPathComponent("midihub-\(tool).unused"))
+        let client = arguments[(arguments.firstIndex(of: "-n") ?? 0) + 1] + ":"
+        for _ in 0..<1000 {
+            if try jackPorts().contains(where: { $0.hasPrefix(client) }) { break }
+            usleep(10_000)
+        }
+        return peer
+    }
+}
