@@ -79,10 +79,12 @@ seq_client_block() { # FILE NAME
 }
 
 # Sends control requests (one JSON object per argument) over the socket after a hello;
-# prints the responses, one per line.
+# prints the responses, one per line. The input ends after the last request: the daemon
+# answers everything it has received and then closes (docs/control-protocol.md), which ends
+# socat at once; -t 30 only bounds the wait for a daemon that never closes.
 control_requests() { # JSON...
-    { echo '{"id":0,"request":"hello","params":{"protocolVersion":1}}'; printf '%s\n' "$@"; sleep 1; } \
-        | socat -t 5 - "UNIX-CONNECT:$SERVE_SOCKET"
+    { echo '{"id":0,"request":"hello","params":{"protocolVersion":1}}'; printf '%s\n' "$@"; } \
+        | socat -t 30 - "UNIX-CONNECT:$SERVE_SOCKET"
 }
 
 # The number of file descriptors PID keeps open: the fewest seen in 6 looks over 1.5 s.

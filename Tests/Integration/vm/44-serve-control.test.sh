@@ -116,7 +116,7 @@ step "refusals: bad JSON, bad request, unknown request/node/type, bad params"
 { echo 'hello?'; echo '{"id":1,"request":"nodes.remove","params":{"node":"nope"}}'; echo '[1]'; \
   echo '{"id":2,"request":"node.list"}'; echo '{"id":3,"request":"connect","params":{"source":"node:keys"}}'; \
   echo '{"id":4,"request":"nodes.add","params":{"type":"synthh"}}'; echo '{"id":5,"request":"hello","params":{"protocolVersion":1}}'; \
-  sleep 1; } | socat -t 5 - "UNIX-CONNECT:$SERVE_SOCKET" >"$WORK/refusals.out"
+  } | socat -t 30 - "UNIX-CONNECT:$SERVE_SOCKET" >"$WORK/refusals.out"  # answered, then closed at the input's end
 assert_eq "null bad-json|1 unknown-node|null bad-request|2 unknown-request|3 bad-params|4 unknown-node-type|5 ok" \
     "$(jq -r '"\(.id) \(.error.code // "ok")"' "$WORK/refusals.out" | paste -sd '|')" "responses on one connection"
 
@@ -222,6 +222,8 @@ assert_eq "$sent $sent" "$received $in_order" "messages received, and in the ord
 assert_eq 4 "$(grep -cE '^client=[a-z.]+ requests=[0-9]+ failed=0$' "$WORK/control-load.out")" "every request answered"
 assert_match "^(0|200)$" "$(control_ok '{"id":1,"request":"mappings.list"}' | jq length)" \
     "mappings: the reloaded patch's (none) or the 200 set last"
-stop_peer sub
+# KILL: SIGINT would reach only the pipeline's bash, which waits for its sleep, and
+# stop_peer would wait 30 s before killing it anyway.
+stop_peer sub KILL
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"

@@ -179,7 +179,9 @@ assert_eq 4 "$(grep -cE '^client=[a-z.]+ requests=[0-9]+ failed=0$' "$WORK/jack-
 
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
-stop_peer rawdump
-stop_peer jdump2
-stop_peer jackd
+# jackd first, then its clients, all with SIGKILL, as when jackd died above: the JACK dump
+# that was stopped took 20 s to close its client after SIGINT (a VM run).
+stop_peer jackd KILL
+stop_peer rawdump KILL
+stop_peer jdump2 KILL
 stop_peer dump

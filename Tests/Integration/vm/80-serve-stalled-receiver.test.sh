@@ -107,7 +107,9 @@ head -n "$got" "$WORK/stream.txt" >"$WORK/stalled-expected.txt"
 cat "$WORK/after.txt" >>"$WORK/stalled-expected.txt"
 assert_same_files "$WORK/stalled-expected.txt" "$WORK/stalled.txt" "what 'stalled' got: the stream's start in order, then the new notes"
 assert_eq $((5460 - got)) "$dropped" "the loss nodes.list reported is what 'stalled' missed"
-stop_peer events
+# KILL: SIGINT would reach only the pipeline's bash, which waits for its sleep, and
+# stop_peer would wait 30 s before killing it anyway.
+stop_peer events KILL
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
 stop_peer stalled

@@ -86,7 +86,9 @@ got=$(($(wc -l <"$WORK/stalled.txt") - 4 - 8))
 } >"$WORK/stalled-expected.txt"
 assert_same_files "$WORK/stalled-expected.txt" "$WORK/stalled.txt" \
     "what 'stalled' got: the start of the stream, sustain and notes off where it lost messages, the new notes"
-stop_peer events
+# KILL: SIGINT would reach only the pipeline's bash, which waits for its sleep, and
+# stop_peer would wait 30 s before killing it anyway.
+stop_peer events KILL
 stop_peer hub
 assert_eq 0 "$PEER_STATUS" "midihub serve exit status after SIGINT"
 stop_peer stalled

@@ -33,7 +33,9 @@ wait_for_line "$(peer_out learn)" '"id":2,"ok":true'
 send 'B0 4A 40'
 wait_for_line "$(peer_out learn)" '"event":"mapping-learned"' 20
 assert_file_has "$(peer_out learn)" '"control":"cc 74".*"high":120.*"low":-120.*"parameter":"cutoff"' "the learned mapping: cc 74 over the cutoff's range"
-stop_peer learn
+# KILL: SIGINT would reach only the pipeline's bash, which waits for its sleep, and
+# stop_peer would wait 30 s before killing it anyway.
+stop_peer learn KILL
 
 step "a square lead's A3 with CC 74 at 127, then at 40"
 send 'C0 50'

@@ -76,7 +76,9 @@ grep '"event"' "$(peer_out events)" | jq -c -S . >"$WORK/events.jsonl"
 assert_eq "{\"address\":\"127.0.0.2:5004\",\"event\":\"session-up\",\"peer\":\"laptop\",\"port\":\"$laptop_port\"}
 {\"address\":\"127.0.0.2:5004\",\"event\":\"session-down\",\"peer\":\"laptop\",\"reason\":\"the peer ended the session\"}" \
     "$(cat "$WORK/events.jsonl")" "the session events"
-stop_peer events
+# KILL: SIGINT would reach only the pipeline's bash, which waits for its sleep, and
+# stop_peer would wait 30 s before killing it anyway.
+stop_peer events KILL
 wait_for "the session gone from network status" 20 bash -c "[[ \$(midihub network status --json) == '[]' ]]"
 
 step "daemon-commands: the doc's connect hands 127.0.0.3 to the daemon, which invites it"

@@ -54,7 +54,7 @@ fault_child() {
     done
     return 1
 }
-set_fault() { # VALUE  (as control_requests does, without its seconds of waiting for the socket to close)
+set_fault() { # VALUE  (as control_requests does, but waiting at most about a second for the answer)
     { echo '{"id":0,"request":"hello","params":{"protocolVersion":1}}'
       echo "{\"id\":5,\"request\":\"parameters.set\",\"params\":{\"node\":\"fx\",\"parameter\":\"fault\",\"value\":\"$1\"}}"
       sleep 0.5; } | socat -t 0.5 - "UNIX-CONNECT:$SERVE_SOCKET" | jq -e 'select(.id == 5) | .ok' >/dev/null \
