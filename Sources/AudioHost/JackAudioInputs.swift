@@ -12,7 +12,7 @@ import Synchronization
 /// makes a node (the MIDI thread may) nor on JACK's threads. JACK's process thread tells
 /// the period here (`beginPeriod`), where each node reads its ports' buffers.
 ///
-/// - Thread: control for `add`, `adopt`, `release`; the queue for the server's round trips;
+/// - Thread: control for `add`, `adopt`, `release`, and the queue for the server's round trips;
 ///   render (JACK's process thread) for `beginPeriod` and what the nodes read of it.
 public final class JackAudioInputs: @unchecked Sendable {
     /// Where the round trips to the server are made, one at a time.
@@ -92,7 +92,7 @@ public final class JackAudioInputs: @unchecked Sendable {
     }
 
     /// Registers `node`'s ports on `client` (once per client) and connects them.
-    /// - Thread: the queue.
+    /// - Thread: control (the queue).
     private func bind(_ node: JackInputNode, to client: JackAudioClient) {
         if node.binding.generation.load(ordering: .acquiring) != client.generation {
             guard let ports = client.registerInputs(named: node.portName) else {
@@ -107,7 +107,7 @@ public final class JackAudioInputs: @unchecked Sendable {
 
     /// Connects the JACK audio outputs `node`'s selector matches to its ports: the first to
     /// `-left`, the second to `-right` (one: to both).
-    /// - Thread: the queue.
+    /// - Thread: control (the queue).
     private func connect(_ node: JackInputNode, on client: JackAudioClient) {
         guard node.binding.generation.load(ordering: .acquiring) == client.generation,
               let own = node.binding.portNames else { return }

@@ -100,7 +100,7 @@ public final class JackInputNode: Node, @unchecked Sendable {
     /// The node's two ports on one client (`generation`; 0: none). The queue writes them
     /// before the generation; the render thread reads the generation first.
     ///
-    /// - Thread: the inputs' queue writes; render reads.
+    /// - Thread: control (the inputs' queue) writes; render reads.
     final class Binding: @unchecked Sendable {
         let generation = Atomic<Int>(0)
         private let left = Atomic<Int>(0)

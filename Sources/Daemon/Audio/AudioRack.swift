@@ -106,7 +106,7 @@ final class AudioRack {
             for (name, value) in node.parameters { setParameter(node.id, name, to: value) }
             if case .alsa = driver.target, let input = layout.instances[node.id] as? JackInputNode {
                 warnings.append("node '\(node.id)' takes its sound from JACK ('\(input.source)'), and the hub plays to ALSA: "
-                                + "it is silent (fix: serve --audio jack, or name a capture device in its audio:)")
+                                + "it is silent (fix: serve --audio jack)")
             }
         }
         guard !driver.isRunning else { return warnings }

@@ -7,7 +7,9 @@
 # `jack-stopped`, and MIDI still reaches aseqdump; jackd started again, the hub rejoins on
 # its own (connected again) and a second A4 is recorded. Last, `serve --help`'s JACK example
 # runs as written before a server does: one line says it waits, and it joins jackd once it
-# is started. Between them, the patch's `transport: follow`: jack_transport locates, starts
+# is started. Between them: FluidSynth in JACK as an external node whose sound comes back
+# through the hub's reverb and strip (its A4 captured, with the reverb's tail: longer than
+# the same note dry); and the patch's `transport: follow`: jack_transport locates, starts
 # and stops JACK's transport, and the hub's song goes with it.
 # timeout: 240
 
@@ -15,6 +17,8 @@ source "$REPO/Tests/Integration/synth-audio.sh"
 source "$REPO/Tests/Integration/serve.sh"
 source "$REPO/Tests/Integration/serve-audio.sh"
 source "$REPO/Tests/Integration/serve-hotplug.sh"
+source "$REPO/Tests/Integration/serve-control.sh"
+SOUNDFONT=/usr/share/sounds/sf2/FluidR3_GM.sf2
 export JACK_NO_START_SERVER=1 JACK_NO_AUDIO_RESERVATION=1  # no D-Bus in the VM
 load_modules snd-aloop
 start_controller_and_dump
@@ -79,7 +83,39 @@ wait_for_line_count "$(peer_err hub)" "midihub: audio: playing into JACK as midi
 wait_for_hub_in_jack
 play_flute_a4 "$card"
 sleep 1
-stop_peer rec  # the song below is not part of the recording
+stop_peer rec  # what follows is not part of the recording
+
+step "FluidSynth's sound in JACK through the hub's reverb and strip (an external node's audio:)"
+# Its own reverb and chorus off (-R 0 -C 0), and not connected to the playback by itself
+# (FluidSynth's audio.jack.autoconnect is off): what is captured came through the hub.
+start_peer fluid fluidsynth -si -a jack -m alsa_seq -R 0 -C 0 -g 0.8 "$SOUNDFONT"
+wait_for "FluidSynth's JACK ports and sequencer port" 60 bash -c \
+    "jack_lsp | grep -qx fluidsynth:left && aconnect -l | grep -q \"^client [0-9]*: 'FLUID Synth\""
+doc_block docs/jack.md jack-app-patch >"$WORK/app.yaml"
+midihub patch load "$WORK/app.yaml" >/dev/null || fail "midihub patch load of docs/jack.md's FluidSynth patch failed"
+client=$(grep -o 'playing into JACK as [^:]*' "$(peer_err hub)" | tail -n 1 | cut -d' ' -f5)
+poll_until 60 bash -c "jack_lsp -c fluidsynth:left | grep -qx '   $client:fluid-left' && jack_lsp -c fluidsynth:right | grep -qx '   $client:fluid-right'" \
+    || fail "fluidsynth's ports do not feed $client:fluid-left/-right; jack_lsp -c: $(jack_lsp -c | tr '\n' ' ')"
+assert_eq "   $client:fluid-left" "$(jack_lsp -c fluidsynth:left | tail -n +2)" "what fluidsynth:left feeds"
+wait_for_controller_route "the FluidSynth patch's rule"
+start_loopback_recording rec2 "$WORK/app.wav" 12
+wait_for_loopback_capture
+# A short A4 through the reverb (wet 0.6), then, the reverb made dry, the same A4.
+amidi -p "hw:$card,0" -S '90 45 64' && sleep 0.3 && amidi -p "hw:$card,0" -S '80 45 00' || fail "amidi -S failed"
+sleep 5
+control_ok '{"id":1,"request":"parameters.set","params":{"node":"room","parameter":"wet","value":0}}' >/dev/null
+amidi -p "hw:$card,0" -S '90 45 64' && sleep 0.3 && amidi -p "hw:$card,0" -S '80 45 00' || fail "amidi -S failed"
+sleep 3
+stop_peer rec2
+stop_peer fluid KILL
+mapfile -t app_segments < <(sound_segments "$WORK/app.wav" 1)
+assert_eq 2 "${#app_segments[@]}" "FluidSynth's notes recorded through the hub: ${app_segments[*]:-none}"
+read -r wet_start wet_end <<<"${app_segments[0]}"
+read -r dry_start dry_end <<<"${app_segments[1]}"
+assert_segment_a4 "$WORK/app.wav" "$dry_start" "$dry_end" fluid-a4
+awk -v ws="$wet_start" -v we="$wet_end" -v ds="$dry_start" -v de="$dry_end" 'BEGIN { exit !(we - ws > de - ds + 0.5) }' \
+    || fail "no reverb tail: the note through the reverb lasts ${wet_start}–${wet_end} s, the dry one ${dry_start}–${dry_end} s"
+midihub patch load "$WORK/jack.yaml" >/dev/null || fail "midihub patch load jack.yaml failed"  # transport: follow again
 
 step "JACK's transport locates, starts and stops the hub's song (the patch's transport: follow)"
 midihub transport load "$REPO/sequences/little-song.mid" >/dev/null || fail "midihub transport load failed"
