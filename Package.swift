@@ -224,7 +224,8 @@ let package = Package(
         .testTarget(name: "HubTests", dependencies: ["Hub", "HubTestSupport", "Transport"]),
         .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Hub", "HubTestSupport", "MIDICore", "RenderCore", "TestSupport", "AllocationCounter"]),
         .testTarget(name: "RtMidiBackendTests", dependencies: [
-            "RtMidiBackend", "MIDICore", "CJackTestEnvironment", "TestSupport", "ALSA", "AllocationCounter", "AudioHost", "Daemon", "RenderCore", "Sequencer", "Synth", "SoundMeasures",
+            "RtMidiBackend", "MIDICore", "CJackTestEnvironment", "TestSupport", "ALSA", "AllocationCounter", "AudioHost", "Daemon", "Hub",
+            "RenderCore", "Sequencer", "SetupViews", "Synth", "SoundMeasures",
         ]),
         // Test support: the JACK server name, set in the environment before main.
         .target(name: "CJackTestEnvironment", path: "Tests/CJackTestEnvironment"),

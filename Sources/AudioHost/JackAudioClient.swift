@@ -269,10 +269,10 @@ final class JackAudioClient: @unchecked Sendable {
         jack_port_unregister(client, port)
     }
 
-    /// The full names of every JACK audio output port.
+    /// The full names of every JACK audio output port (`physical`: of the sound cards' capture only).
     /// - Thread: control.
-    func outputPorts() -> [String] {
-        ports(matching: nil, flags: UInt(JackPortIsOutput.rawValue))
+    func outputPorts(physical: Bool = false) -> [String] {
+        ports(matching: nil, flags: UInt(JackPortIsOutput.rawValue | (physical ? JackPortIsPhysical.rawValue : 0)))
     }
 
     /// Connects the port `source` to `destination` (full names); nothing when they already are.

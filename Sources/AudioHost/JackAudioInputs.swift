@@ -2,10 +2,10 @@ import CJack
 import Dispatch
 import Synchronization
 
-/// Other apps' sound into the graph through the hub's JACK client: for each `JackInputNode`
-/// (an external instrument whose `audio:` names JACK ports), a pair of input ports on the
-/// client, `NODE-left` and `NODE-right`, connected from the JACK audio outputs its selector
-/// matches — when the node is made, when the hub joins a server (again), and whenever JACK's
+/// Sound from JACK into the graph through the hub's JACK client: for each `JackInputNode`
+/// (an external instrument whose `audio:` names JACK ports, or an input), a pair of input
+/// ports on the client, `NODE-left` and `NODE-right`, connected from the JACK audio outputs
+/// its selector matches (or the physical capture ports) — when the node is made, when the hub joins a server (again), and whenever JACK's
 /// ports change (an app started after the hub).
 ///
 /// The server's round trips are made on a serial queue of its own, never on the thread that
@@ -111,7 +111,11 @@ public final class JackAudioInputs: @unchecked Sendable {
     private func connect(_ node: JackInputNode, on client: JackAudioClient) {
         guard node.binding.generation.load(ordering: .acquiring) == client.generation,
               let own = node.binding.portNames else { return }
-        let sources = client.outputPorts().filter { !$0.hasPrefix(client.name + ":") && node.matches($0) }
+        let sources = if let matches = node.matches {
+            client.outputPorts().filter { !$0.hasPrefix(client.name + ":") && matches($0) }
+        } else {
+            client.outputPorts(physical: true)
+        }
         guard let first = sources.first else { return }
         client.connect(first, to: own.left)
         client.connect(sources.count > 1 ? sources[1] : first, to: own.right)

@@ -3,8 +3,8 @@ import Foundation
 import RenderCore
 import Synchronization
 
-/// Another app's sound played into the graph from JACK: an external instrument whose
-/// `audio:` names JACK audio ports (`jack:fluidsynth:*`). Its two input ports on the hub's
+/// Sound from JACK played into the graph: an external instrument whose `audio:` names JACK
+/// audio ports (`jack:fluidsynth:*`), or an input reading JACK's capture ports. Its two input ports on the hub's
 /// JACK client (`JackAudioInputs`) are read in JACK's process callback, in the period
 /// they carry: an app JACK runs before the hub (it feeds the hub) adds no latency. Outside
 /// JACK (the hub on ALSA PCM, offline) it is silent. Its gain and its level and dropouts
@@ -22,8 +22,9 @@ public final class JackInputNode: Node, @unchecked Sendable {
     public let source: String
     /// The ports' names on the hub's client: `NAME-left`, `NAME-right`.
     let portName: String
-    /// Whether a JACK audio output (its full name, `CLIENT:PORT`) feeds the node.
-    let matches: @Sendable (String) -> Bool
+    /// Whether a JACK audio output (its full name, `CLIENT:PORT`) feeds the node; `nil`: the
+    /// system's physical capture ports do.
+    let matches: (@Sendable (String) -> Bool)?
     let report: @Sendable (String) -> Void
     let binding = Binding()
     private let host: JackAudioInputs
@@ -35,11 +36,12 @@ public final class JackInputNode: Node, @unchecked Sendable {
     /// - Parameters:
     ///   - name: the node's name, its ports' prefix.
     ///   - source: the `audio:` text.
-    ///   - matches: whether a JACK audio output's full name is one the node takes.
+    ///   - matches: whether a JACK audio output's full name is one the node takes (`nil`: the
+    ///     system's physical capture ports).
     ///   - host: the hub's JACK inputs.
     ///   - report: where problems go (the daemon's log).
     /// - Thread: control.
-    public init(name: String, source: String, matches: @escaping @Sendable (String) -> Bool, host: JackAudioInputs,
+    public init(name: String, source: String, matches: (@Sendable (String) -> Bool)?, host: JackAudioInputs,
                 report: @escaping @Sendable (String) -> Void) {
         portName = name
         self.source = source

@@ -45,6 +45,7 @@ final class AudioRack {
     init(driver: AudioDriver, catalog: NodeCatalog) {
         self.driver = driver
         self.catalog = catalog
+        if case .jack = driver.target { layout.playsInJack = true }
     }
 
     /// The installed program's unit nodes as lists show them (parameters, outputs).

@@ -59,13 +59,18 @@ public struct NodeCatalog: Sendable {
         AudioInputNode(device: device, report: report)
     }
 
-    /// A new, unprepared node that plays an external instrument's sound into the graph from
-    /// the JACK audio outputs its `audio:` selector matches.
-    func makeExternalInput(named name: NodeID, audio: String, selector: PortSelector) -> JackInputNode {
-        JackInputNode(name: name, source: audio, matches: { fullName in
-            selector.matches(PortDescriptor(address: PortAddress(client: 0, port: 0), clientName: "jack", portName: fullName,
-                                            portClass: .app, direction: .output))
-        }, host: jackInputs, report: report)
+    /// A new, unprepared node that plays JACK ports' sound into the graph — an external
+    /// instrument's (`audio:`) or an input's: the JACK audio outputs `selector` matches, or
+    /// with none, the system's physical capture ports.
+    func makeJackInput(named name: NodeID, source: String, selector: PortSelector?) -> JackInputNode {
+        var matches: (@Sendable (String) -> Bool)?
+        if let selector {
+            matches = { fullName in
+                selector.matches(PortDescriptor(address: PortAddress(client: 0, port: 0), clientName: "jack", portName: fullName,
+                                                portClass: .app, direction: .output))
+            }
+        }
+        return JackInputNode(name: name, source: source, matches: matches, host: jackInputs, report: report)
     }
 
     /// A sound card to play to beside the main one (its writer thread opens it).

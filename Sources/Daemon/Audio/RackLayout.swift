@@ -36,6 +36,8 @@ struct RackLayout: @unchecked Sendable {
     var byGraphIndex: [(id: NodeID, renderID: UInt16?)] = []
     /// The installed program's unit nodes as lists show them (parameters, outputs).
     var rendered = RenderedNodes()
+    /// Whether the hub plays into JACK: an `input: default` is then JACK's physical capture ports.
+    var playsInJack = false
 
     /// Compiles `graph` — its render nodes wired as its audio `routes` say — into the next
     /// program for `format`: nodes the graph keeps keep their instance and render id, a new
@@ -56,7 +58,7 @@ struct RackLayout: @unchecked Sendable {
         for id in routes.nodes {
             let kept = next.instances[id]
             let body = graph.node(id)?.body
-            guard let instance = kept ?? offered.node(id, body: body) ?? Self.makeNode(id, body, catalog: catalog) else { continue }
+            guard let instance = kept ?? offered.node(id, body: body) ?? makeNode(id, body, catalog: catalog) else { continue }
             let renderID = kept.flatMap { _ in renderIDs[id] } ?? freeRenderID(taken: Set(ids))
             next.instances[id] = instance
             newIDs[id] = renderID
@@ -108,14 +110,20 @@ struct RackLayout: @unchecked Sendable {
     }
 
     /// A new render node for a unit, an audio input or an external instrument whose sound
-    /// comes back, or `nil` (not a render node, or a type the catalog cannot make).
-    private static func makeNode(_ id: NodeID, _ body: NodeBody?, catalog: NodeCatalog) -> (any Node)? {
+    /// comes back, or `nil` (not a render node, or a type the catalog cannot make). An input
+    /// naming JACK ports (`jack:…`), or `default` while the hub plays into JACK, reads JACK
+    /// ports; another input, its ALSA capture device.
+    private func makeNode(_ id: NodeID, _ body: NodeBody?, catalog: NodeCatalog) -> (any Node)? {
         switch body {
         case .unit(let descriptor)?: catalog.makeNode(descriptor)
+        case .input(let device)? where device.hasPrefix("jack:"):
+            (try? PortSelector(parsing: device)).map { catalog.makeJackInput(named: id, source: device, selector: $0) }
+        case .input(let device)? where device == "default" && playsInJack:
+            catalog.makeJackInput(named: id, source: device, selector: nil)
         case .input(let device)?: catalog.makeInput(device: device)
         case .external(let external)? where external.playsIntoGraph:
             external.audio.flatMap { audio in
-                (try? PortSelector(parsing: audio)).map { catalog.makeExternalInput(named: id, audio: audio, selector: $0) }
+                (try? PortSelector(parsing: audio)).map { catalog.makeJackInput(named: id, source: audio, selector: $0) }
             }
         default: nil
         }

@@ -46,7 +46,9 @@ extension PatchReader {
         case "output":
             body = .output(try string(value, "an audio device name"))
         case "input":
-            body = .input(try string(value, "a capture device name"))
+            let device = try string(value, "a capture device name, or JACK ports (jack:CLIENT:PORT)")
+            if device.hasPrefix("jack:") { _ = try selector(value) }
+            body = .input(device)
         case "plugin":
             allowed += ["preset", "isolate"]
             var descriptor = try plugin(value)
