@@ -81,7 +81,7 @@ public final class AudioDriver: @unchecked Sendable {
             sink = .pcm(device)
             settings = device.settings
         case .jack(let clientName, let destination):
-            let client = try JackAudioClient(clientName: clientName, inputs: options.jackInputs)
+            let client = try JackAudioClient(clientName: clientName, inputs: options.jackPorts)
             sink = .jack(client, destination: destination)
             settings = PCMSettings(deviceName: "jack:\(client.name)", format: .float32LE, sampleRate: client.sampleRate, channels: 2,
                                    periodFrames: client.periodFrames, bufferFrames: 2 * client.periodFrames)

@@ -21,12 +21,12 @@ public struct AudioDriverOptions: Sendable {
     /// Frames rendered after a sequence's end so releases and reverb ring out.
     public var tailSeconds: Double
     /// In JACK: the nodes that take other apps' sound through the client's input ports.
-    public var jackInputs: JackAudioInputs?
+    public var jackPorts: JackAudioPorts?
 
     /// - Thread: any.
     public init(pcm: PCMConfiguration = PCMConfiguration(), alsaConfiguration: String? = nil,
                 fadeOutSeconds: Double = 0.05, liveEventCapacity: Int = 4096, maxEventsPerBlock: Int = 8192,
-                realtimePriority: Bool = true, tailSeconds: Double = 1.5, jackInputs: JackAudioInputs? = nil) {
+                realtimePriority: Bool = true, tailSeconds: Double = 1.5, jackPorts: JackAudioPorts? = nil) {
         self.pcm = pcm
         self.alsaConfiguration = alsaConfiguration
         self.fadeOutSeconds = fadeOutSeconds
@@ -34,7 +34,7 @@ public struct AudioDriverOptions: Sendable {
         self.maxEventsPerBlock = maxEventsPerBlock
         self.realtimePriority = realtimePriority
         self.tailSeconds = tailSeconds
-        self.jackInputs = jackInputs
+        self.jackPorts = jackPorts
     }
 }
 

@@ -30,6 +30,8 @@ final class JackAudioClient: @unchecked Sendable {
     /// Xruns the server reported since the client opened.
     let xruns = Atomic<Int>(0)
     private let gone = Atomic<Bool>(false)
+    /// Held for each of the server's round trips (`request`).
+    private let requests = Mutex<Void>(())
     /// Why the server let the client go (written once in the shutdown callback, before `gone`).
     private var goneReason = ""
     /// JACK's transport as the process thread last saw it change (`transport`).
@@ -49,7 +51,7 @@ final class JackAudioClient: @unchecked Sendable {
     /// still hold them; libjack aborts on closing them).
     private static let abandoned = Mutex<[JackAudioClient]>([])
     /// Other apps' sound into the graph through this client's input ports.
-    private let inputs: JackAudioInputs?
+    private let inputs: JackAudioPorts?
     /// This client among all the process has opened (from 1): which client a node's ports are on.
     let generation: Int
     private static let opened = Atomic<Int>(0)
@@ -61,7 +63,7 @@ final class JackAudioClient: @unchecked Sendable {
     /// `inputs` are the nodes that take other apps' sound through it.
     /// - Throws: `PCMError.jackUnavailable` naming why.
     /// - Thread: control.
-    init(clientName: String, inputs: JackAudioInputs? = nil) throws(PCMError) {
+    init(clientName: String, inputs: JackAudioPorts? = nil) throws(PCMError) {
         var status = jack_status_t(0)
         guard let client = midihub_jack_audio_open(clientName, &status) else {
             throw .jackUnavailable(reason: Self.reason(forStatus: status.rawValue))
@@ -115,7 +117,7 @@ final class JackAudioClient: @unchecked Sendable {
             let me = Unmanaged<JackAudioClient>.fromOpaque(argument!).takeUnretainedValue()
             me.inputs?.portsChanged(on: me)
         }, me)
-        guard jack_activate(client) == 0 else {
+        guard request({ jack_activate(client) }) == 0 else {
             throw .jackUnavailable(reason: "the JACK server would not activate midihub's client")
         }
         active = true
@@ -153,11 +155,14 @@ final class JackAudioClient: @unchecked Sendable {
     /// - Thread: control, after `activate`.
     @discardableResult
     func lead(_ leading: Bool) -> Bool {
-        guard leading else { return jack_release_timebase(client) == 0 }
-        return jack_set_timebase_callback(client, 0, { _, _, position, _, argument in
-            guard let position else { return }
-            Unmanaged<JackAudioClient>.fromOpaque(argument!).takeUnretainedValue().fillTimebase(position)
-        }, Unmanaged.passUnretained(self).toOpaque()) == 0
+        guard leading else { return request { jack_release_timebase(client) } == 0 }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        return request {
+            jack_set_timebase_callback(client, 0, { _, _, position, _, argument in
+                guard let position else { return }
+                Unmanaged<JackAudioClient>.fromOpaque(argument!).takeUnretainedValue().fillTimebase(position)
+            }, me)
+        } == 0
     }
 
     /// Moves JACK's transport: to `seconds`, rolling or stopped (the hub leads it).
@@ -218,6 +223,16 @@ final class JackAudioClient: @unchecked Sendable {
     /// - Thread: control, after `activate`.
     @discardableResult
     func connect(to destination: String) -> [String] {
+        connect([jack_port_name(left), jack_port_name(right)].map { String(cString: $0!) }, to: destination)
+    }
+
+    /// Connects the two output ports `own` (full names) to `destination`'s: `default` (or any
+    /// ALSA name) the system's first two physical playback ports, `jack:GLOB` the first two
+    /// input ports whose full names match; one port: both to it.
+    /// - Returns: the full names of the ports connected to, in order; empty when none matched.
+    /// - Thread: control, after `activate`.
+    @discardableResult
+    func connect(_ own: [String], to destination: String) -> [String] {
         let targets: [String]
         if destination.hasPrefix("jack:") {
             targets = ports(matching: Self.regex(forGlob: String(destination.dropFirst(5))),
@@ -227,46 +242,54 @@ final class JackAudioClient: @unchecked Sendable {
         }
         guard let first = targets.first else { return [] }
         let second = targets.count > 1 ? targets[1] : first
-        let own = [jack_port_name(left), jack_port_name(right)].map { String(cString: $0!) }
-        jack_connect(client, own[0], first)
-        jack_connect(client, own[1], second)
+        request {
+            jack_connect(client, own[0], first)
+            jack_connect(client, own[1], second)
+        }
         return first == second ? [first] : [first, second]
     }
 
-    /// A node's two input ports, `NAME-left` and `NAME-right`.
+    /// A node's two ports, `NAME-left` and `NAME-right`.
     /// - Thread: any (a plain value).
-    struct InputPorts {
+    struct PortPair {
         var left: OpaquePointer
         var right: OpaquePointer
         var leftName: String
         var rightName: String
     }
 
-    /// Registers the input ports `NAME-left` and `NAME-right`; nil when JACK refuses (a name taken).
+    /// Registers the ports `NAME-left` and `NAME-right`, inputs or outputs; nil when JACK
+    /// refuses (a name taken).
     /// - Thread: control (not JACK's threads).
-    func registerInputs(named name: String) -> InputPorts? {
-        guard let left = registerInput(name + "-left") else { return nil }
-        guard let right = registerInput(name + "-right") else {
-            jack_port_unregister(client, left)
+    func registerPair(named name: String, input: Bool) -> PortPair? {
+        let flags = UInt(input ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue)
+        guard let left = register(name + "-left", flags: flags) else { return nil }
+        guard let right = register(name + "-right", flags: flags) else {
+            unregister(left)
             return nil
         }
-        return InputPorts(left: left, right: right, leftName: String(cString: jack_port_name(left)),
-                          rightName: String(cString: jack_port_name(right)))
+        return PortPair(left: left, right: right, leftName: String(cString: jack_port_name(left)),
+                        rightName: String(cString: jack_port_name(right)))
     }
 
-    /// Registers the input port `name`. A server slow to answer (a loaded machine) can make
-    /// libjack give up on a registration the server then makes: a port of this client by
-    /// that name is taken as the one asked for.
-    private func registerInput(_ name: String) -> OpaquePointer? {
-        if let port = jack_port_register(client, name, Self.audioType, UInt(JackPortIsInput.rawValue), 0) { return port }
-        guard let port = jack_port_by_name(client, self.name + ":" + name), jack_port_is_mine(client, port) != 0 else { return nil }
-        return port
+    /// Registers the port `name`. A server slow to answer (a loaded machine, a heavy period)
+    /// can make libjack give up on a registration the server makes a moment later: for up to
+    /// a second, a port of this client by that name is taken as the one asked for, or the
+    /// registration is asked for again.
+    private func register(_ name: String, flags: UInt) -> OpaquePointer? {
+        for _ in 0..<20 {
+            if let port = request({ jack_port_register(client, name, Self.audioType, flags, 0) }) { return port }
+            usleep(50_000)
+            if let port = jack_port_by_name(client, self.name + ":" + name), jack_port_is_mine(client, port) != 0 { return port }
+            guard !serverGone else { return nil }
+        }
+        return nil
     }
 
-    /// Takes a port registered by `registerInputs` off the client.
+    /// Takes a port registered by `registerPair` off the client.
     /// - Thread: control.
     func unregister(_ port: OpaquePointer) {
-        jack_port_unregister(client, port)
+        request { _ = jack_port_unregister(client, port) }
     }
 
     /// The full names of every JACK audio output port (`physical`: of the sound cards' capture only).
@@ -278,7 +301,7 @@ final class JackAudioClient: @unchecked Sendable {
     /// Connects the port `source` to `destination` (full names); nothing when they already are.
     /// - Thread: control.
     func connect(_ source: String, to destination: String) {
-        jack_connect(client, source, destination)
+        request { _ = jack_connect(client, source, destination) }
     }
 
     /// The full names of the audio ports with `flags` whose names match `pattern` (a
@@ -309,6 +332,13 @@ final class JackAudioClient: @unchecked Sendable {
         return pattern + "$"
     }
 
+    /// Makes one of the server's round trips: libjack sends a client's requests over one
+    /// channel that two threads must not write at once (the ports' queue, a worker, the
+    /// opening thread).
+    private func request<Result>(_ body: () -> Result) -> Result {
+        requests.withLock { _ in body() }
+    }
+
     /// Stops the process callback and closes the client; a client whose server went is
     /// left as it is (see the type's note). Calling it again does nothing.
     /// - Thread: control.
@@ -320,8 +350,10 @@ final class JackAudioClient: @unchecked Sendable {
             Self.abandoned.withLock { $0.append(self) }
             return
         }
-        if active { jack_deactivate(client) }
-        jack_client_close(client)
+        request {
+            if active { jack_deactivate(client) }
+            jack_client_close(client)
+        }
     }
 
     deinit {

@@ -136,7 +136,7 @@ public final class HubDaemon: @unchecked Sendable {
         plugins = InstalledPlugins(isolation: options.pluginIsolation, report: { [log] line in log.warning(line) })
         registry = NodeTypes.registry.with(plugins: plugins)
         catalog = options.audio ? Self.loadCatalog(options, plugins: plugins, log: log) : nil
-        options.driverOptions.jackInputs = catalog?.jackInputs  // other apps' sound through the hub's JACK client
+        options.driverOptions.jackPorts = catalog?.jackPorts  // other apps' sound through the hub's JACK client
         self.options = options
         let setup = try Self.initialSetup(options, soundFont: catalog?.font, registry: registry, store: store, log: log)
         if let catalog, catalog.font == nil {

@@ -16,9 +16,9 @@ import TestSupport
 extension JackMIDITests {
     @Test func anAppsSoundComesIntoTheGraphThroughTheHubsJackInputs() throws {
         try withJackServer { _ in
-            let inputs = JackAudioInputs()
+            let inputs = JackAudioPorts()
             let driver = try AudioDriver(target: .jack(client: "hub-in", destination: "default"),
-                                         options: AudioDriverOptions(realtimePriority: false, jackInputs: inputs))
+                                         options: AudioDriverOptions(realtimePriority: false, jackPorts: inputs))
             defer { try? driver.stop() }
             let app = JackInputNode(name: "metro", source: "jack:beeper:*", matches: { $0.hasPrefix("beeper:") }, host: inputs,
                                     report: { Issue.record("reported: \($0)") })
@@ -32,14 +32,7 @@ extension JackMIDITests {
                                  message: "beeper:60_bpm never got connected to hub-in:metro-left: "
                                      + "\((try? Self.jackConnections(of: "hub-in:metro-left")) ?? [])")
             #expect(try Self.jackConnections(of: "hub-in:metro-right") == ["beeper:60_bpm"], "one app port: to both inputs")
-            let recording = FileManager.default.temporaryDirectory.appendingPathComponent("midihub-jackin-\(getpid()).wav")
-            defer { try? FileManager.default.removeItem(at: recording) }
-            let status = try JackTestServer.runTool("jack_rec", ["-f", recording.path, "-d", "2", "-b", "16", "hub-in:left", "hub-in:right"])
-            #expect(status == 0, "jack_rec exited with \(status)")
-            let beep = Self.longestSoundingRun(try Self.leftChannel(ofWAV: recording))
-            let measured = beep.count > 12_000 ? NoteMeasures.period(of: Array(beep.dropFirst(1_000).prefix(9_600)), rate: 48_000) : nil
-            let period = try #require(measured, "no clear pitch in the \(beep.count) sounding frames")
-            #expect(abs(48_000 / period - 660) < 3, "the beep's pitch at the hub's output: \(48_000 / period) Hz")
+            try Self.expectBeep(in: try Self.record(["hub-in:left", "hub-in:right"])[0], at: "the hub's output")
             #expect(app.outputValues.load(AudioInputNode.Output.level.rawValue) > -20, "the node's level")
         }
     }
@@ -48,32 +41,67 @@ extension JackMIDITests {
     /// default` read the physical capture ports and `input: "jack:beeper:*"` a program's; the
     /// beeps are at the hub's output.
     @Test func inputsReadJacksCaptureAndAppPortsWhileTheHubPlaysInJack() throws {
-        let block = try #require(try Repository.blocks(in: "docs/jack.md").first { $0.text.contains("input: \"jack:beeper:*\"") })
+        try withDocPatchInJack(containing: "input: \"jack:beeper:*\"", client: "hub-inputs", connected: [
+            "hub-inputs:mic-left": "system:capture_1", "hub-inputs:mic-right": "system:capture_2",
+            "hub-inputs:beeps-left": "beeper:60_bpm", "hub-inputs:beeps-right": "beeper:60_bpm",
+        ]) { rack in
+            #expect(rack.instance(of: "mic") is JackInputNode && rack.instance(of: "beeps") is JackInputNode)
+            let recorded = try Self.record(["hub-inputs:left", "hub-inputs:right"])
+            try Self.expectBeep(in: recorded[0], at: "the hub's output")
+        }
+    }
+
+    /// docs/jack.md's outputs in JACK: an output node beyond the first is a pair of ports of
+    /// its own, connected to its destination; what is routed to it (the beeps) is there, and
+    /// not at the main output (the synth, silent).
+    @Test func anOutputNodeBeyondTheFirstIsAPairOfJackPortsOfItsOwn() throws {
+        try withDocPatchInJack(containing: "cue: { output:", client: "hub-cue", connected: [
+            "hub-cue:cue-left": "system:playback_2", "hub-cue:cue-right": "system:playback_2",
+            "hub-cue:left": "system:playback_1", "hub-cue:beeps-left": "beeper:60_bpm",
+        ]) { _ in
+            let recorded = try Self.record(["hub-cue:cue-left", "hub-cue:left"])
+            try Self.expectBeep(in: recorded[0], at: "the cue output")
+            #expect(recorded[1].allSatisfy { abs($0) < 0.001 }, "the main output carries only the silent synth")
+        }
+    }
+
+    /// Plays docs/jack.md's patch containing `marker` on the daemon's rack in JACK as
+    /// `client`, with `jack_metro` beeping at 660 Hz as `beeper`, once its ports are
+    /// `connected` as given (each port to exactly that one).
+    private func withDocPatchInJack(containing marker: String, client: String, connected wanted: [String: String],
+                                    _ body: (AudioRack) throws -> Void) throws {
+        let block = try #require(try Repository.blocks(in: "docs/jack.md").first { $0.text.contains(marker) })
         let patch = try Patch.parse(yaml: block.text, file: block.description, registry: NodeTypes.registry)
         try withJackServer { _ in
             let catalog = NodeCatalog(bank: try PresetBankLoader.load(directory: Self.presetFolder))
-            let driver = try AudioDriver(target: .jack(client: "hub-inputs", destination: "default"),
-                                         options: AudioDriverOptions(realtimePriority: false, jackInputs: catalog.jackInputs))
+            let driver = try AudioDriver(target: .jack(client: client, destination: "default"),
+                                         options: AudioDriverOptions(realtimePriority: false, jackPorts: catalog.jackPorts))
             let rack = AudioRack(driver: driver, catalog: catalog)
             defer { try? rack.stop() }
             #expect(try rack.install(patch.graph, stopped: []).isEmpty)
-            #expect(rack.instance(of: "mic") is JackInputNode && rack.instance(of: "beeps") is JackInputNode)
             let beeper = try Self.startTool("jack_metro", ["-n", "beeper", "-b", "60", "-f", "660", "-D", "950", "-A", "0.5"])
             defer { beeper.stop() }
-            let wanted = ["hub-inputs:mic-left": "system:capture_1", "hub-inputs:mic-right": "system:capture_2",
-                          "hub-inputs:beeps-left": "beeper:60_bpm", "hub-inputs:beeps-right": "beeper:60_bpm"]
             func connected() -> Bool { wanted.allSatisfy { ((try? Self.jackConnections(of: $0.key)) ?? []) == [$0.value] } }
             try driver.waitUntil(connected, message: "not connected as \(wanted): \((try? Self.jackPorts(["-c"])) ?? [])")
-            let recording = FileManager.default.temporaryDirectory.appendingPathComponent("midihub-jackinputs-\(getpid()).wav")
-            defer { try? FileManager.default.removeItem(at: recording) }
-            let status = try JackTestServer.runTool("jack_rec", ["-f", recording.path, "-d", "2", "-b", "16",
-                                                                  "hub-inputs:left", "hub-inputs:right"])
-            #expect(status == 0, "jack_rec exited with \(status)")
-            let beep = Self.longestSoundingRun(try Self.leftChannel(ofWAV: recording))
-            let measured = beep.count > 12_000 ? NoteMeasures.period(of: Array(beep.dropFirst(1_000).prefix(9_600)), rate: 48_000) : nil
-            let period = try #require(measured, "no clear pitch in the \(beep.count) sounding frames")
-            #expect(abs(48_000 / period - 660) < 3, "the beep's pitch at the hub's output: \(48_000 / period) Hz")
+            try body(rack)
         }
+    }
+
+    /// Two seconds of `ports`, recorded by `jack_rec`: a channel each.
+    static func record(_ ports: [String]) throws -> [[Double]] {
+        let recording = FileManager.default.temporaryDirectory.appendingPathComponent("midihub-jackrec-\(UUID().uuidString).wav")
+        defer { try? FileManager.default.removeItem(at: recording) }
+        let status = try JackTestServer.runTool("jack_rec", ["-f", recording.path, "-d", "2", "-b", "16"] + ports)
+        #expect(status == 0, "jack_rec exited with \(status)")
+        return try channels(ofWAV: recording)
+    }
+
+    /// Expects `jack_metro`'s 660 Hz beep in `samples` (`place` says where they were taken).
+    static func expectBeep(in samples: [Double], at place: String) throws {
+        let beep = longestSoundingRun(samples)
+        let measured = beep.count > 12_000 ? NoteMeasures.period(of: Array(beep.dropFirst(1_000).prefix(9_600)), rate: 48_000) : nil
+        let period = try #require(measured, "no clear pitch in the \(beep.count) sounding frames at \(place)")
+        #expect(abs(48_000 / period - 660) < 3, "the beep's pitch at \(place): \(48_000 / period) Hz")
     }
 
     /// The longest run of `samples` without 10 ms of silence in it.

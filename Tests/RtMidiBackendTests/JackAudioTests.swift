@@ -21,9 +21,9 @@ extension JackMIDITests {
     /// A driver playing the built-in synth (and `more` after it) into JACK as `client`, its
     /// ports connected to `destination`.
     private func synthInJack(client: String, destination: String, more: [any Node] = [],
-                             inputs: JackAudioInputs? = nil) throws -> (AudioDriver, RenderEngine) {
+                             inputs: JackAudioPorts? = nil) throws -> (AudioDriver, RenderEngine) {
         let driver = try AudioDriver(target: .jack(client: client, destination: destination),
-                                     options: AudioDriverOptions(realtimePriority: false, jackInputs: inputs))
+                                     options: AudioDriverOptions(realtimePriority: false, jackPorts: inputs))
         let engine = RenderEngine()
         engine.install(RenderProgram(nodes: [SynthNode(bank: try PresetBankLoader.load(directory: Self.presetFolder))] + more,
                                      format: driver.renderFormat))
@@ -85,8 +85,9 @@ extension JackMIDITests {
         }
     }
 
-    /// JACK's process thread renders the graph without allocating — the synth, and a node
-    /// reading other apps' sound from the client's input ports — counted over 500 periods
+    /// JACK's process thread renders the graph without allocating — the synth, a node
+    /// reading other apps' sound from the client's input ports and one writing a second
+    /// output's ports — counted over 500 periods
     /// from the 100th, while live notes stream in. With one allocation put in the
     /// window (`allocating`), the count sees it: a counter blind to JACK's thread would not pass.
     @Test(arguments: [false, true])
@@ -94,14 +95,16 @@ extension JackMIDITests {
         try withJackServer { _ in
             let window = AllocationWindow(from: 100, periods: 500, allocatesOnce: allocating)
             // Another app's sound too: a node reading the input ports JACK's dummy capture feeds.
-            let inputs = JackAudioInputs()
+            let inputs = JackAudioPorts()
             let capture = JackInputNode(name: "app", source: "jack:system:capture_*", matches: { $0.hasPrefix("system:capture_") },
                                         host: inputs, report: { Issue.record("reported: \($0)") })
+            let cue = JackOutputNode(name: "cue", destination: "jack:system:playback_2", host: inputs,
+                                     report: { Issue.record("reported: \($0)") })
             var notes = 0
             let counted = try AllocationCounter.session {
-                let (driver, _) = try synthInJack(client: "hub-alloc", destination: "default", more: [capture, window], inputs: inputs)
-                try driver.waitUntil({ (try? Self.jackPorts())?.contains("hub-alloc:app-left") == true },
-                                     message: "the input node's ports were not registered")
+                let (driver, _) = try synthInJack(client: "hub-alloc", destination: "default", more: [capture, cue, window], inputs: inputs)
+                try driver.waitUntil({ Set(["hub-alloc:app-left", "hub-alloc:cue-left"]).isSubset(of: (try? Self.jackPorts()) ?? []) },
+                                     message: "the input and output nodes' ports were not registered")
                 try driver.waitUntil({
                     let note = UInt8(40 + notes % 40)
                     driver.live.push(.noteOn(channel: 0, note: note, velocity: 90))
@@ -197,6 +200,11 @@ extension JackMIDITests {
 
     /// The first channel of a 16-bit PCM WAV file (jack_rec's), as -1…1.
     static func leftChannel(ofWAV url: URL) throws -> [Double] {
+        try channels(ofWAV: url)[0]
+    }
+
+    /// Each channel of a 16-bit PCM WAV file (jack_rec's), as -1…1.
+    static func channels(ofWAV url: URL) throws -> [[Double]] {
         let data = [UInt8](try Data(contentsOf: url))
         func word(_ at: Int, _ size: Int) -> Int { (0..<size).reduce(0) { $0 | Int(data[at + $1]) << (8 * $1) } }
         var offset = 12
@@ -206,8 +214,10 @@ extension JackMIDITests {
             if id == "fmt " { channels = word(offset + 10, 2) }
             if id == "data" {
                 let body = data[(offset + 8)..<min(data.count, offset + 8 + size)]
-                return stride(from: body.startIndex, to: body.endIndex - 1, by: 2 * channels).map {
-                    Double(Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8)) / 32_768
+                return (0..<channels).map { channel in
+                    stride(from: body.startIndex + 2 * channel, to: body.endIndex - 1, by: 2 * channels).map {
+                        Double(Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8)) / 32_768
+                    }
                 }
             }
             offset += 8 + size + (size & 1)

@@ -13,8 +13,9 @@ import RenderCore
 ///
 /// The program is wired as the graph's audio routes say (`HubGraph.audioRoutes`): an
 /// effect processes what is routed into it, and the output sums what is routed to an
-/// output node of the main device. Each other device an output names gets an
-/// `AudioOutputFeed`, whose node in the program sums what is routed to it.
+/// output node of the main device. Each other device an output names gets a `SideOutput`
+/// — an `AudioOutputFeed` (another sound card), or in JACK a `JackOutputNode` (ports of its
+/// own) — whose node in the program sums what is routed to it.
 ///
 /// - Thread: owner (the state's owner, the MIDI input thread, which also serializes `live` pushes).
 final class AudioRack {

@@ -25,7 +25,7 @@ public struct NodeCatalog: Sendable {
     /// Where audio inputs and outputs report a device that fails or comes back (the daemon's log).
     let report: @Sendable (String) -> Void
     /// The external instruments whose sound comes back from JACK, served by the hub's JACK client.
-    public let jackInputs = JackAudioInputs()
+    public let jackPorts = JackAudioPorts()
 
     public init(bank: PresetBank, font: SoundFont? = nil, plugins: InstalledPlugins? = nil,
                 report: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -70,12 +70,15 @@ public struct NodeCatalog: Sendable {
                                                 portClass: .app, direction: .output))
             }
         }
-        return JackInputNode(name: name, source: source, matches: matches, host: jackInputs, report: report)
+        return JackInputNode(name: name, source: source, matches: matches, host: jackPorts, report: report)
     }
 
     /// A sound card to play to beside the main one (its writer thread opens it).
-    func makeOutputFeed(device: String, format: RenderFormat) -> AudioOutputFeed {
-        AudioOutputFeed(device: device, format: format, report: report)
+    /// In JACK (`inJack`), a device naming JACK ports (`jack:PATTERN`) is a pair of output
+    /// ports of its own, `NAME-left` and `NAME-right`, connected to the ports it matches.
+    func makeOutputFeed(device: String, name: NodeID, inJack: Bool, format: RenderFormat) -> any SideOutput {
+        guard inJack, device.hasPrefix("jack:") else { return AudioOutputFeed(device: device, format: format, report: report) }
+        return JackOutputNode(name: name, destination: device, host: jackPorts, report: report)
     }
 
 }

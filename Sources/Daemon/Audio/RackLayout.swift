@@ -14,7 +14,7 @@ import RenderCore
 ///   descriptors only).
 struct RackLayout: @unchecked Sendable {
     /// A sound card beside the main one: its writer and the render id of its node.
-    typealias Feed = (feed: AudioOutputFeed, renderID: UInt16)
+    typealias Feed = (feed: any SideOutput, renderID: UInt16)
 
     /// Counts the programs committed (and format changes).
     var generation = 0
@@ -78,14 +78,15 @@ struct RackLayout: @unchecked Sendable {
         next.outputFeedIDs = [:]
         for output in routes.otherOutputs {
             let feed = feeds[output.device] ?? {
-                let made = (catalog.makeOutputFeed(device: output.device, format: format),
+                let made = (catalog.makeOutputFeed(device: output.device, name: output.outputs.first ?? output.device,
+                                                   inJack: playsInJack, format: format),
                             freeRenderID(taken: Set(ids).union(feeds.values.map(\.renderID))))
                 opened.append(made)
                 return made
             }()
             next.feeds[output.device] = feed
             for id in output.outputs { next.outputFeedIDs[id] = feed.renderID }
-            nodes.append(feed.feed.node)
+            nodes.append(feed.feed.renderNode)
             ids.append(feed.renderID)
             inputs.append(output.sources.compactMap(port))
         }

@@ -1,22 +1,22 @@
-import CJack
 import Dispatch
-import Synchronization
 
-/// Sound from JACK into the graph through the hub's JACK client: for each `JackInputNode`
-/// (an external instrument whose `audio:` names JACK ports, or an input), a pair of input
-/// ports on the client, `NODE-left` and `NODE-right`, connected from the JACK audio outputs
-/// its selector matches (or the physical capture ports) — when the node is made, when the hub joins a server (again), and whenever JACK's
-/// ports change (an app started after the hub).
+/// The graph's own JACK ports beside the main output's, on the hub's JACK client: for each
+/// `JackInputNode` (an external instrument whose `audio:` names JACK ports, or an input) a
+/// pair of input ports, and for each `JackOutputNode` (an output node beyond the first) a
+/// pair of output ports, `NODE-left` and `NODE-right`. Inputs are connected from the JACK
+/// audio outputs their selector matches (or the physical capture ports), outputs to the
+/// input ports their destination names — when the node is made, when the hub joins a server
+/// (again), and whenever JACK's ports change (an app started after the hub).
 ///
 /// The server's round trips are made on a serial queue of its own, never on the thread that
 /// makes a node (the MIDI thread may) nor on JACK's threads. JACK's process thread tells
-/// the period here (`beginPeriod`), where each node reads its ports' buffers.
+/// the period here (`beginPeriod`), where each node reads or writes its ports' buffers.
 ///
 /// - Thread: control for `add`, `adopt`, `release`, and the queue for the server's round trips;
 ///   render (JACK's process thread) for `beginPeriod` and what the nodes read of it.
-public final class JackAudioInputs: @unchecked Sendable {
+public final class JackAudioPorts: @unchecked Sendable {
     /// Where the round trips to the server are made, one at a time.
-    private let queue = DispatchQueue(label: "midihub-jack-inputs")
+    private let queue = DispatchQueue(label: "midihub-jack-ports")
     /// The queue's own: the client the ports are registered on, and the nodes to serve.
     private var client: JackAudioClient?
     private var nodes: [ObjectIdentifier: Weak] = [:]
@@ -28,7 +28,7 @@ public final class JackAudioInputs: @unchecked Sendable {
     private(set) var generation = 0
 
     private struct Weak {
-        weak var node: JackInputNode?
+        weak var node: (any JackPortsNode)?
     }
 
     public init() {}
@@ -36,16 +36,16 @@ public final class JackAudioInputs: @unchecked Sendable {
     /// Serves `node` from now on: its ports are registered and connected on the current
     /// client, if any (later, on the queue).
     /// - Thread: any.
-    func add(_ node: JackInputNode) {
+    func add(_ node: any JackPortsNode) {
         queue.async { [self] in
             nodes[ObjectIdentifier(node)] = Weak(node: node)
             if let client, !client.serverGone { bind(node, to: client) }
         }
     }
 
-    /// `node` is going: its ports leave the client.
-    /// - Thread: any (its deinit).
-    func remove(_ binding: JackInputNode.Binding, id: ObjectIdentifier) {
+    /// The node of `id` is going: its ports leave the client.
+    /// - Thread: any (its deinit, or its stop).
+    func remove(_ binding: JackPortBinding, id: ObjectIdentifier) {
         queue.async { [self] in
             nodes[id] = nil
             guard let client, !client.serverGone, binding.generation.load(ordering: .acquiring) == client.generation else { return }
@@ -63,7 +63,7 @@ public final class JackAudioInputs: @unchecked Sendable {
         }
     }
 
-    /// The client is closing: the nodes stop reading its ports. Waits for the queue, so that
+    /// The client is closing: the nodes stop using its ports. Waits for the queue, so that
     /// nothing is asked of the client once it is closed.
     /// - Thread: control.
     func release(_ client: JackAudioClient) {
@@ -79,7 +79,7 @@ public final class JackAudioInputs: @unchecked Sendable {
     func portsChanged(on client: JackAudioClient) {
         queue.async { [self] in
             guard self.client === client, !client.serverGone else { return }
-            for entry in nodes.values { if let node = entry.node { connect(node, on: client) } }
+            for entry in nodes.values { if let node = entry.node { node.connect(on: client) } }
         }
     }
 
@@ -93,31 +93,30 @@ public final class JackAudioInputs: @unchecked Sendable {
 
     /// Registers `node`'s ports on `client` (once per client) and connects them.
     /// - Thread: control (the queue).
-    private func bind(_ node: JackInputNode, to client: JackAudioClient) {
+    private func bind(_ node: any JackPortsNode, to client: JackAudioClient) {
         if node.binding.generation.load(ordering: .acquiring) != client.generation {
-            guard let ports = client.registerInputs(named: node.portName) else {
-                node.report("audio from '\(node.source)': JACK refused the ports \(client.name):\(node.portName)-left and -right; "
-                            + "the node is silent (fix: rename the node, or restart the hub)")
+            guard let ports = client.registerPair(named: node.portName, input: node.isInput) else {
+                node.report("JACK refused the ports \(client.name):\(node.portName)-left and -right; "
+                            + "the node '\(node.portName)' is silent (fix: rename the node, or restart the hub)")
                 return
             }
             node.binding.bind(ports, generation: client.generation)
         }
-        connect(node, on: client)
+        node.connect(on: client)
     }
+}
 
-    /// Connects the JACK audio outputs `node`'s selector matches to its ports: the first to
-    /// `-left`, the second to `-right` (one: to both).
-    /// - Thread: control (the queue).
-    private func connect(_ node: JackInputNode, on client: JackAudioClient) {
-        guard node.binding.generation.load(ordering: .acquiring) == client.generation,
-              let own = node.binding.portNames else { return }
-        let sources = if let matches = node.matches {
-            client.outputPorts().filter { !$0.hasPrefix(client.name + ":") && matches($0) }
-        } else {
-            client.outputPorts(physical: true)
-        }
-        guard let first = sources.first else { return }
-        client.connect(first, to: own.left)
-        client.connect(sources.count > 1 ? sources[1] : first, to: own.right)
-    }
+/// A render node with a pair of ports on the hub's JACK client (`JackAudioPorts`).
+///
+/// - Thread: control (the ports' queue) for what `JackAudioPorts` asks.
+protocol JackPortsNode: AnyObject, Sendable {
+    /// The ports' names on the client: `NAME-left`, `NAME-right`.
+    var portName: String { get }
+    /// Input ports (the node reads them) or output ports (it writes them).
+    var isInput: Bool { get }
+    var binding: JackPortBinding { get }
+    /// Connects its ports as its selector or destination says (on the queue, once bound).
+    func connect(on client: JackAudioClient)
+    /// Where a problem goes (the daemon's log).
+    func report(_ line: String)
 }
