@@ -20,7 +20,7 @@ public struct AudioDriverOptions: Sendable {
     public var realtimePriority: Bool
     /// Frames rendered after a sequence's end so releases and reverb ring out.
     public var tailSeconds: Double
-    /// In JACK: the nodes that take other apps' sound through the client's input ports.
+    /// In JACK: the graph's own ports beside the main pair (inputs, other apps' sound, other outputs).
     public var jackPorts: JackAudioPorts?
 
     /// - Thread: any.

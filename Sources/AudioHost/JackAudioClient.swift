@@ -345,7 +345,7 @@ final class JackAudioClient: @unchecked Sendable {
     func close() {
         guard !closed else { return }
         closed = true
-        inputs?.release(self)
+        inputs?.release(self, waiting: !serverGone)
         guard !serverGone else {
             Self.abandoned.withLock { $0.append(self) }
             return

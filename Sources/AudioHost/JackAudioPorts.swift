@@ -12,7 +12,7 @@ import Dispatch
 /// makes a node (the MIDI thread may) nor on JACK's threads. JACK's process thread tells
 /// the period here (`beginPeriod`), where each node reads or writes its ports' buffers.
 ///
-/// - Thread: control for `add`, `adopt`, `release`, and the queue for the server's round trips;
+/// - Thread: control for `add`, `adopt`, `release` (owner too, not waiting), and the queue for the server's round trips;
 ///   render (JACK's process thread) for `beginPeriod` and what the nodes read of it.
 public final class JackAudioPorts: @unchecked Sendable {
     /// Where the round trips to the server are made, one at a time.
@@ -63,15 +63,18 @@ public final class JackAudioPorts: @unchecked Sendable {
         }
     }
 
-    /// The client is closing: the nodes stop using its ports. Waits for the queue, so that
-    /// nothing is asked of the client once it is closed.
-    /// - Thread: control.
-    func release(_ client: JackAudioClient) {
-        queue.sync {
+    /// The client is closing: the nodes stop using its ports. With `waiting` (a client that
+    /// will be closed), waits for the queue, so that nothing is asked of the client once it
+    /// is closed; a client whose server went is never closed, and the caller (the MIDI thread
+    /// may be one) does not wait for a round trip the queue may be stuck in.
+    /// - Thread: control, or owner without `waiting`.
+    func release(_ client: JackAudioClient, waiting: Bool) {
+        let forget: @Sendable () -> Void = { [self] in
             guard self.client === client else { return }
             self.client = nil
             for entry in nodes.values { _ = entry.node?.binding.unbind() }
         }
+        if waiting { queue.sync(execute: forget) } else { queue.async(execute: forget) }
     }
 
     /// JACK's ports changed (from its notification thread): connect the nodes again.

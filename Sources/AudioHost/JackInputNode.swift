@@ -4,11 +4,11 @@ import RenderCore
 import Synchronization
 
 /// Sound from JACK played into the graph: an external instrument whose `audio:` names JACK
-/// audio ports (`jack:fluidsynth:*`), or an input reading JACK's capture ports. Its two input ports on the hub's
-/// JACK client (`JackAudioPorts`) are read in JACK's process callback, in the period
-/// they carry: an app JACK runs before the hub (it feeds the hub) adds no latency. Outside
-/// JACK (the hub on ALSA PCM, offline) it is silent. Its gain and its level and dropouts
-/// are an audio input's (`AudioInputNode`).
+/// audio ports (`jack:fluidsynth:*`), or an input reading JACK's capture ports. Its two
+/// input ports on the hub's JACK client (`JackAudioPorts`) are read in JACK's process
+/// callback, in the period they carry: an app JACK runs before the hub (it feeds the hub) adds no latency. Outside
+/// JACK (the hub on ALSA PCM, offline) it is silent. Its gain and its level are an audio
+/// input's (`AudioInputNode`; its dropouts stay 0: JACK hands the ports over every period).
 ///
 /// - Thread: render for `process`; `init`, `prepare` on control.
 public final class JackInputNode: Node, JackPortsNode, @unchecked Sendable {
@@ -36,7 +36,7 @@ public final class JackInputNode: Node, JackPortsNode, @unchecked Sendable {
     ///   - source: the `audio:` text.
     ///   - matches: whether a JACK audio output's full name is one the node takes (`nil`: the
     ///     system's physical capture ports).
-    ///   - host: the hub's JACK inputs.
+    ///   - host: the hub's JACK ports.
     ///   - report: where problems go (the daemon's log).
     /// - Thread: control.
     public init(name: String, source: String, matches: (@Sendable (String) -> Bool)?, host: JackAudioPorts,
