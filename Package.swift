@@ -224,11 +224,13 @@ let package = Package(
         .testTarget(name: "HubTests", dependencies: ["Hub", "HubTestSupport", "Transport"]),
         .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Hub", "HubTestSupport", "MIDICore", "RenderCore", "TestSupport", "AllocationCounter"]),
         .testTarget(name: "RtMidiBackendTests", dependencies: [
-            "RtMidiBackend", "MIDICore", "CJackTestEnvironment", "TestSupport", "ALSA", "AllocationCounter", "AudioHost", "Daemon", "Hub",
+            "RtMidiBackend", "MIDICore", "CJackTestEnvironment", "CJackProbe", "TestSupport", "ALSA", "AllocationCounter", "AudioHost", "Daemon", "Hub",
             "RenderCore", "Sequencer", "SetupViews", "Synth", "SoundMeasures",
         ]),
         // Test support: the JACK server name, set in the environment before main.
         .target(name: "CJackTestEnvironment", path: "Tests/CJackTestEnvironment"),
+        // Test support: key to sound measured in JACK's frames by two JACK clients of the test's.
+        .target(name: "CJackProbe", path: "Tests/CJackProbe", linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("m")]),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "TestSupport"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "TestSupport"]),
         .testTarget(name: "RemoteTests", dependencies: ["Remote", "Control", "TestSupport"]),

@@ -123,8 +123,10 @@ public final class AudioDriver: @unchecked Sendable {
     public func start(engine: RenderEngine, schedule: RenderSchedule? = nil,
                       voiceMeter: VoiceMeter? = nil) throws(RenderThreadError) -> PCMRealtimePriority? {
         precondition(thread == nil && loop == nil, "AudioDriver.start called twice")
+        let inJack = if case .jack = sink { true } else { false }
         let loop = RenderLoop(engine: engine, live: live, sequenced: sequenced, tap: tap, state: state, schedule: schedule,
-                              sampleRate: settings.sampleRate, channels: settings.channels, blockFrames: blockFrames, options: options)
+                              sampleRate: settings.sampleRate, channels: settings.channels, blockFrames: blockFrames, options: options,
+                              jackMIDI: inJack ? options.jackPorts : nil)
         self.engine = engine
         self.voiceMeter = voiceMeter
         self.loop = loop

@@ -58,6 +58,8 @@ final class JackAudioClient: @unchecked Sendable {
 
     /// JACK's type name for audio ports (`JACK_DEFAULT_AUDIO_TYPE`).
     static let audioType = "32 bit float mono audio"
+    /// JACK's type name for MIDI ports (`JACK_DEFAULT_MIDI_TYPE`).
+    static let midiType = "8 bit raw midi"
 
     /// Opens the client `clientName` (never starting a server) and registers its ports;
     /// `inputs` are the nodes that take other apps' sound through it.
@@ -137,11 +139,12 @@ final class JackAudioClient: @unchecked Sendable {
     /// - Thread: render (JACK's process thread).
     private func process(frames: Int) {
         noteTransport(frames: frames)
-        inputs?.beginPeriod(frames: frames, generation: generation)
+        let rendering = state?.running.load(ordering: .acquiring) == true && loop != nil
+        inputs?.beginPeriod(frames: frames, generation: generation, rendering: rendering)
         guard let leftBuffer = jack_port_get_buffer(left, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self),
               let rightBuffer = jack_port_get_buffer(right, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self)
         else { return }
-        guard state?.running.load(ordering: .acquiring) == true, let loop else {
+        guard rendering, let loop else {
             leftBuffer.update(repeating: 0, count: frames)
             rightBuffer.update(repeating: 0, count: frames)
             return
@@ -272,13 +275,21 @@ final class JackAudioClient: @unchecked Sendable {
                         rightName: String(cString: jack_port_name(right)))
     }
 
+    /// Registers the MIDI input port `name`; nil when JACK refuses (a name taken).
+    /// - Returns: the port and its full name.
+    /// - Thread: control (not JACK's threads).
+    func registerMIDIInput(named name: String) -> (port: OpaquePointer, fullName: String)? {
+        guard let port = register(name, flags: UInt(JackPortIsInput.rawValue), type: Self.midiType) else { return nil }
+        return (port, String(cString: jack_port_name(port)))
+    }
+
     /// Registers the port `name`. A server slow to answer (a loaded machine, a heavy period)
     /// can make libjack give up on a registration the server makes a moment later: for up to
     /// a second, a port of this client by that name is taken as the one asked for, or the
     /// registration is asked for again.
-    private func register(_ name: String, flags: UInt) -> OpaquePointer? {
+    private func register(_ name: String, flags: UInt, type: String = audioType) -> OpaquePointer? {
         for _ in 0..<20 {
-            if let port = request({ jack_port_register(client, name, Self.audioType, flags, 0) }) { return port }
+            if let port = request({ jack_port_register(client, name, type, flags, 0) }) { return port }
             usleep(50_000)
             if let port = jack_port_by_name(client, self.name + ":" + name), jack_port_is_mine(client, port) != 0 { return port }
             guard !serverGone else { return nil }

@@ -1,4 +1,5 @@
 import Dispatch
+import RenderCore
 
 /// The graph's own JACK ports beside the main output's, on the hub's JACK client: for each
 /// `JackInputNode` (an external instrument whose `audio:` names JACK ports, or an input) a
@@ -20,6 +21,10 @@ public final class JackAudioPorts: @unchecked Sendable {
     /// The queue's own: the client the ports are registered on, and the nodes to serve.
     private var client: JackAudioClient?
     private var nodes: [ObjectIdentifier: Weak] = [:]
+    /// Where the MIDI lane's problems go (the queue's own, given with the inputs).
+    private var reportMIDI: @Sendable (String) -> Void = { _ in }
+    /// JACK MIDI sources read in the process callback (ports on the same client).
+    public let midi = JackMIDILane()
 
     /// The process thread's own: the current period's frames, a count of periods, and the
     /// generation of the client whose process thread runs (nodes bound to another read nothing).
@@ -60,6 +65,7 @@ public final class JackAudioPorts: @unchecked Sendable {
             self.client = client
             nodes = nodes.filter { $0.value.node != nil }
             for entry in nodes.values { if let node = entry.node { bind(node, to: client) } }
+            midi.bind(to: client, report: reportMIDI)
         }
     }
 
@@ -73,6 +79,7 @@ public final class JackAudioPorts: @unchecked Sendable {
             guard self.client === client else { return }
             self.client = nil
             for entry in nodes.values { _ = entry.node?.binding.unbind() }
+            midi.unbind()
         }
         if waiting { queue.sync(execute: forget) } else { queue.async(execute: forget) }
     }
@@ -83,15 +90,37 @@ public final class JackAudioPorts: @unchecked Sendable {
         queue.async { [self] in
             guard self.client === client, !client.serverGone else { return }
             for entry in nodes.values { if let node = entry.node { node.connect(on: client) } }
+            midi.connect(on: client)
         }
     }
 
-    /// A new period of `frames` on the process thread of the client of `generation`.
+    /// Reads exactly the JACK MIDI sources `inputs` in the process callback from now on (see
+    /// `JackMIDILane`); problems go to `report`.
+    /// - Thread: any (the owner: the ports are registered on the queue).
+    public func readMIDI(_ inputs: [JackMIDILane.Input], report: @escaping @Sendable (String) -> Void) {
+        queue.async { [self] in
+            reportMIDI = report
+            midi.apply(inputs, on: client.flatMap { $0.serverGone ? nil : $0 }, report: report)
+        }
+    }
+
+    /// A new period of `frames` on the process thread of the client of `generation`; the
+    /// graph renders it (`rendering`) or not. The MIDI lane hands the period's events on.
     /// - Thread: render (JACK's process thread).
-    func beginPeriod(frames: Int, generation: Int) {
+    func beginPeriod(frames: Int, generation: Int, rendering: Bool) {
         periodFrames = frames
         periods &+= 1
         self.generation = generation
+        midi.beginPeriod(frames: frames, generation: generation, rendering: rendering)
+    }
+
+    /// Inserts the JACK MIDI of this block (`offset ..< offset + frames` of the period) at
+    /// its frames for the nodes it goes to directly (`JackMIDILane.collect`).
+    /// - Returns: events dropped because `buffer` was full.
+    /// - Thread: render (JACK's process thread).
+    func collectMIDI(offset: Int, frames: Int, into buffer: UnsafeMutablePointer<RenderEvent>, count: inout Int, capacity: Int) -> Int {
+        midi.collect(offset: offset, frames: frames, periodFrames: periodFrames, generation: generation,
+                     into: buffer, count: &count, capacity: capacity)
     }
 
     /// Registers `node`'s ports on `client` (once per client) and connects them.

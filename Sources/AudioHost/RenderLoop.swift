@@ -31,6 +31,8 @@ final class RenderLoop: @unchecked Sendable {
     private let live: LiveInput
     private let sequenced: SequencedInput
     private let tap: AudioTap
+    /// JACK MIDI read at its frame (`render(left:right:frames:)` in JACK only).
+    private let jackMIDI: JackAudioPorts?
     private var sequencedTiming = SequencedTiming()
     private let state: DriverState
     private var timing: LiveEventTiming
@@ -61,8 +63,10 @@ final class RenderLoop: @unchecked Sendable {
 
     /// - Thread: control (allocates).
     init(engine: RenderEngine, live: LiveInput, sequenced: SequencedInput, tap: AudioTap, state: DriverState,
-         schedule: RenderSchedule?, sampleRate: Int, channels: Int, blockFrames: Int, options: AudioDriverOptions) {
+         schedule: RenderSchedule?, sampleRate: Int, channels: Int, blockFrames: Int, options: AudioDriverOptions,
+         jackMIDI: JackAudioPorts? = nil) {
         self.engine = engine
+        self.jackMIDI = jackMIDI
         self.live = live
         self.sequenced = sequenced
         self.tap = tap
@@ -100,7 +104,7 @@ final class RenderLoop: @unchecked Sendable {
     func run(on device: PCMDevice) {
         defer { state.running.store(false, ordering: .releasing) }
         do {
-            while renderBlock(frames: blockFrames) {
+            while renderBlock(frames: blockFrames, periodOffset: nil) {
                 interleave()
                 try device.write(frames: UnsafeBufferPointer(start: interleaved, count: blockFrames * channels))
             }
@@ -118,7 +122,7 @@ final class RenderLoop: @unchecked Sendable {
         var done = 0
         while done < frames {
             let count = min(blockFrames, frames - done)
-            guard renderBlock(frames: count) else {
+            guard renderBlock(frames: count, periodOffset: done) else {
                 (left + done).update(repeating: 0, count: frames - done)
                 (right + done).update(repeating: 0, count: frames - done)
                 state.running.store(false, ordering: .releasing)
@@ -130,9 +134,10 @@ final class RenderLoop: @unchecked Sendable {
         }
     }
 
-    /// Renders the next `frames` (at most `blockFrames`) into `output`. Returns false, with
-    /// nothing rendered, once playback is over.
-    private func renderBlock(frames: Int) -> Bool {
+    /// Renders the next `frames` (at most `blockFrames`) into `output`, at `periodOffset` in
+    /// a JACK period (nil: a PCM device's block). Returns false, with nothing rendered, once
+    /// playback is over.
+    private func renderBlock(frames: Int, periodOffset: Int?) -> Bool {
         if phase == .playing {
             if state.stopRequested.load(ordering: .acquiring) {
                 phase = .fading(remaining: fadeFrames)
@@ -147,6 +152,9 @@ final class RenderLoop: @unchecked Sendable {
                                               into: events, count: &count, capacity: eventCapacity)
         dropped += timing.collect(from: live.ring, blockStart: blockStart, frames: frames,
                                      into: events, count: &count, capacity: eventCapacity)
+        if let periodOffset, let jackMIDI {
+            dropped += jackMIDI.collectMIDI(offset: periodOffset, frames: frames, into: events, count: &count, capacity: eventCapacity)
+        }
         if phase == .silencing { dropped += appendAllSoundOff(count: &count) }
         if dropped > 0 { state.droppedEvents.add(dropped, ordering: .relaxed) }
 

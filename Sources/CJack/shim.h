@@ -2,6 +2,7 @@
 #define MIDIHUB_CJACK_SHIM_H
 #include <jack/jack.h>
 #include <jack/types.h>
+#include <jack/midiport.h>
 
 static void midihub_jack_audio_quiet(const char *message) { (void)message; }
 

@@ -78,6 +78,8 @@ public final class HubDaemon: @unchecked Sendable {
     var heldForJack: [TransportTiming.HeldMessage] = []
     /// JACK MIDI ports and the MIDI carried to and from them.
     let jack: JackBridge
+    /// What the hub's JACK client reads in its process callback, as last asked (`updateJackLane`).
+    var jackLaneInputs: [JackMIDILane.Input] = []
     /// Set by port and client announcements; the port list is compared once per batch.
     var portsDirty = false
     /// Connections from midihub:out to external nodes' ports that the daemon made (`linkExternalNodes`).
@@ -137,6 +139,7 @@ public final class HubDaemon: @unchecked Sendable {
         registry = NodeTypes.registry.with(plugins: plugins)
         catalog = options.audio ? Self.loadCatalog(options, plugins: plugins, log: log) : nil
         options.driverOptions.jackPorts = catalog?.jackPorts  // other apps' sound through the hub's JACK client
+        if let lane = catalog?.jackPorts.midi { jack.wakesOwner(for: lane) }
         self.options = options
         let setup = try Self.initialSetup(options, soundFont: catalog?.font, registry: registry, store: store, log: log)
         if let catalog, catalog.font == nil {

@@ -1,6 +1,7 @@
 import ALSA
 import AllocationCounter
 import AudioHost
+import CJackProbe
 import Daemon
 import Foundation
 import Glibc
@@ -20,7 +21,7 @@ extension JackMIDITests {
 
     /// A driver playing the built-in synth (and `more` after it) into JACK as `client`, its
     /// ports connected to `destination`.
-    private func synthInJack(client: String, destination: String, more: [any Node] = [],
+    func synthInJack(client: String, destination: String, more: [any Node] = [],
                              inputs: JackAudioPorts? = nil) throws -> (AudioDriver, RenderEngine) {
         let driver = try AudioDriver(target: .jack(client: client, destination: destination),
                                      options: AudioDriverOptions(realtimePriority: false, jackPorts: inputs))
@@ -100,21 +101,35 @@ extension JackMIDITests {
                                         host: inputs, report: { Issue.record("reported: \($0)") })
             let cue = JackOutputNode(name: "cue", destination: "jack:system:playback_2", host: inputs,
                                      report: { Issue.record("reported: \($0)") })
-            var notes = 0
+            var notes = 0, laneNotes = 0
             let counted = try AllocationCounter.session {
                 let (driver, _) = try synthInJack(client: "hub-alloc", destination: "default", more: [capture, cue, window], inputs: inputs)
                 try driver.waitUntil({ Set(["hub-alloc:app-left", "hub-alloc:cue-left"]).isSubset(of: (try? Self.jackPorts()) ?? []) },
                                      message: "the input and output nodes' ports were not registered")
+                // JACK MIDI read at its frame too: the probe's keys play the synth through the lane.
+                let probe = try #require(midihub_jack_probe_open("alloc-probe", 10, 60), "the probe's JACK clients did not open")
+                defer { midihub_jack_probe_close(probe) }
+                inputs.readMIDI([JackMIDILane.Input(key: 1, source: "alloc-probe-keys:out", routes: [.init(node: 0, channelMask: 0xFFFF)])]) {
+                    Issue.record("reported: \($0)")
+                }
+                try driver.waitUntil({ ((try? Self.jackConnections(of: "hub-alloc:from-alloc-probe-keys:out")) ?? []).count == 1 },
+                                     message: "the lane's port was not connected")
+                var laneEvents: [JackMIDILane.Received] = []
                 try driver.waitUntil({
                     let note = UInt8(40 + notes % 40)
                     driver.live.push(.noteOn(channel: 0, note: note, velocity: 90))
                     driver.live.push(.noteOff(channel: 0, note: note))
+                    midihub_jack_probe_fire(probe)
+                    inputs.midi.drain(into: &laneEvents)
+                    if window.counting.load(ordering: .acquiring) { laneNotes += laneEvents.count }
+                    laneEvents.removeAll(keepingCapacity: true)
                     if window.counting.load(ordering: .acquiring) { notes += 1 }
                     return window.finished.load(ordering: .acquiring)
                 }, message: "the counted periods never ended (\(driver.counters.framesRendered) frames rendered)")
                 try driver.stop()
             }
             #expect(notes > 100, "live notes streamed in while counting: \(notes)")
+            #expect(laneNotes > 20, "JACK MIDI notes came through the lane while counting: \(laneNotes)")
             if allocating {
                 #expect(counted >= 1, "the counter did not see JACK's process thread allocate")
             } else {

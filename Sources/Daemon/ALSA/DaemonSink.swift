@@ -27,6 +27,9 @@ struct DaemonSink: RouteSink {
     var transport: TransportTiming?
     /// The transport's events for JACK ports, to send when due (the daemon holds them).
     private(set) var jackLater: [TransportTiming.HeldMessage] = []
+    /// Set while routing a live message the hub's JACK client already played on the unit
+    /// nodes (`JackMIDILane`): they are not given it again.
+    var skipsUnits = false
 
     init(audio: AudioRack?, receivers: ReceiverQueues, destinations: [ExternalDestination?], jack: JackBridge) {
         self.audio = audio
@@ -37,6 +40,7 @@ struct DaemonSink: RouteSink {
 
     mutating func deliver(_ event: TimedMIDI, to target: RouteTarget) {
         if target.isUnit {
+            if skipsUnits { return }
             if let transport {
                 audio?.schedule(event.message, on: target.id, at: transport.clockTime(event.time))
             } else {

@@ -1,5 +1,6 @@
 import MIDICore
 import ALSA
+import AudioHost
 import Control
 import Hub
 import RtMidiBackend
@@ -13,7 +14,33 @@ extension HubDaemon {
     /// - Thread: owner (the MIDI input thread).
     func serviceJack(signalled: Bool) {
         if jack.poll() { portsDirty = true }
+        updateJackLane()
         routeJackInput(signalled: signalled)
+    }
+
+    /// While the hub plays into JACK, its JACK client reads the JACK sources the bridge
+    /// carries in its process callback (`JackMIDILane`), and plays each one's channel
+    /// messages at their frames on the unit nodes it reaches straight from its source nodes
+    /// (`HubCore.directUnitRoutes`: none when a mapping, learning or a processor may act on
+    /// it first); the core still takes every message after. Otherwise the bridge's inputs
+    /// read them. Asked again only when it changed.
+    private func updateJackLane() {
+        guard let jackPorts = catalog?.jackPorts else { return }
+        let playsInJack = if let audio, case .jack = audio.driver.target { audio.driver.isRunning } else { false }
+        guard playsInJack || jack.lane != nil else { return }
+        jack.read(through: playsInJack ? jackPorts.midi : nil)
+        let hubInput = PortAddress(inPort.address)
+        let inputs: [JackMIDILane.Input] = !playsInJack ? [] : jack.linkedSources.map { source in
+            let intoHub = jack.fromJack.contains(Connection(source.address, hubInput))
+            let direct = intoHub ? core.directUnitRoutes(from: source.address) ?? [] : []
+            let routes = direct.compactMap { route in
+                audio?.renderIDs[route.node].map { JackMIDILane.Route(node: $0, channelMask: route.channelMask) }
+            }
+            return JackMIDILane.Input(key: JackMIDIKey.key(source.address), source: source.name.fullName, routes: routes)
+        }
+        guard inputs != jackLaneInputs else { return }
+        jackLaneInputs = inputs
+        jackPorts.readMIDI(inputs) { [log] line in log.warning(line) }
     }
 
     /// Hands each message from a JACK source to every ALSA destination it is connected to:
@@ -27,11 +54,13 @@ extension HubDaemon {
         var sink = makeSink()
         let now = HostTime.now()
         let hub = core.snapshot
-        for (source, message) in received {
+        for (source, message, servedNodes) in received {
             guard hub.knowsPort(at: source) else { continue }
             for link in targets[source] ?? [] {
                 if link.destination == hubInput {
+                    sink.skipsUnits = servedNodes  // the hub's JACK client played them at their frames
                     routeLive(message, from: source, at: now, into: &sink)
+                    sink.skipsUnits = false
                 } else if let address = SeqAddress(link.destination) {
                     receivers.send(message, to: address)
                 }

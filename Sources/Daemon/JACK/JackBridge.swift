@@ -1,5 +1,6 @@
 import Hub
 import MIDICore
+import AudioHost
 import RtMidiBackend
 
 /// The daemon's JACK side: finds the JACK server and follows its MIDI ports (RtMidi has no
@@ -58,6 +59,10 @@ final class JackBridge {
     /// Opens, closes and writes to the JACK ports, off the owner, in the order asked.
     private let portThread: HandoffThread<JackPortWork>
     private var opened: [OpenedJackInput] = []
+    /// While the hub plays into JACK: the hub's JACK client reads the JACK sources in its
+    /// process callback (`JackMIDILane`) instead of the bridge's inputs; `nil` otherwise.
+    private(set) var lane: JackMIDILane?
+    private var laneReceived: [JackMIDILane.Received] = []
 
     /// - Parameter clientName: the JACK client name of the daemon's JACK ports.
     /// - Thread: control (main, while the daemon starts).
@@ -77,6 +82,12 @@ final class JackBridge {
             ports.run(items, lost: lost, now: now)
             return nil
         }
+    }
+
+    /// Has `lane` wake the owner's poll when a JACK period brought MIDI, as the bridge's inputs do.
+    /// - Thread: control (at start).
+    func wakesOwner(for lane: JackMIDILane) {
+        if let wakeup { lane.wakeOwner { wakeup.signal() } }
     }
 
     /// The JACK ports present, as the hub's descriptors.
@@ -161,7 +172,7 @@ final class JackBridge {
         guard let clients, let source = table.jackName(at: connection.source) else {
             throw .unavailable(reason: "the JACK port is gone")
         }
-        if inputs[connection.source] == nil, !openingInputs.contains(connection.source) {
+        if lane == nil, inputs[connection.source] == nil, !openingInputs.contains(connection.source) {
             openingInputs.insert(connection.source)
             portThread.post(.openInput(connection.source, name: source, on: clients))
         }
@@ -244,17 +255,45 @@ final class JackBridge {
         portThread.post(.send(message, to: address))
     }
 
-    /// Every message received from JACK sources since the last call, by source, oldest first.
-    /// `signalled`: the owner's poll found the wake-up descriptor readable; its signal is
-    /// cleared first, so input arriving meanwhile signals again.
-    func drain(signalled: Bool) -> [(source: PortAddress, message: MIDIMessage)] {
+    /// Every message received from JACK sources since the last call, by source, oldest first;
+    /// `servedNodes`: the hub's JACK client already played it on the unit nodes its source
+    /// plays directly (`JackMIDILane`). `signalled`: the owner's poll found the wake-up
+    /// descriptor readable; its signal is cleared first, so input arriving meanwhile signals again.
+    func drain(signalled: Bool) -> [(source: PortAddress, message: MIDIMessage, servedNodes: Bool)] {
         if signalled { wakeup?.reset() }
-        guard !inputs.isEmpty else { return [] }
-        var received: [(source: PortAddress, message: MIDIMessage)] = []
+        var received: [(source: PortAddress, message: MIDIMessage, servedNodes: Bool)] = []
+        if let lane {
+            lane.drain(into: &laneReceived)
+            received += laneReceived.map { (JackMIDIKey.address($0.key), $0.message, $0.servedNodes) }
+            laneReceived.removeAll(keepingCapacity: true)
+        }
         for (address, input) in inputs.sorted(by: { $0.key < $1.key }) {
-            received += input.drain().map { (address, $0.message) }
+            received += input.drain().map { (address, $0.message, false) }
         }
         return received
+    }
+
+    /// Reads the JACK sources through `lane` (the hub plays into JACK: its client's process
+    /// callback reads them) or, with `nil`, through inputs of the bridge's own again. The
+    /// inputs give way at once; the lane's ports are registered on its own queue.
+    func read(through lane: JackMIDILane?) {
+        guard lane !== self.lane else { return }
+        self.lane = lane
+        if lane != nil {
+            for (_, input) in inputs { if let clients { portThread.post(.closeInput(input, on: clients)) } }
+            inputs = [:]
+        } else {
+            for source in Set(fromJack.map(\.source)) where !openingInputs.contains(source) {
+                guard let clients, let name = table.jackName(at: source) else { continue }
+                openingInputs.insert(source)
+                portThread.post(.openInput(source, name: name, on: clients))
+            }
+        }
+    }
+
+    /// The JACK sources the bridge carries, with their JACK names: what the lane reads.
+    var linkedSources: [(address: PortAddress, name: JackPortName)] {
+        Set(fromJack.map(\.source)).sorted().compactMap { address in table.jackName(at: address).map { (address, $0) } }
     }
 
     // MARK: - server and ports
@@ -269,7 +308,7 @@ final class JackBridge {
             openingInputs.remove(input.address)
             if input.server != clients?.identity {
                 abandoned.append(input.input)
-            } else if inputs[input.address] == nil, fromJack.contains(where: { $0.source == input.address }) {
+            } else if lane == nil, inputs[input.address] == nil, fromJack.contains(where: { $0.source == input.address }) {
                 inputs[input.address] = input.input
             } else if let clients {
                 portThread.post(.closeInput(input.input, on: clients))

@@ -83,6 +83,12 @@ public struct MappingEngine {
 
     public var isEmpty: Bool { mappings.isEmpty }
 
+    /// Whether a mapping may take messages from a port that feeds the source nodes `sources`
+    /// (one that names none of them, or reads every port).
+    func mayTake(fromSources sources: [NodeID]) -> Bool {
+        mappings.contains { mapping in mapping.from.map(sources.contains) ?? true }
+    }
+
     /// Reads `message`, which arrived at `time` from the port `device` (any key
     /// stable per port: NRPN selection and 14-bit pairs are followed per port and channel),
     /// a port that feeds the source nodes `sources`; the parameters are where `values` says

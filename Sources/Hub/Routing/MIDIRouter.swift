@@ -78,6 +78,25 @@ public struct MIDIRouter {
         return Sender(sources: sources, sourceIDs: sources.map { compiled.nodes[$0].id }, slots: slots, revision: revision)
     }
 
+    /// The source nodes MIDI from `port` enters at, and the unit nodes their routes reach
+    /// with nothing between, each with the channels that pass; nil when a route from them
+    /// goes through a processor (whose output only routing here can make).
+    public func directUnits(for port: PortDescriptor) -> (sources: [NodeID], units: [DirectRoute])? {
+        let sources = compiled.sources(matching: port)
+        var units: [DirectRoute] = []
+        for source in sources {
+            for hop in compiled.hops[source] {
+                switch hop.kind {
+                case .processor: return nil
+                case .sink where compiled.targets[hop.target].isUnit:
+                    units.append(DirectRoute(node: compiled.nodes[hop.target].id, channelMask: hop.channelMask))
+                case .sink, .ignores: continue
+                }
+            }
+        }
+        return (sources.map { compiled.nodes[$0].id }, units)
+    }
+
     /// Whether `sender` was resolved in the current graph (else resolve it again).
     public func isCurrent(_ sender: Sender) -> Bool {
         sender.revision == revision

@@ -1,0 +1,25 @@
+/// A unit node live MIDI from a port plays with nothing between, and the channels that pass
+/// (bit n: 0-based channel n).
+///
+/// - Thread: any (a plain value).
+public struct DirectRoute: Equatable, Sendable {
+    public let node: NodeID
+    public let channelMask: UInt16
+}
+
+/// What a shell that reads a port itself, nearer the sound than the owner (JACK MIDI in
+/// JACK's process callback), may play without the core: the core still takes every message
+/// afterwards, for all the rest.
+extension HubCore {
+    /// The unit nodes live MIDI from the port at `address` reaches straight from its source
+    /// nodes, when nothing but those routes can act on it first: no mapping may take it, no
+    /// learning runs, no processor is on its way. Empty when it plays no unit; nil when it
+    /// must go through the core (an unknown port, a mapping or learning that may take it, a
+    /// processor on a route).
+    /// - Thread: owner.
+    public func directUnitRoutes(from address: PortAddress) -> [DirectRoute]? {
+        guard learner == nil, let port = portsByAddress[address], let direct = router.directUnits(for: port),
+              !mappings.mayTake(fromSources: direct.sources) else { return nil }
+        return direct.units
+    }
+}

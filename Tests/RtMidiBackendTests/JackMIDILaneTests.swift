@@ -1,0 +1,62 @@
+import AudioHost
+import CJackProbe
+import Foundation
+import Glibc
+import MIDICore
+import Testing
+import TestSupport
+
+/// JACK MIDI at its frame (docs/jack.md, "JACK MIDI at its frame"): the hub's JACK client
+/// reads a JACK MIDI source in its process callback and plays the synth at the frame the
+/// source gave the note, in the same period. Measured in JACK's own frames by two clients of
+/// the test's (`CJackProbe`): the keys send a note-on at frame 100 of a period, the ears
+/// hear the hub's output; against `jackd -d dummy` with 256-frame periods.
+extension JackMIDITests {
+    @Test func jackMIDIPlaysTheSynthAtItsFrameInThePeriodItWasSent() throws {
+        try withJackServer { _ in
+            let ports = JackAudioPorts()
+            let (driver, _) = try synthInJack(client: "hub-lane", destination: "default", inputs: ports)
+            defer { try? driver.stop() }
+            let probe = try #require(midihub_jack_probe_open("probe", 100, 69), "the probe's JACK clients did not open")
+            defer { midihub_jack_probe_close(probe) }
+            ports.readMIDI([JackMIDILane.Input(key: 7, source: "probe-keys:out", routes: [.init(node: 0, channelMask: 0xFFFF)])]) {
+                Issue.record("reported: \($0)")
+            }
+            #expect(try JackTestServer.runTool("jack_connect", ["hub-lane:left", "probe-ears:in"]) == 0)
+            try driver.waitUntil({ ((try? Self.jackConnections(of: "hub-lane:from-probe-keys:out")) ?? []) == ["probe-keys:out"] },
+                                 message: "the hub's MIDI port was not connected from probe-keys:out: \((try? Self.jackPorts(["-c"])) ?? [])")
+
+            midihub_jack_probe_fire(probe)
+            try driver.waitUntil({ midihub_jack_probe_heard(probe) >= 0 }, message: "the note sent through JACK MIDI was never heard")
+            let sent = midihub_jack_probe_sent(probe), heard = midihub_jack_probe_heard(probe)
+            let period = Int64(midihub_jack_probe_period(probe))
+            #expect(sent % period == 100, "the keys sent at frame \(sent % period) of the period")
+            #expect(heard - sent >= 0 && heard - sent < 8,
+                    "heard \(heard - sent) frames after it was sent (the same period, at its frame: 0 to a few frames of attack)")
+
+            // The owner gets every message after, told that the synth already played it.
+            var received: [JackMIDILane.Received] = []
+            try driver.waitUntil({
+                ports.midi.drain(into: &received)
+                return received.count >= 2
+            }, message: "the owner got \(received) from the lane")
+            #expect(received.map(\.key) == [7, 7])
+            #expect(received.map(\.message) == [.noteOn(channel: 0, note: 69, velocity: 110), .noteOff(channel: 0, note: 69, velocity: 0)])
+            #expect(received.allSatisfy { $0.servedNodes })
+
+            // A source the owner routes itself (no direct node): heard only through the owner.
+            ports.readMIDI([JackMIDILane.Input(key: 7, source: "probe-keys:out", routes: [])]) { Issue.record("reported: \($0)") }
+            try driver.waitUntil({ midihub_jack_probe_quiet_frames(probe) > 4_800 }, message: "the first note never ended")
+            midihub_jack_probe_fire(probe)
+            try driver.waitUntil({ midihub_jack_probe_sent(probe) >= 0 }, message: "the keys did not send again")
+            usleep(200_000)
+            #expect(midihub_jack_probe_heard(probe) < 0, "a source with no direct route still played the synth")
+            try driver.waitUntil({
+                ports.midi.drain(into: &received)
+                return received.count >= 3
+            }, message: "the owner did not get the note a source with no direct route sent")
+            #expect(received.last?.servedNodes == false)
+        }
+    }
+}
+
