@@ -10,7 +10,8 @@
 # is started. Between them: FluidSynth in JACK as an external node whose sound comes back
 # through the hub's reverb and strip (its A4 captured, with the reverb's tail: longer than
 # the same note dry); and the patch's `transport: follow`: jack_transport locates, starts
-# and stops JACK's transport, and the hub's song goes with it.
+# and stops JACK's transport, and the hub's song goes with it; and jack_midiseq's notes
+# played by the hub's JACK client in its process callback (docs/jack.md's JACK MIDI patch).
 # timeout: 240
 
 source "$REPO/Tests/Integration/synth-audio.sh"
@@ -115,6 +116,21 @@ read -r dry_start dry_end <<<"${app_segments[1]}"
 assert_segment_a4 "$WORK/app.wav" "$dry_start" "$dry_end" fluid-a4
 awk -v ws="$wet_start" -v we="$wet_end" -v ds="$dry_start" -v de="$dry_end" 'BEGIN { exit !(we - ws > de - ds + 0.5) }' \
     || fail "no reverb tail: the note through the reverb lasts ${wet_start}–${wet_end} s, the dry one ${dry_start}–${dry_end} s"
+
+step "JACK MIDI played at its frame: the hub's JACK client reads jack_midiseq in its process callback"
+doc_block docs/jack.md jack-midi-patch >"$WORK/midi.yaml"
+midihub patch load "$WORK/midi.yaml" >/dev/null || fail "midihub patch load of docs/jack.md's JACK MIDI patch failed"
+start_peer seq jack_midiseq seq 48000 0 69 12000  # docs/jack.md's: an A4 every second
+poll_until 60 bash -c "jack_lsp -c '$client:from-seq:out' | grep -qx '   seq:out'" \
+    || fail "no port $client:from-seq:out fed by seq:out; jack_lsp -c: $(jack_lsp -c | tr '\n' ' ')"
+start_loopback_recording rec3 "$WORK/midi.wav" 6
+wait_for_loopback_capture
+sleep 3.5
+stop_peer rec3
+stop_peer seq KILL
+mapfile -t midi_segments < <(sound_segments "$WORK/midi.wav" 0.2)
+(( ${#midi_segments[@]} >= 2 )) || fail "jack_midiseq's A4s recorded through the hub: ${midi_segments[*]:-none}"
+assert_segment_a4 "$WORK/midi.wav" ${midi_segments[0]} seq-a4
 midihub patch load "$WORK/jack.yaml" >/dev/null || fail "midihub patch load jack.yaml failed"  # transport: follow again
 
 step "JACK's transport locates, starts and stops the hub's song (the patch's transport: follow)"
