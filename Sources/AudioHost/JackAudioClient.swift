@@ -275,11 +275,12 @@ final class JackAudioClient: @unchecked Sendable {
                         rightName: String(cString: jack_port_name(right)))
     }
 
-    /// Registers the MIDI input port `name`; nil when JACK refuses (a name taken).
+    /// Registers the MIDI port `name`, an input or an output; nil when JACK refuses (a name taken).
     /// - Returns: the port and its full name.
     /// - Thread: control (not JACK's threads).
-    func registerMIDIInput(named name: String) -> (port: OpaquePointer, fullName: String)? {
-        guard let port = register(name, flags: UInt(JackPortIsInput.rawValue), type: Self.midiType) else { return nil }
+    func registerMIDIPort(named name: String, input: Bool) -> (port: OpaquePointer, fullName: String)? {
+        let flags = UInt(input ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue)
+        guard let port = register(name, flags: flags, type: Self.midiType) else { return nil }
         return (port, String(cString: jack_port_name(port)))
     }
 

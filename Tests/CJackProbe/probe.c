@@ -8,12 +8,12 @@
 
 struct midihub_jack_probe {
     jack_client_t *keys, *ears;
-    jack_port_t *out, *in;
+    jack_port_t *out, *in, *midi_in;
     uint32_t frame;
     uint8_t note;
     /// 0 idle, 1 fired, 2 note sent, 3 heard (note-off due), 4 done.
     atomic_int stage;
-    _Atomic int64_t sent, heard;
+    _Atomic int64_t sent, heard, heard_midi;
     /// The ears' last loud frame and the end of the last period they heard.
     _Atomic int64_t loud, now;
 };
@@ -42,6 +42,12 @@ static int ears_process(jack_nframes_t frames, void *argument) {
     midihub_jack_probe *probe = argument;
     const float *samples = jack_port_get_buffer(probe->in, frames);
     int64_t start = (int64_t)jack_last_frame_time(probe->ears), sent = atomic_load(&probe->sent);
+    void *midi = jack_port_get_buffer(probe->midi_in, frames);
+    jack_midi_event_t event;
+    if (sent >= 0 && atomic_load(&probe->heard_midi) < 0 && jack_midi_get_event_count(midi) > 0
+        && jack_midi_event_get(&event, midi, 0) == 0 && event.size > 0 && (event.buffer[0] & 0xF0) == 0x90) {
+        atomic_store(&probe->heard_midi, start + event.time);
+    }
     for (jack_nframes_t i = 0; i < frames; i++) {
         if (fabsf(samples[i]) > 1e-4f) atomic_store(&probe->loud, start + i);
     }
@@ -67,6 +73,7 @@ midihub_jack_probe *midihub_jack_probe_open(const char *name, uint32_t frame, ui
     atomic_init(&probe->stage, 0);
     atomic_init(&probe->sent, -1);
     atomic_init(&probe->heard, -1);
+    atomic_init(&probe->heard_midi, -1);
     atomic_init(&probe->loud, -1);
     atomic_init(&probe->now, 0);
     char keys[256], ears[256];
@@ -77,7 +84,8 @@ midihub_jack_probe *midihub_jack_probe_open(const char *name, uint32_t frame, ui
     if (!probe->keys || !probe->ears) goto fail;
     probe->out = jack_port_register(probe->keys, "out", JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput, 0);
     probe->in = jack_port_register(probe->ears, "in", JACK_DEFAULT_AUDIO_TYPE, JackPortIsInput, 0);
-    if (!probe->out || !probe->in) goto fail;
+    probe->midi_in = jack_port_register(probe->ears, "midi_in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
+    if (!probe->out || !probe->in || !probe->midi_in) goto fail;
     jack_set_process_callback(probe->keys, keys_process, probe);
     jack_set_process_callback(probe->ears, ears_process, probe);
     if (jack_activate(probe->keys) || jack_activate(probe->ears)) goto fail;
@@ -90,11 +98,13 @@ fail:
 void midihub_jack_probe_fire(midihub_jack_probe *probe) {
     atomic_store(&probe->sent, -1);
     atomic_store(&probe->heard, -1);
+    atomic_store(&probe->heard_midi, -1);
     atomic_store(&probe->stage, 1);
 }
 
 int64_t midihub_jack_probe_sent(const midihub_jack_probe *probe) { return atomic_load(&probe->sent); }
 int64_t midihub_jack_probe_heard(const midihub_jack_probe *probe) { return atomic_load(&probe->heard); }
+int64_t midihub_jack_probe_heard_midi(const midihub_jack_probe *probe) { return atomic_load(&probe->heard_midi); }
 int64_t midihub_jack_probe_quiet_frames(const midihub_jack_probe *probe) {
     return atomic_load(&probe->now) - atomic_load(&probe->loud);
 }

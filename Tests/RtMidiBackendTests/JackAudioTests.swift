@@ -106,14 +106,17 @@ extension JackMIDITests {
                 let (driver, _) = try synthInJack(client: "hub-alloc", destination: "default", more: [capture, cue, window], inputs: inputs)
                 try driver.waitUntil({ Set(["hub-alloc:app-left", "hub-alloc:cue-left"]).isSubset(of: (try? Self.jackPorts()) ?? []) },
                                      message: "the input and output nodes' ports were not registered")
-                // JACK MIDI read at its frame too: the probe's keys play the synth through the lane.
+                // JACK MIDI routed at its frame too: the probe's keys play the synth and its ears' MIDI input through the lane.
                 let probe = try #require(midihub_jack_probe_open("alloc-probe", 10, 60), "the probe's JACK clients did not open")
                 defer { midihub_jack_probe_close(probe) }
-                inputs.readMIDI([JackMIDILane.Input(key: 1, source: "alloc-probe-keys:out", routes: [.init(node: 0, channelMask: 0xFFFF)])]) {
+                inputs.readMIDI([JackMIDILane.Input(key: 1, source: "alloc-probe-keys:out", routes: [
+                    .init(node: 0, channelMask: 0xFFFF), .init(port: "alloc-probe-ears:midi_in", key: 2, channelMask: 0xFFFF),
+                ])]) {
                     Issue.record("reported: \($0)")
                 }
-                try driver.waitUntil({ ((try? Self.jackConnections(of: "hub-alloc:from-alloc-probe-keys:out")) ?? []).count == 1 },
-                                     message: "the lane's port was not connected")
+                try driver.waitUntil({ ((try? Self.jackConnections(of: "hub-alloc:from-alloc-probe-keys:out")) ?? []).count == 1
+                                       && ((try? Self.jackConnections(of: "hub-alloc:to-alloc-probe-ears:midi_in")) ?? []).count == 1 },
+                                     message: "the lane's ports were not connected")
                 var laneEvents: [JackMIDILane.Received] = []
                 try driver.waitUntil({
                     let note = UInt8(40 + notes % 40)

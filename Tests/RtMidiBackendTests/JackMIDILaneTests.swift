@@ -42,7 +42,7 @@ extension JackMIDITests {
             }, message: "the owner got \(received) from the lane")
             #expect(received.map(\.key) == [7, 7])
             #expect(received.map(\.message) == [.noteOn(channel: 0, note: 69, velocity: 110), .noteOff(channel: 0, note: 69, velocity: 0)])
-            #expect(received.allSatisfy { $0.servedNodes })
+            #expect(received.allSatisfy { $0.servedUnits && !$0.servedPorts })
 
             // A source the owner routes itself (no direct node): heard only through the owner.
             ports.readMIDI([JackMIDILane.Input(key: 7, source: "probe-keys:out", routes: [])]) { Issue.record("reported: \($0)") }
@@ -55,8 +55,37 @@ extension JackMIDITests {
                 ports.midi.drain(into: &received)
                 return received.count >= 3
             }, message: "the owner did not get the note a source with no direct route sent")
-            #expect(received.last?.servedNodes == false)
+            #expect(received.last?.servedUnits == false)
+        }
+    }
+
+    /// JACK MIDI through the hub to a JACK port (an external node the source reaches
+    /// straight): written into the hub's `to-` port in the same period, at the same frame.
+    @Test func jackMIDIGoesOnToAJackPortAtItsFrameInThePeriodItWasSent() throws {
+        try withJackServer { _ in
+            let ports = JackAudioPorts()
+            let (driver, _) = try synthInJack(client: "hub-thru", destination: "default", inputs: ports)
+            defer { try? driver.stop() }
+            let probe = try #require(midihub_jack_probe_open("thru", 37, 64), "the probe's JACK clients did not open")
+            defer { midihub_jack_probe_close(probe) }
+            ports.readMIDI([JackMIDILane.Input(key: 7, source: "thru-keys:out",
+                                               routes: [.init(port: "thru-ears:midi_in", key: 9, channelMask: 0xFFFF)])]) {
+                Issue.record("reported: \($0)")
+            }
+            try driver.waitUntil({ ((try? Self.jackConnections(of: "hub-thru:to-thru-ears:midi_in")) ?? []) == ["thru-ears:midi_in"]
+                                   && ((try? Self.jackConnections(of: "hub-thru:from-thru-keys:out")) ?? []) == ["thru-keys:out"] },
+                                 message: "the hub's MIDI ports were not connected: \((try? Self.jackPorts(["-c"])) ?? [])")
+            midihub_jack_probe_fire(probe)
+            try driver.waitUntil({ midihub_jack_probe_heard_midi(probe) >= 0 }, message: "the note never reached thru-ears:midi_in")
+            #expect(midihub_jack_probe_heard_midi(probe) == midihub_jack_probe_sent(probe),
+                    "sent at \(midihub_jack_probe_sent(probe)), at midi_in at \(midihub_jack_probe_heard_midi(probe))")
+            #expect(midihub_jack_probe_heard(probe) < 0, "the synth has no route from the source")
+            var received: [JackMIDILane.Received] = []
+            try driver.waitUntil({
+                ports.midi.drain(into: &received)
+                return !received.isEmpty
+            }, message: "the owner got nothing from the lane")
+            #expect(received.first?.servedPorts == true && received.first?.servedUnits == false)
         }
     }
 }
-

@@ -28,8 +28,9 @@ struct DaemonSink: RouteSink {
     /// The transport's events for JACK ports, to send when due (the daemon holds them).
     private(set) var jackLater: [TransportTiming.HeldMessage] = []
     /// Set while routing a live message the hub's JACK client already played on the unit
-    /// nodes (`JackMIDILane`): they are not given it again.
+    /// nodes, or on the JACK ports of external nodes (`JackMIDILane`): they are not given it again.
     var skipsUnits = false
+    var skipsJackPorts = false
 
     init(audio: AudioRack?, receivers: ReceiverQueues, destinations: [ExternalDestination?], jack: JackBridge) {
         self.audio = audio
@@ -55,7 +56,7 @@ struct DaemonSink: RouteSink {
         case .jack(let port):
             if transport != nil {
                 jackLater.append(.init(time: event.time, message: event.message, port: port))
-            } else {
+            } else if !skipsJackPorts {
                 jack.send(event.message, to: port)
             }
         case nil:

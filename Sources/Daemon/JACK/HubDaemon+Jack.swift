@@ -19,22 +19,28 @@ extension HubDaemon {
     }
 
     /// While the hub plays into JACK, its JACK client reads the JACK sources the bridge
-    /// carries in its process callback (`JackMIDILane`), and plays each one's channel
-    /// messages at their frames on the unit nodes it reaches straight from its source nodes
-    /// (`HubCore.directUnitRoutes`: none when a mapping, learning or a processor may act on
-    /// it first); the core still takes every message after. Otherwise the bridge's inputs
-    /// read them. Asked again only when it changed.
+    /// carries in its process callback (`JackMIDILane`), and plays each one's messages at their
+    /// frames on the unit nodes and the JACK ports of the external nodes it reaches straight
+    /// from its source nodes (`HubCore.directRoutes`: none when a mapping, learning or a
+    /// processor may act on it first); the core still takes every message after. Otherwise
+    /// the bridge's inputs read them. Asked again only when it changed.
     private func updateJackLane() {
         guard let jackPorts = catalog?.jackPorts else { return }
         let playsInJack = if let audio, case .jack = audio.driver.target { audio.driver.isRunning } else { false }
         guard playsInJack || jack.lane != nil else { return }
         jack.read(through: playsInJack ? jackPorts.midi : nil)
         let hubInput = PortAddress(inPort.address)
+        let destinations = playsInJack ? routeDestinations() : []
         let inputs: [JackMIDILane.Input] = !playsInJack ? [] : jack.linkedSources.map { source in
             let intoHub = jack.fromJack.contains(Connection(source.address, hubInput))
-            let direct = intoHub ? core.directUnitRoutes(from: source.address) ?? [] : []
-            let routes = direct.compactMap { route in
-                audio?.renderIDs[route.node].map { JackMIDILane.Route(node: $0, channelMask: route.channelMask) }
+            let direct = intoHub ? core.directRoutes(from: source.address) ?? [] : []
+            let routes = direct.compactMap { route -> JackMIDILane.Route? in
+                if route.isUnit {
+                    return audio?.renderIDs[route.node].map { JackMIDILane.Route(node: $0, channelMask: route.channelMask) }
+                }
+                guard route.index < destinations.count, case .jack(let address)? = destinations[route.index],
+                      let name = jack.jackName(at: address) else { return nil }  // an ALSA port: the core's
+                return JackMIDILane.Route(port: name.fullName, key: JackMIDIKey.key(address), channelMask: route.channelMask)
             }
             return JackMIDILane.Input(key: JackMIDIKey.key(source.address), source: source.name.fullName, routes: routes)
         }
@@ -54,15 +60,16 @@ extension HubDaemon {
         var sink = makeSink()
         let now = HostTime.now()
         let hub = core.snapshot
-        for (source, message, servedNodes) in received {
-            guard hub.knowsPort(at: source) else { continue }
-            for link in targets[source] ?? [] {
+        for item in received {
+            guard hub.knowsPort(at: item.source) else { continue }
+            for link in targets[item.source] ?? [] {
                 if link.destination == hubInput {
-                    sink.skipsUnits = servedNodes  // the hub's JACK client played them at their frames
-                    routeLive(message, from: source, at: now, into: &sink)
-                    sink.skipsUnits = false
+                    // What the hub's JACK client played at its frame is not played again.
+                    (sink.skipsUnits, sink.skipsJackPorts) = (item.servedUnits, item.servedPorts)
+                    routeLive(item.message, from: item.source, at: now, into: &sink)
+                    (sink.skipsUnits, sink.skipsJackPorts) = (false, false)
                 } else if let address = SeqAddress(link.destination) {
-                    receivers.send(message, to: address)
+                    receivers.send(item.message, to: address)
                 }
             }
         }

@@ -255,20 +255,30 @@ final class JackBridge {
         portThread.post(.send(message, to: address))
     }
 
-    /// Every message received from JACK sources since the last call, by source, oldest first;
-    /// `servedNodes`: the hub's JACK client already played it on the unit nodes its source
-    /// plays directly (`JackMIDILane`). `signalled`: the owner's poll found the wake-up
-    /// descriptor readable; its signal is cleared first, so input arriving meanwhile signals again.
-    func drain(signalled: Bool) -> [(source: PortAddress, message: MIDIMessage, servedNodes: Bool)] {
+    /// A message from a JACK source; what the hub's JACK client already played of it (see
+    /// `JackMIDILane.Received`: the unit nodes and the JACK ports its source plays directly).
+    struct Received {
+        var source: PortAddress
+        var message: MIDIMessage
+        var servedUnits = false
+        var servedPorts = false
+    }
+
+    /// Every message received from JACK sources since the last call, by source, oldest first.
+    /// `signalled`: the owner's poll found the wake-up descriptor readable; its signal is
+    /// cleared first, so input arriving meanwhile signals again.
+    func drain(signalled: Bool) -> [Received] {
         if signalled { wakeup?.reset() }
-        var received: [(source: PortAddress, message: MIDIMessage, servedNodes: Bool)] = []
+        var received: [Received] = []
         if let lane {
             lane.drain(into: &laneReceived)
-            received += laneReceived.map { (JackMIDIKey.address($0.key), $0.message, $0.servedNodes) }
+            received += laneReceived.map {
+                Received(source: JackMIDIKey.address($0.key), message: $0.message, servedUnits: $0.servedUnits, servedPorts: $0.servedPorts)
+            }
             laneReceived.removeAll(keepingCapacity: true)
         }
         for (address, input) in inputs.sorted(by: { $0.key < $1.key }) {
-            received += input.drain().map { (address, $0.message, false) }
+            received += input.drain().map { Received(source: address, message: $0.message) }
         }
         return received
     }
@@ -290,6 +300,9 @@ final class JackBridge {
             }
         }
     }
+
+    /// The JACK name of the port at `address`, while it is there.
+    func jackName(at address: PortAddress) -> JackPortName? { table.jackName(at: address) }
 
     /// The JACK sources the bridge carries, with their JACK names: what the lane reads.
     var linkedSources: [(address: PortAddress, name: JackPortName)] {

@@ -78,23 +78,24 @@ public struct MIDIRouter {
         return Sender(sources: sources, sourceIDs: sources.map { compiled.nodes[$0].id }, slots: slots, revision: revision)
     }
 
-    /// The source nodes MIDI from `port` enters at, and the unit nodes their routes reach
-    /// with nothing between, each with the channels that pass; nil when a route from them
-    /// goes through a processor (whose output only routing here can make).
-    public func directUnits(for port: PortDescriptor) -> (sources: [NodeID], units: [DirectRoute])? {
+    /// The source nodes MIDI from `port` enters at, and the unit and external nodes their
+    /// routes reach with nothing between, each with the channels that pass; nil when a route
+    /// from them goes through a processor (whose output only routing here can make).
+    public func directSinks(for port: PortDescriptor) -> (sources: [NodeID], sinks: [DirectRoute])? {
         let sources = compiled.sources(matching: port)
-        var units: [DirectRoute] = []
+        var sinks: [DirectRoute] = []
         for source in sources {
             for hop in compiled.hops[source] {
                 switch hop.kind {
                 case .processor: return nil
-                case .sink where compiled.targets[hop.target].isUnit:
-                    units.append(DirectRoute(node: compiled.nodes[hop.target].id, channelMask: hop.channelMask))
-                case .sink, .ignores: continue
+                case .sink:
+                    let target = compiled.targets[hop.target]
+                    sinks.append(DirectRoute(node: target.id, index: target.index, isUnit: target.isUnit, channelMask: hop.channelMask))
+                case .ignores: continue
                 }
             }
         }
-        return (sources.map { compiled.nodes[$0].id }, units)
+        return (sources.map { compiled.nodes[$0].id }, sinks)
     }
 
     /// Whether `sender` was resolved in the current graph (else resolve it again).
