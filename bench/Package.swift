@@ -37,5 +37,17 @@ let package = Package(
             name: "seq-relay",
             linkerSettings: [.linkedLibrary("asound")]
         ),
+        // The smallest JACK MIDI router (its input copied to its output in the process
+        // callback): the anchor of the hub's JACK MIDI hop in bench/vm/jack.bench.sh.
+        .executableTarget(
+            name: "jack-midi-relay",
+            linkerSettings: [.linkedLibrary("jack")]
+        ),
+        // Times JACK MIDI out → a client → in between two JACK clients of its own, in frames
+        // (bench/vm/jack.bench.sh).
+        .executableTarget(
+            name: "jack-midi-probe",
+            linkerSettings: [.linkedLibrary("jack")]
+        ),
     ]
 )

@@ -31,6 +31,7 @@ extension JackMIDILane {
     /// - Thread: control (the ports' queue).
     func unbind() {
         for slot in slots + outputs { _ = slot.unbind() }
+        registered.withLock { $0.removeAll() }
     }
 
     /// Connects each source to its port, and each output port to its destination, again
@@ -94,8 +95,9 @@ extension JackMIDILane {
         let moved = slot.peer != peer
         slot.peer = peer
         if slot.generation.load(ordering: .relaxed) != client.generation || moved {
-            if let old = slot.unbind() { client.unregister(old) }
+            unregister(slot, on: client)
             let name = (output ? "to-" : "from-") + peer
+            registered.withLock { _ = $0.insert(client.name + ":" + name) }
             guard let port = client.registerMIDIPort(named: name, input: !output) else {
                 report("JACK refused the MIDI port \(client.name):\(name); its MIDI goes through the MIDI thread "
                        + "(fix: restart the hub)")
@@ -107,11 +109,17 @@ extension JackMIDILane {
     }
 
     private func release(_ slot: JackMIDISlot, on client: JackAudioClient?) {
-        let bound = slot.generation.load(ordering: .relaxed)
-        let port = slot.unbind()
+        unregister(slot, on: client)
         slot.setRoutes([])
         slot.key.store(-1, ordering: .relaxed)
         slot.peer = ""
-        if let port, let client, !client.serverGone, bound == client.generation { client.unregister(port) }
+    }
+
+    /// Takes `slot`'s port off `client` (when it is there and its server lives).
+    private func unregister(_ slot: JackMIDISlot, on client: JackAudioClient?) {
+        let bound = slot.generation.load(ordering: .relaxed), name = slot.portName
+        guard let port = slot.unbind() else { return }
+        registered.withLock { _ = $0.remove(name) }
+        if let client, !client.serverGone, bound == client.generation { client.unregister(port) }
     }
 }

@@ -86,6 +86,10 @@ public final class JackMIDILane: @unchecked Sendable {
     private var wakeHook: (@Sendable () -> Void)?
     private let wakeSet = Atomic<Bool>(false)
 
+    /// The full names of the lane's ports, put in before each is registered (a JACK port
+    /// listing must leave them out: they are the hub's own).
+    let registered = Mutex<Set<String>>([])
+
     /// The queue's own: the sources asked for, the ones said to be too many.
     var wanted: [Input] = []
     var reported: Set<Int> = []
@@ -101,6 +105,12 @@ public final class JackMIDILane: @unchecked Sendable {
     public func wakeOwner(with hook: @escaping @Sendable () -> Void) {
         wakeHook = hook
         wakeSet.store(true, ordering: .releasing)
+    }
+
+    /// Whether the JACK port `fullName` is one of the lane's (registered, or being registered).
+    /// - Thread: any.
+    public func owns(_ fullName: String) -> Bool {
+        registered.withLock { $0.contains(fullName) }
     }
 
     /// Events lost because the owner's ring was full.

@@ -139,7 +139,7 @@ public final class HubDaemon: @unchecked Sendable {
         registry = NodeTypes.registry.with(plugins: plugins)
         catalog = options.audio ? Self.loadCatalog(options, plugins: plugins, log: log) : nil
         options.driverOptions.jackPorts = catalog?.jackPorts  // other apps' sound through the hub's JACK client
-        if let lane = catalog?.jackPorts.midi { jack.wakesOwner(for: lane) }
+        if let lane = catalog?.jackPorts.midi { jack.adopt(lane) }
         self.options = options
         let setup = try Self.initialSetup(options, soundFont: catalog?.font, registry: registry, store: store, log: log)
         if let catalog, catalog.font == nil {

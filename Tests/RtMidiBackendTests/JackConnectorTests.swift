@@ -24,8 +24,9 @@ extension JackMIDITests {
             #expect(receive(1, from: input) == [.noteOn(channel: 2, note: 64, velocity: 90)])
 
             try connector.disconnect(output.name, from: input.name)
-            try connector.disconnect(output.name, from: input.name)  // not connected: success
+            // As above: once the client sees it gone (a second disconnect sooner races the graph's update).
             try waitUntil({ !connector.isConnected(output.name, to: input.name) }, message: "the connection never went")
+            try connector.disconnect(output.name, from: input.name)  // not connected: success
         }
     }
 

@@ -26,6 +26,8 @@ extension JackMIDITests {
             try driver.waitUntil({ ((try? Self.jackConnections(of: "hub-lane:from-probe-keys:out")) ?? []) == ["probe-keys:out"] },
                                  message: "the hub's MIDI port was not connected from probe-keys:out: \((try? Self.jackPorts(["-c"])) ?? [])")
 
+            #expect(ports.midi.owns("hub-lane:from-probe-keys:out"), "the lane's port is one the daemon's port listings leave out")
+            #expect(!ports.midi.owns("probe-keys:out"))
             midihub_jack_probe_fire(probe)
             try driver.waitUntil({ midihub_jack_probe_heard(probe) >= 0 }, message: "the note sent through JACK MIDI was never heard")
             let sent = midihub_jack_probe_sent(probe), heard = midihub_jack_probe_heard(probe)

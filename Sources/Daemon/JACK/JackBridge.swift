@@ -84,10 +84,13 @@ final class JackBridge {
         }
     }
 
-    /// Has `lane` wake the owner's poll when a JACK period brought MIDI, as the bridge's inputs do.
-    /// - Thread: control (at start).
-    func wakesOwner(for lane: JackMIDILane) {
+    /// Takes `lane` (the hub's JACK client's MIDI ports) as the bridge's: it wakes the owner's
+    /// poll when a JACK period brought MIDI, as the bridge's inputs do, and its ports are left
+    /// out of the port listings, as theirs are.
+    /// - Thread: control (at start, before `start`).
+    func adopt(_ lane: JackMIDILane) {
         if let wakeup { lane.wakeOwner { wakeup.signal() } }
+        watch.leaveOut { lane.owns($0) }
     }
 
     /// The JACK ports present, as the hub's descriptors.

@@ -62,6 +62,9 @@ final class JackWatch: Sendable {
     /// The names of the daemon's own JACK ports, left out of each reading (`JackPorts` adds
     /// them as it opens them, under this lock, so no reading sees one it does not leave out).
     let ownPorts: ControlLock<Set<JackPortName>>
+    /// Whether a port is one of the hub's JACK client's own MIDI ports (`JackMIDILane`), left
+    /// out too (`leaveOut`).
+    private let laneOwns = Mutex<(@Sendable (String) -> Bool)?>(nil)
     private let stopping = Atomic<Bool>(false)
     private let running = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
@@ -141,12 +144,19 @@ final class JackWatch: Sendable {
         reading.take()
     }
 
+    /// Leaves out of each reading the ports `owns` says are the hub's JACK client's own.
+    /// - Thread: control (at start).
+    func leaveOut(_ owns: @escaping @Sendable (String) -> Bool) {
+        laneOwns.withLock { $0 = owns }
+    }
+
     /// The server's MIDI ports but the daemon's own.
     private func readPorts(of clients: JackClients) throws(JackMIDIError) -> JackPortList {
         try ownPorts.withLock { own throws(JackMIDIError) in
             let list = try clients.client.ports()
-            return JackPortList(sources: list.sources.filter { !own.contains($0) },
-                                destinations: list.destinations.filter { !own.contains($0) })
+            let laneOwns = self.laneOwns.withLock { $0 } ?? { _ in false }
+            return JackPortList(sources: list.sources.filter { !own.contains($0) && !laneOwns($0.fullName) },
+                                destinations: list.destinations.filter { !own.contains($0) && !laneOwns($0.fullName) })
         }
     }
 
