@@ -29,9 +29,11 @@ extension HubDaemon {
         let playsInJack = if let audio, case .jack = audio.driver.target { audio.driver.isRunning } else { false }
         guard playsInJack || jack.lane != nil else { return }
         jack.read(through: playsInJack ? jackPorts.midi : nil)
+        let sources = playsInJack ? jack.linkedSources : []
+        guard !sources.isEmpty || !jackLaneInputs.isEmpty else { return }
         let hubInput = PortAddress(inPort.address)
-        let destinations = playsInJack ? routeDestinations() : []
-        let inputs: [JackMIDILane.Input] = !playsInJack ? [] : jack.linkedSources.map { source in
+        let destinations = sources.isEmpty ? [] : routeDestinations()
+        let inputs: [JackMIDILane.Input] = sources.map { source in
             let intoHub = jack.fromJack.contains(Connection(source.address, hubInput))
             let direct = intoHub ? core.directRoutes(from: source.address) ?? [] : []
             let routes = direct.compactMap { route -> JackMIDILane.Route? in

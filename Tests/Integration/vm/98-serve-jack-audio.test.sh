@@ -124,7 +124,7 @@ start_peer seq jack_midiseq seq 48000 0 69 12000  # docs/jack.md's: an A4 every 
 poll_until 60 bash -c "jack_lsp -c '$client:from-seq:out' | grep -qx '   seq:out'" \
     || fail "no port $client:from-seq:out fed by seq:out; jack_lsp -c: $(jack_lsp -c | tr '\n' ' ')"
 control_ok '{"id":1,"request":"ports.list"}' >"$WORK/ports.txt"
-grep -q '"seq:out"' "$WORK/ports.txt" || fail "ports.list has no jack:seq:out: $(cat "$WORK/ports.txt")"
+grep -q '"address":"jack:seq:out"' "$WORK/ports.txt" || fail "ports.list has no jack:seq:out: $(cat "$WORK/ports.txt")"
 ! grep -q 'from-seq' "$WORK/ports.txt" || fail "ports.list has the hub's own JACK MIDI port: $(cat "$WORK/ports.txt")"
 start_loopback_recording rec3 "$WORK/midi.wav" 6
 wait_for_loopback_capture
