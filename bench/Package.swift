@@ -49,5 +49,16 @@ let package = Package(
             name: "jack-midi-probe",
             linkerSettings: [.linkedLibrary("jack")]
         ),
+        // Counts a JACK server's xruns for a while (bench/vm/xruns.bench.sh).
+        .executableTarget(
+            name: "jack-xrun-count",
+            linkerSettings: [.linkedLibrary("jack")]
+        ),
+        // Times a note-on into a snd-virmidi keyboard to its onset in snd-aloop's capture or
+        // at a JACK port (bench/vm/key-to-sound.bench.sh).
+        .executableTarget(
+            name: "key-to-sound-probe",
+            linkerSettings: [.linkedLibrary("asound"), .linkedLibrary("jack"), .linkedLibrary("pthread"), .linkedLibrary("m")]
+        ),
     ]
 )

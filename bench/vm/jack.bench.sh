@@ -18,6 +18,7 @@
 # timeout: 300
 
 source "$REPO/Tests/Integration/serve.sh"
+[[ -f $REPO/.build-bench/vm-settings.env ]] && source "$REPO/.build-bench/vm-settings.env"
 JACK_MIDI_MESSAGES=${JACK_MIDI_MESSAGES:-1000}
 RESULTS_FILE=$WORK/jack.results
 RELAY=$REPO/.build-bench/release/jack-midi-relay

@@ -27,7 +27,7 @@ extension BenchmarkRow {
         BenchmarkRow(name: "clock-in-follow-p99", run: { try clockFollow($0, percentile: "p99") }),
     ] + ControllerFrameProbe.periods.map { period in
         BenchmarkRow(name: "cc-frame-\(period)", run: { try controllerFrame($0, period: period) })
-    } + remoteInVM + oscInVM + networkInVM + jackInVM
+    } + remoteInVM + oscInVM + networkInVM + jackInVM + keyToSoundInVM
 
     /// How steadily the daemon, following midish's clock (`clock: follow`), plays a song on
     /// the master's beats: each note's distance from the master's pulse at its tick, less the

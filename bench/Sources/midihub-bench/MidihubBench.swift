@@ -7,7 +7,8 @@ import Foundation
 /// (where generated inputs go), `--vm-results DIR` (the VM run's work folder: then the
 /// default rows are the VM rows, `BenchmarkRow.inVM`), then row names. In the VM,
 /// `--cc-frame-probe DEVICE OUT` measures what the `cc-frame` and `remote-frame` rows read
-/// (`ControllerFrameProbe`, `RemoteFrameProbe`).
+/// (`ControllerFrameProbe`, `RemoteFrameProbe`), and `--write-song SHAPE FOLDER` writes one of
+/// `ShapedGMSongs` (`shape-SHAPE.mid`) for a player there (bench/vm/xruns.bench.sh).
 @main
 struct MidihubBench {
     static func main() {
@@ -20,6 +21,17 @@ struct MidihubBench {
                 return
             } catch {
                 fail("the frame probes failed: \(error)")
+            }
+        }
+        if arguments.first == "--write-song", arguments.count == 3 {  // in the VM: bench/vm/xruns.bench.sh
+            guard let shape = ShapedGMSongs.Shape(rawValue: arguments[1]) else {
+                fail("unknown song shape '\(arguments[1])' (fix: choose from \(ShapedGMSongs.Shape.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            do {
+                print(try ShapedGMSongs.write(shape, into: URL(fileURLWithPath: arguments[2])).path)
+                return
+            } catch {
+                fail("could not write the song: \(error)")
             }
         }
         let repository = URL(fileURLWithPath: take("--repository", from: &arguments) ?? FileManager.default.currentDirectoryPath)
