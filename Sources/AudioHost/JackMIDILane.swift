@@ -70,17 +70,16 @@ public final class JackMIDILane: @unchecked Sendable {
     /// The most sources read at once, and destinations written.
     static let slotCount = 64
     static let outputCount = 32
-    /// Bytes before each event's own in the ring: its length (2), what was served (1: bit 0
-    /// the units, bit 1 the ports), and its source's key (8).
-    private static let headerBytes = 11
+    /// Where an event's tag in the ring holds what was served (bit 0 the units, bit 1 the
+    /// ports); its source's key is below.
+    private static let servedShift: UInt64 = 56
 
     /// Input ports, by source.
     let slots = (0..<slotCount).map { _ in JackMIDISlot() }
     /// Output ports, by destination (a route's `outputBit` target is an index here).
     let outputs = (0..<outputCount).map { _ in JackMIDISlot() }
-    /// Render → owner: each event's bytes.
-    private let ring = SPSCRing<UInt8>(minimumCapacity: 64 * 1024)
-    private let dropped = Atomic<Int>(0)
+    /// Render → owner: each event's bytes, tagged with its source's key and what was served.
+    private let ring = MIDIEventRing(minimumBytes: 64 * 1024)
     /// Wakes the owner when a period brought events (called on JACK's process thread: must
     /// not block); set once, before the hub joins a server, then `wakeSet`.
     private var wakeHook: (@Sendable () -> Void)?
@@ -115,7 +114,7 @@ public final class JackMIDILane: @unchecked Sendable {
 
     /// Events lost because the owner's ring was full.
     /// - Thread: any.
-    public var droppedCount: Int { dropped.load(ordering: .relaxed) }
+    public var droppedCount: Int { ring.droppedCount }
 
     // MARK: - The render thread
 
@@ -186,15 +185,7 @@ public final class JackMIDILane: @unchecked Sendable {
 
     /// Stages one event's bytes for the owner, or counts it lost when the ring is full.
     private func forward(_ data: UnsafeMutablePointer<UInt8>, count: Int, key: Int, served: UInt8) {
-        guard count <= Int(UInt16.max), ring.space >= Self.headerBytes + count else {
-            dropped.add(1, ordering: .relaxed)
-            return
-        }
-        ring.stage(UInt8(truncatingIfNeeded: count))
-        ring.stage(UInt8(truncatingIfNeeded: count >> 8))
-        ring.stage(served)
-        for shift in stride(from: 0, to: 64, by: 8) { ring.stage(UInt8(truncatingIfNeeded: key >> shift)) }
-        for index in 0..<count { ring.stage(data[index]) }
+        ring.stage(data, count: count, tag: UInt64(key) | UInt64(served) << Self.servedShift)
     }
 
     // MARK: - The owner
@@ -202,12 +193,8 @@ public final class JackMIDILane: @unchecked Sendable {
     /// Every message the ports received since the last call, oldest first.
     /// - Thread: owner (the one consumer).
     public func drain(into received: inout [Received]) {
-        while let low = ring.pop(), let high = ring.pop(), let served = ring.pop() {
-            let length = Int(low) | Int(high) << 8
-            var key = 0
-            for shift in stride(from: 0, to: 64, by: 8) { key |= Int(ring.pop() ?? 0) << shift }
-            bytes.removeAll(keepingCapacity: true)
-            for _ in 0..<length { bytes.append(ring.pop() ?? 0) }
+        while let tag = ring.pop(into: &bytes) {
+            let key = Int(tag & (1 << Self.servedShift - 1)), served = tag >> Self.servedShift
             bytes.withUnsafeBufferPointer { event in
                 parsers[key, default: MIDIParser()].feed(event) { message in
                     received.append(Received(key: key, message: message, servedUnits: served & 1 != 0, servedPorts: served & 2 != 0))

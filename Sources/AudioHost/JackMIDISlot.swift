@@ -90,10 +90,12 @@ final class JackMIDISlot: @unchecked Sendable {
     }
 
     /// Writes one JACK event of the source (its bytes, at `time` in the period) into the
-    /// period's buffer of each output slot it goes to, after what is there already.
+    /// period's buffer of each output slot it goes to, after what is there already; an event
+    /// with no status byte first (malformed: JACK MIDI has no running status) goes nowhere.
     /// - Thread: render.
     func write(_ data: UnsafeMutablePointer<UInt8>, count: Int, at time: UInt32, to outputs: [JackMIDISlot]) {
         let status = data[0]
+        guard status >= 0x80 else { return }  // JACK MIDI events start with their status: not a message
         for index in 0..<routeCount.load(ordering: .acquiring) {
             let route = routes[index].bits.load(ordering: .relaxed), target = route >> 16
             guard target & Self.outputBit != 0, status >= 0xF0 || route & (1 << UInt32(status & 0x0F)) != 0 else { continue }

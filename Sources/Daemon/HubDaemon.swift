@@ -80,6 +80,11 @@ public final class HubDaemon: @unchecked Sendable {
     let jack: JackBridge
     /// What the hub's JACK client reads in its process callback, as last asked (`updateJackLane`).
     var jackLaneInputs: [JackMIDILane.Input] = []
+    /// What `jackLaneInputs` was worked out from (`nil`: not playing into JACK).
+    var jackLaneBasis: JackLaneBasis?
+    /// The lane's losses already reported, and when they were last looked at (`reportJackLaneLosses`).
+    var jackLaneLossesReported = 0
+    var jackLaneLossCheck = HostTime.distantPast
     /// Set by port and client announcements; the port list is compared once per batch.
     var portsDirty = false
     /// Connections from midihub:out to external nodes' ports that the daemon made (`linkExternalNodes`).

@@ -1,6 +1,5 @@
 import MIDICore
 import RenderCore
-import Synchronization
 
 /// One message received on a JACK MIDI input.
 ///
@@ -20,16 +19,14 @@ public struct JackMIDIEvent: Equatable, Sendable {
 }
 
 /// The hand-off between JACK's process thread and the owner of a `JackMIDIInput`: RtMidi's
-/// callback copies each JACK event's bytes, with its time since the previous one, into a
-/// lock-free single-producer ring of bytes (no lock, no allocation on JACK's thread); the
-/// owner drains the ring and parses the messages. An event the ring has no room for is
-/// dropped whole and counted; JACK's thread never waits.
+/// callback copies each JACK event's bytes, tagged with its time since the previous one, into
+/// a `MIDIEventRing` (no lock, no allocation on JACK's thread); the owner drains the ring and
+/// parses the messages. An event the ring has no room for is dropped whole and counted;
+/// JACK's thread never waits.
 ///
 /// - Thread: any: `receive` on JACK's process thread (the ring's producer); `drain` on one
 ///   consumer thread (the owner); `droppedCount` any.
 final class JackMIDIInbox: @unchecked Sendable {
-    /// Bytes before each event's own: its length (2) and its seconds since the previous (8).
-    private static let headerBytes = 10
     /// Bytes the ring keeps per event of `capacity`: room for notes and for SysEx dumps
     /// among them (a burst of 3,000 notes and 20 SysEx messages of 2,000 bytes fits 4,096).
     private static let bytesPerEvent = 64
@@ -37,8 +34,7 @@ final class JackMIDIInbox: @unchecked Sendable {
     /// The events the ring holds undrained, on average (notes take 13 bytes, a SysEx message
     /// its length and 10).
     let capacity: Int
-    private let ring: SPSCRing<UInt8>
-    private let dropped = Atomic<Int>(0)
+    private let ring: MIDIEventRing
     private let onEvents: (@Sendable () -> Void)?
     /// The consumer's: the parser (running status, SysEx across events), whether an event
     /// came before, and the bytes of the event being read.
@@ -49,22 +45,14 @@ final class JackMIDIInbox: @unchecked Sendable {
     init(capacity: Int, onEvents: (@Sendable () -> Void)?) {
         self.capacity = capacity
         self.onEvents = onEvents
-        ring = SPSCRing(minimumCapacity: capacity * Self.bytesPerEvent)
+        ring = MIDIEventRing(minimumBytes: capacity * Self.bytesPerEvent)
     }
 
     /// Queues one JACK MIDI event's bytes, or drops and counts it when the ring lacks room.
     /// - Thread: render (JACK's process thread: no lock, no allocation; RtMidi's input callback).
     func receive(_ event: UnsafeBufferPointer<UInt8>, secondsSincePrevious: Double) {
-        guard event.count <= Int(UInt16.max), ring.space >= Self.headerBytes + event.count else {
-            dropped.add(1, ordering: .relaxed)
-            return
-        }
-        let length = UInt16(event.count)
-        ring.stage(UInt8(truncatingIfNeeded: length))
-        ring.stage(UInt8(truncatingIfNeeded: length >> 8))
-        let delta = secondsSincePrevious.bitPattern
-        for shift in stride(from: 0, to: 64, by: 8) { ring.stage(UInt8(truncatingIfNeeded: delta >> UInt64(shift))) }
-        for byte in event { ring.stage(byte) }
+        guard let start = event.baseAddress,
+              ring.stage(start, count: event.count, tag: secondsSincePrevious.bitPattern) else { return }
         ring.publish()
         onEvents?()
     }
@@ -72,12 +60,7 @@ final class JackMIDIInbox: @unchecked Sendable {
     /// Parses every queued event, oldest first, and appends its messages to `events`.
     /// - Thread: owner (the consumer, typically the owner's MIDI thread).
     func drain(into events: inout [JackMIDIEvent]) {
-        while let low = ring.pop(), let high = ring.pop() {
-            let length = Int(low) | Int(high) << 8
-            var delta: UInt64 = 0
-            for shift in stride(from: 0, to: 64, by: 8) { delta |= UInt64(ring.pop() ?? 0) << UInt64(shift) }
-            bytes.removeAll(keepingCapacity: true)
-            for _ in 0..<length { bytes.append(ring.pop() ?? 0) }
+        while let delta = ring.pop(into: &bytes) {
             var seconds = isFirst ? 0 : Double(bitPattern: delta)
             isFirst = false
             bytes.withUnsafeBufferPointer { event in
@@ -90,5 +73,5 @@ final class JackMIDIInbox: @unchecked Sendable {
     }
 
     /// Events dropped so far because the ring was full.
-    var droppedCount: Int { dropped.load(ordering: .relaxed) }
+    var droppedCount: Int { ring.droppedCount }
 }

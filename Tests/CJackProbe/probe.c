@@ -14,6 +14,9 @@ struct midihub_jack_probe {
     /// 0 idle, 1 fired, 2 note sent, 3 heard (note-off due), 4 done.
     atomic_int stage;
     _Atomic int64_t sent, heard, heard_midi;
+    /// Whether the keys send stray bytes (no status) before the note; the first byte of the
+    /// first event on midi_in after the note was sent (-1 while none).
+    atomic_int stray, first_midi_byte;
     /// The ears' last loud frame and the end of the last period they heard.
     _Atomic int64_t loud, now;
 };
@@ -26,7 +29,8 @@ static int keys_process(jack_nframes_t frames, void *argument) {
     jack_midi_clear_buffer(buffer);
     int stage = atomic_load(&probe->stage);
     if (stage == 1 && probe->frame < frames) {
-        jack_midi_data_t on[3] = {0x90, probe->note, 110};
+        jack_midi_data_t stray[2] = {probe->note, 110}, on[3] = {0x90, probe->note, 110};
+        if (atomic_load(&probe->stray)) jack_midi_event_write(buffer, 0, stray, 2);
         jack_midi_event_write(buffer, probe->frame, on, 3);
         atomic_store(&probe->sent, (int64_t)jack_last_frame_time(probe->keys) + probe->frame);
         atomic_store(&probe->stage, 2);
@@ -45,8 +49,9 @@ static int ears_process(jack_nframes_t frames, void *argument) {
     void *midi = jack_port_get_buffer(probe->midi_in, frames);
     jack_midi_event_t event;
     if (sent >= 0 && atomic_load(&probe->heard_midi) < 0 && jack_midi_get_event_count(midi) > 0
-        && jack_midi_event_get(&event, midi, 0) == 0 && event.size > 0 && (event.buffer[0] & 0xF0) == 0x90) {
-        atomic_store(&probe->heard_midi, start + event.time);
+        && jack_midi_event_get(&event, midi, 0) == 0 && event.size > 0) {
+        if (atomic_load(&probe->first_midi_byte) < 0) atomic_store(&probe->first_midi_byte, event.buffer[0]);
+        if ((event.buffer[0] & 0xF0) == 0x90) atomic_store(&probe->heard_midi, start + event.time);
     }
     for (jack_nframes_t i = 0; i < frames; i++) {
         if (fabsf(samples[i]) > 1e-4f) atomic_store(&probe->loud, start + i);
@@ -96,12 +101,20 @@ fail:
 }
 
 void midihub_jack_probe_fire(midihub_jack_probe *probe) {
+    atomic_store(&probe->stray, 0);
+    atomic_store(&probe->first_midi_byte, -1);
     atomic_store(&probe->sent, -1);
     atomic_store(&probe->heard, -1);
     atomic_store(&probe->heard_midi, -1);
     atomic_store(&probe->stage, 1);
 }
 
+void midihub_jack_probe_fire_after_stray_bytes(midihub_jack_probe *probe) {
+    midihub_jack_probe_fire(probe);
+    atomic_store(&probe->stray, 1);
+}
+
+int midihub_jack_probe_first_midi_byte(const midihub_jack_probe *probe) { return atomic_load(&probe->first_midi_byte); }
 int64_t midihub_jack_probe_sent(const midihub_jack_probe *probe) { return atomic_load(&probe->sent); }
 int64_t midihub_jack_probe_heard(const midihub_jack_probe *probe) { return atomic_load(&probe->heard); }
 int64_t midihub_jack_probe_heard_midi(const midihub_jack_probe *probe) { return atomic_load(&probe->heard_midi); }

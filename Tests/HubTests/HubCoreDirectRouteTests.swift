@@ -60,4 +60,27 @@ import Testing
         _ = try core.handle(.cancelLearn, into: &sink)
         #expect(core.directRoutes(from: Self.keyboard.address)?.count == 2)
     }
+
+    /// `directRoutesBasis` changes with everything `directRoutes` reads — the graph, the
+    /// mappings, learning, the port list — and not with live MIDI (a shell works its table out
+    /// again only when it changed).
+    @Test func theBasisOfTheDirectRoutesChangesWithWhatTheyAreReadFromAndNotWithMIDI() throws {
+        var core = try Self.core(Self.straight())
+        var sink = RecordingSink()
+        var basis = core.directRoutesBasis
+        func changed(_ input: HubInput) throws -> Bool {
+            _ = try core.handle(input, into: &sink)
+            defer { basis = core.directRoutesBasis }
+            return core.directRoutesBasis != basis
+        }
+        #expect(try !changed(.midi(.noteOn(channel: 0, note: 60, velocity: 100), from: Self.keyboard.address, at: 2)))
+        #expect(try !changed(.midi(.controlChange(channel: 0, controller: 20, value: 9), from: Self.keyboard.address, at: 3)))
+        let cutoff = MappingTarget(node: "piano", parameter: "cutoff", low: 20, high: 20000)
+        #expect(try changed(.setMappings([Mapping(source: .controller(20), targets: [cutoff])], graphRevision: nil)), "mappings")
+        #expect(try changed(.learn(node: "piano", parameter: "cutoff", seconds: 10, at: 4)), "learning")
+        #expect(try changed(.cancelLearn), "learning ended")
+        #expect(try changed(.portsListed([Self.keyboard], directSenders: [], connections: [], changed: true, at: 5)), "ports")
+        #expect(try changed(.editGraph(.disconnect("keys", "fluid"), at: 6)), "the graph")
+        #expect(try !changed(.midi(.noteOff(channel: 0, note: 60, velocity: 0), from: Self.keyboard.address, at: 7)))
+    }
 }

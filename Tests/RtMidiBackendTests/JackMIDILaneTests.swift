@@ -88,6 +88,15 @@ extension JackMIDITests {
                 return !received.isEmpty
             }, message: "the owner got nothing from the lane")
             #expect(received.first?.servedPorts == true && received.first?.servedUnits == false)
+
+            // A malformed event (no status byte) before the next note goes nowhere: the note is
+            // the first thing midi_in gets.
+            try driver.waitUntil({ midihub_jack_probe_quiet_frames(probe) > 4_800 }, message: "the thru probe's period never went by")
+            midihub_jack_probe_fire_after_stray_bytes(probe)
+            try driver.waitUntil({ midihub_jack_probe_heard_midi(probe) >= 0 || midihub_jack_probe_first_midi_byte(probe) >= 0 },
+                                 message: "nothing reached thru-ears:midi_in after the stray bytes and the note")
+            #expect(midihub_jack_probe_first_midi_byte(probe) == 0x90,
+                    "midi_in's first event began with \(midihub_jack_probe_first_midi_byte(probe)), not the note-on's status")
         }
     }
 }

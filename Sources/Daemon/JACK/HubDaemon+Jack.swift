@@ -16,6 +16,23 @@ extension HubDaemon {
         if jack.poll() { portsDirty = true }
         updateJackLane()
         routeJackInput(signalled: signalled)
+        reportJackLaneLosses()
+    }
+
+    /// One line a second at most while the hub's JACK client loses JACK MIDI for the core
+    /// (its ring to the owner was full: the MIDI thread fell behind): how many since the last
+    /// line. What it played at its frame was played; the core missed the rest of them.
+    /// - Thread: owner (the MIDI input thread).
+    private func reportJackLaneLosses() {
+        guard let lane = jack.lane, lane.droppedCount > jackLaneLossesReported else { return }
+        let now = HostTime.now()
+        guard now - jackLaneLossCheck >= 1 else { return }
+        jackLaneLossCheck = now
+        let total = lane.droppedCount
+        log.warning("JACK MIDI: \(total - jackLaneLossesReported) messages from JACK sources lost on their way to the MIDI thread "
+                    + "(it fell behind the hub's JACK client; \(total) in all); what they played at their frame was played, "
+                    + "takes, ALSA destinations and processors missed them")
+        jackLaneLossesReported = total
     }
 
     /// While the hub plays into JACK, its JACK client reads the JACK sources the bridge
@@ -23,12 +40,19 @@ extension HubDaemon {
     /// frames on the unit nodes and the JACK ports of the external nodes it reaches straight
     /// from its source nodes (`HubCore.directRoutes`: none when a mapping, learning or a
     /// processor may act on it first); the core still takes every message after. Otherwise
-    /// the bridge's inputs read them. Asked again only when it changed.
+    /// the bridge's inputs read them. The table is worked out only when what it is worked out
+    /// from changed (`JackLaneBasis`: most turns compare a few numbers), and handed to the
+    /// lane only when it changed.
     private func updateJackLane() {
         guard let jackPorts = catalog?.jackPorts else { return }
         let playsInJack = if let audio, case .jack = audio.driver.target { audio.driver.isRunning } else { false }
         guard playsInJack || jack.lane != nil else { return }
         jack.read(through: playsInJack ? jackPorts.midi : nil)
+        let basis = playsInJack ? JackLaneBasis(lane: ObjectIdentifier(jackPorts.midi), routes: core.directRoutesBasis,
+                                                links: jack.fromJack, jackPorts: jack.tableRevision,
+                                                renderIDs: audio?.renderIDs ?? [:]) : nil
+        guard basis != jackLaneBasis else { return }
+        jackLaneBasis = basis
         let sources = playsInJack ? jack.linkedSources : []
         guard !sources.isEmpty || !jackLaneInputs.isEmpty else { return }
         let hubInput = PortAddress(inPort.address)

@@ -34,6 +34,8 @@ final class JackBridge {
     private let log: DaemonLog
     private var clients: JackClients?
     private var table = JackPortTable()
+    /// Counts changes of the JACK port list (`HubDaemon.JackLaneBasis`).
+    private(set) var tableRevision = 0
     private var inputs: [PortAddress: JackMIDIInput] = [:]
     /// The sources whose inputs the port thread is opening.
     private var openingInputs: Set<PortAddress> = []
@@ -336,6 +338,7 @@ final class JackBridge {
     /// inputs, outputs and connections, and node destinations that came back get outputs.
     private func update(_ list: JackPortList) -> JackPortTable.Changes {
         let changes = table.update(list)
+        tableRevision &+= 1
         for gone in changes.left {
             if let input = inputs.removeValue(forKey: gone.address), let clients { portThread.post(.closeInput(input, on: clients)) }
             if outputs.remove(gone.address) != nil { portThread.post(.closeOutput(gone.address)) }
@@ -362,6 +365,7 @@ final class JackBridge {
         clients = nil
         peerLinks = nil
         let changes = table.update(JackPortList(sources: [], destinations: []))
+        tableRevision &+= 1
         log.warning("JACK server gone: dropped \(changes.left.count) JACK ports; looking for it every \(Int(Self.pollSeconds)) s")
         return changes
     }

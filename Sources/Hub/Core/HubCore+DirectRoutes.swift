@@ -10,6 +10,17 @@ public struct DirectRoute: Equatable, Sendable {
     public let channelMask: UInt16
 }
 
+/// What `HubCore.directRoutes(from:)` answers from besides the port asked about: while it is
+/// the same, so is every answer (a shell works its table out again only when it changed).
+///
+/// - Thread: any (a plain value).
+public struct DirectRoutesBasis: Equatable, Sendable {
+    let graphRevision: Int
+    let mappings: ObjectIdentifier
+    let learning: Bool
+    let portListings: Int
+}
+
 /// What a shell that reads a port itself, nearer the sound than the owner (JACK MIDI in
 /// JACK's process callback), may play without the core: the core still takes every message
 /// afterwards, for all the rest.
@@ -24,5 +35,12 @@ extension HubCore {
         guard learner == nil, let port = portsByAddress[address], let direct = router.directSinks(for: port),
               !mappings.mayTake(fromSources: direct.sources) else { return nil }
         return direct.sinks
+    }
+
+    /// The graph, the mappings, learning and the port list `directRoutes(from:)` reads.
+    /// - Thread: owner.
+    public var directRoutesBasis: DirectRoutesBasis {
+        DirectRoutesBasis(graphRevision: router.revision, mappings: mappings.listIdentity, learning: learner != nil,
+                          portListings: portListings)
     }
 }

@@ -140,6 +140,7 @@ extension HubCore {
         portList = list
         self.connections = connections
         portsByAddress = Dictionary((list + directSenders).map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
+        portListings &+= 1
         senders.removeAll()
         var effects: [HubEffect] = []
         for effect in changed ? ports.portsChanged(from: before, to: list, at: time) : [] {

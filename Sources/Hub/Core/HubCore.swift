@@ -20,6 +20,8 @@ public struct HubCore {
     var connections: Set<Connection> = []
     /// The listed ports and those that send without being listed, by address.
     @usableFromInline var portsByAddress: [PortAddress: PortDescriptor] = [:]
+    /// Counts port listings (`directRoutesBasis`).
+    var portListings = 0
     /// The source nodes each sending port feeds, resolved once per port list and graph.
     var senders = SenderCache()
     /// The graph, its processors, the hub's tempo and the notes sounding at each node.

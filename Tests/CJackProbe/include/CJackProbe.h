@@ -15,6 +15,11 @@ typedef struct midihub_jack_probe midihub_jack_probe;
 midihub_jack_probe *midihub_jack_probe_open(const char *name, uint32_t frame, uint8_t note);
 /// Sends the note at the next period (and its note-off a period after it is heard).
 void midihub_jack_probe_fire(midihub_jack_probe *probe);
+/// The same, with two stray bytes (the note's number and velocity, no status: a malformed
+/// JACK event) written before it, at frame 0.
+void midihub_jack_probe_fire_after_stray_bytes(midihub_jack_probe *probe);
+/// The first byte of the first event on `midi_in` since the note was sent; -1 while none.
+int midihub_jack_probe_first_midi_byte(const midihub_jack_probe *probe);
 /// The absolute frames the note was sent at and first heard at; -1 while not yet.
 int64_t midihub_jack_probe_sent(const midihub_jack_probe *probe);
 int64_t midihub_jack_probe_heard(const midihub_jack_probe *probe);

@@ -11,7 +11,8 @@
 # through the hub's reverb and strip (its A4 captured, with the reverb's tail: longer than
 # the same note dry); and the patch's `transport: follow`: jack_transport locates, starts
 # and stops JACK's transport, and the hub's song goes with it; and jack_midiseq's notes
-# played by the hub's JACK client in its process callback (docs/jack.md's JACK MIDI patch).
+# played by the hub's JACK client in its process callback (docs/jack.md's JACK MIDI patch),
+# on the synth and on jack_midi_dump's port, each once.
 # timeout: 240
 
 source "$REPO/Tests/Integration/synth-audio.sh"
@@ -118,11 +119,18 @@ awk -v ws="$wet_start" -v we="$wet_end" -v ds="$dry_start" -v de="$dry_end" 'BEG
     || fail "no reverb tail: the note through the reverb lasts ${wet_start}–${wet_end} s, the dry one ${dry_start}–${dry_end} s"
 
 step "JACK MIDI played at its frame: the hub's JACK client reads jack_midiseq in its process callback"
-doc_block docs/jack.md jack-midi-patch >"$WORK/midi.yaml"
+# docs/jack.md's patch, with jack_midi_dump as an external node on a JACK port the seq
+# plays too: the hub's JACK client writes it (to-dump:input) in the same callback, and the
+# MIDI thread, which gets every message after, does not send it again.
+doc_block docs/jack.md jack-midi-patch >"$WORK/midi-doc.yaml"
+sed -e '/^  out: /a\  dump: { external: "jack:dump:input" }' -e '/^  - seq -> synth$/a\  - seq -> dump' "$WORK/midi-doc.yaml" >"$WORK/midi.yaml"
+grep -q '^  - seq -> dump$' "$WORK/midi.yaml" || fail "could not add jack_midi_dump to docs/jack.md's JACK MIDI patch: $(cat "$WORK/midi.yaml")"
+start_peer dump stdbuf -oL jack_midi_dump dump
+wait_for "jack_midi_dump's port" 30 bash -c "jack_lsp | grep -qx dump:input"
 midihub patch load "$WORK/midi.yaml" >/dev/null || fail "midihub patch load of docs/jack.md's JACK MIDI patch failed"
 start_peer seq jack_midiseq seq 48000 0 69 12000  # docs/jack.md's: an A4 every second
-poll_until 60 bash -c "jack_lsp -c '$client:from-seq:out' | grep -qx '   seq:out'" \
-    || fail "no port $client:from-seq:out fed by seq:out; jack_lsp -c: $(jack_lsp -c | tr '\n' ' ')"
+poll_until 60 bash -c "jack_lsp -c '$client:from-seq:out' | grep -qx '   seq:out' && jack_lsp -c dump:input | grep -qx '   $client:to-dump:input'" \
+    || fail "no port $client:from-seq:out fed by seq:out and $client:to-dump:input feeding dump:input; jack_lsp -c: $(jack_lsp -c | tr '\n' ' ')"
 control_ok '{"id":1,"request":"ports.list"}' >"$WORK/ports.txt"
 grep -q '"address":"jack:seq:out"' "$WORK/ports.txt" || fail "ports.list has no jack:seq:out: $(cat "$WORK/ports.txt")"
 ! grep -q 'from-seq' "$WORK/ports.txt" || fail "ports.list has the hub's own JACK MIDI port: $(cat "$WORK/ports.txt")"
@@ -131,6 +139,10 @@ wait_for_loopback_capture
 sleep 3.5
 stop_peer rec3
 stop_peer seq KILL
+stop_peer dump KILL
+grep -o 'note o[nf]*' "$(peer_out dump)" >"$WORK/dumped.txt"
+(( $(grep -c 'note on' "$WORK/dumped.txt") >= 2 )) || fail "jack_midi_dump got fewer than 2 of jack_midiseq's note-ons: $(cat "$(peer_out dump)")"
+[[ -z $(uniq -d "$WORK/dumped.txt") ]] || fail "a note-on or note-off reached dump:input twice in a row (the MIDI thread sent what the JACK client had written): $(cat "$(peer_out dump)")"
 mapfile -t midi_segments < <(sound_segments "$WORK/midi.wav" 0.2)
 (( ${#midi_segments[@]} >= 2 )) || fail "jack_midiseq's A4s recorded through the hub: ${midi_segments[*]:-none}"
 assert_segment_a4 "$WORK/midi.wav" ${midi_segments[0]} seq-a4

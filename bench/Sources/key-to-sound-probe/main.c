@@ -97,7 +97,7 @@ static snd_pcm_t *open_capture(const char *name) {
     snd_pcm_t *pcm;
     snd_pcm_hw_params_t *hw;
     snd_pcm_sw_params_t *sw;
-    snd_pcm_uframes_t period = PERIOD, buffer = PERIOD * 16;
+    snd_pcm_uframes_t period = PERIOD, buffer = PERIOD * 64;  // 341 ms: an emulated VM stalls
     if (snd_pcm_open(&pcm, name, SND_PCM_STREAM_CAPTURE, 0) < 0) return NULL;
     snd_pcm_hw_params_alloca(&hw);
     snd_pcm_hw_params_any(pcm, hw);
