@@ -38,7 +38,7 @@ static snd_rawmidi_t *keyboard;
 static int count;
 static const char *go_file;
 static double *sent_at;
-static atomic_int sent, done, going;
+static atomic_int done, going;
 static atomic_int overruns;
 
 // What was heard, from GO_FILE on: the louder channel as |sample| (16-bit scale), a frame
@@ -84,7 +84,6 @@ static void *keys(void *argument) {
         sleep_seconds(0.4 + (double)(rand_r(&seed) % 200) / 1000);
         sent_at[index] = now();
         play(on, sizeof on);
-        atomic_store(&sent, index + 1);
         sleep_seconds(0.1);
         play(off, sizeof off);
     }
