@@ -15,7 +15,8 @@
 #     `fluidsynth -a alsa` with the same period and periods.
 # Writes $WORK/key-to-sound.results, one line per run:
 #   NAME p50=MS avg=MS sd=MS low=MS high=MS timed=N lost=N not_quiet=N sent=N overruns=N [jack_xruns=N]
-#   (jack_xruns: the xruns jackd reported while the notes were played, from jack-xrun-count)
+#   (jack_xruns: the xruns jackd reported from its start, the player's included, until the notes
+#   were timed, from jack-xrun-count)
 #   (NAME: hub-jack-64 fluidsynth-jack-64 hub-jack-256 fluidsynth-jack-256 hub-alsa fluidsynth-alsa)
 # Settings: KEY_TO_SOUND_NOTES (100 a run, about 0.6 s each), from .build-bench/vm-settings.env.
 # timeout: 900
@@ -89,8 +90,9 @@ feeds_playback() { # JACK_PORT
 }
 
 # The hub's audio client is `midihub`, or `midihub-NN` when its JACK MIDI bridge took the
-# name first: the probe listens at midihub:left, and the hub is told to take that name
-# first (its audio joins before its MIDI bridge when the server runs at start).
+# name first. With the server running when the hub starts, its audio joins first and is
+# `midihub` (docs/jack.md's "playing into JACK as midihub:left"); the probe listens there,
+# and the run fails (no such line within 60 s) if the hub took another name.
 hub_in_jack() {
     start_serve hub --audio jack --patch "$WORK/patch.yaml" --soundfont "$SOUNDFONT"
     wait_for_peer_line hub "$(peer_err hub)" "playing into JACK as midihub:left" 60
